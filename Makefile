@@ -1,0 +1,31 @@
+# Cowboy scoreboard: host commands. `make sim` and `make test` work on a fresh machine.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+MPY := $(BIN)/micropython
+PORT ?= auto
+
+.PHONY: sim test bench build deploy export clean venv
+
+venv: $(STAMP)
+
+$(STAMP): requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $(STAMP)
+
+## The main job: the scoreboard on this terminal, no board needed.
+sim: $(STAMP)
+	$(BIN)/python tools/sim.py
+
+## Every test, under CPython and under the real MicroPython interpreter.
+test: $(STAMP)
+	$(BIN)/python -m pytest -n 2 -q host_tests
+
+## Figures: allocation, latency, memory, bus bytes (writes build/bench.json).
+bench: $(STAMP)
+	$(BIN)/python tools/bench.py
+
+clean:
+	rm -rf build .pytest_cache
