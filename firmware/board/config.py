@@ -1,0 +1,73 @@
+"""The scoreboard builds, described as data: every GPIO, bus and display.
+
+This module is the one place that names pins. The board factory turns the selected
+build into machine/rp2 objects on the Pico; the simulator and the tests turn it
+into fakes; tools/pinout.py turns it into hardware/PINOUT.md. Numbers are RP2040
+GPIO numbers (GPn); the Pico exposes GP0-GP22 and GP26-GP28.
+"""
+
+# Arcade buttons: panel key name -> GPIO. Active low, internal pull-up, switch to GND.
+PANEL = {
+    "1": 0, "3": 1, "5": 2,
+    "C2": 3, "C3": 4,
+    "OK": 5, "MISS": 6, "FOUL": 7, "SCRATCH": 8,
+    "UNDO": 9, "REDO": 10,
+}
+
+# Rotary encoders: (name, A, B, push switch). A and B on consecutive GPIOs so that
+# one PIO state machine reads both. The first is required, the second optional.
+ENCODER = ("ENC", 11, 12, 13)
+ENCODER2 = ("ENC2", 14, 15, 22)
+
+BUZZER = 28          # piezo through a transistor; None when not fitted
+
+I2C0 = {"kind": "i2c", "id": 0, "sda": 16, "scl": 17, "freq": 400_000}
+I2C1 = {"kind": "i2c", "id": 1, "sda": 18, "scl": 19, "freq": 400_000}
+SPI0 = {"kind": "spi", "id": 0, "sck": 18, "mosi": 19, "cs": 17, "baudrate": 1_000_000}
+
+# Display entries, one per player seat, player 1 first:
+#   ("tm1637", clk_gpio, dio_gpio)          4 digits, two-wire, no address
+#   ("max7219", "spi0", chain_position)     8 digits; position 0 is nearest the Pico
+#   ("ht16k33", "i2c0", address)            4-digit 7-segment backpack, 0x70-0x77
+#   ("ssd1306" | "sh1106", bus, address)    128x64 OLED at 0x3C/0x3D
+#   (... , bus, address, mux_channel)       behind the TCA9548A of that bus
+BUILDS = {
+    # Eight 4-digit TM1637 modules: one shared clock, one data line each.
+    "tm1637": {
+        "buses": {},
+        "displays": [("tm1637", 16, d) for d in (17, 18, 19, 20, 21, 26, 27, 22)],
+        "encoder2": False,
+    },
+    # Eight 8-digit MAX7219 modules daisy-chained on SPI0 (needs a 5 V level shifter).
+    "max7219": {
+        "buses": {"spi0": SPI0},
+        "displays": [("max7219", "spi0", i) for i in range(8)],
+        "encoder2": True,
+    },
+    # Eight HT16K33 backpacks on one I2C bus, addresses 0x70-0x77.
+    "ht16k33": {
+        "buses": {"i2c0": I2C0},
+        "displays": [("ht16k33", "i2c0", 0x70 + i) for i in range(8)],
+        "encoder2": True,
+    },
+    # Four 1.3" SH1106 OLEDs: two addresses on each of the two I2C buses.
+    "oled4": {
+        "buses": {"i2c0": I2C0, "i2c1": I2C1},
+        "displays": [("sh1106", "i2c0", 0x3C), ("sh1106", "i2c0", 0x3D),
+                     ("sh1106", "i2c1", 0x3C), ("sh1106", "i2c1", 0x3D)],
+        "encoder2": True,
+    },
+    # Eight OLEDs behind a TCA9548A multiplexer (strapped to 0x71) on I2C0.
+    "oled8": {
+        "buses": {"i2c0": dict(I2C0, mux=0x71)},
+        "displays": [("sh1106", "i2c0", 0x3C, ch) for ch in range(8)],
+        "encoder2": True,
+    },
+}
+
+BUILD = "tm1637"     # the build this firmware image drives
+
+
+def selected():
+    """The selected build's description."""
+    return BUILDS[BUILD]

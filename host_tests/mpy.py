@@ -1,0 +1,62 @@
+"""Run code under the real MicroPython interpreter and return what it printed.
+
+pytest cannot run inside MicroPython, so a test hands a script to the
+`micropython` binary of the virtual environment and checks its output and exit
+status, the way MicroPython's own test suite does.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+FAKES = os.path.join(ROOT, "host_tests", "fakes")
+TOOLS = os.path.join(ROOT, "tools")
+MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
+PICO_HEAP = "192K"
+
+
+class Result:
+    def __init__(self, proc):
+        self.status = proc.returncode
+        self.out = proc.stdout
+        self.err = proc.stderr
+
+    def lines(self):
+        return self.out.splitlines()
+
+
+def run(script=None, code=None, args=(), heapsize=None, path=(FAKES, FIRMWARE),
+        stdin=None, timeout=300):
+    """Run `script` (a file) or `code` (a string) under micropython.
+
+    `path` becomes MICROPYPATH, so `machine.py` and other fakes in host_tests/fakes
+    replace the built-in modules and the firmware imports as it does on the board.
+    """
+    tmp = None
+    if code is not None:
+        fd, tmp = tempfile.mkstemp(suffix=".py")
+        with os.fdopen(fd, "w") as f:
+            f.write(code)
+        script = tmp
+    cmd = [MICROPYTHON]
+    if heapsize:
+        cmd += ["-X", "heapsize=" + heapsize]
+    cmd += [script] + list(args)
+    env = dict(os.environ)
+    env["MICROPYPATH"] = ":".join(list(path) + [".frozen"])
+    try:
+        proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True,
+                              env=env, timeout=timeout)
+    finally:
+        if tmp:
+            os.unlink(tmp)
+    return Result(proc)
+
+
+def check(script=None, code=None, **kw):
+    """Like run(), but fail with the interpreter's own output on a non-zero exit."""
+    res = run(script=script, code=code, **kw)
+    assert res.status == 0, "micropython exited %d\n%s\n%s" % (res.status, res.out, res.err)
+    return res
