@@ -1,0 +1,42 @@
+"""What the panel tells the views besides the game state.
+
+The contract between `app/panel` (which sets these) and `display/views` (which reads
+them): plain small-int codes, so rendering needs no strings built at run time.
+"""
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+# What the displays are showing as a whole.
+MODE_HELLO = const(0)    # start-up: each display shows its player number (wiring check)
+MODE_GAME = const(1)     # the game
+MODE_MENU = const(2)     # set-up menu on the encoder
+MODE_STATS = const(3)    # statistics after a finished game
+
+# Short-lived notes on the shooter's display (panel.note), cleared by the next key.
+NOTE_NONE = const(0)
+NOTE_COMPOSE_FIRST = const(1)   # OK with nothing composed: "balls/carom, then OK"
+NOTE_MISS_REFUSED = const(2)    # MISS while something is composed: "clear first (UNDO)"
+NOTE_REJECTED = const(3)        # the core refused the facts: panel.reject holds the code
+NOTE_NO_UNDO = const(4)         # nothing to undo
+NOTE_NO_REDO = const(5)         # nothing to redo
+NOTE_CHOOSE = const(6)          # failed opening: choose repeat (OK) or take (ENC)
+NOTE_CONFIRM_WIN = const(7)     # at 100, first OK: preview of the winning stroke; OK again
+NOTE_GAME_OVER = const(8)       # a key that needs a game while the game is over
+NOTE_STORAGE = const(9)         # the journal could not be written (flash full or failing)
+
+# Rarer facts edited with the encoder (panel.field); the value lives in panel.facts.
+FIELD_NONE = const(0)
+FIELD_FIRST = const(1)     # first ball contacted: required / none / 1 / 3 / 5
+FIELD_RAIL = const(2)      # after contact: rail / no rail
+FIELD_JUMPED = const(3)    # balls that left the table
+FIELD_HELD = const(4)      # balls whose spot is occupied (stay off the table)
+FIELD_CUE = const(5)       # where the cue ball ended
+
+# Set-up menu items (panel.menu_item); the value being edited is panel.menu_value.
+MENU_PLAYERS = const(0)
+MENU_OPENER = const(1)
+MENU_BRIGHTNESS = const(2)
+MENU_START = const(3)      # start the game with these settings
