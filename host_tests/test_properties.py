@@ -1,0 +1,162 @@
+"""Properties of every game, checked over random games (hypothesis)."""
+import json
+import random
+
+from hypothesis import given, settings, strategies as st
+
+import record
+from cowboy import codes as C
+from cowboy.game import Game, HISTORY, STEP
+from gamegen import random_facts, random_game, record_lines
+
+SMALL = 2 ** 30
+
+
+def state(g):
+    return (g.players, g.opener, g.shooter, g.inning, g.phase, g.out, g.winner,
+            g.cue_in_hand, g.off_table, g.last, bytes(g.scores), bytes(g.fouls))
+
+
+def ints_small(g):
+    return all(-SMALL < v < SMALL for v in (
+        g.players, g.opener, g.shooter, g.inning, g.phase, g.out, g.winner, g.off_table,
+        g.last, g._n, g._top, g._base)) and max(g._hist) < SMALL
+
+
+def games(**kw):
+    return st.integers(0, 2 ** 32).map(lambda seed: random_game(random.Random(seed), **kw))
+
+
+def stepwise(players, opener, actions):
+    """Apply the record action by action, yielding (action, game) after each."""
+    g = Game()
+    g.new_game(players, opener - 1)
+    for a in actions:
+        kind, word = record.parse_action(record.dumps(a))
+        before = (bytes(g.scores), g.shooter, g.inning, g.fouls[g.shooter] if g.shooter >= 0 else 0)
+        assert record.apply(g, kind, word) == C.OK
+        yield a, g, before
+
+
+@settings(max_examples=150, deadline=None)
+@given(games())
+def test_scores_and_limits(game):
+    players, opener, actions = game
+    for a, g, (scores_before, shooter, inning_before, _) in stepwise(*game):
+        assert ints_small(g)
+        for i in range(players):
+            assert g.scores[i] <= 101
+            total = g.total(i)
+            assert total <= 101
+            if g.scores[i] != 101:
+                assert total <= 100
+        if "shot" not in a:
+            continue
+        # banked scores never decrease except by undo; a foul never changes them
+        assert all(g.scores[i] >= scores_before[i] for i in range(players))
+        if g.last & C.FOUL_FLAG:
+            assert bytes(g.scores) == scores_before and g.inning == 0
+        # no stroke takes a total past 90 (from below) or past 100
+        if shooter >= 0 and g.shooter == shooter:
+            before = scores_before[shooter] + inning_before
+            after = g.total(shooter)
+            if before < 90:
+                assert after <= 90
+            assert after <= 100
+
+
+@settings(max_examples=150, deadline=None)
+@given(games())
+def test_undo_then_redo_restores_the_identical_state(game):
+    for a, g, _ in stepwise(*game):
+        if g.can_undo():
+            s = state(g)
+            assert g.undo() == C.OK
+            assert g.redo() == C.OK
+            assert state(g) == s
+
+
+@settings(max_examples=100, deadline=None)
+@given(games())
+def test_undo_equals_never_having_played(game):
+    """Undoing the last action gives the state of the record without it."""
+    players, opener, actions = game
+    shots = [a for a in actions if "shot" in a or "choice" in a]
+    for cut in sorted(set(random.Random(len(shots)).sample(range(len(shots)),
+                                                           min(8, len(shots))))):
+        g = Game()
+        g.new_game(players, opener - 1)
+        for a in shots[:cut]:
+            kind, word = record.parse_action(record.dumps(a))
+            record.apply(g, kind, word)
+        s = state(g)
+        kind, word = record.parse_action(record.dumps(shots[cut]))
+        if record.apply(g, kind, word) == C.OK:
+            g.undo()
+            assert state(g) == s
+
+
+@settings(max_examples=150, deadline=None)
+@given(games())
+def test_replaying_a_record_equals_playing_it_stroke_by_stroke(game):
+    players, opener, actions = game
+    _, traced = record.replay(record_lines(players, opener, actions), trace=True)
+    for line, (_, g, _) in zip(traced, stepwise(*game)):
+        assert json.loads(line) == json.loads(record.state_json(g))
+
+
+@settings(max_examples=100, deadline=None)
+@given(games(undo=0, redo=0))
+def test_preview_predicts_the_outcome(game):
+    for a, g, _ in stepwise(*game):
+        if g.phase in (C.PHASE_OVER, C.PHASE_CHOICE):
+            continue
+        f = record.facts_from_json(random_facts(random.Random(g._n), g))
+        p = g.preview(f)
+        s = state(g)
+        err = g.shot(f)
+        if p < 0:
+            assert err == -p and state(g) == s
+        else:
+            assert err == C.OK and g.last & ~(C.RESPOT | C.CUE_IN_HAND) == \
+                p & ~(C.RESPOT | C.CUE_IN_HAND)
+            g.undo()
+
+
+def test_history_longer_than_the_ring_keeps_playing():
+    """A game past HISTORY actions goes on; only the oldest stop being undoable."""
+    g = Game()
+    g.new_game(2, 0)
+    miss = 0
+    for _ in range(HISTORY * 2 + 5):
+        assert g.shot(miss) == C.OK
+    undone = 0
+    while g.undo() == C.OK:
+        undone += 1
+    assert HISTORY - STEP <= undone <= HISTORY
+    s = state(g)
+    for _ in range(undone):
+        assert g.redo() == C.OK
+    assert g.redo() == C.E_NOTHING_TO_REDO
+    assert g.shooter == (HISTORY * 2 + 5) % 2 and state(g) != s
+
+
+def test_undo_reaches_back_2000_actions():
+    rng = random.Random(7)
+    g = Game()
+    g.new_game(8, 0)
+    states = [state(g)]
+    while len(states) <= 2000:
+        if g.phase == C.PHASE_CHOICE:
+            ok = g.choice(rng.random() < 0.5)
+        else:
+            f = record.facts_from_json(random_facts(rng, g))
+            if g.preview(f) & (C.WIN | C.ELIMINATED):
+                continue                 # keep this game going past 2000 actions
+            ok = g.shot(f)
+        if ok == C.OK:
+            states.append(state(g))
+    for expected in reversed(states[:-1]):
+        assert g.undo() == C.OK
+        assert state(g) == expected
+    assert g.undo() == C.E_NOTHING_TO_UNDO
