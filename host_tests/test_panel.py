@@ -15,33 +15,41 @@ NAMES = {name: i for i, name in enumerate(P.KEYS)}
 
 
 class Journal:
-    """Records what the panel asks to be journaled, as GAME-RECORD lines."""
+    """Applies actions to the game like app/journal.py and keeps the accepted
+    ones as GAME-RECORD lines."""
 
-    def __init__(self):
+    def __init__(self, game):
+        self.game = game
         self.lines = []
+        self.failed = False
 
     def new_game(self, players, opener):
         self.lines = ['{"players": %d, "opener": %d}' % (players, opener + 1)]
-        return 0
+        return self.game.new_game(players, opener)
 
-    def action(self, word):
-        kind = record.SHOT if F.kind(word) == F.KIND_SHOT else record.CHOICE
-        self.lines.append(record.action_to_json(kind, word))
-        return 0
+    def _keep(self, err, line):
+        if not err:
+            self.lines.append(line)
+        return err
+
+    def shot(self, f):
+        return self._keep(self.game.shot(f), record.action_to_json(record.SHOT, f))
+
+    def choice(self, take):
+        word = (F.KIND_TAKE if take else F.KIND_REPEAT) << F.KIND
+        return self._keep(self.game.choice(take), record.action_to_json(record.CHOICE, word))
 
     def undo(self):
-        self.lines.append('{"undo": true}')
-        return 0
+        return self._keep(self.game.undo(), '{"undo": true}')
 
     def redo(self):
-        self.lines.append('{"redo": true}')
-        return 0
+        return self._keep(self.game.redo(), '{"redo": true}')
 
 
 class Bench:
     def __init__(self, players=2, opener=0):
         self.game = Game()
-        self.journal = Journal()
+        self.journal = Journal(self.game)
         self.panel = Panel(self.game, Settings(players, opener), journal=self.journal)
         self.panel.start(0)
         self.t = 0
@@ -483,3 +491,10 @@ def test_buzzer_fanfare_plays_every_note_without_blocking():
     notes = [bz.FANFARE[i] for i in range(0, len(bz.FANFARE), 2)]
     assert [f for f in pwm.log if f] == [f for f in notes if f]
     assert pwm.duty == 0
+
+
+def test_storage_failure_is_shown():
+    b = Bench()
+    b.journal.failed = True
+    b.press("3", "OK")
+    assert b.panel.note == ui.NOTE_STORAGE and b.game.inning == 3

@@ -70,22 +70,6 @@ class Settings:
         self.brightness = brightness  # 0..BRIGHTNESS_MAX
 
 
-class NoJournal:
-    """Stand-in when nothing records the game (tests of the panel alone)."""
-
-    def new_game(self, players, opener):
-        return 0
-
-    def action(self, word):
-        return 0
-
-    def undo(self):
-        return 0
-
-    def redo(self):
-        return 0
-
-
 class Panel:
     """State the views read: `mode`, `facts`, `composing`, `preview`, `note`,
     `reject`, `field`, `menu_item`, `menu_value`, `settings`, `stats`."""
@@ -97,7 +81,10 @@ class Panel:
         self.settings = settings or Settings()
         self.stats = stats or Stats()
         self.buzzer = buzzer
-        self.journal = journal or NoJournal()
+        self.journal = journal
+        # Actions go through the journal when there is one: it applies them to the
+        # game and records those the core accepts (app/journal.py).
+        self.ref = game if journal is None else journal
         self.mode = ui.MODE_HELLO
         self.facts = 0
         self.base = 0             # facts of an untouched stroke: the held balls carried
@@ -124,8 +111,7 @@ class Panel:
             s = self.settings
             if s.opener >= s.players:
                 s.opener = 0
-            self.game.new_game(s.players, s.opener)
-            self.journal.new_game(s.players, s.opener)
+            self.ref.new_game(s.players, s.opener)
         self.mode = ui.MODE_HELLO
         self.t_start = now
         self._fresh()
@@ -221,11 +207,14 @@ class Panel:
             if self.game.phase == C.PHASE_CHOICE:
                 self.note = ui.NOTE_CHOOSE
 
-    def _after(self, err):
-        """Common end of an accepted action: journal, fresh composition, new mode."""
-        if err:
-            self.note = ui.NOTE_STORAGE
+    def _stored(self):
+        return self.journal is None or not self.journal.failed
+
+    def _after(self):
+        """Common end of an accepted action: fresh composition, the mode that follows."""
         self._to_game()
+        if not self._stored():
+            self.note = ui.NOTE_STORAGE
         if self.mode == ui.MODE_STATS:
             self.accepted += 1
             if self.buzzer:
@@ -234,13 +223,13 @@ class Panel:
             self._ok()
 
     def _commit(self, f):
-        err = self.game.shot(f)
+        err = self.ref.shot(f)
         if err:
             self.reject = err
             self.preview = -err
             self._refuse(ui.NOTE_REJECTED)
             return
-        self._after(self.journal.action(f))
+        self._after()
 
     def _game_key(self, k, long):
         f = self.facts
@@ -297,16 +286,16 @@ class Panel:
             self._ok()
 
     def _undo(self):
-        if self.game.undo():
+        if self.ref.undo():
             self._refuse(ui.NOTE_NO_UNDO)
             return
-        self._after(self.journal.undo())
+        self._after()
 
     def _redo(self):
-        if self.game.redo():
+        if self.ref.redo():
             self._refuse(ui.NOTE_NO_REDO)
             return
-        self._after(self.journal.redo())
+        self._after()
 
     def _step_field(self, d):
         """Next (d=1) or previous (d=-1) value of the field on show."""
@@ -349,9 +338,8 @@ class Panel:
     # ---- failed opening and game over --------------------------------------
     def _choice_key(self, k):
         if k == K_OK or k == K_ENC or k == K_ENC2:
-            self.game.choice(k != K_OK)
-            self._after(self.journal.action((F.KIND_TAKE if k != K_OK else F.KIND_REPEAT)
-                                            << F.KIND))
+            self.ref.choice(k != K_OK)
+            self._after()
         elif k == K_UNDO:
             self._undo()
         else:
@@ -432,10 +420,9 @@ class Panel:
 
     def _new_game(self):
         s = self.settings
-        self.game.new_game(s.players, s.opener)
-        err = self.journal.new_game(s.players, s.opener)
+        self.ref.new_game(s.players, s.opener)
         self.stats.clear()
         self._to_game()
-        if err:
+        if not self._stored():
             self.note = ui.NOTE_STORAGE
         self._ok()
