@@ -1,0 +1,378 @@
+"""The referee: one game of Cowboy, its state, and its undo/redo history.
+
+`shot()` and `choice()` check an action against the facts and the moment, then
+apply it; `preview()` evaluates a stroke without applying it. Evaluating a stroke
+(legal? points? why?) is `_evaluate`; deciding what comes next is `_apply_shot`.
+
+History: every accepted action is one small int in a preallocated ring. A snapshot
+of the state is kept every STEP actions, so undo restores the nearest snapshot and
+replays fewer than STEP actions. When a game outgrows the ring, play goes on and
+the oldest actions stop being undoable. Nothing here allocates after __init__.
+"""
+from array import array
+
+from cowboy import codes as C
+from cowboy import facts as F
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+MAX_PLAYERS = const(8)
+HISTORY = const(2048)        # actions that undo can reach back
+STEP = const(32)             # actions between two snapshots
+_SLOTS = const(65)           # HISTORY // STEP + 1: snapshots from the oldest to the newest
+_SNAP = const(28)            # bytes per snapshot: 12 of fields + scores + fouls
+_NOBODY = const(255)         # shooter/winner -1 in a snapshot byte
+
+# Indexed by a ball mask or a carom count; bytes so that lookups allocate nothing.
+_BALL_POINTS = b"\x00\x01\x03\x04\x05\x06\x08\x09"
+_BALL_COUNT = b"\x00\x01\x01\x02\x01\x02\x02\x03"
+_CAROM_POINTS = b"\x00\x00\x01\x02"
+
+_SHOT_MASK = const(0x3FFFF)  # F.FACTS_MASK: an action word's facts
+_ACT_REPEAT = const(1 << 18)  # F.KIND_REPEAT << F.KIND
+_ACT_TAKE = const(2 << 18)    # F.KIND_TAKE << F.KIND
+
+
+class Game:
+    def __init__(self):
+        self.scores = bytearray(MAX_PLAYERS)
+        self.fouls = bytearray(MAX_PLAYERS)
+        self._hist = array("i", bytes(4 * HISTORY))
+        self._snaps = bytearray(_SNAP * _SLOTS)
+        self.new_game(2, 0)
+
+    # ---- game set-up -------------------------------------------------------
+    def new_game(self, players, opener):
+        """Start a game; `opener` (0-based) plays the opening stroke."""
+        if players < 2 or players > MAX_PLAYERS or opener < 0 or opener >= players:
+            return C.E_PLAYERS
+        self.players = players
+        self.opener = opener
+        self.shooter = opener
+        self.inning = 0
+        self.phase = C.PHASE_OPENING
+        self.out = 0
+        self.winner = -1
+        self.cue_in_hand = True
+        self.off_table = 0
+        self.last = 0
+        for i in range(MAX_PLAYERS):
+            self.scores[i] = 0
+            self.fouls[i] = 0
+        self._n = 0       # actions applied (absolute position in the history)
+        self._top = 0     # actions recorded; _n.._top can be redone
+        self._base = 0    # oldest position undo can reach (a multiple of STEP)
+        self._save(0)
+        return C.OK
+
+    # ---- reading the state -------------------------------------------------
+    def total(self, player):
+        """Banked score plus the inning points when `player` is at the table."""
+        if player == self.shooter:
+            return self.scores[player] + self.inning
+        return self.scores[player]
+
+    def can_undo(self):
+        return self._n > self._base
+
+    def can_redo(self):
+        return self._n < self._top
+
+    def history(self):
+        """Positions of the actions still held: range(first, end) for action()."""
+        return self._base, self._n
+
+    def action(self, pos):
+        """The action word at absolute position `pos` (see history())."""
+        return self._hist[pos % HISTORY]
+
+    # ---- actions -----------------------------------------------------------
+    def check(self, f):
+        """Reject code for the stroke `f` now, or OK; changes nothing."""
+        if self.phase == C.PHASE_OVER:
+            return C.E_GAME_OVER
+        if self.phase == C.PHASE_CHOICE:
+            return C.E_CHOICE_DUE
+        if f < 0 or f > _SHOT_MASK:
+            return C.E_BAD_VALUE
+        carom = (f >> F.CAROM) & 3
+        first = (f >> F.FIRST) & 7
+        if carom == 1 or first > F.FIRST_B1 + 2:
+            return C.E_BAD_VALUE
+        pocketed = f & 7
+        jumped = (f >> F.JUMPED) & 7
+        cue = (f >> F.CUE) & 3
+        if first == F.FIRST_NONE and (carom or pocketed or jumped):
+            return C.E_CAROM_NO_CONTACT
+        if f & F.F_NO_RAIL and (pocketed or cue == F.CUE_POCKET or cue == F.CUE_CALLED):
+            return C.E_RAIL_POCKET
+        if pocketed & jumped:
+            return C.E_POCKET_AND_JUMP
+        off = self.off_table
+        if (pocketed | jumped) & off:
+            return C.E_BALL_OFF_TABLE
+        if first >= F.FIRST_B1 and (1 << (first - F.FIRST_B1)) & off:
+            return C.E_BALL_OFF_TABLE
+        if carom > 3 - _BALL_COUNT[off]:
+            return C.E_CAROM_TOO_MANY
+        held = (f >> F.HELD) & 7
+        if held & ~(off | pocketed | jumped):
+            return C.E_HELD_ON_TABLE
+        if held == F.ALL_BALLS:
+            return C.E_HELD_ALL
+        return C.OK
+
+    def shot(self, f):
+        """Apply the stroke with facts `f`; 0, or a reject code and nothing changes."""
+        err = self.check(f)
+        if err:
+            return err
+        self._record(f)
+        return C.OK
+
+    def choice(self, take):
+        """After a failed opening: `take` True lets the incoming player open."""
+        if self.phase == C.PHASE_OVER:
+            return C.E_GAME_OVER
+        if self.phase != C.PHASE_CHOICE:
+            return C.E_NO_CHOICE
+        self._record(_ACT_TAKE if take else _ACT_REPEAT)
+        return C.OK
+
+    def preview(self, f):
+        """The outcome the stroke `f` would have, or -reject code; changes nothing."""
+        err = self.check(f)
+        if err:
+            return -err
+        return self._evaluate(f)
+
+    def undo(self):
+        """Take back the last action (a snapshot plus a short replay)."""
+        if self._n <= self._base:
+            return C.E_NOTHING_TO_UNDO
+        target = self._n - 1
+        pos = target - target % STEP
+        self._load(pos)
+        while pos < target:
+            self._step(self._hist[pos % HISTORY])
+            pos += 1
+        self._n = target
+        return C.OK
+
+    def redo(self):
+        """Apply again the action most recently taken back."""
+        if self._n >= self._top:
+            return C.E_NOTHING_TO_REDO
+        self._step(self._hist[self._n % HISTORY])
+        self._advance()
+        return C.OK
+
+    def apply(self, action):
+        """Apply an action word (a stroke or a choice, as the history stores it)."""
+        kind = action >> F.KIND
+        if kind == F.KIND_SHOT:
+            return self.shot(action)
+        if kind == F.KIND_REPEAT or kind == F.KIND_TAKE:
+            return self.choice(kind == F.KIND_TAKE)
+        return C.E_BAD_VALUE
+
+    # ---- history -----------------------------------------------------------
+    def _record(self, action):
+        n = self._n
+        if n + 1 - self._base > HISTORY:
+            self._base += STEP
+        self._hist[n % HISTORY] = action
+        self._step(action)
+        self._advance()
+        self._top = self._n
+
+    def _advance(self):
+        self._n += 1
+        if self._n % STEP == 0:
+            self._save(self._n)
+
+    def _step(self, action):
+        if action & _ACT_TAKE:
+            self._apply_choice(True)
+        elif action & _ACT_REPEAT:
+            self._apply_choice(False)
+        else:
+            self._apply_shot(action)
+
+    def _save(self, pos):
+        b = self._snaps
+        o = (pos // STEP) % _SLOTS * _SNAP
+        b[o] = self.players
+        b[o + 1] = self.opener
+        b[o + 2] = self.shooter & 0xFF
+        b[o + 3] = self.inning
+        b[o + 4] = self.phase
+        b[o + 5] = self.out
+        b[o + 6] = self.winner & 0xFF
+        b[o + 7] = 1 if self.cue_in_hand else 0
+        b[o + 8] = self.off_table
+        b[o + 9] = self.last & 0xFF
+        b[o + 10] = (self.last >> 8) & 0xFF
+        b[o + 11] = self.last >> 16
+        o += 12
+        for i in range(MAX_PLAYERS):
+            b[o + i] = self.scores[i]
+            b[o + MAX_PLAYERS + i] = self.fouls[i]
+
+    def _load(self, pos):
+        b = self._snaps
+        o = (pos // STEP) % _SLOTS * _SNAP
+        self.players = b[o]
+        self.opener = b[o + 1]
+        self.shooter = -1 if b[o + 2] == _NOBODY else b[o + 2]
+        self.inning = b[o + 3]
+        self.phase = b[o + 4]
+        self.out = b[o + 5]
+        self.winner = -1 if b[o + 6] == _NOBODY else b[o + 6]
+        self.cue_in_hand = b[o + 7] == 1
+        self.off_table = b[o + 8]
+        self.last = b[o + 9] | b[o + 10] << 8 | b[o + 11] << 16
+        o += 12
+        for i in range(MAX_PLAYERS):
+            self.scores[i] = b[o + i]
+            self.fouls[i] = b[o + MAX_PLAYERS + i]
+
+    # ---- the rules ---------------------------------------------------------
+    def _evaluate(self, f):
+        """Outcome of a valid stroke: points, foul reason, flags (RULES.md 3-6, R1-R7)."""
+        first = (f >> F.FIRST) & 7
+        cue = (f >> F.CUE) & 3
+        carom = (f >> F.CAROM) & 3
+        if self.phase == C.PHASE_OPENING and first != F.FIRST_REQUIRED \
+                and first != F.FIRST_B1 + 1:
+            return C.FAILED_OPENING | C.ENDS_INNING | C.CUE_IN_HAND     # R2
+        total = self.scores[self.shooter] + self.inning
+        final = total == 100
+        reason = C.R_NONE
+        if first == F.FIRST_NONE:
+            reason = C.R_NO_CONTACT
+        elif final and first != F.FIRST_REQUIRED and first != F.FIRST_B1:
+            reason = C.R_NOT_ONE_FIRST
+        elif final and carom:
+            reason = C.R_OTHER_BALL
+        elif cue == F.CUE_OFF:
+            reason = C.R_CUE_OFF
+        elif cue == F.CUE_POCKET or (cue == F.CUE_CALLED and not final):
+            reason = C.R_SCRATCH
+        elif f & F.F_NO_RAIL:
+            reason = C.R_NO_RAIL
+        elif f & F.F_FOUL:
+            reason = C.R_FOUL
+        points = 0
+        if final:
+            if reason == C.R_NONE and cue == F.CUE_CALLED:
+                return 1 | C.WIN | C.ENDS_INNING
+        elif total >= 90:
+            points = _CAROM_POINTS[carom]
+            if reason == C.R_NONE and f & 7:
+                reason = C.R_BALL_AT_90
+            elif reason == C.R_NONE and total + points > 100:
+                reason = C.R_PAST_100                                    # R3
+        else:
+            points = _BALL_POINTS[f & 7] + _CAROM_POINTS[carom]
+            if reason == C.R_NONE and total + points > 90:
+                reason = C.R_PAST_90
+        if reason != C.R_NONE:
+            out = reason << C.REASON_SHIFT | C.FOUL_FLAG | C.ENDS_INNING
+            if self.fouls[self.shooter] >= 2:
+                out |= C.ELIMINATED
+            if cue != F.CUE_TABLE:
+                out |= C.CUE_IN_HAND
+            return out
+        if points == 0:
+            return C.ENDS_INNING                                          # R5 at 100
+        return points
+
+    def _apply_shot(self, f):
+        out = self._evaluate(f)
+        s = self.shooter
+        self.last = out
+        if out & C.FAILED_OPENING:
+            self.off_table = 0
+            self.cue_in_hand = True
+            self.phase = C.PHASE_CHOICE
+            self.shooter = self._next(s)
+            return
+        self.off_table = (f >> F.HELD) & 7
+        self.cue_in_hand = (out & C.CUE_IN_HAND) != 0
+        if out & C.WIN:
+            self.scores[s] = 101
+            self.fouls[s] = 0
+            self._finish(s)
+            return
+        if out & C.FOUL_FLAG:
+            self.inning = 0                                               # R7
+            self.fouls[s] += 1
+            if self.fouls[s] >= 3:
+                self.out |= 1 << s                                        # R6
+            self._pass(s)
+        elif out & C.ENDS_INNING:
+            self.scores[s] += self.inning
+            self.inning = 0
+            self.fouls[s] = 0
+            self._pass(s)
+        else:
+            self.inning += C.points(out)
+        if self.phase != C.PHASE_OVER:
+            self._settle()
+
+    def _apply_choice(self, take):
+        if take:
+            self.opener = self.shooter
+        else:
+            self.shooter = self.opener
+        self.phase = C.PHASE_OPENING
+        self.cue_in_hand = True
+        self.off_table = 0
+        self.inning = 0
+        self.last = C.CHOICE | C.CUE_IN_HAND
+
+    def _settle(self):
+        """Stage of the shooter; at 100 a held-out 1 ball resets the balls (7, R8)."""
+        total = self.scores[self.shooter] + self.inning
+        if total < 90:
+            self.phase = C.PHASE_POINTS
+        elif total < 100:
+            self.phase = C.PHASE_CAROMS
+        else:
+            self.phase = C.PHASE_FINAL
+            if self.off_table & F.B1:
+                self.off_table = 0
+                self.cue_in_hand = True
+                self.last |= C.RESPOT | C.CUE_IN_HAND
+
+    def _next(self, s):
+        """The next player in the rotation after `s` who is still in the game."""
+        i = s
+        for _ in range(self.players):
+            i += 1
+            if i == self.players:
+                i = 0
+            if not self.out & (1 << i):
+                return i
+        return s
+
+    def _pass(self, s):
+        """The inning of `s` has ended: the next player comes to the table."""
+        nxt = self._next(s)
+        if self._next(nxt) == nxt:
+            self._finish(nxt)                   # the last player left in wins
+            return
+        self.shooter = nxt
+
+    def _finish(self, winner):
+        self.winner = winner
+        self.shooter = -1
+        self.phase = C.PHASE_OVER
+        self.inning = 0
+        self.cue_in_hand = False
+        self.off_table = 0

@@ -1,0 +1,265 @@
+"""GAME-RECORD JSON Lines: parse records into rules-core actions, print states.
+
+Shared by replay.py, sim.py and journal.py; runs under CPython and MicroPython
+(only json and sys), so the host tools give the same answer under both.
+"""
+import json
+import sys
+
+from cowboy import codes as C
+from cowboy import facts as F
+from cowboy.game import Game, MAX_PLAYERS
+
+UNDO = "undo"
+REDO = "redo"
+SHOT = "shot"
+CHOICE = "choice"
+
+_BALLS = (1, 3, 5)
+_CUE_NAMES = ("table", "pocket", "called", "off")
+_FACT_KEYS = ("pocketed", "carom", "first", "rail", "cue", "jumped", "foul", "held")
+
+
+class RecordError(Exception):
+    """A line that is not a valid record line; str() is the reason."""
+
+
+def _is_int(v):
+    return type(v) is int
+
+
+def _is_bool(v):
+    return v is True or v is False
+
+
+def _balls(key, v):
+    if type(v) is not list:
+        raise RecordError("%s must be a list of balls 1, 3, 5" % key)
+    mask = 0
+    for b in v:
+        if not _is_int(b) or b not in _BALLS:
+            raise RecordError("%s: %r is not ball 1, 3 or 5" % (key, b))
+        m = F.ball_mask(b)
+        if mask & m:
+            raise RecordError("%s lists ball %d twice" % (key, b))
+        mask |= m
+    return mask
+
+
+def _mask_list(mask):
+    return [F.BALL_VALUE[i] for i in range(3) if mask & (1 << i)]
+
+
+def facts_from_json(obj):
+    """The facts int of a FACTS object; RecordError for a bad key or value."""
+    if type(obj) is not dict:
+        raise RecordError("shot facts must be an object")
+    for k in obj:
+        if k not in _FACT_KEYS:
+            raise RecordError("unknown key %r in shot" % (k,))
+    f = 0
+    if "pocketed" in obj:
+        f |= _balls("pocketed", obj["pocketed"])
+    if "carom" in obj:
+        v = obj["carom"]
+        if not _is_int(v) or v not in (0, 2, 3):
+            raise RecordError("carom must be 0, 2 or 3")
+        f |= v << F.CAROM
+    if "first" in obj:
+        v = obj["first"]
+        if not _is_int(v) or v not in (0, 1, 3, 5):
+            raise RecordError("first must be 0, 1, 3 or 5")
+        code = F.FIRST_NONE if v == 0 else F.FIRST_B1 + _BALLS.index(v)
+        f |= code << F.FIRST
+    if "rail" in obj:
+        if not _is_bool(obj["rail"]):
+            raise RecordError("rail must be true or false")
+        if not obj["rail"]:
+            f |= F.F_NO_RAIL
+    if "cue" in obj:
+        v = obj["cue"]
+        if v not in _CUE_NAMES:
+            raise RecordError('cue must be "table", "pocket", "called" or "off"')
+        f |= _CUE_NAMES.index(v) << F.CUE
+    if "jumped" in obj:
+        f |= _balls("jumped", obj["jumped"]) << F.JUMPED
+    if "foul" in obj:
+        if not _is_bool(obj["foul"]):
+            raise RecordError("foul must be true or false")
+        if obj["foul"]:
+            f |= F.F_FOUL
+    if "held" in obj:
+        f |= _balls("held", obj["held"]) << F.HELD
+    return f
+
+
+def facts_to_json(f):
+    """The FACTS object of a facts int, with only the keys that differ from default."""
+    d = {}
+    if F.pocketed(f):
+        d["pocketed"] = _mask_list(F.pocketed(f))
+    if F.carom(f):
+        d["carom"] = F.carom(f)
+    first = F.first(f)
+    if first == F.FIRST_NONE:
+        d["first"] = 0
+    elif first >= F.FIRST_B1:
+        d["first"] = F.BALL_VALUE[first - F.FIRST_B1]
+    if f & F.F_NO_RAIL:
+        d["rail"] = False
+    if F.cue(f):
+        d["cue"] = _CUE_NAMES[F.cue(f)]
+    if F.jumped(f):
+        d["jumped"] = _mask_list(F.jumped(f))
+    if f & F.F_FOUL:
+        d["foul"] = True
+    if F.held(f):
+        d["held"] = _mask_list(F.held(f))
+    return d
+
+
+def parse_header(text):
+    """(players, opener 0-based) from the header line."""
+    obj = _load(text)
+    for k in obj:
+        if k not in ("players", "opener"):
+            raise RecordError("unknown key %r in header" % (k,))
+    n = obj.get("players")
+    if not _is_int(n) or n < 2 or n > MAX_PLAYERS:
+        raise RecordError("header needs \"players\": 2 to %d" % MAX_PLAYERS)
+    opener = obj.get("opener", 1)
+    if not _is_int(opener) or opener < 1 or opener > n:
+        raise RecordError("opener must be a player number from 1 to %d" % n)
+    return n, opener - 1
+
+
+def parse_action(text):
+    """(kind, action word) of an action line: SHOT/CHOICE with the word, UNDO/REDO."""
+    obj = _load(text)
+    if len(obj) != 1:
+        raise RecordError("an action has exactly one key")
+    for k in obj:
+        v = obj[k]
+        if k == SHOT:
+            return SHOT, facts_from_json(v)
+        if k == CHOICE:
+            if v == "repeat":
+                return CHOICE, F.KIND_REPEAT << F.KIND
+            if v == "take":
+                return CHOICE, F.KIND_TAKE << F.KIND
+            raise RecordError('choice must be "repeat" or "take"')
+        if k in (UNDO, REDO):
+            if v is not True:
+                raise RecordError("%s must be true" % k)
+            return k, 0
+        raise RecordError("unknown action %r" % (k,))
+
+
+def action_to_json(kind, word):
+    """One action line (without newline) for an action."""
+    if kind == SHOT:
+        return '{"shot": %s}' % dumps(facts_to_json(word))
+    if kind == CHOICE:
+        return '{"choice": "%s"}' % ("take" if F.kind(word) == F.KIND_TAKE else "repeat")
+    return '{"%s": true}' % kind
+
+
+def _load(text):
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        raise RecordError("malformed JSON")
+    if type(obj) is not dict:
+        raise RecordError("a line must be a JSON object")
+    return obj
+
+
+def apply(game, kind, word):
+    """Apply one parsed action to `game`; 0 or the core's reject code."""
+    if kind == UNDO:
+        return game.undo()
+    if kind == REDO:
+        return game.redo()
+    return game.apply(word)
+
+
+def dumps(obj):
+    """JSON text with a fixed key order, the same under CPython and MicroPython."""
+    if obj is None:
+        return "null"
+    if obj is True:
+        return "true"
+    if obj is False:
+        return "false"
+    if type(obj) is list:
+        return "[" + ", ".join([dumps(v) for v in obj]) + "]"
+    if type(obj) is dict:
+        return "{" + ", ".join(['"%s": %s' % (k, dumps(obj[k])) for k in obj]) + "}"
+    if type(obj) is str:
+        return '"%s"' % obj
+    return str(obj)
+
+
+def state_json(game):
+    """The state object of GAME-RECORD.md as one line of JSON."""
+    n = game.players
+    over = game.phase == C.PHASE_OVER
+    parts = (
+        ("players", str(n)),
+        ("scores", dumps([game.scores[i] for i in range(n)])),
+        ("inning", str(game.inning)),
+        ("shooter", "null" if over else str(game.shooter + 1)),
+        ("phase", '"%s"' % C.PHASE_NAME[game.phase]),
+        ("fouls", dumps([game.fouls[i] for i in range(n)])),
+        ("out", dumps([i + 1 for i in range(n) if game.out & (1 << i)])),
+        ("winner", "null" if game.winner < 0 else str(game.winner + 1)),
+        ("cue_in_hand", dumps(game.cue_in_hand)),
+        ("off_table", dumps(_mask_list(game.off_table))),
+    )
+    return "{" + ", ".join(['"%s": %s' % p for p in parts]) + "}"
+
+
+def replay(lines, trace=False):
+    """Replay record lines; returns (game, output lines). RecordError names the line."""
+    game = Game()
+    out = []
+    header = False
+    number = 0
+    for line in lines:
+        number += 1
+        text = line.strip()
+        if not text or text[0] == "#":
+            continue
+        try:
+            if not header:
+                n, opener = parse_header(text)
+                game.new_game(n, opener)
+                header = True
+                continue
+            kind, word = parse_action(text)
+            err = apply(game, kind, word)
+            if err:
+                raise RecordError(C.REJECT_TEXT[err])
+        except RecordError as e:
+            raise RecordError("line %d: %s" % (number, e))
+        if trace:
+            out.append(state_json(game))
+    if not header:
+        raise RecordError("line %d: no header line" % max(number, 1))
+    if not trace:
+        out.append(state_json(game))
+    return game, out
+
+
+def read_lines(path):
+    """All lines of a file, or of standard input for '-'."""
+    f = sys.stdin if path == "-" else open(path)
+    lines = []
+    while True:
+        line = f.readline()
+        if not line:
+            break
+        lines.append(line)
+    if f is not sys.stdin:
+        f.close()
+    return lines
