@@ -92,6 +92,7 @@ def _small():
 
 
 _small()
+del _small, _SMALL_SRC
 
 # Big glyphs are made for these characters; others draw blank.
 BIG_CHARS = b" 0123456789-=_?AbCdEFHLnoOPrStUy"
@@ -141,6 +142,7 @@ def _big():
 
 
 _big()
+del _big, _bar
 
 
 def small(buf, x, page, text, n, width=128):
@@ -173,3 +175,45 @@ def big(buf, x, page, ch, width=128):
 def clear(buf, page, pages, width=128):
     for i in range(page * width, (page + pages) * width):
         buf[i] = 0
+
+
+def small_from(buf, x, page, text, start, n, inverse=False, width=128):
+    """Draw n characters of `text` from index `start`; `inverse` draws dark on lit
+    (rows 1-7 of the page; row 0 stays as it is)."""
+    row = page * width
+    for i in range(n):
+        c = text[start + i] & 0x7F
+        for j in range(6):
+            if 0 <= x < width:
+                col = SMALL[c * 5 + j] if j < 5 else 0
+                buf[row + x] = (col ^ 0xFE) if inverse else col
+            x += 1
+    return x
+
+
+def small2(buf, x, page, text, start, n, width=128):
+    """Draw n characters at twice the size (12-pixel cells, two pages)."""
+    row0 = page * width
+    row1 = row0 + width
+    for i in range(n):
+        c = text[start + i] & 0x7F
+        for j in range(5):
+            col = SMALL[c * 5 + j] >> 1          # the 7 glyph rows
+            lo = 0
+            hi = 0
+            for r in range(7):
+                if col >> r & 1:
+                    y = 2 * r + 1                # doubled rows 1-14 of 16
+                    if y < 8:
+                        lo |= 3 << y if y < 7 else 1 << 7
+                        if y == 7:
+                            hi |= 1
+                    else:
+                        hi |= 3 << (y - 8)
+            for k in range(2):
+                xx = x + 2 * j + k
+                if 0 <= xx < width:
+                    buf[row0 + xx] = lo & 0xFF
+                    buf[row1 + xx] = hi & 0xFF
+        x += 12
+    return x

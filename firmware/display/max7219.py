@@ -36,6 +36,7 @@ def _order():
 
 
 _order()
+del _order
 
 
 class MAX7219Chain:

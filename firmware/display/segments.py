@@ -54,6 +54,7 @@ def _define():
 
 
 _define()
+del _define
 
 
 def encode(src, dst, n):

@@ -520,3 +520,82 @@ def oled_image(pixels, scale=3, color=(120, 200, 255)):
                 for xx in range(scale):
                     row[pad + x * scale + xx] = c if (xx < scale - 1 and yy < scale - 1) or scale == 1 else dark
     return img
+
+
+# ---- a whole board's displays ------------------------------------------------
+
+class ChainSeat:
+    """One module of a MAX7219 chain, seen like the other seven-segment models."""
+
+    def __init__(self, chain, pos):
+        self.chain = chain
+        self.pos = pos
+        self.digits = 8
+
+    @property
+    def present(self):
+        return True
+
+    def segments(self):
+        return self.chain.segments(self.pos)
+
+    def text(self):
+        return self.chain.text(self.pos)
+
+    def art(self):
+        return self.chain.art(self.pos)
+
+
+def fake_board(build):
+    """Fake buses, pins and device models for a board build (config.BUILDS entry).
+
+    Returns (buses, pin, models): `buses` name -> fake bus, `pin(gpio)` -> a pin on
+    that GPIO's wire, `models` one device model per seat (player 1 first).
+    Pass buses and pin to display.screens.build()."""
+    from fakebuses import I2C, SPI
+    nets = {}
+
+    def net(n):
+        if n not in nets:
+            nets[n] = Net("GP%d" % n)
+        return nets[n]
+
+    def pin(n):
+        return net(n).pin()
+
+    buses = {}
+    for name, cfg in build["buses"].items():
+        if cfg["kind"] == "i2c":
+            buses[name] = I2C(cfg["id"], freq=cfg["freq"])
+        else:
+            buses[name] = SPI(cfg["id"], baudrate=cfg["baudrate"])
+    models = []
+    chains = {}
+    muxes = {}
+    entries = build["displays"]
+    for e in entries:
+        kind = e[0]
+        if kind == "tm1637":
+            models.append(TM1637Device(net(e[1]), net(e[2])))
+        elif kind == "max7219":
+            name = e[1]
+            if name not in chains:
+                count = sum(1 for x in entries if x[0] == "max7219" and x[1] == name)
+                cs = net(build["buses"][name]["cs"])
+                chains[name] = buses[name].attach(MAX7219Device(cs, count))
+            models.append(ChainSeat(chains[name], e[2]))
+        elif kind == "ht16k33":
+            models.append(buses[e[1]].attach(HT16K33Device(e[2])))
+        else:
+            bus = buses[e[1]]
+            if len(e) > 3:
+                name = e[1]
+                if name not in muxes:
+                    addr = build["buses"][name].get("mux", 0x70)
+                    muxes[name] = bus.attach(TCA9548ADevice(addr))
+                bus = muxes[name].channels[e[3]]
+            models.append(bus.attach(OLEDDevice(e[2], kind)))
+    return buses, pin, models
+
+
+from fakebuses import Net  # noqa: E402  (wires for the TM1637 and chip selects)
