@@ -1,0 +1,215 @@
+"""All players' displays as one object the main loop calls once per pass.
+
+    screens = build(config.selected(), buses, pin)    # at start-up
+    screens.update(game, panel, now_ms)                # every loop pass
+    screens.wake(now_ms)                               # on any key: OLEDs undim
+
+`update` decides each seat's view, renders it into text, redraws a display only
+when its text changed and flushes only what changed on the wire. Besides that it:
+- fully refreshes (re-initialises and resends) one display every
+  REFRESH_MS / displays, so each is refreshed every REFRESH_MS and a display upset
+  by interference recovers;
+- catches OSError from a display (unplugged, NACK): the display is marked failed
+  (`failed` bit mask, `errors` counts), the others carry on, and it is retried
+  with a full refresh every RETRY_MS;
+- sets brightness from panel.settings.brightness, dims the OLEDs after DIM_MS
+  without a key or a change, and moves OLED content by a pixel every SHIFT_MS.
+Nothing here allocates after construction.
+"""
+try:
+    from time import ticks_diff
+except ImportError:
+    def ticks_diff(a, b):
+        return a - b
+
+from display import views as V
+from display.sevenseg import SevenSegment
+from display.oled import OLED
+
+KIND_4 = 4
+KIND_8 = 8
+KIND_OLED = 64
+
+# (dx, start line) steps of the burn-in shift; start line 1 moves the picture up.
+SHIFTS = ((0, 0), (1, 0), (1, 1), (2, 1), (2, 0), (1, 0), (0, 1))
+
+
+class Screens:
+    REFRESH_MS = 4000     # each display re-initialised and resent this often
+    RETRY_MS = 3000       # a failed display is tried again after this long
+    DIM_MS = 120000       # OLEDs dim after this long without a key or a change
+    DIM_LEVEL = 1         # OLED brightness while dimmed (0-15)
+    SHIFT_MS = 90000      # OLED content moves by a pixel this often
+
+    def __init__(self, displays):
+        """`displays`: one driver per seat, player 1 first (None: no display)."""
+        self.displays = displays
+        n = len(displays)
+        self.count = n
+        self.seats = [V.Seat(i) for i in range(n)]
+        self.kinds = bytearray(n)
+        self.layouts = []
+        self.shown = []            # the text last drawn per seat
+        for i in range(n):
+            d = displays[i]
+            if isinstance(d, OLED):
+                self.kinds[i] = KIND_OLED
+                lay = V.LayoutOLED()
+            elif isinstance(d, SevenSegment) and d.digits >= 8:
+                self.kinds[i] = KIND_8
+                lay = V.Layout8()
+            else:
+                self.kinds[i] = KIND_4
+                lay = V.Layout4()
+            self.layouts.append(lay)
+            self.shown.append(V.Text(lay.text.size))
+        self.ctx = V.Context()
+        self.failed = 0            # bit i: display i failed and waits for a retry
+        self.errors = bytearray(n)  # failures per display (saturating)
+        self.retry_at = [0] * n
+        self.dirty = bytearray(n)  # 1: redraw even if the text is the same
+        self.level = 8
+        self.last_input = 0
+        self.dimmed = False
+        self.shift = 0
+        self.shift_at = 0
+        self.refresh_at = 0
+        self.refresh_next = 0
+        self.started = False
+
+    def wake(self, now_ms):
+        """A key was pressed: OLEDs come back to full brightness."""
+        self.last_input = now_ms
+
+    def _start(self, now_ms):
+        self.started = True
+        self.last_input = now_ms
+        self.shift_at = now_ms
+        self.refresh_at = now_ms
+        for i in range(self.count):
+            self.dirty[i] = 1
+
+    def update(self, game, panel, now_ms):
+        if not self.started:
+            self._start(now_ms)
+        if panel is not None and panel.settings is not None:
+            self.level = panel.settings.brightness
+        self.ctx.update(game)
+        # burn-in shift and dimming (OLEDs)
+        if ticks_diff(now_ms, self.shift_at) >= self.SHIFT_MS:
+            self.shift_at = now_ms
+            self.shift += 1
+            if self.shift >= len(SHIFTS):
+                self.shift = 0
+            for i in range(self.count):
+                if self.kinds[i] == KIND_OLED:
+                    self.dirty[i] = 1
+        self.dimmed = ticks_diff(now_ms, self.last_input) >= self.DIM_MS
+        # which display gets its periodic full refresh in this pass
+        full_i = -1
+        if self.count and ticks_diff(now_ms, self.refresh_at) >= self.REFRESH_MS // self.count:
+            self.refresh_at = now_ms
+            full_i = self.refresh_next
+            self.refresh_next += 1
+            if self.refresh_next >= self.count:
+                self.refresh_next = 0
+        for i in range(self.count):
+            self._one(i, game, panel, now_ms, i == full_i)
+
+    def _one(self, i, game, panel, now_ms, full):
+        d = self.displays[i]
+        if d is None:
+            return
+        seat = self.seats[i]
+        seat.update(game, panel, self.ctx)
+        text = self.layouts[i].render(seat, now_ms)
+        shown = self.shown[i]
+        changed = self.dirty[i] or not text.same(shown)
+        kind = self.kinds[i]
+        if changed:
+            shown.copy(text)
+            self.dirty[i] = 0
+            if kind == KIND_OLED:
+                dx = SHIFTS[self.shift][0]
+                V.draw_oled(d.buf, text, dx)
+            else:
+                d.text(text.buf)
+            if seat.at_table:
+                self.last_input = now_ms   # a stroke or a note counts as activity
+        if kind == KIND_OLED:
+            d.brightness(self.DIM_LEVEL if self.dimmed else self.level)
+            d.shift_rows(SHIFTS[self.shift][1])
+        else:
+            d.brightness(self.level)
+        if self.failed >> i & 1:
+            if ticks_diff(now_ms, self.retry_at[i]) < 0:
+                return
+            full = True
+        try:
+            d.flush(full)
+            self.failed &= ~(1 << i)
+        except OSError:
+            self.failed |= 1 << i
+            if self.errors[i] < 255:
+                self.errors[i] += 1
+            self.retry_at[i] = now_ms + self.RETRY_MS
+
+
+def build(build, buses, pin):
+    """Drivers for the displays of a board build, wrapped in a Screens.
+
+    `build`: an entry of board.config.BUILDS ("buses", "displays").
+    `buses`: bus name -> ready bus object (machine.I2C / SPI or a fake).
+    `pin`: GPIO number -> ready pin object (a callable or a dict); called once per
+    GPIO, the same object is used for a shared clock.
+    """
+    return Screens(drivers(build, buses, pin))
+
+
+def drivers(build, buses, pin):
+    """The list of display drivers, one per seat (see build())."""
+    from display.tm1637 import TM1637
+    from display.ht16k33 import HT16K33
+    from display.max7219 import MAX7219Chain
+    from display.oled import SSD1306_I2C, SH1106_I2C
+    from display.tca9548a import TCA9548A
+
+    pins = {}
+
+    def get_pin(n):
+        if n not in pins:
+            pins[n] = pin[n] if isinstance(pin, dict) else pin(n)
+        return pins[n]
+
+    entries = build["displays"]
+    chains = {}
+    muxes = {}
+    out = []
+    for e in entries:
+        kind = e[0]
+        if kind == "tm1637":
+            out.append(TM1637(get_pin(e[1]), get_pin(e[2])))
+        elif kind == "max7219":
+            name = e[1]
+            if name not in chains:
+                count = 0
+                for x in entries:
+                    if x[0] == "max7219" and x[1] == name:
+                        count += 1
+                cfg = build["buses"][name]
+                chains[name] = MAX7219Chain(buses[name], get_pin(cfg["cs"]), count)
+            out.append(chains[name].module(e[2]))
+        elif kind == "ht16k33":
+            out.append(HT16K33(buses[e[1]], e[2]))
+        elif kind == "ssd1306" or kind == "sh1106":
+            bus = buses[e[1]]
+            if len(e) > 3:
+                name = e[1]
+                if name not in muxes:
+                    muxes[name] = TCA9548A(bus, build["buses"][name].get("mux", 0x70))
+                bus = muxes[name].channel(e[3])
+            cls = SH1106_I2C if kind == "sh1106" else SSD1306_I2C
+            out.append(cls(bus, e[2]))
+        else:
+            raise ValueError(kind)
+    return out
