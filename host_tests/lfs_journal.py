@@ -79,7 +79,7 @@ def check_cuts(played, count, tear):
                 raise AssertionError("no power cut at operation %d of %d" % (cut, ops))
             except PowerCut:
                 pass
-            _ABANDONED.append(j)
+            _ABANDONED.append(j._f)
             power_down()
             bd2, j2 = power_up(bd.survivor())
             s = H.state(j2.game)
