@@ -429,7 +429,7 @@ def test_setup_menu_on_the_encoder():
     assert p.settings.opener == 4        # wraps to the last of 5 players
     b.press("ENC")
     assert p.menu_item == ui.MENU_BRIGHTNESS
-    b.turn(-9)
+    b.turn(-20)
     assert p.settings.brightness == 0
     b.press("UNDO")                      # leave: the game goes on
     assert p.mode == ui.MODE_GAME and b.game.inning == 3 and b.game.players == 2

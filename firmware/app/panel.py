@@ -58,13 +58,13 @@ _HELD_MASK = 7 << F.HELD
 _WIN_FACTS = (F.FIRST_B1 << F.FIRST) | (F.CUE_CALLED << F.CUE)   # off the 1, called pocket
 
 _FIELDS = const(6)               # FIELD_NONE .. FIELD_CUE
-BRIGHTNESS_MAX = const(7)
+BRIGHTNESS_MAX = const(15)     # the drivers take 0..15 (display/sevenseg.py LEVELS)
 
 
 class Settings:
     """What the set-up menu edits and the board keeps across power cuts."""
 
-    def __init__(self, players=2, opener=0, brightness=4):
+    def __init__(self, players=2, opener=0, brightness=8):
         self.players = players
         self.opener = opener          # 0-based
         self.brightness = brightness  # 0..BRIGHTNESS_MAX
