@@ -5,7 +5,8 @@ import pytest
 import record
 from app import panel as P
 from app.buzzer import Buzzer
-from app.panel import Panel, Settings
+from app.panel import Panel
+from app.settings import Settings
 from cowboy import codes as C
 from cowboy import facts as F
 from cowboy.game import Game
@@ -46,11 +47,18 @@ class Journal:
         return self._keep(self.game.redo(), '{"redo": true}')
 
 
+def settings(players=2, opener=0):
+    s = Settings("/nonexistent/")
+    s.players = players
+    s.opener = opener
+    return s
+
+
 class Bench:
     def __init__(self, players=2, opener=0):
         self.game = Game()
         self.journal = Journal(self.game)
-        self.panel = Panel(self.game, Settings(players, opener), journal=self.journal)
+        self.panel = Panel(self.game, settings(players, opener), journal=self.journal)
         self.panel.start(0)
         self.t = 0
 
@@ -461,7 +469,7 @@ class FakePWM:
 def test_buzzer_sounds_follow_keys():
     pwm = FakePWM()
     g = Game()
-    p = Panel(g, Settings(), buzzer=Buzzer(pwm))
+    p = Panel(g, settings(), buzzer=Buzzer(pwm))
     p.start(0)
     p.event(P.PRESS << 8 | NAMES["3"])
     p.event(P.RELEASE << 8 | NAMES["3"])

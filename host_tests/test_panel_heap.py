@@ -8,7 +8,8 @@ import micropython, gc
 from array import array
 from cowboy.game import Game
 from cowboy import codes as C
-from app.panel import Panel, Settings, KEYS, PRESS, RELEASE, LONG, CW, CCW
+from app.panel import Panel, KEYS, PRESS, RELEASE, LONG, CW, CCW
+from app.settings import Settings
 from app.buzzer import Buzzer
 
 class PWM:
@@ -59,7 +60,7 @@ events = array("i", seq)
 
 game = Game()
 pwm = PWM()
-panel = Panel(game, Settings(2, 0), buzzer=Buzzer(pwm))
+panel = Panel(game, Settings(), buzzer=Buzzer(pwm))
 panel.start(0)
 
 def play(t):
@@ -107,11 +108,12 @@ import gc, random
 from array import array
 from cowboy.game import Game
 from cowboy import codes as C
-from app.panel import Panel, Settings, KEYS, PRESS, RELEASE, LONG, CW, CCW
+from app.panel import Panel, KEYS, PRESS, RELEASE, LONG, CW, CCW
+from app.settings import Settings
 
 random.seed(5)
 game = Game()
-panel = Panel(game, Settings(4, 0))
+panel = Panel(game, Settings())
 panel.start(0)
 NAMES = ("1", "3", "5", "C2", "C3", "OK", "OK", "OK", "MISS", "MISS", "FOUL",
          "SCRATCH", "UNDO", "REDO", "ENC")

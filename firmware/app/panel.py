@@ -9,6 +9,7 @@ from cowboy import codes as C
 from cowboy import facts as F
 from display import ui
 from app.stats import Stats
+from app.settings import Settings, MAX_BRIGHTNESS
 
 try:
     from micropython import const
@@ -58,16 +59,6 @@ _HELD_MASK = 7 << F.HELD
 _WIN_FACTS = (F.FIRST_B1 << F.FIRST) | (F.CUE_CALLED << F.CUE)   # off the 1, called pocket
 
 _FIELDS = const(6)               # FIELD_NONE .. FIELD_CUE
-BRIGHTNESS_MAX = const(15)     # the drivers take 0..15 (display/sevenseg.py LEVELS)
-
-
-class Settings:
-    """What the set-up menu edits and the board keeps across power cuts."""
-
-    def __init__(self, players=2, opener=0, brightness=8):
-        self.players = players
-        self.opener = opener          # 0-based
-        self.brightness = brightness  # 0..BRIGHTNESS_MAX
 
 
 class Panel:
@@ -78,7 +69,7 @@ class Panel:
 
     def __init__(self, game, settings=None, stats=None, buzzer=None, journal=None):
         self.game = game
-        self.settings = settings or Settings()
+        self.settings = settings or Settings()   # players, opener (0-based), brightness
         self.stats = stats or Stats()
         self.buzzer = buzzer
         self.journal = journal
@@ -101,8 +92,15 @@ class Panel:
         self.down = 0             # keys held (bit = source)
         self.longed = 0           # held keys whose LONG event came
         self.t_start = 0
+        self.keymap = bytearray(range(len(KEYS)))   # event source -> K_* (see bind)
         self.accepted = 0         # keys accepted and refused (figures for tests/bench)
         self.refused = 0
+
+    def bind(self, names):
+        """Take key sources from the input layer's key list (names in source order)."""
+        self.keymap = bytearray(len(names))
+        for i in range(len(names)):
+            self.keymap[i] = KEYS.index(names[i])
 
     # ---- start-up ----------------------------------------------------------
     def start(self, now, resumed=False):
@@ -133,8 +131,9 @@ class Panel:
         if kind == CCW:
             self._turn(src, -1)
             return
-        if src > K_ENC2:
+        if src >= len(self.keymap):
             return
+        src = self.keymap[src]
         bit = 1 << src
         if kind == PRESS:
             self.down |= bit
@@ -392,7 +391,7 @@ class Panel:
             v %= s.players
             s.opener = v
         elif item == ui.MENU_BRIGHTNESS:
-            v = 0 if v < 0 else BRIGHTNESS_MAX if v > BRIGHTNESS_MAX else v
+            v = 0 if v < 0 else MAX_BRIGHTNESS if v > MAX_BRIGHTNESS else v
             s.brightness = v
         else:
             return
