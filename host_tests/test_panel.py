@@ -292,7 +292,8 @@ def test_failed_opening_choice_repeat_and_take():
 def test_encoder_fields_and_values():
     b = Bench()
     b.turn(1)
-    assert b.panel.field == ui.FIELD_FIRST and not b.panel.composing
+    assert b.panel.field == ui.FIELD_FIRST and b.panel.facts == 0
+    assert b.panel.composing          # the views show the open field
     b.press("ENC", "ENC")                # required -> none -> the 1 ball
     assert F.first(b.panel.facts) == F.FIRST_B1 and b.panel.composing
     b.turn(1)
@@ -333,7 +334,7 @@ def test_held_ball_stays_held_until_marked_spotted():
     assert F.held(b.panel.facts) == F.B3
     b.press("OK")
     assert b.game.off_table == F.B3
-    assert F.held(b.panel.facts) == F.B3 and not b.panel.composing
+    assert F.held(b.panel.facts) == F.B3 and not b.panel.composing and b.panel.field == 0
     b.press("1", "OK")                   # still held on the next stroke
     assert b.game.off_table == F.B3
     b.turn(4).press("ENC", "ENC")        # held: 3 -> 1+3 -> none... step to 0
@@ -506,3 +507,11 @@ def test_storage_failure_is_shown():
     b.journal.failed = True
     b.press("3", "OK")
     assert b.panel.note == ui.NOTE_STORAGE and b.game.inning == 3
+
+
+def test_open_field_with_nothing_changed_is_not_a_stroke():
+    b = Bench()
+    b.turn(1).press("OK")
+    assert b.panel.note == ui.NOTE_COMPOSE_FIRST and b.game.phase == C.PHASE_OPENING
+    b.press("MISS")                      # a legal miss: the field closes
+    assert b.game.shooter == 1 and b.panel.field == ui.FIELD_NONE

@@ -193,8 +193,12 @@ class Panel:
 
     def _set(self, f):
         self.facts = f
-        self.composing = f != self.base
-        self.preview = self.game.preview(f)
+        self._show()
+
+    def _show(self):
+        """`composing` for the views: facts changed, or a field open on the encoder."""
+        self.composing = self.facts != self.base or self.field != ui.FIELD_NONE
+        self.preview = self.game.preview(self.facts) if self.composing else 0
 
     def _to_game(self):
         self._fresh()
@@ -247,7 +251,7 @@ class Panel:
             self._set((f & ~_CAROM_MASK) | (c << F.CAROM))
             self._ok()
         elif k == K_OK:
-            if self.composing:
+            if f != self.base:
                 self._commit(f)
             elif self.game.phase == C.PHASE_FINAL:
                 self._set(self.base | _WIN_FACTS)
@@ -256,7 +260,7 @@ class Panel:
             else:
                 self._refuse(ui.NOTE_COMPOSE_FIRST)
         elif k == K_MISS:
-            if self.composing:
+            if f != self.base:
                 self._refuse(ui.NOTE_MISS_REFUSED)
             elif long:
                 self._commit(self.base | (F.FIRST_NONE << F.FIRST))
@@ -273,13 +277,14 @@ class Panel:
             else:
                 self._undo()
         elif k == K_REDO:
-            if self.composing:
+            if f != self.base:
                 self._refuse(ui.NOTE_MISS_REFUSED)
             else:
                 self._redo()
         elif k == K_ENC or k == K_ENC2:
             if self.field == ui.FIELD_NONE:
                 self.field = ui.FIELD_FIRST
+                self._show()
             else:
                 self._step_field(1)
             self._ok()
@@ -329,8 +334,10 @@ class Panel:
             return
         elif enc == 0:
             self.field = (self.field + d) % _FIELDS
+            self._show()
         elif self.field == ui.FIELD_NONE:
             self.field = ui.FIELD_FIRST
+            self._show()
         else:
             self._step_field(d)
 
