@@ -345,9 +345,11 @@ def _size():
     try:
         import os
         sz = os.get_terminal_size()
-        return sz.columns, sz.lines
+        if sz.columns >= 20:
+            return sz.columns, sz.lines
     except (ImportError, AttributeError, OSError):
-        return 200, 60
+        pass
+    return 100, 40
 
 
 def live(sim):
