@@ -102,3 +102,8 @@ class PioQuadrature:
             sm.get()
             n -= 1
         return sm.get()
+
+
+def factory(index, pin_a, pin_b):
+    """Quadrature factory for input.build.Input: encoder `index` on PIO0 state machine `index`."""
+    return PioQuadrature(index, pin_a)
