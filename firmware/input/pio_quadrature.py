@@ -88,7 +88,12 @@ class PioQuadrature:
         self.sm = rp2.StateMachine(sm_id, prog, freq=freq, in_base=pin_a)
         if prog[1 + sm_id // 4] != 0:
             raise OSError("PIO quadrature program not at address 0")
-        self.sm.active(1)
+        sm = self.sm
+        sm.exec("set(x, 0)")
+        sm.exec("mov(isr, null)")
+        sm.exec("in_(pins, 2)")      # the state now is the first prev: no count at start
+        sm.exec("mov(osr, isr)")
+        sm.active(1)
 
     def read(self):
         sm = self.sm
@@ -97,3 +102,8 @@ class PioQuadrature:
             sm.get()
             n -= 1
         return sm.get()
+
+
+def factory(index, pin_a, pin_b):
+    """Quadrature factory for input.build.Input: encoder `index` on PIO0 state machine `index`."""
+    return PioQuadrature(index, pin_a)

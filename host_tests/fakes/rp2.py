@@ -197,6 +197,20 @@ def asm_pio(**kw):
     return assemble
 
 
+def asm_pio_encode(instr, sideset_count, sideset_opt=False):
+    """The word for one instruction given as source text, e.g. "mov(x, isr)"."""
+    asm = _Asm()
+    asm.begin(1)
+    names = dict(_NAMES)
+    for name in _INSTRUCTIONS:
+        names[name] = getattr(asm, name)
+    del names["jmp"]          # as on the device: no labels here
+    exec(instr, names)
+    if len(asm.prog[_PROG_DATA]) != 1:
+        raise PIOASMError("expecting exactly 1 instruction")
+    return asm.prog[_PROG_DATA][0]
+
+
 class StateMachine:
     """One PIO state machine on the emulator. `step()`/`run(n)` execute instructions."""
 
@@ -232,15 +246,19 @@ class StateMachine:
         from pioemu import State
         self._start(State(program_counter=off))
 
-    def _start(self, state):
-        from pioemu import emulate
+    def _input_source(self):
+        from pioemu import State
 
         def pins(state_):
             return self._pins()
-        pins.__annotations__ = {"state_": type(state)}
+        pins.__annotations__ = {"state_": State}
+        return pins
+
+    def _start(self, state):
+        from pioemu import emulate
         self._gen = emulate(
             self.mem, stop_when=lambda op, st: False, initial_state=state,
-            input_source=pins, shift_isr_right=self.shift_isr_right,
+            input_source=self._input_source(), shift_isr_right=self.shift_isr_right,
             shift_osr_right=self.shift_osr_right,
             jmp_pin=(self.jmp_pin.id - self.in_base.id) if self.jmp_pin is not None else 0,
             wrap_target=self.wrap_target, wrap_top=self.wrap_top)
@@ -282,6 +300,21 @@ class StateMachine:
     def run(self, n):
         for _ in range(n):
             self.step()
+
+    def exec(self, instr):
+        """Execute one instruction given as source text, like the real exec()."""
+        from pioemu import emulate
+        word = asm_pio_encode(instr, 0)
+        pc = self.state.program_counter
+        gen = emulate([word], stop_when=lambda op, st: False,
+                      initial_state=replace(self.state, program_counter=0),
+                      shift_isr_right=self.shift_isr_right,
+                      shift_osr_right=self.shift_osr_right,
+                      input_source=self._input_source())
+        _, st = next(gen)
+        if not (word >> 13 == 0 or (word >> 13 == 5 and (word >> 5) & 7 == 5)):
+            st = replace(st, program_counter=pc)
+        self._start(st)
 
     def rx_fifo(self):
         return len(self.rx)
