@@ -542,8 +542,8 @@ class Layout8:
             t.n(seat.value)
             return t
         if m == MAIN_MENU:
-            t.s(MENU8[seat.items[0]])
-            if seat.items[0] != U.MENU_START:
+            t.s(MENU8[seat.args[0]])
+            if seat.args[0] != U.MENU_START:
                 t.at(5)
                 t.n(seat.value, 3)
             return t
@@ -703,7 +703,7 @@ class LayoutOLED:
         if m == MAIN_MENU:
             t.s(b"SET-UP")
             t.at(_BIG)
-            if seat.items[0] != U.MENU_START:
+            if seat.args[0] != U.MENU_START:
                 t.n(seat.value, 3)
             else:
                 t.s(b" Go")
