@@ -41,7 +41,7 @@ class Panel:
 
 class Rig:
     def __init__(self, name, players=2, opener=0):
-        self.cfg = config.BUILDS[name]
+        self.cfg = config.BUILDS[name] if isinstance(name, str) else name
         self.buses, self.pin, self.models = fake_board(self.cfg)
         self.screens = build(self.cfg, self.buses, self.pin)
         self.game = Game()
