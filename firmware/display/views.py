@@ -352,15 +352,28 @@ class Seat:
         self._add(IT_STAT_FOULS, st.fouls[i])
 
 
-def _turn(seat, now_ms, with_main):
-    """Index of the item on show (-1: the main page) when items take turns."""
-    n = seat.count + (1 if with_main else 0)
+def _turn(seat, now_ms, with_main, skip=0):
+    """Index of the item on show (-1: the main page) when items take turns;
+    items with code `skip` are left out."""
+    n = 0
+    for i in range(seat.count):
+        if seat.items[i] != skip:
+            n += 1
+    if with_main:
+        n += 1
     if n == 0:
         return -1
     k = (now_ms // PAGE_MS) % n
     if with_main:
-        return k - 1
-    return k
+        if k == 0:
+            return -1
+        k -= 1
+    for i in range(seat.count):
+        if seat.items[i] != skip:
+            if k == 0:
+                return i
+            k -= 1
+    return -1
 
 
 def item4(t, seat, k):
@@ -529,8 +542,8 @@ class Layout8:
             t.n(seat.value)
             return t
         if m == MAIN_MENU:
-            t.s(MENU8[seat.items[0]])
-            if seat.items[0] != U.MENU_START:
+            t.s(MENU8[seat.args[0]])
+            if seat.args[0] != U.MENU_START:
                 t.at(5)
                 t.n(seat.value, 3)
             return t
@@ -574,9 +587,9 @@ def item21(t, seat, k):
         t.n(a)
         t.s(b" FOR EXACTLY 90")
     elif it == IT_CAROMS:
-        t.s(b"CAROMS ONLY, ")
+        t.s(b"CAROMS ONLY: ")
         t.n(a)
-        t.s(b" TO 100")
+        t.s(b" LEFT")
     elif it == IT_CALL:
         t.s(b"CALL THE 101ST POINT")
     elif it == IT_OPENING:
@@ -690,7 +703,7 @@ class LayoutOLED:
         if m == MAIN_MENU:
             t.s(b"SET-UP")
             t.at(_BIG)
-            if seat.items[0] != U.MENU_START:
+            if seat.args[0] != U.MENU_START:
                 t.n(seat.value, 3)
             else:
                 t.s(b" Go")
@@ -725,7 +738,7 @@ class LayoutOLED:
             t.c(43)
             t.n(seat.inning)
         t.at(_BOTTOM)
-        k = _turn(seat, now_ms, False)
+        k = _turn(seat, now_ms, False, IT_INNING)   # the inning is beside the score
         if k >= 0:
             item21(t, seat, k)
         return t

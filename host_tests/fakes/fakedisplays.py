@@ -599,3 +599,80 @@ def fake_board(build):
 
 
 from fakebuses import Net  # noqa: E402  (wires for the TM1637 and chip selects)
+
+
+# ---- reading an OLED picture back into text ------------------------------------
+
+def _glyph_tables():
+    from display import fonts
+    small = {}
+    for code in list(range(48, 58)) + list(range(65, 91)) + list(range(32, 48)) + \
+            list(range(58, 65)):
+        cols = bytes(fonts.SMALL[code * 5:code * 5 + 5])
+        small.setdefault(cols, chr(code))
+    big = {}
+    for k, ch in enumerate(fonts.BIG_CHARS):
+        n = fonts.BIG_W * fonts.BIG_PAGES
+        big.setdefault(bytes(fonts.BIG[k * n:(k + 1) * n]), chr(ch))
+    return small, big
+
+
+def _cols(px, x0, y0, n, rows=8, step=1):
+    """Column bytes (bit r = row y0 + r*step) for n columns from x0."""
+    out = bytearray()
+    for x in range(x0, x0 + n):
+        v = 0
+        for r in range(rows):
+            y = y0 + r * step
+            if 0 <= x < 128 and 0 <= y < 64 and px[y][x]:
+                v |= 1 << r
+        out.append(v)
+    return bytes(out)
+
+
+def read_oled(px):
+    """What the OLED view shows, read from its pixels by matching the fonts:
+    {"top", "inverted", "big", "side", "bottom"} (text, stripped).
+    Tries the pixel-shift positions and keeps the one that reads best."""
+    from display import fonts
+    small, big = _glyph_tables()
+    best = None
+    for dy in (0, 1):
+        for dx in (0, 1, 2):
+            score = 0
+            res = {}
+            lit = sum(px[(y - dy) % 64][x] for y in range(1, 8) for x in range(128))
+            inv = lit > 7 * 128 // 2
+            for name, page in (("top", 0), ("bottom", 7)):
+                text = ""
+                for k in range(21):
+                    cols = _cols(px, dx + 1 + 6 * k, 8 * page - dy, 5)
+                    if name == "top" and inv:
+                        cols = bytes(c ^ 0xFE for c in cols)
+                    ch = small.get(cols)
+                    score += ch is not None
+                    text += ch if ch else "~"
+                res[name] = text.rstrip()
+            text = ""
+            for k in range(3):
+                x0 = dx + k * (fonts.BIG_W + 2)
+                g = bytearray()
+                for p in range(fonts.BIG_PAGES):
+                    g += _cols(px, x0, 8 * (1 + p) - dy, fonts.BIG_W)
+                ch = big.get(bytes(g))
+                score += ch is not None
+                text += ch if ch else "~"
+            res["big"] = text.strip()
+            text = ""
+            for k in range(3):
+                cols = bytes(v << 1 for v in (_cols(px, dx + 90 + 12 * k + 2 * j,
+                                                    16 + 1 - dy, 1, rows=7, step=2)[0]
+                                              for j in range(5)))
+                ch = small.get(cols)
+                score += ch is not None
+                text += ch if ch else "~"
+            res["side"] = text.strip()
+            res["inverted"] = inv
+            if best is None or score > best[0]:
+                best = (score, res)
+    return best[1]
