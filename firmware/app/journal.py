@@ -127,11 +127,14 @@ def read_record(buf, crc):
 
 
 def _exists(path):
+    return _size(path) >= 0
+
+
+def _size(path):
     try:
-        os.stat(path)
-        return True
+        return os.stat(path)[6]
     except OSError:
-        return False
+        return -1
 
 
 def _remove(path):
@@ -309,7 +312,7 @@ class Journal:
         if err:
             return err
         self.close()
-        if archive and _exists(self.path):
+        if archive and _size(self.path) > HEADER_SIZE:   # a game with actions in it
             self._archive(FINISHED if finished else PARTIAL)
         tmp = self.root + TMP
         buf = self._buf
