@@ -179,3 +179,10 @@ def test_failed_write_is_reported_and_the_game_goes_on(tmp_path):
     assert j.game._n == 2
     j2 = J.Journal(Game(), root)
     assert j2.resume() == 1                # what reached flash
+
+
+def test_no_usable_flash_plays_on_in_memory(tmp_path):
+    j = J.Journal(Game(), str(tmp_path) + "/missing/dir/")
+    assert j.resume(3, 1) == 0 and j.failed
+    assert (j.game.players, j.game.opener) == (3, 1)
+    assert j.shot(0) == 0 and j.game._n == 1
