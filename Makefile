@@ -27,5 +27,17 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python tools/bench.py
 
+## The tree that goes onto the board, compiled: build/device/.
+build: $(STAMP)
+	$(BIN)/python tools/deploy.py build
+
+## Build, copy what changed onto the Pico over USB, reset it. DRY_RUN=1: print the plan.
+deploy: $(STAMP)
+	$(BIN)/python tools/deploy.py deploy --port $(PORT) $(if $(filter 1 yes true,$(DRY_RUN)),--dry-run)
+
+## Fetch the journal and finished games from the Pico as JSON Lines into export/.
+export: $(STAMP)
+	$(BIN)/python tools/deploy.py export --port $(PORT) --out export
+
 clean:
 	rm -rf build .pytest_cache

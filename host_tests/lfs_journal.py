@@ -253,6 +253,20 @@ def wear(actions, blocks):
         bd.erases / actions, bd.bytes // actions))
 
 
+def check_pico_heap(actions):
+    """Resume a long game inside a Pico's heap (the RAM flash takes 64 KiB of it)."""
+    import gc
+    bd, j = power_up(blocks=16)
+    H.play(j, H.Rng(8), actions)
+    want = H.state(j.game)
+    j.close()
+    power_down()
+    gc.collect()
+    bd, j = power_up(bd.survivor())
+    assert H.state(j.game) == want and j.records == actions
+    return actions
+
+
 def main(mode):
     if mode == "cuts":
         for played, count, tear in ((0, 140, False), (0, 140, True), (300, 20, False),
@@ -267,6 +281,8 @@ def main(mode):
         print("OK bytes %d %d" % (size, flips))
     elif mode == "heap":
         print("OK heap %d" % check_heap())
+    elif mode == "pico":
+        print("OK pico %d" % check_pico_heap(int(sys.argv[2])))
     elif mode == "wear":
         wear(int(sys.argv[2]) if len(sys.argv) > 2 else 600, 352)
         print("OK wear")

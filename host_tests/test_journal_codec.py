@@ -142,3 +142,47 @@ def test_incompatible_journal_is_archived_not_read(tmp_path):
     j.close()
     j2 = J.Journal(Game(), root)
     assert j2.resume(2, 0) == 1 and j2.game.players == 3
+
+
+def test_new_game_without_actions_is_not_archived(tmp_path):
+    root = str(tmp_path) + "/"
+    j = J.Journal(Game(), root)
+    j.resume(2, 0)
+    j.new_game(4, 1)
+    j.new_game(5, 2)
+    assert J.archive_list(root) == []
+    j.shot(0)
+    j.new_game(2, 0)                       # abandoned mid-game: kept as partial
+    assert J.archive_list(root) == ["000001" + J.PARTIAL]
+    j.close()
+    j2 = J.Journal(Game(), root)
+    assert j2.resume(3, 2) == 0 and j2.game.players == 2
+
+
+def test_failed_write_is_reported_and_the_game_goes_on(tmp_path):
+    root = str(tmp_path) + "/"
+    j = J.Journal(Game(), root)
+    j.resume(2, 0)
+    j.shot(0)
+
+    class Broken:
+        def write(self, b):
+            raise OSError(28)              # flash full
+
+        def flush(self):
+            pass
+
+        def close(self):
+            pass
+    j._f = Broken()
+    assert j.shot(0) == 0 and j.failed     # the core took it; the panel shows the note
+    assert j.game._n == 2
+    j2 = J.Journal(Game(), root)
+    assert j2.resume() == 1                # what reached flash
+
+
+def test_no_usable_flash_plays_on_in_memory(tmp_path):
+    j = J.Journal(Game(), str(tmp_path) + "/missing/dir/")
+    assert j.resume(3, 1) == 0 and j.failed
+    assert (j.game.players, j.game.opener) == (3, 1)
+    assert j.shot(0) == 0 and j.game._n == 1

@@ -9,8 +9,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "lfs_journal.py")
 
 
-def run(*args):
-    res = check(script=SCRIPT, args=args, heapsize="8M", path=(FAKES, FIRMWARE, HERE))
+def run(*args, heapsize="8M"):
+    res = check(script=SCRIPT, args=args, heapsize=heapsize, path=(FAKES, FIRMWARE, HERE))
     return res.lines()
 
 
@@ -38,3 +38,7 @@ def test_wear_is_measured(actions):
     lines = run("wear", str(actions))
     assert lines[-1] == "OK wear"
     assert any("erases" in ln for ln in lines)
+
+
+def test_resume_fits_a_pico_heap():
+    assert run("pico", "600", heapsize="192K")[-1] == "OK pico 600"

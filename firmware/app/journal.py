@@ -17,6 +17,8 @@ preallocated buffer; each record is flushed (one littlefs commit).
 """
 import os
 
+from cowboy import facts as F
+
 try:
     from micropython import const
 except ImportError:
@@ -127,11 +129,14 @@ def read_record(buf, crc):
 
 
 def _exists(path):
+    return _size(path) >= 0
+
+
+def _size(path):
     try:
-        os.stat(path)
-        return True
+        return os.stat(path)[6]
     except OSError:
-        return False
+        return -1
 
 
 def _remove(path):
@@ -181,10 +186,20 @@ class Journal:
         with an unreadable header is archived and a new game started with
         `players` and `opener`.
         """
-        _remove(self.root + TMP)
         self.close()
         self.dropped = 0
         self.archived = None
+        try:
+            return self._resume(players, opener)
+        except OSError:
+            # Flash failing or full: play on in memory, the panel shows the note.
+            self.close()
+            self.failed = True
+            return self.records
+
+    def _resume(self, players, opener):
+        _remove(self.root + TMP)
+        self.records = 0
         game = self.game
         buf = self._buf
         rec = self._rec
@@ -221,8 +236,8 @@ class Journal:
         if size != good:
             self.dropped = size - good
             self._truncate(good)
-        self._crc = crc
         self.records = count
+        self._crc = crc
         self._open()
         return count
 
@@ -245,12 +260,8 @@ class Journal:
         os.rename(tmp, self.path)
 
     def _open(self):
-        try:
-            self._f = open(self.path, "ab")
-            self.failed = False
-        except OSError:
-            self._f = None
-            self.failed = True
+        self._f = open(self.path, "ab")
+        self.failed = False
 
     # ---- actions -------------------------------------------------------------
     def shot(self, f):
@@ -263,7 +274,7 @@ class Journal:
     def choice(self, take):
         err = self.game.choice(take)
         if not err:
-            self._append(ACTION, (2 if take else 1) << 18)
+            self._append(ACTION, (F.KIND_TAKE if take else F.KIND_REPEAT) << F.KIND)
         return err
 
     def undo(self):
@@ -309,21 +320,21 @@ class Journal:
         if err:
             return err
         self.close()
-        if archive and _exists(self.path):
-            self._archive(FINISHED if finished else PARTIAL)
-        tmp = self.root + TMP
-        buf = self._buf
-        self._crc = write_header(buf, players, opener)
+        self.records = 0
         try:
+            if archive and _size(self.path) > HEADER_SIZE:   # a game with actions in it
+                self._archive(FINISHED if finished else PARTIAL)
+            tmp = self.root + TMP
+            buf = self._buf
+            self._crc = write_header(buf, players, opener)
             f = open(tmp, "wb")
             f.write(buf)
             f.close()
             os.rename(tmp, self.path)
+            self._open()
         except OSError:
+            self.close()
             self.failed = True
-            return 0
-        self.records = 0
-        self._open()
         return 0
 
     def close(self):

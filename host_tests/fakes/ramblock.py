@@ -22,10 +22,14 @@ class RAMBlock:
         self.block_size = block_size
         if image is None:
             self.blocks = blocks
-            self.image = bytearray(b"\xff" * (blocks * block_size))
+            self.image = bytearray(blocks * block_size)
+            erased = b"\xff" * block_size
+            for i in range(blocks):
+                self.image[i * block_size:(i + 1) * block_size] = erased
         else:
+            # A bytearray is taken over (a power-up of the same chip), bytes are copied.
             self.blocks = len(image) // block_size
-            self.image = bytearray(image)
+            self.image = image if isinstance(image, bytearray) else bytearray(image)
         self.tear = tear            # the cut operation persists half of its bytes
         self.erases = 0             # block erases since the last reset_counts()
         self.programs = 0           # program operations
