@@ -35,6 +35,7 @@ class App:
         self.frame_at = 0
         self.passes = 0
         self.save_errors = 0
+        self.persist = True        # save settings changed in the menu
 
     def start(self, now):
         """Resume the journaled game (or start one), then show the wiring check."""
@@ -64,7 +65,8 @@ class App:
             self.buzzer.update(now)
         if panel.settings_dirty and panel.mode != ui.MODE_MENU:
             panel.settings_dirty = False
-            self._save()
+            if self.persist:
+                self._save()
         screens = self.screens
         if screens is not None:
             if seen:
@@ -130,4 +132,6 @@ def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadratur
     buzzer = Buzzer(pwm) if pwm is not None else None
     panel = Panel(game, settings, buzzer=buzzer, journal=journal)
     panel.bind(inputs.names)
-    return App(game, panel, inputs, screens, buzzer, journal, watchdog)
+    app = App(game, panel, inputs, screens, buzzer, journal, watchdog)
+    app.persist = root is not None
+    return app
