@@ -230,3 +230,25 @@ def test_journal_and_settings_survive_a_restart(tmp_path):
     assert b.models[1].text().replace(".", "").strip() == "0"   # at the table
     assert os.path.exists(root + "journal.bin")
     shutil.rmtree(str(tmp_path))
+
+
+@pytest.mark.parametrize("name", ["tm1637", "max7219", "oled8"])
+def test_board_factory_assembles_each_build(name, tmp_path, monkeypatch):
+    """board/factory.py on the fake `machine` and `rp2` (PIO encoder on the emulator)."""
+    from board import config, factory
+    from fakepins import Pin
+    Pin.reset_all()
+    monkeypatch.setattr(config, "BUILD", name)
+    app = factory.make(root=str(tmp_path) + "/")
+    app.start(0)
+    k = Pin(config.PANEL["5"])
+    for t in range(1, 400):
+        if t == 10:
+            k.drive(0)
+        elif t == 80:
+            k.release()
+        app.step(t)
+    assert app.panel.facts == 4 and app.panel.composing     # the 5 ball, composed
+    assert app.inputs.names[:3] == ("1", "3", "5")
+    assert len(app.screens.displays) == len(config.BUILDS[name]["displays"])
+    assert os.path.exists(str(tmp_path / "journal.bin"))
