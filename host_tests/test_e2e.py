@@ -235,9 +235,14 @@ def test_journal_and_settings_survive_a_restart(tmp_path):
 @pytest.mark.parametrize("name", ["tm1637", "max7219", "oled8"])
 def test_board_factory_assembles_each_build(name, tmp_path, monkeypatch):
     """board/factory.py on the fake `machine` and `rp2` (PIO encoder on the emulator)."""
+    import rp2
     from board import config, factory
     from fakepins import Pin
+    from input import pio_quadrature
     Pin.reset_all()
+    # a fresh PIO block and program for this test, the previous ones back afterwards
+    monkeypatch.setattr(rp2.PIO, "_used", [0, 0])
+    monkeypatch.setattr(pio_quadrature, "_prog", None)
     monkeypatch.setattr(config, "BUILD", name)
     app = factory.make(root=str(tmp_path) + "/")
     app.start(0)
