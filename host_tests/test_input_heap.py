@@ -70,3 +70,12 @@ def test_poll_and_decode_do_not_allocate():
     assert long_ == 1
     assert press + release + long_ + cw + ccw + lost == 21 + 20 + 1 + 499 + 499
     assert press >= 20 - 2 and cw >= 499 - 50 and ccw >= 499 - 50
+
+
+def test_input_modules_import_without_machine_or_rp2():
+    """Only the board factory and main touch machine/rp2: the input package
+    imports under micropython with no fakes on the path at all."""
+    from mpy import FIRMWARE
+    res = check(code="import input.build, input.pio_quadrature, input.events\nprint('ok')\n",
+                path=(FIRMWARE,))
+    assert res.lines() == ["ok"]

@@ -5,7 +5,7 @@ keeps the quarter-step count in X, so no step is lost while garbage
 collection runs or while a flash write has interrupts off. Each pass it
 pushes `state << 16 | count & 0xFFFF` into the (joined, 8-deep) RX FIFO
 without blocking; `PioQuadrature.read()` drains the stale words and waits for
-a fresh one (a pass takes about 14 PIO cycles).
+a fresh one (a pass takes 9 to 13 PIO cycles).
 
 The decoding is a 16-entry jump table at addresses 0-15 indexed by
 `prev << 2 | cur`, the same table as `quadrature.STEP`. `mov(pc, isr)` jumps

@@ -32,29 +32,29 @@ class PinQuadrature:
 
     Feed it by calling `sample()` often enough to see every state (polling),
     or call `use_irq()` to sample on every edge of A and B.
-    `read()` returns `state << 16 | count & 0xFFFF`, like the PIO program.
+    `read()` returns `state << 16 | count & 0xFFFF`, like the PIO program;
+    state and count are kept in that one int, so a reader never sees one
+    updated without the other when an interrupt samples in between.
     """
 
     def __init__(self, pin_a, pin_b):
         self.pin_a = pin_a
         self.pin_b = pin_b
-        self.count = 0
+        self.word = (pin_a.value() | pin_b.value() << 1) << 16
         self.illegal = 0          # rejected transitions seen (diagnostics)
-        self.state = pin_a.value() | pin_b.value() << 1
         self._irq = False
         self._on_edge_cb = self._on_edge    # bound once, not per interrupt
 
     def sample(self):
         """Read both lines and apply the transition."""
         cur = self.pin_a.value() | self.pin_b.value() << 1
-        prev = self.state
+        w = self.word
+        prev = w >> 16
         if cur != prev:
             d = _STEP[prev << 2 | cur]
             if d == 1:
                 self.illegal += 1
-            else:
-                self.count = (self.count + d - 1) & 0xFFFF
-            self.state = cur
+            self.word = cur << 16 | (w + d - 1) & 0xFFFF
 
     def _on_edge(self, pin):
         self.sample()
@@ -68,7 +68,7 @@ class PinQuadrature:
     def read(self):
         if not self._irq:
             self.sample()
-        return self.state << 16 | self.count
+        return self.word
 
 
 class Encoders:

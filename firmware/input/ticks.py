@@ -1,6 +1,6 @@
 """Wrap-safe millisecond arithmetic in the `time.ticks_ms()` domain.
 
-On the RP2040 ticks wrap at 2**30. These helpers give the same answers on
+On the RP2040 ticks wrap at 2**30. These functions give the same answers on
 CPython and MicroPython and keep every intermediate value below 2**30, so
 they never create a long int (which would allocate) on the Pico.
 """
