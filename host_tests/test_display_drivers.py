@@ -326,3 +326,19 @@ def test_seven_segment_art_draws_segments():
     segs = bytearray(2)
     encode(b"8.1", segs, 2)
     assert seg_art(segs) == " _      \n|_|   | \n|_|.  | "
+
+
+def test_png_writer_round_trip():
+    import struct
+    import zlib
+    from fakedisplays import png_bytes
+    img = [[(x * 10, y * 20, 7) for x in range(5)] for y in range(3)]
+    data = png_bytes(img)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    w, h, depth, ctype = struct.unpack(">IIBB", data[16:26])
+    assert (w, h, depth, ctype) == (5, 3, 8, 2)
+    n = struct.unpack(">I", data[33:37])[0]
+    assert data[37:41] == b"IDAT"
+    raw = zlib.decompress(data[41:41 + n])
+    rows = [raw[1 + r * 16:(r + 1) * 16] for r in range(3)]
+    assert rows[2][3 * 4:3 * 4 + 3] == bytes((40, 40, 7))

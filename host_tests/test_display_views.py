@@ -230,3 +230,12 @@ def test_statistics_after_the_game():
     rig.panel.mode = U.MODE_STATS
     rig.panel.stats.best[1] = 9
     assert "BEST INNING 9" in rig.pages(1, "bottom")
+
+
+def test_a_hundred_point_inning_still_fits_four_digits():
+    rig = Rig("max7219")
+    for _ in range(8):
+        rig.shot(ELEVEN)
+    for _ in range(6):
+        rig.shot(CAROM3)
+    assert "I100 " + dots("  0") in rig.pages(0)

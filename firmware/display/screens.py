@@ -13,7 +13,7 @@ when its text changed and flushes only what changed on the wire. Besides that it
   (`failed` bit mask, `errors` counts), the others carry on, and it is retried
   with a full refresh every RETRY_MS;
 - sets brightness from panel.settings.brightness, dims the OLEDs after DIM_MS
-  without a key or a change, and moves OLED content by a pixel every SHIFT_MS.
+  without a key or a change, and moves OLED content by a column every SHIFT_MS (0, 1, 2, 1 columns).
 Nothing here allocates after construction.
 """
 try:
@@ -30,8 +30,9 @@ KIND_4 = 4
 KIND_8 = 8
 KIND_OLED = 64
 
-# (dx, start line) steps of the burn-in shift; start line 1 moves the picture up.
-SHIFTS = ((0, 0), (1, 0), (1, 1), (2, 1), (2, 0), (1, 0), (0, 1))
+# Columns the OLED picture moves right, in turn, against burn-in. (Vertically the
+# layout has no spare row: the status line, big digits and item line fill 64 rows.)
+SHIFTS = (0, 1, 2, 1)
 
 
 class Screens:
@@ -130,15 +131,13 @@ class Screens:
             shown.copy(text)
             self.dirty[i] = 0
             if kind == KIND_OLED:
-                dx = SHIFTS[self.shift][0]
-                V.draw_oled(d.buf, text, dx)
+                V.draw_oled(d.buf, text, SHIFTS[self.shift])
             else:
                 d.text(text.buf)
             if seat.at_table:
                 self.last_input = now_ms   # a stroke or a note counts as activity
         if kind == KIND_OLED:
             d.brightness(self.DIM_LEVEL if self.dimmed else self.level)
-            d.shift_rows(SHIFTS[self.shift][1])
         else:
             d.brightness(self.level)
         if self.failed >> i & 1:

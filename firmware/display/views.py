@@ -381,7 +381,7 @@ def item4(t, seat, k):
     it = seat.items[k]
     a = seat.args[k]
     if it == IT_INNING:
-        t.s(b"In")
+        t.s(b"In" if a < 100 else b"I")
         t.n(a, 2)
     elif it == IT_NEED:
         t.s(b"to")
@@ -417,9 +417,12 @@ def item4(t, seat, k):
         t.n(a, 3)
     elif it == IT_STAT_AVG:
         t.s(b"A")
-        t.n(a // 10, 2)
-        t.c(46)
-        t.n(a % 10)
+        if a >= 1000:
+            t.n(a // 10, 3)
+        else:
+            t.n(a // 10, 2)
+            t.c(46)
+            t.n(a % 10)
     elif it == IT_STAT_FOULS:
         t.s(b"F")
         t.n(a, 3)
@@ -751,7 +754,7 @@ def draw_oled(buf, text, dx):
     b = text.buf
     if b[_INV] == 73:
         for x in range(128):
-            buf[x] = 0xFE
+            buf[x] = 0xFF
     fonts.small_from(buf, dx + 1, 0, b, _TOP, COLS, b[_INV] == 73)
     x = dx
     for k in range(3):
