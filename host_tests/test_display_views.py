@@ -239,3 +239,17 @@ def test_a_hundred_point_inning_still_fits_four_digits():
     for _ in range(6):
         rig.shot(CAROM3)
     assert "I100 " + dots("  0") in rig.pages(0)
+
+
+def test_foul_reason_follows_undo_and_redo():
+    rig = Rig("tm1637", players=3)
+    rig.shot(SCRATCH)                              # player 1 fouls
+    rig.shot(0)                                    # player 2 misses
+    assert "5CrA" not in rig.pages(0)
+    assert rig.game.undo() == 0
+    rig.update()
+    assert "5CrA" in rig.pages(0)                  # back to just after the foul
+    assert all("5CrA" not in rig.pages(i) for i in (1, 2))
+    assert rig.game.redo() == 0
+    rig.update()
+    assert "5CrA" not in rig.pages(0)

@@ -91,7 +91,7 @@ CUE4 = (b"tAb", b"Poc", b"CAL", b"oFF")
 CUE21 = (b"TABLE", b"POCKET", b"CALLED", b"OFF")
 MENU4 = (b"PL", b"oP", b"br", b"Go")
 MENU21 = (b"PLAYERS", b"OPENING PLAYER", b"BRIGHTNESS", b"START: PRESS OK")
-MENU8 = (b"PLAYErS ", b"oPEnEr  ", b"brIGht  ", b"StArt   ")
+MENU8 = (b"PLAyS", b"oPEn ", b"brItE", b"StArt")
 
 _SPACE = const(32)
 
@@ -190,26 +190,39 @@ class Text:
 
 
 class Context:
-    """What all seats share in one update: who fouled on the last stroke.
+    """What all seats share in one update: who played the last stroke if it was a
+    foul (the core's `last` says a foul happened, not who played it).
 
-    The core's `last` says the last stroke was a foul but not who played it; the
-    player at the table before the state changed did (one action per update, the
-    way the main loop calls). After an undo the reason is not shown."""
+    After a foul the next player in the rotation comes to the table, so the fouler
+    is the first player before the shooter who is still in. A foul that eliminated
+    its player leaves a run of players out; then the player seen at the table
+    before the state changed is taken (the main loop updates once per action)."""
 
     def __init__(self):
         self.fouler = -1
-        self._shooter = -2
-        self._last = -1
+        self._shooter = -1
+        self._seen = -1
 
     def update(self, game):
-        if game.last != self._last or game.shooter != self._shooter:
-            last = game.last
-            if last & C.FOUL_FLAG and not last & C.UNDONE and self._shooter >= 0:
-                self.fouler = self._shooter
-            else:
-                self.fouler = -1
-            self._last = last
-            self._shooter = game.shooter
+        last = game.last
+        s = game.shooter
+        if s != self._shooter:
+            self._seen = self._shooter
+            self._shooter = s
+        self.fouler = -1
+        if not last & C.FOUL_FLAG:
+            return
+        if last & C.ELIMINATED or s < 0:
+            p = self._seen
+            if p >= 0 and game.out >> p & 1:
+                self.fouler = p
+            return
+        p = s
+        for _ in range(game.players):
+            p = p - 1 if p > 0 else game.players - 1
+            if not game.out >> p & 1:
+                self.fouler = p
+                return
 
 
 class Seat:
