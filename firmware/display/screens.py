@@ -69,6 +69,8 @@ class Screens:
         self.errors = bytearray(n)  # failures per display (saturating)
         self.retry_at = [0] * n
         self.dirty = bytearray(n)  # 1: redraw even if the text is the same
+        self.levels = bytearray(b"\xff" * n)  # brightness last given to each driver
+        self._sig = [0, 0, 0, 0, 0, 0, 0]   # what a key or a stroke changes
         self.level = 8
         self.last_input = 0
         self.dimmed = False
@@ -96,6 +98,7 @@ class Screens:
         if panel is not None and panel.settings is not None:
             self.level = panel.settings.brightness
         self.ctx.update(game)
+        self._activity(game, panel, now_ms)
         # burn-in shift and dimming (OLEDs)
         if ticks_diff(now_ms, self.shift_at) >= self.SHIFT_MS:
             self.shift_at = now_ms
@@ -117,6 +120,22 @@ class Screens:
         for i in range(self.count):
             self._one(i, game, panel, now_ms, i == full_i)
 
+    def _set(self, k, v):
+        if self._sig[k] != v:
+            self._sig[k] = v
+            return 1
+        return 0
+
+    def _activity(self, game, panel, now_ms):
+        """A stroke, an undo or anything a key does on the panel counts as input."""
+        n = self._set(0, game.last) + self._set(1, game.shooter) + \
+            self._set(2, game.inning)
+        if panel is not None:
+            n += self._set(3, panel.mode) + self._set(4, panel.facts) + \
+                self._set(5, panel.note) + self._set(6, panel.menu_value)
+        if n:
+            self.last_input = now_ms
+
     def _one(self, i, game, panel, now_ms, full):
         d = self.displays[i]
         if d is None:
@@ -134,16 +153,19 @@ class Screens:
                 V.draw_oled(d.buf, text, SHIFTS[self.shift])
             else:
                 d.text(text.buf)
-            if seat.at_table:
-                self.last_input = now_ms   # a stroke or a note counts as activity
-        if kind == KIND_OLED:
-            d.brightness(self.DIM_LEVEL if self.dimmed else self.level)
-        else:
-            d.brightness(self.level)
+        level = self.level
+        if kind == KIND_OLED and self.dimmed:
+            level = self.DIM_LEVEL
+        if level != self.levels[i]:
+            self.levels[i] = level
+            d.brightness(level)
+            changed = True
         if self.failed >> i & 1:
             if ticks_diff(now_ms, self.retry_at[i]) < 0:
                 return
             full = True
+        if not (changed or full):
+            return                         # nothing to send: skip the driver's diff
         try:
             d.flush(full)
             self.failed &= ~(1 << i)
