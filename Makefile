@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 MPY := $(BIN)/micropython
 PORT ?= auto
 
-.PHONY: sim test bench build deploy export clean venv
+.PHONY: sim test bench build deploy export clean venv pictures
 
 venv: $(STAMP)
 
@@ -26,6 +26,10 @@ test: $(STAMP)
 ## Figures: allocation, latency, memory, bus bytes (writes build/bench.json).
 bench: $(STAMP)
 	$(BIN)/python tools/bench.py
+
+## Pictures of every display type in the main game situations (docs/pictures/).
+pictures: $(STAMP)
+	$(BIN)/python tools/pictures.py
 
 clean:
 	rm -rf build .pytest_cache

@@ -342,3 +342,31 @@ def test_png_writer_round_trip():
     raw = zlib.decompress(data[41:41 + n])
     rows = [raw[1 + r * 16:(r + 1) * 16] for r in range(3)]
     assert rows[2][3 * 4:3 * 4 + 3] == bytes((40, 40, 7))
+
+
+def test_fake_i2c_scan_read_and_memory_writes():
+    i2c = I2C(0)
+    a = i2c.attach(HT16K33Device(0x70))
+    i2c.attach(OLEDDevice(0x3C, "sh1106"))
+    assert i2c.scan() == [0x3C, 0x70]
+    a.present = False
+    assert i2c.scan() == [0x3C]
+    with pytest.raises(OSError):
+        i2c.readfrom(0x70, 1)
+    a.present = True
+    i2c.writeto_mem(0x70, 0x02, b"\x06")
+    assert a.ram[2] == 0x06 and i2c.log[-1] == (0x70, b"\x02\x06")
+    assert len(i2c.readfrom(0x70, 2)) == 2
+
+
+def test_seats_render_as_text_for_the_terminal():
+    from board import config
+    from fakedisplays import fake_board, seats_art
+    from display.screens import build
+    cfg = config.BUILDS["ht16k33"]
+    buses, pin, models = fake_board(cfg)
+    scr = build(cfg, buses, pin)
+    scr.update(None, None, 0)
+    art = seats_art(models).split("\n")
+    assert art[0].split() == ["P1", "P2", "P3", "P4"]
+    assert art[1].startswith(" _ ") and art[2].startswith("|_|")   # a P

@@ -97,8 +97,9 @@ class Screens:
             self._start(now_ms)
         if panel is not None and panel.settings is not None:
             self.level = panel.settings.brightness
-        self.ctx.update(game)
-        self._activity(game, panel, now_ms)
+        if game is not None:
+            self.ctx.update(game)
+            self._activity(game, panel, now_ms)
         # burn-in shift and dimming (OLEDs)
         if ticks_diff(now_ms, self.shift_at) >= self.SHIFT_MS:
             self.shift_at = now_ms

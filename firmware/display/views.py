@@ -255,7 +255,7 @@ class Seat:
         self.inning = 0
         self.value = i + 1
         mode = panel.mode if panel is not None else U.MODE_HELLO
-        if mode == U.MODE_HELLO:
+        if mode == U.MODE_HELLO or game is None:
             self.main = MAIN_HELLO
             return
         if mode == U.MODE_MENU:

@@ -679,3 +679,25 @@ def read_oled(px):
             if best is None or score > best[0]:
                 best = (score, res)
     return best[1]
+
+
+def seats_art(models, per_row=4):
+    """All seats' displays as one block of text (the terminal simulator's view):
+    seven-segment displays side by side, OLEDs below one another."""
+    blocks = []
+    for i, m in enumerate(models):
+        art = m.art() if getattr(m, "present", True) else "(unplugged)"
+        lines = ["P%d" % (i + 1)] + art.split("\n")
+        blocks.append(lines)
+    out = []
+    for k in range(0, len(blocks), per_row):
+        group = blocks[k:k + per_row]
+        if any(len(b) > 8 for b in group):       # OLEDs: one under the other
+            for b in group:
+                out.extend(b)
+            continue
+        width = [max(len(line) for line in b) for b in group]
+        for r in range(max(len(b) for b in group)):
+            out.append("   ".join((b[r] if r < len(b) else "").ljust(w)
+                                  for b, w in zip(group, width)).rstrip())
+    return "\n".join(out)
