@@ -84,7 +84,6 @@ REJECT21 = (b"OK", b"CONTACT MISSING", b"NO RAIL BUT POCKETED", b"POCKETED AND J
             b"CANNOT HOLD ALL 3", b"CHOICE IS DUE", b"NO CHOICE DUE", b"GAME IS OVER",
             b"NOTHING TO UNDO", b"NOTHING TO REDO", b"VALUE OUT OF RANGE",
             b"PLAYERS 2 TO 8")
-FIELD4 = (b"    ", b"1St ", b"rAIL", b"JUMP", b"hELd", b"CUE ")
 FIELD21 = (b"", b"FIRST CONTACT:", b"RAIL AFTER CONTACT:", b"JUMPED:", b"HELD OFF:",
            b"CUE BALL:")
 CUE4 = (b"tAb", b"Poc", b"CAL", b"oFF")
@@ -417,7 +416,7 @@ def item4(t, seat, k):
         t.s(b"F  ")
         t.n(a)
     elif it == IT_REASON:
-        t.s(REASON4[a])
+        t.s(REASON4[a if a < len(REASON4) else 0])
     elif it == IT_OUT:
         t.s(b"Out ")
     elif it == IT_WAIT:
@@ -440,7 +439,11 @@ def item4(t, seat, k):
         t.s(b"F")
         t.n(a, 3)
     elif it == IT_NOTE:
-        t.s(NOTE4[a])
+        if a == U.NOTE_REJECTED:
+            t.s(b"E")
+            t.n(seat.reject, 3)
+        else:
+            t.s(NOTE4[a if a < len(NOTE4) else 0])
     elif it == IT_CHOICE:
         t.s(b"rEP?")
     elif it == IT_FIELD:
@@ -451,8 +454,13 @@ def item4(t, seat, k):
             t.n(-a, 3)
         elif a & C.WIN:
             t.s(b" 101")
+        elif a & C.FAILED_OPENING:
+            t.s(b"not3")
+        elif a & C.ELIMINATED:
+            t.s(b"Out?")
         elif a & C.FOUL_FLAG:
-            t.s(REASON4[C.reason(a)])
+            r = C.reason(a)
+            t.s(REASON4[r if r < len(REASON4) else 0])
         else:
             t.s(b"=")
             t.n(C.points(a), 3)
@@ -463,9 +471,9 @@ def item4(t, seat, k):
 
 
 def _field4(t, field, f):
-    t.s(FIELD4[field])
-    t.pos -= 1
+    """`1St3`, `rL y`, `J35`, `h3`, `CPoc`: the field and its value in 4 digits."""
     if field == U.FIELD_FIRST:
+        t.s(b"1St")
         v = F.first(f)
         if v == F.FIRST_REQUIRED:
             t.c(45)
@@ -474,12 +482,14 @@ def _field4(t, field, f):
         else:
             t.c(49 + 2 * (v - F.FIRST_B1))
     elif field == U.FIELD_RAIL:
-        t.pos -= 3
-        t.s(b"rL")
-        t.s(b" n" if f & F.F_NO_RAIL else b" y")
+        t.s(b"rL n" if f & F.F_NO_RAIL else b"rL y")
     elif field == U.FIELD_JUMPED or field == U.FIELD_HELD:
-        t.pos -= 2
-        m = F.jumped(f) if field == U.FIELD_JUMPED else F.held(f)
+        if field == U.FIELD_JUMPED:
+            t.c(74)                  # J
+            m = F.jumped(f)
+        else:
+            t.c(104)                 # h
+            m = F.held(f)
         start = t.pos
         t.balls(m, 0)
         if t.pos == start:
@@ -487,7 +497,7 @@ def _field4(t, field, f):
         while t.pos < start + 3:
             t.c(_SPACE)
     elif field == U.FIELD_CUE:
-        t.pos -= 3
+        t.c(67)                      # C
         t.s(CUE4[F.cue(f)])
 
 
@@ -621,7 +631,7 @@ def item21(t, seat, k):
         else:
             t.s(b"1 FOUL (3 LOSE)")
     elif it == IT_REASON:
-        t.s(REASON21[a])
+        t.s(REASON21[a if a < len(REASON21) else 0])
     elif it == IT_OUT:
         t.s(b"OUT: THREE FOULS")
     elif it == IT_WAIT:
@@ -646,7 +656,7 @@ def item21(t, seat, k):
             t.s(b"NO: ")
             t.s(REJECT21[_reject_of(seat)])
         else:
-            t.s(NOTE21[a])
+            t.s(NOTE21[a if a < len(NOTE21) else 0])
     elif it == IT_CHOICE:
         t.s(NOTE21[U.NOTE_CHOOSE])
     elif it == IT_FIELD:
@@ -657,8 +667,13 @@ def item21(t, seat, k):
             t.s(REJECT21[-a])
         elif a & C.WIN:
             t.s(b"WINS THE GAME: 101")
+        elif a & C.FAILED_OPENING:
+            t.s(b"FAILED OPENING")
+        elif a & C.ELIMINATED:
+            t.s(b"THIRD FOUL: OUT")
         elif a & C.FOUL_FLAG:
-            t.s(REASON21[C.reason(a)])
+            r = C.reason(a)
+            t.s(REASON21[r if r < len(REASON21) else 0])
         else:
             t.s(b"STROKE +")
             t.n(C.points(a))
