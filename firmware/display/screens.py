@@ -17,10 +17,13 @@ when its text changed and flushes only what changed on the wire. Besides that it
 Nothing here allocates after construction.
 """
 try:
-    from time import ticks_diff
+    from time import ticks_diff, ticks_add
 except ImportError:
     def ticks_diff(a, b):
         return a - b
+
+    def ticks_add(a, b):
+        return a + b
 
 from display import views as V
 from display.sevenseg import SevenSegment
@@ -96,7 +99,8 @@ class Screens:
         if not self.started:
             self._start(now_ms)
         if panel is not None and panel.settings is not None:
-            self.level = panel.settings.brightness
+            b = panel.settings.brightness
+            self.level = 0 if b < 0 else (15 if b > 15 else b)
         if game is not None:
             self.ctx.update(game)
             self._activity(game, panel, now_ms)
@@ -174,7 +178,7 @@ class Screens:
             self.failed |= 1 << i
             if self.errors[i] < 255:
                 self.errors[i] += 1
-            self.retry_at[i] = now_ms + self.RETRY_MS
+            self.retry_at[i] = ticks_add(now_ms, self.RETRY_MS)
 
 
 def build(build, buses, pin):
