@@ -12,8 +12,9 @@ when its text changed and flushes only what changed on the wire. Besides that it
 - catches OSError from a display (unplugged, NACK): the display is marked failed
   (`failed` bit mask, `errors` counts), the others carry on, and it is retried
   with a full refresh every RETRY_MS;
-- sets brightness from panel.settings.brightness, dims the OLEDs after DIM_MS
-  without a key or a change, and moves OLED content by a column every SHIFT_MS (0, 1, 2, 1 columns).
+- sets brightness from panel.settings.brightness (0-15), dims the OLEDs after
+  DIM_MS without a key or a change, and moves OLED content right by 0, 1, 2, 1
+  columns in turn, one step every SHIFT_MS.
 Nothing here allocates after construction.
 """
 try:
@@ -43,7 +44,7 @@ class Screens:
     RETRY_MS = 3000       # a failed display is tried again after this long
     DIM_MS = 120000       # OLEDs dim after this long without a key or a change
     DIM_LEVEL = 1         # OLED brightness while dimmed (0-15)
-    SHIFT_MS = 90000      # OLED content moves by a pixel this often
+    SHIFT_MS = 90000      # OLED content moves by a column this often
 
     def __init__(self, displays):
         """`displays`: one driver per seat, player 1 first (None: no display)."""
