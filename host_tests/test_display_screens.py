@@ -120,3 +120,24 @@ def test_screens_with_no_panel_show_hello():
     rig = Rig("ht16k33")
     rig.screens.update(rig.game, None, 50)
     assert rig.seen(2) == "P  3"
+
+
+def test_renders_at_once_on_a_change_and_at_most_every_frame_otherwise():
+    rig = Rig("ht16k33")
+    rig.update(100)
+    calls = []
+    seat = rig.screens.seats[1]
+    real = seat.update
+
+    def counting(*a):
+        calls.append(1)
+        return real(*a)
+    seat.update = counting
+    rig.update(5)
+    rig.update(5)
+    assert calls == []                     # nothing changed, within FRAME_MS
+    rig.update(Screens.FRAME_MS)
+    assert calls == [1]
+    rig.shot(F.B3)                         # a stroke renders at once
+    assert calls == [1, 1]
+    assert rig.seen(0).endswith("3.")

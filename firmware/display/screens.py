@@ -45,6 +45,7 @@ class Screens:
     DIM_MS = 120000       # OLEDs dim after this long without a key or a change
     DIM_LEVEL = 1         # OLED brightness while dimmed (0-15)
     SHIFT_MS = 90000      # OLED content moves by a column this often
+    FRAME_MS = 40         # at most one render per this long, unless game or panel changed
 
     def __init__(self, displays):
         """`displays`: one driver per seat, player 1 first (None: no display)."""
@@ -74,7 +75,9 @@ class Screens:
         self.retry_at = [0] * n
         self.dirty = bytearray(n)  # 1: redraw even if the text is the same
         self.levels = bytearray(b"\xff" * n)  # brightness last given to each driver
-        self._sig = [0, 0, 0, 0, 0, 0, 0]   # what a key or a stroke changes
+        self._sig = [0] * 14        # what a key or a stroke changes
+        self._force = True
+        self.frame_at = 0
         self.level = 8
         self.last_input = 0
         self.dimmed = False
@@ -86,7 +89,7 @@ class Screens:
 
     def wake(self, now_ms):
         """A key was pressed: OLEDs come back to full brightness."""
-        self.last_input = now_ms
+        self._force = True
 
     def _start(self, now_ms):
         self.started = True
@@ -104,7 +107,10 @@ class Screens:
             self.level = 0 if b < 0 else (15 if b > 15 else b)
         if game is not None:
             self.ctx.update(game)
-            self._activity(game, panel, now_ms)
+        if not self._activity(game, panel, now_ms) and \
+                ticks_diff(now_ms, self.frame_at) < self.FRAME_MS:
+            return
+        self.frame_at = now_ms
         # burn-in shift and dimming (OLEDs)
         if ticks_diff(now_ms, self.shift_at) >= self.SHIFT_MS:
             self.shift_at = now_ms
@@ -133,14 +139,26 @@ class Screens:
         return 0
 
     def _activity(self, game, panel, now_ms):
-        """A stroke, an undo or anything a key does on the panel counts as input."""
-        n = self._set(0, game.last) + self._set(1, game.shooter) + \
-            self._set(2, game.inning)
+        """True when a stroke, an undo or a key changed something since the last
+        pass; that counts as input (OLEDs stay bright) and renders at once."""
+        n = 0
+        if game is not None:
+            n = self._set(0, game.last) + self._set(1, game.shooter) + \
+                self._set(2, game.inning) + self._set(3, game.players)
         if panel is not None:
-            n += self._set(3, panel.mode) + self._set(4, panel.facts) + \
-                self._set(5, panel.note) + self._set(6, panel.menu_value)
+            n += self._set(4, panel.mode) + self._set(5, panel.facts) + \
+                self._set(6, panel.note) + self._set(7, panel.menu_value) + \
+                self._set(8, panel.menu_item) + self._set(9, panel.field) + \
+                self._set(10, panel.preview) + self._set(11, panel.reject) + \
+                self._set(12, 1 if panel.composing else 0)
+            if panel.settings is not None:
+                n += self._set(13, panel.settings.brightness)
+        if self._force:
+            self._force = False
+            n += 1
         if n:
             self.last_input = now_ms
+        return n > 0
 
     def _one(self, i, game, panel, now_ms, full):
         d = self.displays[i]
