@@ -185,7 +185,7 @@ def test_ht16k33_initialises_and_writes_the_backpack_rows():
     d.flush()
     h, a, n, dd = (CHARS[ord(c)] for c in "hAnd")
     assert [data for _, data in i2c.log] == [
-        b"\x21", b"\x00" + bytes(16), b"\x81",
+        b"\x21", bytes((0x00, h, 0, a, 0, 0, 0, n, 0, dd)) + bytes(7), b"\x81",
         bytes((0x00, h, 0, a, 0, 0, 0, n, 0, dd)), b"\xe9"]
     assert dev.text() == "hAnd" and dev.dimming == 9
 
@@ -296,7 +296,7 @@ def test_oled_over_spi_uses_dc_for_commands_and_data():
     spi.attach(Probe())
     d = SSD1306_SPI(spi, dc.pin(), cs.pin())
     d.flush()
-    assert seen[0][:2] == (0, 0) and seen[0][2][0] == 0xAE
+    assert seen[0][:2] == (0, 0) and seen[0][2][0] == 0x20      # init: page mode
     assert seen[1] == (0, 0, b"\xb0\x00\x10")
     assert seen[2][:2] == (1, 0) and len(seen[2][2]) == 128
 
@@ -370,3 +370,17 @@ def test_seats_render_as_text_for_the_terminal():
     art = seats_art(models).split("\n")
     assert art[0].split() == ["P1", "P2", "P3", "P4"]
     assert art[1].startswith(" _ ") and art[2].startswith("|_|")   # a P
+
+
+def test_oled_full_refresh_never_blanks_the_panel():
+    i2c = I2C(0)
+    dev = i2c.attach(OLEDDevice(0x3C, "sh1106"))
+    d = SH1106_I2C(i2c, 0x3C)
+    fonts.small(d.buf, 0, 3, b"45", 2)
+    d.flush()
+    assert dev.on
+    dev.commands.clear()
+    d.flush(True)
+    cmds = [c for c, _ in dev.commands]
+    assert 0xAE not in cmds and cmds[-1] == 0xAF    # on again only after the content
+    assert dev.ram[3][2:7] == bytes(fonts.SMALL[52 * 5:52 * 5 + 5])
