@@ -137,9 +137,20 @@ def _big():
             _bar(g, False, left, mid + 1, bot - 1)
         if s & 0x04:
             _bar(g, False, right, mid + 1, bot - 1)
+        # a glyph that is one stroke wide (1, I) stands in the middle of its cell
+        lo, hi = BIG_W, -1
+        for x in range(BIG_W):
+            for p in range(BIG_PAGES):
+                if g[p * BIG_W + x]:
+                    lo, hi = min(lo, x), max(hi, x)
+        shift = 0
+        if 0 <= hi - lo <= BIG_STROKE:
+            shift = (BIG_W - (hi - lo + 1)) // 2 - lo
         base = k * BIG_W * BIG_PAGES
-        for i in range(len(g)):
-            BIG[base + i] = g[i]
+        for p in range(BIG_PAGES):
+            for x in range(BIG_W):
+                src = x - shift
+                BIG[base + p * BIG_W + x] = g[p * BIG_W + src] if 0 <= src < BIG_W else 0
 
 
 _big()
