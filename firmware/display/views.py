@@ -348,7 +348,8 @@ class Seat:
         elif item == U.MENU_BRIGHTNESS:
             self.value = v
         else:
-            self.value = panel.settings.players
+            st = panel.settings
+            self.value = st.players if st is not None else 8
             if self.index >= self.value:
                 self.main = MAIN_BLANK
 
