@@ -1,6 +1,5 @@
 """What each player's display shows, in each state of the game, read back from
 the fake devices (characters on seven segments, text read off OLED pixels)."""
-import pytest
 
 from cowboy import codes as C
 from cowboy import facts as F
