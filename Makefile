@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 MPY := $(BIN)/micropython
 PORT ?= auto
 
-.PHONY: sim test bench build deploy export clean venv
+.PHONY: sim test bench build deploy export clean venv pictures
 
 venv: $(STAMP)
 
@@ -38,6 +38,10 @@ deploy: $(STAMP)
 ## Fetch the journal and finished games from the Pico as JSON Lines into export/.
 export: $(STAMP)
 	$(BIN)/python tools/deploy.py export --port $(PORT) --out export
+
+## Pictures of every display type in the main game situations (docs/pictures/).
+pictures: $(STAMP)
+	$(BIN)/python tools/pictures.py
 
 clean:
 	rm -rf build .pytest_cache

@@ -185,7 +185,7 @@ def test_ht16k33_initialises_and_writes_the_backpack_rows():
     d.flush()
     h, a, n, dd = (CHARS[ord(c)] for c in "hAnd")
     assert [data for _, data in i2c.log] == [
-        b"\x21", b"\x00" + bytes(16), b"\x81",
+        b"\x21", bytes((0x00, h, 0, a, 0, 0, 0, n, 0, dd)) + bytes(7), b"\x81",
         bytes((0x00, h, 0, a, 0, 0, 0, n, 0, dd)), b"\xe9"]
     assert dev.text() == "hAnd" and dev.dimming == 9
 
@@ -296,7 +296,7 @@ def test_oled_over_spi_uses_dc_for_commands_and_data():
     spi.attach(Probe())
     d = SSD1306_SPI(spi, dc.pin(), cs.pin())
     d.flush()
-    assert seen[0][:2] == (0, 0) and seen[0][2][0] == 0xAE
+    assert seen[0][:2] == (0, 0) and seen[0][2][0] == 0x20      # init: page mode
     assert seen[1] == (0, 0, b"\xb0\x00\x10")
     assert seen[2][:2] == (1, 0) and len(seen[2][2]) == 128
 
@@ -326,3 +326,61 @@ def test_seven_segment_art_draws_segments():
     segs = bytearray(2)
     encode(b"8.1", segs, 2)
     assert seg_art(segs) == " _      \n|_|   | \n|_|.  | "
+
+
+def test_png_writer_round_trip():
+    import struct
+    import zlib
+    from fakedisplays import png_bytes
+    img = [[(x * 10, y * 20, 7) for x in range(5)] for y in range(3)]
+    data = png_bytes(img)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    w, h, depth, ctype = struct.unpack(">IIBB", data[16:26])
+    assert (w, h, depth, ctype) == (5, 3, 8, 2)
+    n = struct.unpack(">I", data[33:37])[0]
+    assert data[37:41] == b"IDAT"
+    raw = zlib.decompress(data[41:41 + n])
+    rows = [raw[1 + r * 16:(r + 1) * 16] for r in range(3)]
+    assert rows[2][3 * 4:3 * 4 + 3] == bytes((40, 40, 7))
+
+
+def test_fake_i2c_scan_read_and_memory_writes():
+    i2c = I2C(0)
+    a = i2c.attach(HT16K33Device(0x70))
+    i2c.attach(OLEDDevice(0x3C, "sh1106"))
+    assert i2c.scan() == [0x3C, 0x70]
+    a.present = False
+    assert i2c.scan() == [0x3C]
+    with pytest.raises(OSError):
+        i2c.readfrom(0x70, 1)
+    a.present = True
+    i2c.writeto_mem(0x70, 0x02, b"\x06")
+    assert a.ram[2] == 0x06 and i2c.log[-1] == (0x70, b"\x02\x06")
+    assert len(i2c.readfrom(0x70, 2)) == 2
+
+
+def test_seats_render_as_text_for_the_terminal():
+    from board import config
+    from fakedisplays import fake_board, seats_art
+    from display.screens import build
+    cfg = config.BUILDS["ht16k33"]
+    buses, pin, models = fake_board(cfg)
+    scr = build(cfg, buses, pin)
+    scr.update(None, None, 0)
+    art = seats_art(models).split("\n")
+    assert art[0].split() == ["P1", "P2", "P3", "P4"]
+    assert art[1].startswith(" _ ") and art[2].startswith("|_|")   # a P
+
+
+def test_oled_full_refresh_never_blanks_the_panel():
+    i2c = I2C(0)
+    dev = i2c.attach(OLEDDevice(0x3C, "sh1106"))
+    d = SH1106_I2C(i2c, 0x3C)
+    fonts.small(d.buf, 0, 3, b"45", 2)
+    d.flush()
+    assert dev.on
+    dev.commands.clear()
+    d.flush(True)
+    cmds = [c for c, _ in dev.commands]
+    assert 0xAE not in cmds and cmds[-1] == 0xAF    # on again only after the content
+    assert dev.ram[3][2:7] == bytes(fonts.SMALL[52 * 5:52 * 5 + 5])

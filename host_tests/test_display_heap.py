@@ -124,3 +124,76 @@ def test_screens_update_allocates_nothing_in_any_situation():
     last = res.lines()[-1].split()
     assert last[0] == "fails" and last[1] == "0", res.out
     assert int(last[3]) > 0 and last[5] == "0"
+
+
+BUILDS_SCRIPT = r'''
+import gc, micropython
+from cowboy.game import Game
+g = Game()
+from board import config
+from fakebuses import CountingI2C, CountingSPI, CountingPin
+from display.screens import build
+from display import ui as U
+
+class Settings:
+    players = 8
+    opener = 0
+    brightness = 8
+
+class Panel:
+    mode = U.MODE_HELLO
+    facts = 0
+    composing = False
+    preview = 0
+    note = 0
+    reject = 0
+    field = 0
+    menu_item = 0
+    menu_value = 0
+    settings = Settings()
+
+p = Panel()
+g.new_game(8, 0)
+for name in ("tm1637", "max7219", "ht16k33", "oled4", "oled8"):
+    cfg = config.BUILDS[name]
+    buses = {}
+    for b in cfg["buses"]:
+        buses[b] = CountingSPI() if cfg["buses"][b]["kind"] == "spi" else CountingI2C()
+    scr = build(cfg, buses, lambda n: CountingPin())
+    for d in scr.displays:
+        if hasattr(d, "DELAY_US"):
+            d.DELAY_US = 0
+    now = 0
+    p.mode = U.MODE_HELLO
+    for k in range(5):
+        now += 50
+        scr.update(g, p, now)
+    p.mode = U.MODE_GAME
+    scr.update(g, p, now)
+    gc.collect()
+    fails = 0
+    micropython.heap_lock()
+    try:
+        for k in range(60):
+            now += 101
+            scr.update(g, p, now)
+    except MemoryError:
+        fails = 1
+    micropython.heap_unlock()
+    sent = 0
+    for b in buses.values():
+        sent += b.bytes
+    print(name, len(scr.displays), fails, sent)
+    scr = None
+    gc.collect()
+'''
+
+
+def test_every_board_build_builds_and_updates_without_allocating():
+    res = check(code=BUILDS_SCRIPT, heapsize="512K")
+    rows = [line.split() for line in res.lines()]
+    assert [r[0] for r in rows] == ["tm1637", "max7219", "ht16k33", "oled4", "oled8"]
+    for name, count, fails, sent in rows:
+        assert count == ("4" if name == "oled4" else "8")
+        assert fails == "0", name
+        assert name == "tm1637" or int(sent) > 0

@@ -1,6 +1,5 @@
 """What each player's display shows, in each state of the game, read back from
 the fake devices (characters on seven segments, text read off OLED pixels)."""
-import pytest
 
 from cowboy import codes as C
 from cowboy import facts as F
@@ -230,3 +229,76 @@ def test_statistics_after_the_game():
     rig.panel.mode = U.MODE_STATS
     rig.panel.stats.best[1] = 9
     assert "BEST INNING 9" in rig.pages(1, "bottom")
+
+
+def test_a_hundred_point_inning_still_fits_four_digits():
+    rig = Rig("max7219")
+    for _ in range(8):
+        rig.shot(ELEVEN)
+    for _ in range(6):
+        rig.shot(CAROM3)
+    assert "I100 " + dots("  0") in rig.pages(0)
+
+
+def test_foul_reason_follows_undo_and_redo():
+    rig = Rig("tm1637", players=3)
+    rig.shot(SCRATCH)                              # player 1 fouls
+    rig.shot(0)                                    # player 2 misses
+    assert "5CrA" not in rig.pages(0)
+    assert rig.game.undo() == 0
+    rig.update()
+    assert "5CrA" in rig.pages(0)                  # back to just after the foul
+    assert all("5CrA" not in rig.pages(i) for i in (1, 2))
+    assert rig.game.redo() == 0
+    rig.update()
+    assert "5CrA" not in rig.pages(0)
+
+
+def test_fields_being_edited_alternate_with_the_preview():
+    rig = Rig("tm1637")
+    p = rig.panel
+    p.composing = True
+    cases = ((U.FIELD_FIRST, 3 << F.FIRST, "15t3"),         # S reads as 5
+             (U.FIELD_FIRST, 0, "15t-"),
+             (U.FIELD_RAIL, F.F_NO_RAIL, "rL n"),
+             (U.FIELD_JUMPED, (F.B3 | F.B5) << F.JUMPED, "J35 "),
+             (U.FIELD_HELD, 0, "h-  "),
+             (U.FIELD_CUE, F.CUE_POCKET << F.CUE, "CPoc"))
+    for field, facts, seen in cases:
+        p.field = field
+        p.facts = facts
+        p.preview = rig.game.preview(facts)
+        pages = rig.pages(0)
+        assert seen in pages and len(pages) == 2, (seen, pages)
+
+
+def test_previews_of_a_failed_opening_and_of_a_third_foul():
+    rig = Rig("tm1637")
+    p = rig.panel
+    p.composing = True
+    p.facts = FAILED_OPENING
+    p.preview = rig.game.preview(p.facts)
+    assert rig.pages(0) == ["not3"]
+    p.composing = False
+    for _ in range(2):
+        rig.shot(SCRATCH)
+        rig.shot(0)
+    p.composing = True
+    p.facts = SCRATCH
+    p.preview = rig.game.preview(p.facts)
+    assert rig.pages(0) == ["0ut?"]
+    rig = Rig("oled4")
+    for _ in range(2):
+        rig.shot(SCRATCH)
+        rig.shot(0)
+    rig.panel.composing = True
+    rig.panel.facts = SCRATCH
+    rig.panel.preview = rig.game.preview(SCRATCH)
+    assert rig.pages(0, "bottom") == ["THIRD FOUL: OUT"]
+
+
+def test_a_refused_stroke_shows_its_reject_code_on_seven_segments():
+    rig = Rig("ht16k33")
+    rig.panel.note = U.NOTE_REJECTED
+    rig.panel.reject = C.E_CAROM_TOO_MANY
+    assert rig.pages(0) == ["E  5"]

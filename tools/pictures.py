@@ -130,7 +130,7 @@ def seat_pages(rig, i):
         if isinstance(m, OLEDDevice):
             px = m.pixels()
             key = str(px)
-            img = oled_image(px, scale=2)
+            img = oled_image(px, scale=3)
         else:
             segs = m.segments()
             lit = m.text().strip() != "" or any(segs)

@@ -1,10 +1,11 @@
 """Fonts for the OLED frame buffer (MONO_VLSB, 128 columns per page).
 
 SMALL: 5x7 capitals, digits and a few signs, drawn in a 6-pixel cell on one 8-row
-page; the glyph sits on rows 1-7 so row 0 of each page stays dark (the pixel shift
-moves the picture up by one row and row 0 wraps to the bottom).
-BIG: 28x48 digits (six pages) with bevelled strokes, generated at start-up from the
-seven-segment shapes so that any character the segment table knows has a big form.
+page; the glyph sits on rows 1-7, so row 0 spaces it from the line above (and
+gives an inverted line a lit margin).
+BIG: 28x48 cells (six pages) with bevelled strokes on rows 1-47, generated at
+start-up from the seven-segment shapes, so that any character the segment table
+knows has a big form.
 Drawing writes whole bytes into the buffer: nothing is allocated.
 """
 from display.segments import CHARS
@@ -114,7 +115,7 @@ def _bar(g, horizontal, c, lo, hi):
 def _big():
     h = BIG_STROKE // 2
     left, right = h, BIG_W - 1 - h
-    top, mid, bot = h, BIG_H // 2 - 1, BIG_H - 1 - h
+    top, mid, bot = h + 1, BIG_H // 2, BIG_H - 1 - h
     g = bytearray(BIG_W * BIG_PAGES)
     for k in range(len(BIG_CHARS)):
         ch = BIG_CHARS[k]
@@ -136,9 +137,20 @@ def _big():
             _bar(g, False, left, mid + 1, bot - 1)
         if s & 0x04:
             _bar(g, False, right, mid + 1, bot - 1)
+        # a glyph that is one stroke wide (1, I) stands in the middle of its cell
+        lo, hi = BIG_W, -1
+        for x in range(BIG_W):
+            for p in range(BIG_PAGES):
+                if g[p * BIG_W + x]:
+                    lo, hi = min(lo, x), max(hi, x)
+        shift = 0
+        if 0 <= hi - lo <= BIG_STROKE:
+            shift = (BIG_W - (hi - lo + 1)) // 2 - lo
         base = k * BIG_W * BIG_PAGES
-        for i in range(len(g)):
-            BIG[base + i] = g[i]
+        for p in range(BIG_PAGES):
+            for x in range(BIG_W):
+                src = x - shift
+                BIG[base + p * BIG_W + x] = g[p * BIG_W + src] if 0 <= src < BIG_W else 0
 
 
 _big()
@@ -178,15 +190,14 @@ def clear(buf, page, pages, width=128):
 
 
 def small_from(buf, x, page, text, start, n, inverse=False, width=128):
-    """Draw n characters of `text` from index `start`; `inverse` draws dark on lit
-    (rows 1-7 of the page; row 0 stays as it is)."""
+    """Draw n characters of `text` from index `start`; `inverse` draws dark on lit."""
     row = page * width
     for i in range(n):
         c = text[start + i] & 0x7F
         for j in range(6):
             if 0 <= x < width:
                 col = SMALL[c * 5 + j] if j < 5 else 0
-                buf[row + x] = (col ^ 0xFE) if inverse else col
+                buf[row + x] = (col ^ 0xFF) if inverse else col
             x += 1
     return x
 

@@ -43,10 +43,16 @@ class HT16K33(SevenSegment):
         self.i2c.writeto(self.addr, self._cmd)
 
     def _init(self):
+        """Oscillator on, the whole RAM (unused rows dark), display on: the
+        digits are in RAM before the display goes on, and a periodic refresh of
+        a lit display never blanks it."""
         self._send(HT16K33_SYSTEM | 1)
+        ram = self.ram
         for i in range(16):
-            self.ram[i] = 0
-        self.i2c.writeto_mem(self.addr, HT16K33_RAM, self.ram)
+            ram[i] = 0
+        for k in range(self.digits):
+            ram[2 * self.rows[k]] = self.seg[k]
+        self.i2c.writeto_mem(self.addr, HT16K33_RAM, ram)
         self._send(HT16K33_DISPLAY | 1)
 
     def _write(self, i, j):

@@ -36,17 +36,18 @@ SET_PRECHARGE = const(0xD9)
 SET_COM_PIN_CFG = const(0xDA)
 SET_VCOM_DESEL = const(0xDB)
 
+# Initialisation, sent again at every full refresh; it never turns the panel off
+# (that would blink): after a reset the panel is off until the content is written.
 SSD1306_INIT = bytes((
-    SET_DISP, SET_MEM_MODE, 0x02, SET_START_LINE, SET_SEG_REMAP | 1,
+    SET_MEM_MODE, 0x02, SET_START_LINE, SET_SEG_REMAP | 1,
     SET_MUX_RATIO, 63, SET_COM_OUT_DIR | 0x08, SET_DISP_OFFSET, 0,
     SET_COM_PIN_CFG, 0x12, SET_DISP_CLK_DIV, 0x80, SET_PRECHARGE, 0xF1,
-    SET_VCOM_DESEL, 0x30, SET_ENTIRE_ON, SET_NORM_INV, SET_CHARGE_PUMP, 0x14,
-    SET_DISP | 1))
+    SET_VCOM_DESEL, 0x30, SET_ENTIRE_ON, SET_NORM_INV, SET_CHARGE_PUMP, 0x14))
 SH1106_INIT = bytes((
-    SET_DISP, SET_DISP_CLK_DIV, 0x80, SET_MUX_RATIO, 63, SET_DISP_OFFSET, 0,
+    SET_DISP_CLK_DIV, 0x80, SET_MUX_RATIO, 63, SET_DISP_OFFSET, 0,
     SET_START_LINE, SET_DCDC, 0x8B, SET_SEG_REMAP | 1, SET_COM_OUT_DIR | 0x08,
     SET_COM_PIN_CFG, 0x12, SET_PRECHARGE, 0x22, SET_VCOM_DESEL, 0x35,
-    SET_ENTIRE_ON, SET_NORM_INV, SET_DISP | 1))
+    SET_ENTIRE_ON, SET_NORM_INV))
 
 WIDTH = const(128)
 PAGES = const(8)
@@ -98,7 +99,7 @@ class OLED:
             self.write_cmds(self.INIT, len(self.INIT))
             for p in range(PAGES):
                 self._span(p, 0, WIDTH)
-            count = WIDTH * PAGES
+            count = WIDTH * PAGES     # all sent: the display goes on below
             self._sent_level = -1
             self._sent_start = -1
         else:
@@ -121,7 +122,8 @@ class OLED:
             c[0] = SET_CONTRAST
             c[1] = self.level * 17
             c[2] = SET_START_LINE | self.start_line
-            self.write_cmds(c, 3)
+            c[3] = SET_DISP | 1       # on after (re)initialisation: content is in place
+            self.write_cmds(c, 4 if count == WIDTH * PAGES else 3)
             self._sent_level = self.level
             self._sent_start = self.start_line
         self._valid = True

@@ -12,15 +12,19 @@ when its text changed and flushes only what changed on the wire. Besides that it
 - catches OSError from a display (unplugged, NACK): the display is marked failed
   (`failed` bit mask, `errors` counts), the others carry on, and it is retried
   with a full refresh every RETRY_MS;
-- sets brightness from panel.settings.brightness, dims the OLEDs after DIM_MS
-  without a key or a change, and moves OLED content by a pixel every SHIFT_MS.
+- sets brightness from panel.settings.brightness (0-15), dims the OLEDs after
+  DIM_MS without a key or a change, and moves OLED content right by 0, 1, 2, 1
+  columns in turn, one step every SHIFT_MS.
 Nothing here allocates after construction.
 """
 try:
-    from time import ticks_diff
+    from time import ticks_diff, ticks_add
 except ImportError:
     def ticks_diff(a, b):
         return a - b
+
+    def ticks_add(a, b):
+        return a + b
 
 from display import views as V
 from display.sevenseg import SevenSegment
@@ -30,8 +34,9 @@ KIND_4 = 4
 KIND_8 = 8
 KIND_OLED = 64
 
-# (dx, start line) steps of the burn-in shift; start line 1 moves the picture up.
-SHIFTS = ((0, 0), (1, 0), (1, 1), (2, 1), (2, 0), (1, 0), (0, 1))
+# Columns the OLED picture moves right, in turn, against burn-in. (Vertically the
+# layout has no spare row: the status line, big digits and item line fill 64 rows.)
+SHIFTS = (0, 1, 2, 1)
 
 
 class Screens:
@@ -39,7 +44,8 @@ class Screens:
     RETRY_MS = 3000       # a failed display is tried again after this long
     DIM_MS = 120000       # OLEDs dim after this long without a key or a change
     DIM_LEVEL = 1         # OLED brightness while dimmed (0-15)
-    SHIFT_MS = 90000      # OLED content moves by a pixel this often
+    SHIFT_MS = 90000      # OLED content moves by a column this often
+    FRAME_MS = 40         # at most one render per this long, unless game or panel changed
 
     def __init__(self, displays):
         """`displays`: one driver per seat, player 1 first (None: no display)."""
@@ -68,6 +74,10 @@ class Screens:
         self.errors = bytearray(n)  # failures per display (saturating)
         self.retry_at = [0] * n
         self.dirty = bytearray(n)  # 1: redraw even if the text is the same
+        self.levels = bytearray(b"\xff" * n)  # brightness last given to each driver
+        self._sig = [0] * 14        # what a key or a stroke changes
+        self._force = True
+        self.frame_at = 0
         self.level = 8
         self.last_input = 0
         self.dimmed = False
@@ -79,7 +89,7 @@ class Screens:
 
     def wake(self, now_ms):
         """A key was pressed: OLEDs come back to full brightness."""
-        self.last_input = now_ms
+        self._force = True
 
     def _start(self, now_ms):
         self.started = True
@@ -93,8 +103,14 @@ class Screens:
         if not self.started:
             self._start(now_ms)
         if panel is not None and panel.settings is not None:
-            self.level = panel.settings.brightness
-        self.ctx.update(game)
+            b = panel.settings.brightness
+            self.level = 0 if b < 0 else (15 if b > 15 else b)
+        if game is not None:
+            self.ctx.update(game)
+        if not self._activity(game, panel, now_ms) and \
+                ticks_diff(now_ms, self.frame_at) < self.FRAME_MS:
+            return
+        self.frame_at = now_ms
         # burn-in shift and dimming (OLEDs)
         if ticks_diff(now_ms, self.shift_at) >= self.SHIFT_MS:
             self.shift_at = now_ms
@@ -116,6 +132,34 @@ class Screens:
         for i in range(self.count):
             self._one(i, game, panel, now_ms, i == full_i)
 
+    def _set(self, k, v):
+        if self._sig[k] != v:
+            self._sig[k] = v
+            return 1
+        return 0
+
+    def _activity(self, game, panel, now_ms):
+        """True when a stroke, an undo or a key changed something since the last
+        pass; that counts as input (OLEDs stay bright) and renders at once."""
+        n = 0
+        if game is not None:
+            n = self._set(0, game.last) + self._set(1, game.shooter) + \
+                self._set(2, game.inning) + self._set(3, game.players)
+        if panel is not None:
+            n += self._set(4, panel.mode) + self._set(5, panel.facts) + \
+                self._set(6, panel.note) + self._set(7, panel.menu_value) + \
+                self._set(8, panel.menu_item) + self._set(9, panel.field) + \
+                self._set(10, panel.preview) + self._set(11, panel.reject) + \
+                self._set(12, 1 if panel.composing else 0)
+            if panel.settings is not None:
+                n += self._set(13, panel.settings.brightness)
+        if self._force:
+            self._force = False
+            n += 1
+        if n:
+            self.last_input = now_ms
+        return n > 0
+
     def _one(self, i, game, panel, now_ms, full):
         d = self.displays[i]
         if d is None:
@@ -130,21 +174,22 @@ class Screens:
             shown.copy(text)
             self.dirty[i] = 0
             if kind == KIND_OLED:
-                dx = SHIFTS[self.shift][0]
-                V.draw_oled(d.buf, text, dx)
+                V.draw_oled(d.buf, text, SHIFTS[self.shift])
             else:
                 d.text(text.buf)
-            if seat.at_table:
-                self.last_input = now_ms   # a stroke or a note counts as activity
-        if kind == KIND_OLED:
-            d.brightness(self.DIM_LEVEL if self.dimmed else self.level)
-            d.shift_rows(SHIFTS[self.shift][1])
-        else:
-            d.brightness(self.level)
+        level = self.level
+        if kind == KIND_OLED and self.dimmed:
+            level = self.DIM_LEVEL
+        if level != self.levels[i]:
+            self.levels[i] = level
+            d.brightness(level)
+            changed = True
         if self.failed >> i & 1:
             if ticks_diff(now_ms, self.retry_at[i]) < 0:
                 return
             full = True
+        if not (changed or full):
+            return                         # nothing to send: skip the driver's diff
         try:
             d.flush(full)
             self.failed &= ~(1 << i)
@@ -152,7 +197,7 @@ class Screens:
             self.failed |= 1 << i
             if self.errors[i] < 255:
                 self.errors[i] += 1
-            self.retry_at[i] = now_ms + self.RETRY_MS
+            self.retry_at[i] = ticks_add(now_ms, self.RETRY_MS)
 
 
 def build(build, buses, pin):

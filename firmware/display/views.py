@@ -84,14 +84,13 @@ REJECT21 = (b"OK", b"CONTACT MISSING", b"NO RAIL BUT POCKETED", b"POCKETED AND J
             b"CANNOT HOLD ALL 3", b"CHOICE IS DUE", b"NO CHOICE DUE", b"GAME IS OVER",
             b"NOTHING TO UNDO", b"NOTHING TO REDO", b"VALUE OUT OF RANGE",
             b"PLAYERS 2 TO 8")
-FIELD4 = (b"    ", b"1St ", b"rAIL", b"JUMP", b"hELd", b"CUE ")
 FIELD21 = (b"", b"FIRST CONTACT:", b"RAIL AFTER CONTACT:", b"JUMPED:", b"HELD OFF:",
            b"CUE BALL:")
 CUE4 = (b"tAb", b"Poc", b"CAL", b"oFF")
 CUE21 = (b"TABLE", b"POCKET", b"CALLED", b"OFF")
 MENU4 = (b"PL", b"oP", b"br", b"Go")
 MENU21 = (b"PLAYERS", b"OPENING PLAYER", b"BRIGHTNESS", b"START: PRESS OK")
-MENU8 = (b"PLAYErS ", b"oPEnEr  ", b"brIGht  ", b"StArt   ")
+MENU8 = (b"PLAyS", b"oPEn ", b"brItE", b"StArt")
 
 _SPACE = const(32)
 
@@ -190,26 +189,39 @@ class Text:
 
 
 class Context:
-    """What all seats share in one update: who fouled on the last stroke.
+    """What all seats share in one update: who played the last stroke if it was a
+    foul (the core's `last` says a foul happened, not who played it).
 
-    The core's `last` says the last stroke was a foul but not who played it; the
-    player at the table before the state changed did (one action per update, the
-    way the main loop calls). After an undo the reason is not shown."""
+    After a foul the next player in the rotation comes to the table, so the fouler
+    is the first player before the shooter who is still in. A foul that eliminated
+    its player leaves a run of players out; then the player seen at the table
+    before the state changed is taken (the main loop updates once per action)."""
 
     def __init__(self):
         self.fouler = -1
-        self._shooter = -2
-        self._last = -1
+        self._shooter = -1
+        self._seen = -1
 
     def update(self, game):
-        if game.last != self._last or game.shooter != self._shooter:
-            last = game.last
-            if last & C.FOUL_FLAG and not last & C.UNDONE and self._shooter >= 0:
-                self.fouler = self._shooter
-            else:
-                self.fouler = -1
-            self._last = last
-            self._shooter = game.shooter
+        last = game.last
+        s = game.shooter
+        if s != self._shooter:
+            self._seen = self._shooter
+            self._shooter = s
+        self.fouler = -1
+        if not last & C.FOUL_FLAG:
+            return
+        if last & C.ELIMINATED or s < 0:
+            p = self._seen
+            if p >= 0 and game.out >> p & 1:
+                self.fouler = p
+            return
+        p = s
+        for _ in range(game.players):
+            p = p - 1 if p > 0 else game.players - 1
+            if not game.out >> p & 1:
+                self.fouler = p
+                return
 
 
 class Seat:
@@ -242,7 +254,7 @@ class Seat:
         self.inning = 0
         self.value = i + 1
         mode = panel.mode if panel is not None else U.MODE_HELLO
-        if mode == U.MODE_HELLO:
+        if mode == U.MODE_HELLO or game is None:
             self.main = MAIN_HELLO
             return
         if mode == U.MODE_MENU:
@@ -336,7 +348,8 @@ class Seat:
         elif item == U.MENU_BRIGHTNESS:
             self.value = v
         else:
-            self.value = panel.settings.players
+            st = panel.settings
+            self.value = st.players if st is not None else 8
             if self.index >= self.value:
                 self.main = MAIN_BLANK
 
@@ -381,7 +394,7 @@ def item4(t, seat, k):
     it = seat.items[k]
     a = seat.args[k]
     if it == IT_INNING:
-        t.s(b"In")
+        t.s(b"In" if a < 100 else b"I")
         t.n(a, 2)
     elif it == IT_NEED:
         t.s(b"to")
@@ -404,7 +417,7 @@ def item4(t, seat, k):
         t.s(b"F  ")
         t.n(a)
     elif it == IT_REASON:
-        t.s(REASON4[a])
+        t.s(REASON4[a if a < len(REASON4) else 0])
     elif it == IT_OUT:
         t.s(b"Out ")
     elif it == IT_WAIT:
@@ -417,14 +430,21 @@ def item4(t, seat, k):
         t.n(a, 3)
     elif it == IT_STAT_AVG:
         t.s(b"A")
-        t.n(a // 10, 2)
-        t.c(46)
-        t.n(a % 10)
+        if a >= 1000:
+            t.n(a // 10, 3)
+        else:
+            t.n(a // 10, 2)
+            t.c(46)
+            t.n(a % 10)
     elif it == IT_STAT_FOULS:
         t.s(b"F")
         t.n(a, 3)
     elif it == IT_NOTE:
-        t.s(NOTE4[a])
+        if a == U.NOTE_REJECTED:
+            t.s(b"E")
+            t.n(seat.reject, 3)
+        else:
+            t.s(NOTE4[a if a < len(NOTE4) else 0])
     elif it == IT_CHOICE:
         t.s(b"rEP?")
     elif it == IT_FIELD:
@@ -435,8 +455,13 @@ def item4(t, seat, k):
             t.n(-a, 3)
         elif a & C.WIN:
             t.s(b" 101")
+        elif a & C.FAILED_OPENING:
+            t.s(b"not3")
+        elif a & C.ELIMINATED:
+            t.s(b"Out?")
         elif a & C.FOUL_FLAG:
-            t.s(REASON4[C.reason(a)])
+            r = C.reason(a)
+            t.s(REASON4[r if r < len(REASON4) else 0])
         else:
             t.s(b"=")
             t.n(C.points(a), 3)
@@ -447,9 +472,9 @@ def item4(t, seat, k):
 
 
 def _field4(t, field, f):
-    t.s(FIELD4[field])
-    t.pos -= 1
+    """`1St3`, `rL y`, `J35`, `h3`, `CPoc`: the field and its value in 4 digits."""
     if field == U.FIELD_FIRST:
+        t.s(b"1St")
         v = F.first(f)
         if v == F.FIRST_REQUIRED:
             t.c(45)
@@ -458,12 +483,14 @@ def _field4(t, field, f):
         else:
             t.c(49 + 2 * (v - F.FIRST_B1))
     elif field == U.FIELD_RAIL:
-        t.pos -= 3
-        t.s(b"rL")
-        t.s(b" n" if f & F.F_NO_RAIL else b" y")
+        t.s(b"rL n" if f & F.F_NO_RAIL else b"rL y")
     elif field == U.FIELD_JUMPED or field == U.FIELD_HELD:
-        t.pos -= 2
-        m = F.jumped(f) if field == U.FIELD_JUMPED else F.held(f)
+        if field == U.FIELD_JUMPED:
+            t.c(74)                  # J
+            m = F.jumped(f)
+        else:
+            t.c(104)                 # h
+            m = F.held(f)
         start = t.pos
         t.balls(m, 0)
         if t.pos == start:
@@ -471,7 +498,7 @@ def _field4(t, field, f):
         while t.pos < start + 3:
             t.c(_SPACE)
     elif field == U.FIELD_CUE:
-        t.pos -= 3
+        t.c(67)                      # C
         t.s(CUE4[F.cue(f)])
 
 
@@ -605,7 +632,7 @@ def item21(t, seat, k):
         else:
             t.s(b"1 FOUL (3 LOSE)")
     elif it == IT_REASON:
-        t.s(REASON21[a])
+        t.s(REASON21[a if a < len(REASON21) else 0])
     elif it == IT_OUT:
         t.s(b"OUT: THREE FOULS")
     elif it == IT_WAIT:
@@ -630,7 +657,7 @@ def item21(t, seat, k):
             t.s(b"NO: ")
             t.s(REJECT21[_reject_of(seat)])
         else:
-            t.s(NOTE21[a])
+            t.s(NOTE21[a if a < len(NOTE21) else 0])
     elif it == IT_CHOICE:
         t.s(NOTE21[U.NOTE_CHOOSE])
     elif it == IT_FIELD:
@@ -641,8 +668,13 @@ def item21(t, seat, k):
             t.s(REJECT21[-a])
         elif a & C.WIN:
             t.s(b"WINS THE GAME: 101")
+        elif a & C.FAILED_OPENING:
+            t.s(b"FAILED OPENING")
+        elif a & C.ELIMINATED:
+            t.s(b"THIRD FOUL: OUT")
         elif a & C.FOUL_FLAG:
-            t.s(REASON21[C.reason(a)])
+            r = C.reason(a)
+            t.s(REASON21[r if r < len(REASON21) else 0])
         else:
             t.s(b"STROKE +")
             t.n(C.points(a))
@@ -751,7 +783,7 @@ def draw_oled(buf, text, dx):
     b = text.buf
     if b[_INV] == 73:
         for x in range(128):
-            buf[x] = 0xFE
+            buf[x] = 0xFF
     fonts.small_from(buf, dx + 1, 0, b, _TOP, COLS, b[_INV] == 73)
     x = dx
     for k in range(3):

@@ -506,8 +506,10 @@ def seg_image(segs, on=True, digit_w=36, digit_h=64, color=LED_ON):
 
 
 def oled_image(pixels, scale=3, color=(120, 200, 255)):
-    """Rows of RGB pixels drawing an OLED's pixels as dots with a dark gap."""
+    """Rows of RGB pixels drawing an OLED's pixels; a thin darker seam between
+    pixels, as on the panel, so lit areas read as solid."""
     dark = (8, 10, 14)
+    seam = tuple(c * 2 // 3 for c in color)
     pad = 6
     w = 128 * scale + 2 * pad
     h = 64 * scale + 2 * pad
@@ -516,9 +518,10 @@ def oled_image(pixels, scale=3, color=(120, 200, 255)):
         for yy in range(scale):
             row = img[pad + y * scale + yy]
             for x in range(128):
-                c = color if pixels[y][x] else dark
+                lit = pixels[y][x]
                 for xx in range(scale):
-                    row[pad + x * scale + xx] = c if (xx < scale - 1 and yy < scale - 1) or scale == 1 else dark
+                    edge = scale > 1 and (xx == scale - 1 or yy == scale - 1)
+                    row[pad + x * scale + xx] = (seam if edge else color) if lit else dark
     return img
 
 
@@ -648,7 +651,7 @@ def read_oled(px):
                 for k in range(21):
                     cols = _cols(px, dx + 1 + 6 * k, 8 * page - dy, 5)
                     if name == "top" and inv:
-                        cols = bytes(c ^ 0xFE for c in cols)
+                        cols = bytes(c ^ 0xFF for c in cols)
                     ch = small.get(cols)
                     score += ch is not None
                     text += ch if ch else "~"
@@ -676,3 +679,25 @@ def read_oled(px):
             if best is None or score > best[0]:
                 best = (score, res)
     return best[1]
+
+
+def seats_art(models, per_row=4):
+    """All seats' displays as one block of text (the terminal simulator's view):
+    seven-segment displays side by side, OLEDs below one another."""
+    blocks = []
+    for i, m in enumerate(models):
+        art = m.art() if getattr(m, "present", True) else "(unplugged)"
+        lines = ["P%d" % (i + 1)] + art.split("\n")
+        blocks.append(lines)
+    out = []
+    for k in range(0, len(blocks), per_row):
+        group = blocks[k:k + per_row]
+        if any(len(b) > 8 for b in group):       # OLEDs: one under the other
+            for b in group:
+                out.extend(b)
+            continue
+        width = [max(len(line) for line in b) for b in group]
+        for r in range(max(len(b) for b in group)):
+            out.append("   ".join((b[r] if r < len(b) else "").ljust(w)
+                                  for b, w in zip(group, width)).rstrip())
+    return "\n".join(out)
