@@ -1,0 +1,195 @@
+"""Every rejection of GAME-RECORD.md "Invalid input": a clear reason, nothing changed."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import record
+from cowboy import codes as C
+from cowboy import facts as F
+from cowboy.game import Game
+from recordkit import MISS, banked, reject, shot
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPLAY = os.path.join(ROOT, "tools", "replay.py")
+HEADER = '{"players": 2}'
+
+
+def bad_line(text):
+    """Reason the replay gives for one action line after the header."""
+    try:
+        record.replay([HEADER, text])
+    except record.RecordError as e:
+        return str(e)
+    raise AssertionError("accepted: " + text)
+
+
+# ---- malformed lines ---------------------------------------------------------
+@pytest.mark.parametrize("text, reason", [
+    ('{"shot": {', "malformed JSON"),
+    ('[1, 2]', "must be a JSON object"),
+    ('{"shot": {"spin": 1}}', "unknown key"),
+    ('{"shoot": {}}', "unknown action"),
+    ('{"shot": {}, "undo": true}', "exactly one key"),
+    ('{"shot": {"carom": 1}}', "carom must be"),
+    ('{"shot": {"carom": "2"}}', "carom must be"),
+    ('{"shot": {"carom": true}}', "carom must be"),
+    ('{"shot": {"first": 2}}', "first must be"),
+    ('{"shot": {"rail": 1}}', "rail must be"),
+    ('{"shot": {"foul": "yes"}}', "foul must be"),
+    ('{"shot": {"cue": "floor"}}', "cue must be"),
+    ('{"shot": {"pocketed": 3}}', "list of balls"),
+    ('{"shot": {"pocketed": [2]}}', "not ball 1, 3 or 5"),
+    ('{"shot": {"pocketed": [3, 3]}}', "twice"),
+    ('{"shot": {"jumped": [5, 5]}}', "twice"),
+    ('{"shot": {"held": [1, 1]}}', "twice"),
+    ('{"choice": "maybe"}', "choice must be"),
+    ('{"undo": false}', "undo must be true"),
+    ('{"redo": 1}', "redo must be true"),
+])
+def test_malformed_line_names_the_line_and_reason(text, reason):
+    msg = bad_line(text)
+    assert msg.startswith("line 2: ") and reason in msg
+
+
+@pytest.mark.parametrize("header", [
+    '{"players": 1}', '{"players": 9}', '{"players": "2"}', '{}',
+    '{"players": 2, "opener": 3}', '{"players": 2, "opener": 0}', '{"players": 2, "x": 1}',
+])
+def test_bad_header(header):
+    with pytest.raises(record.RecordError, match="line 1: "):
+        record.replay([header])
+
+
+def test_empty_record_has_no_header():
+    with pytest.raises(record.RecordError, match="no header"):
+        record.replay(["# only a comment", ""])
+
+
+# ---- facts that contradict each other ---------------------------------------
+@pytest.mark.parametrize("facts, code", [
+    ({"first": 0, "carom": 2}, C.E_CAROM_NO_CONTACT),
+    ({"first": 0, "pocketed": [3]}, C.E_CAROM_NO_CONTACT),
+    ({"first": 0, "jumped": [1]}, C.E_CAROM_NO_CONTACT),
+    ({"rail": False, "pocketed": [1]}, C.E_RAIL_POCKET),
+    ({"rail": False, "cue": "pocket"}, C.E_RAIL_POCKET),
+    ({"rail": False, "cue": "called"}, C.E_RAIL_POCKET),
+    ({"pocketed": [5], "jumped": [5]}, C.E_POCKET_AND_JUMP),
+])
+def test_contradicting_facts(facts, code):
+    assert reject([MISS, shot(**facts)]) == "line 3: " + C.REJECT_TEXT[code]
+
+
+# ---- facts impossible on the table as it stands ------------------------------
+HOLD5 = shot(pocketed=[5], held=[5])          # player 1 keeps shooting, 5 ball off
+
+
+@pytest.mark.parametrize("facts, code", [
+    ({"first": 5}, C.E_BALL_OFF_TABLE),
+    ({"pocketed": [5]}, C.E_BALL_OFF_TABLE),
+    ({"jumped": [5]}, C.E_BALL_OFF_TABLE),
+    ({"carom": 3}, C.E_CAROM_TOO_MANY),
+    ({"held": [3]}, C.E_HELD_ON_TABLE),
+    ({"pocketed": [1, 3], "held": [1, 3, 5]}, C.E_HELD_ALL),
+])
+def test_impossible_facts(facts, code):
+    assert reject([HOLD5, shot(**facts)]) == "line 3: " + C.REJECT_TEXT[code]
+
+
+def test_carom_two_needs_two_balls_on_the_table():
+    acts = [shot(pocketed=[3, 5], held=[3, 5]), shot(carom=2)]
+    assert reject(acts) == "line 3: " + C.REJECT_TEXT[C.E_CAROM_TOO_MANY]
+
+
+def test_held_ball_that_was_off_the_table_is_accepted():
+    acts = [HOLD5, shot(pocketed=[3], held=[5])]
+    assert record.replay(['{"players": 2}'] + [json.dumps(a) for a in acts])
+
+
+# ---- actions that do not fit the moment --------------------------------------
+def test_stroke_while_choice_is_due():
+    assert reject([shot(first=1), MISS]) == "line 3: " + C.REJECT_TEXT[C.E_CHOICE_DUE]
+
+
+def test_choice_when_none_is_due():
+    assert reject([{"choice": "take"}]) == "line 2: " + C.REJECT_TEXT[C.E_NO_CHOICE]
+
+
+def test_stroke_and_choice_after_game_over():
+    won = banked(100) + [shot(cue="called")]
+    n = len(won) + 2
+    assert reject(won + [MISS]) == "line %d: %s" % (n, C.REJECT_TEXT[C.E_GAME_OVER])
+    assert reject(won + [{"choice": "repeat"}]).endswith(C.REJECT_TEXT[C.E_GAME_OVER])
+
+
+def test_undo_with_nothing_to_undo():
+    assert reject([{"undo": True}]) == "line 2: " + C.REJECT_TEXT[C.E_NOTHING_TO_UNDO]
+    assert reject([MISS, {"undo": True}, {"undo": True}]).startswith("line 4: ")
+
+
+def test_redo_with_nothing_to_redo():
+    assert reject([MISS, {"redo": True}]) == "line 3: " + C.REJECT_TEXT[C.E_NOTHING_TO_REDO]
+    assert reject([MISS, {"undo": True}, MISS, {"redo": True}]).startswith("line 5: ")
+
+
+def test_undo_after_game_over_is_allowed():
+    acts = banked(100) + [shot(cue="called"), {"undo": True}]
+    _, out = record.replay(['{"players": 2}'] + [json.dumps(a) for a in acts])
+    assert json.loads(out[-1])["phase"] == "final"
+
+
+# ---- the core changes nothing on a rejection ---------------------------------
+def snapshot(g):
+    return (g.players, g.opener, g.shooter, g.inning, g.phase, g.out, g.winner,
+            g.cue_in_hand, g.off_table, g.last, bytes(g.scores), bytes(g.fouls),
+            g.can_undo(), g.can_redo())
+
+
+def test_rejected_stroke_changes_nothing():
+    g = Game()
+    g.new_game(3, 0)
+    g.shot(F.make(pocketed=F.B5, held=F.B5))
+    g.shot(F.make(pocketed=F.B1))
+    g.undo()
+    before = snapshot(g)
+    for f in (F.make(first=F.FIRST_B1 + 2), F.make(carom=3), F.make(carom=1),
+              F.make(held=F.B3), -1, 1 << 18, F.make(first=7)):
+        assert g.shot(f) != C.OK
+        assert g.preview(f) < 0
+        assert snapshot(g) == before
+    assert g.choice(True) == C.E_NO_CHOICE and snapshot(g) == before
+
+
+def test_bad_action_word_is_rejected():
+    g = Game()
+    assert g.apply(3 << F.KIND) == C.E_BAD_VALUE
+    assert g.new_game(9, 0) == C.E_PLAYERS and g.new_game(2, 2) == C.E_PLAYERS
+
+
+# ---- the tool: exit status 2, the line on stderr, nothing on stdout ----------
+def run_tool(text, *args):
+    return subprocess.run([sys.executable, REPLAY] + list(args) + ["-"], input=text,
+                          capture_output=True, text=True)
+
+
+def test_tool_rejects_with_status_2_and_nothing_on_stdout():
+    res = run_tool(HEADER + "\n" + json.dumps(MISS) + "\n\n# note\n{\"shot\": {\"carom\": 3, \"first\": 0}}\n",
+                   "--trace")
+    assert res.returncode == 2 and res.stdout == ""
+    assert "line 5" in res.stderr and C.REJECT_TEXT[C.E_CAROM_NO_CONTACT] in res.stderr
+
+
+def test_tool_missing_file_and_usage():
+    res = subprocess.run([sys.executable, REPLAY, "/nonexistent.jsonl"], capture_output=True,
+                         text=True)
+    assert res.returncode == 2 and "cannot read" in res.stderr
+    res = subprocess.run([sys.executable, REPLAY], capture_output=True, text=True)
+    assert res.returncode == 2 and "usage" in res.stderr
+
+
+def test_tool_prints_final_state():
+    res = run_tool(HEADER + "\n" + json.dumps(shot(pocketed=[5])) + "\n")
+    assert res.returncode == 0
+    assert json.loads(res.stdout)["inning"] == 5
