@@ -196,6 +196,12 @@ def check_heap():
     power_down()
     bd, j = power_up(bd.image)
     assert H.state(j.game) == after
+    n += chosen(j, 100)
+    s = H.state(j.game)
+    j.close()
+    power_down()
+    bd, j = power_up(bd.image)
+    assert H.state(j.game) == s and j.records == 201
     return n
 
 
@@ -209,6 +215,23 @@ def appended(j, rounds):
             j.shot(0)
             j.undo()
             j.redo()
+    finally:
+        micropython.heap_unlock()
+    return j.records - n0
+
+
+def chosen(j, rounds):
+    """Failed opening, then choice / undo / redo with the heap locked; records written."""
+    import micropython
+    from cowboy import facts as F
+    j.new_game(2, 0)
+    assert j.shot(F.FIRST_NONE << F.FIRST) == 0     # the opening missed: a choice is due
+    n0 = j.records
+    micropython.heap_lock()
+    try:
+        for i in range(rounds):
+            j.choice(i & 1 == 1)
+            j.undo()
     finally:
         micropython.heap_unlock()
     return j.records - n0
