@@ -196,6 +196,12 @@ def check_heap():
     power_down()
     bd, j = power_up(bd.image)
     assert H.state(j.game) == after
+    n += chosen(j, 100)
+    s = H.state(j.game)
+    j.close()
+    power_down()
+    bd, j = power_up(bd.image)
+    assert H.state(j.game) == s and j.records == 201
     return n
 
 
@@ -214,6 +220,35 @@ def appended(j, rounds):
     return j.records - n0
 
 
+def chosen(j, rounds):
+    """Failed opening, then choice / undo / redo with the heap locked; records written."""
+    import micropython
+    from cowboy import facts as F
+    j.new_game(2, 0)
+    assert j.shot(F.FIRST_NONE << F.FIRST) == 0     # the opening missed: a choice is due
+    n0 = j.records
+    micropython.heap_lock()
+    try:
+        for i in range(rounds):
+            j.choice(i & 1 == 1)
+            j.undo()
+    finally:
+        micropython.heap_unlock()
+    return j.records - n0
+
+
+def _report(title, bd, marks, actions):
+    print(title)
+    prev = (0, 0, 0)
+    for m in marks:
+        print("  actions %d-%d: %.2f erases, %d bytes per action" % (
+            prev[0] + 1, m[0], (m[1] - prev[1]) / (m[0] - prev[0]),
+            (m[2] - prev[2]) // (m[0] - prev[0])))
+        prev = m
+    print("  all %d actions: %.2f erases, %d bytes per action; most-erased block: %d" % (
+        actions, bd.erases / actions, bd.bytes // actions, max(bd.wear)))
+
+
 def wear(actions, blocks):
     """Erases and bytes programmed per action: journal kept open vs. reopened."""
     rng = H.Rng(5)
@@ -226,15 +261,7 @@ def wear(actions, blocks):
             marks.append((k + 1, bd.erases, bd.bytes))
     j.close()
     power_down()
-    print("kept open, flush per action (actions, erases, bytes programmed):")
-    prev = (0, 0, 0)
-    for m in marks:
-        print("  actions %d-%d: %.2f erases, %d bytes per action" % (
-            prev[0] + 1, m[0], (m[1] - prev[1]) / (m[0] - prev[0]),
-            (m[2] - prev[2]) // (m[0] - prev[0])))
-        prev = m
-    print("  total: %d erases, %d bytes for %d actions; hottest block %d erases" % (
-        bd.erases, bd.bytes, actions, max(bd.wear)))
+    _report("Journal (file kept open, flushed per record):", bd, marks, actions)
     # The same records with the file opened in append mode and closed per record.
     bd = RAMBlock(blocks=blocks)
     vfs.VfsLfs2.mkfs(bd, progsize=PROG)
@@ -244,13 +271,36 @@ def wear(actions, blocks):
     f.write(bytearray(8))
     f.close()
     bd.reset_counts()
+    marks = []
     for k in range(actions):
         f = open(ROOT + JOURNAL, "ab")
         f.write(rec)
         f.close()
+        if (k + 1) % 100 == 0:
+            marks.append((k + 1, bd.erases, bd.bytes))
     power_down()
-    print("reopened in append mode per action: %.2f erases, %d bytes per action" % (
-        bd.erases / actions, bd.bytes // actions))
+    _report("Reopened in append mode and closed per record:", bd, marks, actions)
+    # Split into files of 32 records, each small enough to stay inline in metadata.
+    bd = RAMBlock(blocks=blocks)
+    vfs.VfsLfs2.mkfs(bd, progsize=PROG)
+    vfs.mount(vfs.VfsLfs2(bd, progsize=PROG), MNT)
+    os.mkdir(ROOT + "seg")
+    bd.reset_counts()
+    marks = []
+    f = None
+    for k in range(actions):
+        if k % 32 == 0:
+            if f:
+                f.close()
+            f = open(ROOT + "seg/%03d" % (k // 32), "ab")
+        f.write(rec)
+        f.flush()
+        if (k + 1) % 100 == 0:
+            marks.append((k + 1, bd.erases, bd.bytes))
+    f.close()
+    power_down()
+    _report("Files of 32 records (not used: a file is opened every 32 records):", bd,
+            marks, actions)
 
 
 def check_pico_heap(actions):

@@ -170,5 +170,6 @@ def test_export_writes_json_lines(fake, tmp_path):
     assert H.state(game) == current
     game, _ = record.replay((out / "000001-jnl.jsonl").read_text().splitlines())
     assert game.winner >= 0
+    assert fake.log.read_text().splitlines()[-1] == "reset"   # the scoreboard restarts
     first = json.loads((out / "current.jsonl").read_text().splitlines()[0])
     assert first == {"players": 3, "opener": 2}

@@ -30,7 +30,7 @@ def test_cut_at_every_byte_offset_and_corrupt_tails():
 
 
 def test_append_allocates_nothing():
-    assert run("heap")[-1] == "OK heap 900"
+    assert run("heap")[-1] == "OK heap 1100"
 
 
 @pytest.mark.parametrize("actions", [250])

