@@ -133,11 +133,17 @@ free = array("i", bytes(4 * 200))   # preallocated: the soak's own record
 games = 0
 keys = 0
 winners = [0] * 8
+ENC = KEYS.index("ENC")
 while games < 200:
+    # the next game through the keys: the set-up menu (HOLD ENC) for the number of
+    # players, OK starts it
     players = 2 + games % 7
-    panel.settings.players = players
-    panel.settings.opener = games % players
-    panel._new_game()
+    press(ENC, True)
+    if panel.mode != 2:
+        raise SystemExit("menu did not open")
+    while panel.settings.players != players:
+        panel.event((CW if panel.settings.players < players else CCW) << 8, 0)
+    press(OK, False)
     n = 0
     while game.phase != C.PHASE_OVER:
         n += 1
@@ -161,7 +167,7 @@ while games < 200:
     games += 1
     gc.collect()
     free[games - 1] = gc.mem_free()
-print("games", games, "keys", keys, "winners", sum(winners))
+print("games", games, "keys", keys, "winners", sum(winners), "players", game.players)
 print("free", free[9], free[-1], min(free[10:]))
 """
 
@@ -171,6 +177,7 @@ def test_soak_200_random_games_heap_stays_flat():
     lines = res.lines()
     games = lines[-2].split()
     assert games[1] == "200" and games[5] == "200"
+    assert games[7] == str(2 + 199 % 7)          # the last game set up through the menu
     free = [int(x) for x in lines[-1].split()[1:]]
     # After the first games warmed every path up, free memory never drops again.
     assert free[1] >= free[0] and free[2] >= free[0], res.out
