@@ -224,6 +224,26 @@ class Sim:
     def state(self):
         return record.state_json(self.game)
 
+    def status(self):
+        """One line for people: who is at the table, the stage, the buzzer."""
+        from cowboy import codes as C
+        g = self.game
+        if g.phase == C.PHASE_OVER:
+            s = "game over, player %d wins" % (g.winner + 1)
+        else:
+            s = "player %d %s (%s), inning %d" % (
+                g.shooter + 1, "to choose" if g.phase == C.PHASE_CHOICE else "at the table",
+                C.PHASE_NAME[g.phase], g.inning)
+            if g.cue_in_hand:
+                s += ", cue ball in hand"
+            if g.off_table:
+                s += ", off the table: " + " ".join(
+                    str(v) for i, v in enumerate((1, 3, 5)) if g.off_table >> i & 1)
+        bz = self.app.buzzer
+        if bz is not None and bz.playing():
+            s += "   ♪"
+        return s
+
 
 # ---- scripts ---------------------------------------------------------------------
 def parse_script(text, sim):
@@ -371,8 +391,9 @@ def live(sim):
             sim.run_to(clock())
             width, height = _size()
             frame = sim.picture(width)
-            frame.append("build %s, %d players   t=%d.%ds" % (
-                sim.build_name, sim.game.players, sim.now // 1000, sim.now // 100 % 10))
+            frame.append("build %s, %d players, t=%d.%ds: %s" % (
+                sim.build_name, sim.game.players, sim.now // 1000, sim.now // 100 % 10,
+                sim.status()))
             frame.append(HELP)
             text = "\x1b[H" + "\x1b[K\r\n".join(frame) + "\x1b[J"
             if text != shown:
