@@ -174,3 +174,21 @@ def test_live_mode_on_a_terminal(interp):
     # player 1 banked 5: its 4-digit display draws a 5 (top, upper left, middle)
     assert " _ " in last and "|_ " in last
     assert "keys:" in last
+
+
+def test_keyboard_reaches_every_panel_key_short_and_long():
+    sys.path.insert(0, TOOLS)
+    try:
+        import sim
+    finally:
+        sys.path.remove(TOOLS)
+    from app.panel import KEYS, LONG_KEYS
+    reach = set(sim.KEYMAP.values())
+    for i, name in enumerate(KEYS):
+        assert (name, False) in reach
+        if LONG_KEYS >> i & 1:
+            assert (name, True) in reach, name
+    assert ("ENC+", False) in reach and ("ENC-", False) in reach
+    doc = open(os.path.join(ROOT, "docs", "SIMULATOR.md")).read()
+    for ch in ("`!` `#` `%`", "`M`", "`F`", "`S`", "`?`"):
+        assert ch in doc

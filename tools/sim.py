@@ -75,6 +75,22 @@ def pad(s, width):
     return s + " " * (width - len(s)) if len(s) < width else s
 
 
+_QUADS = " ▘▝▀▖▌▞▛▗▚▐▜▄▙▟█"
+
+
+def quads(px):
+    """Pixel rows (1 = lit) as quadrant-block text: 2 x 2 pixels per character."""
+    out = []
+    for y in range(0, len(px) - 1, 2):
+        top = px[y]
+        bot = px[y + 1]
+        line = []
+        for x in range(0, len(top) - 1, 2):
+            line.append(_QUADS[top[x] | top[x + 1] << 1 | bot[x] << 2 | bot[x + 1] << 3])
+        out.append("".join(line))
+    return out
+
+
 class ScriptError(Exception):
     pass
 
@@ -187,8 +203,11 @@ class Sim:
             out.append(m.text() if hasattr(m, "text") else None)
         return out
 
-    def picture(self, width=200):
-        """All displays drawn with characters, labelled, as rows of text."""
+    def picture(self, width=200, compact=False):
+        """All displays drawn with characters, labelled, as rows of text.
+
+        OLEDs: half blocks (one text row per two pixel rows), or with `compact`
+        quadrant blocks (2 x 2 pixels per character) so that more fit a terminal."""
         n = len(self.models)
         lines = []
         if self.seven():
@@ -202,13 +221,17 @@ class Sim:
                     lines.append("".join(pad(arts[i][r], w) for i in row).rstrip())
                 lines.append("")
         else:
-            per = 2 if width >= 2 * 131 else 1
+            w = 67 if compact else 131
+            per = max(1, min(n, width // w))
             for start in range(0, n, per):
                 row = range(start, min(n, start + per))
-                arts = [self.models[i].art().split("\n") for i in row]
-                lines.append("".join(pad("P%d" % (i + 1), 131) for i in row).rstrip())
+                if compact:
+                    arts = [quads(self.models[i].pixels()) for i in row]
+                else:
+                    arts = [self.models[i].art().split("\n") for i in row]
+                lines.append("".join(pad("P%d" % (i + 1), w) for i in row).rstrip())
                 for r in range(len(arts[0])):
-                    lines.append("".join(pad("|" + a[r] + "|", 131) for a in arts).rstrip())
+                    lines.append("".join(pad("|" + a[r] + "|", w) for a in arts).rstrip())
                 lines.append("")
         return lines
 
@@ -377,6 +400,7 @@ def live(sim):
     clock = _clock()
     pending = []
     shown = None
+    drawn_at = -1000
     try:
         while True:
             for k in term.keys(5):
@@ -389,8 +413,11 @@ def live(sim):
                 if sim.known(name, long):
                     sim.key(name, long)
             sim.run_to(clock())
+            if sim.now - drawn_at < 50:
+                continue                      # redraw at most 20 times a second
+            drawn_at = sim.now
             width, height = _size()
-            frame = sim.picture(width)
+            frame = sim.picture(width, compact=True)
             frame.append("build %s, %d players, t=%d.%ds: %s" % (
                 sim.build_name, sim.game.players, sim.now // 1000, sim.now // 100 % 10,
                 sim.status()))
