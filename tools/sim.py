@@ -62,12 +62,13 @@ KEYMAP = {
     ".": ("ENC+", False), ",": ("ENC-", False), "/": ("ENC", False), "\t": ("ENC", False),
     "?": ("ENC", True),
     ">": ("ENC2+", False), "<": ("ENC2-", False), "'": ("ENC2", False),
+    '"': ("ENC2", True),
     "\x1b[C": ("ENC+", False), "\x1b[D": ("ENC-", False), "\x1b[B": ("ENC", False),
 }
 HELP = ("keys: 1 3 5 balls (! # % = hold: jumped)  c=C2 v=C3  Enter=OK  m=MISS "
         "(M hold: no contact)  f=FOUL (F: no rail)  s=SCRATCH (S: cue off)  "
         "u/Backspace=UNDO  r=REDO  . , or arrows=ENC+/-  / Tab Down=ENC push  "
-        "?=hold ENC (menu)  > < '=ENC2  q=quit")
+        "?=hold ENC (menu)  > < ' \"=ENC2  q=quit")
 
 
 def pad(s, width):
