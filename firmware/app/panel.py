@@ -10,6 +10,7 @@ from cowboy import facts as F
 from display import ui
 from app.stats import Stats
 from app.settings import Settings, MAX_BRIGHTNESS
+from input.events import PRESS, RELEASE, LONG, CW, CCW   # noqa: F401  (re-exported)
 
 try:
     from micropython import const
@@ -23,7 +24,8 @@ except ImportError:
     def ticks_diff(a, b):
         return a - b
 
-# Key sources, in the order of KEYS (the input builder numbers keys the same way).
+# The panel's own key numbers, in the order of KEYS; bind() maps the input layer's
+# event sources onto them.
 K_1 = const(0)
 K_3 = const(1)
 K_5 = const(2)
@@ -39,13 +41,6 @@ K_ENC = const(11)        # push switch of the encoder
 K_ENC2 = const(12)       # push switch of the optional second encoder
 KEYS = ("1", "3", "5", "C2", "C3", "OK", "MISS", "FOUL", "SCRATCH", "UNDO", "REDO",
         "ENC", "ENC2")
-
-# Event kinds (docs/ARCHITECTURE.md "Input events").
-PRESS = const(1)
-RELEASE = const(2)
-LONG = const(3)
-CW = const(4)
-CCW = const(5)
 
 # Keys with a long-press meaning: they act on release, short or long.
 LONG_KEYS = const((1 << K_1) | (1 << K_3) | (1 << K_5) | (1 << K_MISS) | (1 << K_FOUL)
