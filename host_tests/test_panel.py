@@ -515,3 +515,40 @@ def test_open_field_with_nothing_changed_is_not_a_stroke():
     assert b.panel.note == ui.NOTE_COMPOSE_FIRST and b.game.phase == C.PHASE_OPENING
     b.press("MISS")                      # a legal miss: the field closes
     assert b.game.shooter == 1 and b.panel.field == ui.FIELD_NONE
+
+
+def test_long_enc_opens_and_leaves_the_menu():
+    b = Bench().press("3", "HOLD ENC")
+    assert b.panel.mode == ui.MODE_MENU
+    b.press("HOLD ENC")
+    assert b.panel.mode == ui.MODE_GAME and F.pocketed(b.panel.facts) == F.B3
+    assert b.game.phase == C.PHASE_OPENING       # composition kept, nothing committed
+
+
+def test_second_encoder_switch_takes_after_failed_opening():
+    b = Bench().press("HOLD MISS", "ENC2")
+    assert b.game.phase == C.PHASE_OPENING and b.game.opener == 1
+
+
+def test_menu_from_the_start_screen_returns_to_the_game():
+    b = Bench()
+    assert b.panel.mode == ui.MODE_HELLO
+    b.press("HOLD ENC", "UNDO")
+    assert b.panel.mode == ui.MODE_GAME
+
+
+def test_unknown_sources_are_ignored():
+    b = Bench()
+    before = b.state()
+    b.panel.event(P.PRESS << 8 | 40)
+    b.panel.event(P.RELEASE << 8 | 40)
+    assert b.state() == before and b.panel.accepted == 0 and b.panel.refused == 0
+
+
+def test_bind_maps_sources_by_name():
+    b = Bench()
+    b.panel.bind(("OK", "3"))              # a build wired in another order
+    b.panel.event(P.PRESS << 8 | 1)        # source 1 is the 3 ball here
+    b.panel.event(P.RELEASE << 8 | 1)
+    b.panel.event(P.PRESS << 8 | 0)        # source 0 is OK
+    assert b.game.inning == 3
