@@ -171,8 +171,12 @@ def test_live_mode_on_a_terminal(interp):
     assert status == 0
     assert "\x1b[?25l" in out and out.rstrip().endswith("\x1b[?25h")   # cursor back
     last = out[out.rfind("\x1b[H"):]
-    # player 1 banked 5: its 4-digit display draws a 5 (top, upper left, middle)
-    assert " _ " in last and "|_ " in last
+    # player 1 banked 5: its 4-digit display draws a 5 in the last digit: segments
+    # a, f, g, c, d lit, b and e dark
+    rows = [r.replace("\x1b[1;31m", "").replace("\x1b[0m", "").replace("\x1b[K", "")
+            for r in last.split("\r\n")[1:6]]
+    digit = [r[18:23] for r in rows]
+    assert digit == [" ━━━ ", "┃    ", " ━━━ ", "    ┃", " ━━━ "], rows
     assert "keys:" in last
 
 

@@ -77,6 +77,23 @@ def pad(s, width):
 
 
 _QUADS = " ▘▝▀▖▌▞▛▗▚▐▜▄▙▟█"
+_RED = "\x1b[1;31m"
+_OFF = "\x1b[0m"
+
+
+def big7(segs, color=True):
+    """Seven-segment bytes (bit 0 = a ... bit 6 = g, bit 7 = point) drawn 5 rows high."""
+    rows = ["", "", "", "", ""]
+    on = _RED if color else ""
+    off = _OFF if color else ""
+    for s in segs:
+        h = [" ━━━ " if s & m else "     " for m in (0x01, 0x40, 0x08)]    # a, g, d
+        rows[0] += h[0] + " "
+        rows[1] += ("┃" if s & 0x20 else " ") + "   " + ("┃" if s & 0x02 else " ") + " "
+        rows[2] += h[1] + " "
+        rows[3] += ("┃" if s & 0x10 else " ") + "   " + ("┃" if s & 0x04 else " ") + " "
+        rows[4] += h[2] + ("●" if s & 0x80 else " ")
+    return [on + r + off for r in rows], len(segs) * 6
 
 
 def quads(px):
@@ -211,7 +228,21 @@ class Sim:
         quadrant blocks (2 x 2 pixels per character) so that more fit a terminal."""
         n = len(self.models)
         lines = []
-        if self.seven():
+        if self.seven() and compact:
+            arts = []
+            w = 0
+            for m in self.models:
+                rows, aw = big7(m.segments() if getattr(m, "on", True) else bytes(8))
+                arts.append(rows)
+                w = aw + 3
+            per = max(1, min(n, width // w))
+            for start in range(0, n, per):
+                row = range(start, min(n, start + per))
+                lines.append("".join(pad("P%d" % (i + 1), w) for i in row).rstrip())
+                for r in range(5):
+                    lines.append("   ".join(arts[i][r] for i in row).rstrip())
+                lines.append("")
+        elif self.seven():
             arts = [m.art().split("\n") for m in self.models]
             w = len(arts[0][0]) + 3
             per = max(1, min(n, width // w))
