@@ -45,7 +45,7 @@ HOLD_EXTRA_MS = 200     # HOLD: the long-press time plus this
 TURN_MS = 5             # between two quadrature states of one detent
 STEP_MS = 1             # simulated time step
 
-USAGE = ("usage: sim.py [--players N] [--build NAME] [--script FILE [--state]]\n"
+USAGE = ("usage: sim.py [--players N] [--build NAME] [--root DIR] [--script FILE [--state]]\n"
          "builds: " + " ".join(sorted(config.BUILDS)))
 
 # Terminal key -> (panel key, long press). Arrows arrive as escape sequences.
@@ -68,7 +68,7 @@ KEYMAP = {
 HELP = ("keys: 1 3 5 balls (! # % = hold: jumped)  c=C2 v=C3  Enter=OK  m=MISS "
         "(M hold: no contact)  f=FOUL (F: no rail)  s=SCRATCH (S: cue off)  "
         "u/Backspace=UNDO  r=REDO  . , or arrows=ENC+/-  / Tab Down=ENC push  "
-        "?=hold ENC (menu)  > < ' \"=ENC2  q=quit")
+        "?=hold ENC (menu)  > < ' \"=ENC2  P=power cut (--root)  q=quit")
 
 
 def pad(s, width):
@@ -116,34 +116,21 @@ class ScriptError(Exception):
 class Sim:
     """The application built from board.config with fake pins, buses and displays."""
 
-    def __init__(self, players=2, build="tm1637"):
+    def __init__(self, players=2, build="tm1637", root=None):
+        """`root`: a directory (ending in "/") that plays the board's flash: the
+        journal and the settings are kept there, so a new Sim resumes the game.
+        Without it nothing persists and `players` sets up the game."""
         if build not in config.BUILDS:
             raise ScriptError("unknown build %r (builds: %s)"
                               % (build, " ".join(sorted(config.BUILDS))))
-        Pin.reset_all()
         self.build_name = build
         self.build = config.BUILDS[build]
-        buses, dpin, self.models = fake_board(self.build)
-        self.buses = [buses[k] for k in buses]
-        settings = Settings("/nonexistent/")     # nothing persists in the simulator
-        settings.players = players
-        settings.opener = 0
-        pwm = None
-        if config.BUZZER is not None:
-            from fakesystem import PWM
-            pwm = PWM(Pin(config.BUZZER))
-
-        def key_pin(n):
-            return Pin(n, Pin.IN, Pin.PULL_UP)
-
-        self.app = loop.make(key_pin, buses, dpin, build=self.build, pwm=pwm,
-                             settings=settings)
-        self.game = self.app.game
-        self.panel = self.app.panel
-        self.long_ms = self.app.inputs.buttons.long_ms
+        self.root = root
         self.now = 0
         self.busy = 0                  # when the panel is free for the next key
         self.timeline = []             # (time, pin, level) pin changes to come
+        self.boots = 0
+        self._boot(players)
         encs = loop.encoders(self.build)
         self.keys = {}
         for name in config.PANEL:
@@ -154,7 +141,42 @@ class Sim:
             self.keys[name] = sw
             self.turns[name + "+"] = (a, b, 1)
             self.turns[name + "-"] = (a, b, -1)
-        self.app.start(0)
+
+    def _boot(self, players=None):
+        """Power on: fresh pins and chips, the application started from the flash."""
+        Pin.reset_all()
+        buses, dpin, self.models = fake_board(self.build)
+        self.buses = [buses[k] for k in buses]
+        if self.root is None:
+            settings = Settings("/nonexistent/")     # nothing persists
+        else:
+            settings = Settings(self.root).load()
+        if players is not None:
+            settings.players = players
+            if settings.opener >= players:
+                settings.opener = 0
+        pwm = None
+        if config.BUZZER is not None:
+            from fakesystem import PWM
+            pwm = PWM(Pin(config.BUZZER))
+
+        def key_pin(n):
+            return Pin(n, Pin.IN, Pin.PULL_UP)
+
+        self.app = loop.make(key_pin, buses, dpin, build=self.build, pwm=pwm,
+                             root=self.root, settings=settings)
+        self.game = self.app.game
+        self.panel = self.app.panel
+        self.long_ms = self.app.inputs.buttons.long_ms
+        self.timeline = []
+        self.busy = self.now
+        self.boots += 1
+        self.app.start(self.now)
+
+    def power_cut(self):
+        """Cut the power and switch on again: the game resumes from the journal
+        (every record was flushed when it was written; nothing is closed here)."""
+        self._boot()
 
     # ---- driving the pins ----------------------------------------------------
     def known(self, name, long=False):
@@ -294,6 +316,9 @@ class Sim:
             if g.off_table:
                 s += ", off the table: " + " ".join(
                     str(v) for i, v in enumerate((1, 3, 5)) if g.off_table >> i & 1)
+        if self.boots > 1:
+            s += ", resumed after %d power cut%s" % (self.boots - 1,
+                                                      "s" if self.boots > 2 else "")
         bz = self.app.buzzer
         if bz is not None and bz.playing():
             s += "   ♪"
@@ -438,6 +463,9 @@ def live(sim):
             for k in term.keys(5):
                 if k in ("q", "\x03", "\x04"):
                     return 0
+                if k == "P" and sim.root is not None:
+                    pending = []
+                    sim.power_cut()
                 if k in KEYMAP:
                     pending.append(KEYMAP[k])
             while pending and sim.busy <= sim.now:
@@ -478,7 +506,8 @@ def _isatty():
 
 
 def main(argv):
-    players = 2
+    players = None
+    root = None
     build = "tm1637"
     script = None
     state = False
@@ -492,6 +521,9 @@ def main(argv):
             elif a == "--build":
                 i += 1
                 build = argv[i]
+            elif a == "--root":
+                i += 1
+                root = argv[i].rstrip("/") + "/"
             elif a == "--script":
                 i += 1
                 script = argv[i]
@@ -507,11 +539,13 @@ def main(argv):
     except (IndexError, ValueError):
         sys.stderr.write(USAGE + "\n")
         return 2
-    if players < 2 or players > 8:
+    if players is not None and (players < 2 or players > 8):
         sys.stderr.write("sim: --players takes 2 to 8\n")
         return 2
+    if players is None and root is None:
+        players = 2
     try:
-        sim = Sim(players, build)
+        sim = Sim(players, build, root)
         if script is None and not _isatty():
             script = TOOLS + "/demo.keys"
         if script is not None:
