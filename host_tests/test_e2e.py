@@ -253,3 +253,25 @@ def test_board_factory_assembles_each_build(name, tmp_path, monkeypatch):
     assert app.inputs.names[:3] == ("1", "3", "5")
     assert len(app.screens.displays) == len(config.BUILDS[name]["displays"])
     assert os.path.exists(str(tmp_path / "journal.bin"))
+
+
+def test_statistics_are_the_same_after_a_power_cut(tmp_path):
+    sys.path.insert(0, TOOLS)
+    try:
+        import sim
+    finally:
+        sys.path.remove(TOOLS)
+    s = sim.Sim(2, "tm1637", root=str(tmp_path) + "/")
+    # P1 banks 4 then 5; P2 fouls three innings in a row and goes out: P1 wins
+    text = "3\nC2\nOK\nMISS\nFOUL\n5\nOK\nMISS\nSCRATCH\nMISS\nHOLD MISS\n"
+    s.play(sim.parse_script(text, s))
+    st = s.panel.stats
+    before = (list(st.innings[:2]), list(st.best[:2]), list(st.points[:2]),
+              list(st.fouls[:2]))
+    assert before == ([3, 3], [5, 0], [9, 0], [0, 3])
+    s.power_cut()
+    s.run_to(s.now + 2500)
+    st = s.panel.stats
+    after = (list(st.innings[:2]), list(st.best[:2]), list(st.points[:2]),
+             list(st.fouls[:2]))
+    assert after == before and s.game.winner == 0
