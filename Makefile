@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 MPY := $(BIN)/micropython
 PORT ?= auto
 
-.PHONY: sim test bench build deploy export clean venv
+.PHONY: sim test bench build deploy export clean venv pictures
 
 venv: $(STAMP)
 
@@ -26,6 +26,22 @@ test: $(STAMP)
 ## Figures: allocation, latency, memory, bus bytes (writes build/bench.json).
 bench: $(STAMP)
 	$(BIN)/python tools/bench.py
+
+## The tree that goes onto the board, compiled: build/device/.
+build: $(STAMP)
+	$(BIN)/python tools/deploy.py build
+
+## Build, copy what changed onto the Pico over USB, reset it. DRY_RUN=1: print the plan.
+deploy: $(STAMP)
+	$(BIN)/python tools/deploy.py deploy --port $(PORT) $(if $(filter 1 yes true,$(DRY_RUN)),--dry-run)
+
+## Fetch the journal and finished games from the Pico as JSON Lines into export/.
+export: $(STAMP)
+	$(BIN)/python tools/deploy.py export --port $(PORT) --out export
+
+## Pictures of every display type in the main game situations (docs/pictures/).
+pictures: $(STAMP)
+	$(BIN)/python tools/pictures.py
 
 clean:
 	rm -rf build .pytest_cache

@@ -1,0 +1,429 @@
+"""The panel: key and encoder events in, strokes and menu choices out.
+
+Turns input events (`kind << 8 | source`, docs/ARCHITECTURE.md) into the facts of
+the stroke being composed, commits them to the rules core, and keeps what the views
+show besides the game (mode, note, field, menu; display/ui.py). docs/PANEL.md is
+the operator's description of every key. Handling an event allocates nothing.
+"""
+from cowboy import codes as C
+from cowboy import facts as F
+from display import ui
+from app.stats import Stats
+from app.settings import Settings, MAX_BRIGHTNESS
+from input.events import PRESS, RELEASE, LONG, CW, CCW   # noqa: F401  (re-exported)
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+try:
+    from time import ticks_diff
+except ImportError:
+    def ticks_diff(a, b):
+        return a - b
+
+# The panel's own key numbers, in the order of KEYS; bind() maps the input layer's
+# event sources onto them.
+K_1 = const(0)
+K_3 = const(1)
+K_5 = const(2)
+K_C2 = const(3)
+K_C3 = const(4)
+K_OK = const(5)
+K_MISS = const(6)
+K_FOUL = const(7)
+K_SCRATCH = const(8)
+K_UNDO = const(9)
+K_REDO = const(10)
+K_ENC = const(11)        # push switch of the encoder
+K_ENC2 = const(12)       # push switch of the optional second encoder
+KEYS = ("1", "3", "5", "C2", "C3", "OK", "MISS", "FOUL", "SCRATCH", "UNDO", "REDO",
+        "ENC", "ENC2")
+
+# Keys with a long-press meaning: they act on release, short or long.
+LONG_KEYS = const((1 << K_1) | (1 << K_3) | (1 << K_5) | (1 << K_MISS) | (1 << K_FOUL)
+                  | (1 << K_SCRATCH) | (1 << K_ENC) | (1 << K_ENC2))
+
+_CAROM_MASK = 3 << F.CAROM
+_FIRST_MASK = 7 << F.FIRST
+_CUE_MASK = 3 << F.CUE
+_JUMPED_MASK = 7 << F.JUMPED
+_HELD_MASK = 7 << F.HELD
+_WIN_FACTS = (F.FIRST_B1 << F.FIRST) | (F.CUE_CALLED << F.CUE)   # off the 1, called pocket
+
+_FIELDS = const(6)               # FIELD_NONE .. FIELD_CUE
+
+
+class Panel:
+    """State the views read: `mode`, `facts`, `composing`, `preview`, `note`,
+    `reject`, `field`, `menu_item`, `menu_value`, `settings`, `stats`."""
+
+    HELLO_MS = 2000       # start-up wiring check: each display shows its number
+
+    def __init__(self, game, settings=None, stats=None, buzzer=None, journal=None):
+        self.game = game
+        self.settings = settings or Settings()   # players, opener (0-based), brightness
+        self.stats = stats or Stats()
+        self.buzzer = buzzer
+        self.journal = journal
+        # Actions go through the journal when there is one: it applies them to the
+        # game and records those the core accepts (app/journal.py).
+        self.ref = game if journal is None else journal
+        self.mode = ui.MODE_HELLO
+        self.facts = 0
+        self.base = 0             # facts of an untouched stroke: the held balls carried
+        self.composing = False
+        self.preview = 0
+        self.note = ui.NOTE_NONE
+        self.reject = 0
+        self.field = ui.FIELD_NONE
+        self.menu_item = ui.MENU_PLAYERS
+        self.menu_value = 0
+        self.back_mode = ui.MODE_GAME   # where UNDO leaves the menu to
+        self.settings_dirty = False     # the loop saves the settings, then clears it
+        self.version = 0          # bumped on every visible change
+        self.down = 0             # keys held (bit = source)
+        self.longed = 0           # held keys whose LONG event came
+        self.t_start = 0
+        self.keymap = bytearray(range(len(KEYS)))   # event source -> K_* (see bind)
+        self.accepted = 0         # keys accepted and refused (figures for tests/bench)
+        self.refused = 0
+
+    def bind(self, names):
+        """Take key sources from the input layer's key list (names in source order)."""
+        self.keymap = bytearray(len(names))
+        for i in range(len(names)):
+            self.keymap[i] = KEYS.index(names[i])
+
+    # ---- start-up ----------------------------------------------------------
+    def start(self, now, resumed=False):
+        """Show the wiring check, then the game; a new game unless `resumed`."""
+        if not resumed:
+            s = self.settings
+            if s.opener >= s.players:
+                s.opener = 0
+            self.ref.new_game(s.players, s.opener)
+        self.mode = ui.MODE_HELLO
+        self.t_start = now
+        self._fresh()
+
+    def tick(self, now):
+        """Time-driven changes: the end of the start-up wiring check."""
+        if self.mode == ui.MODE_HELLO and ticks_diff(now, self.t_start) >= self.HELLO_MS:
+            self._to_game()
+            self.version += 1
+
+    # ---- events ------------------------------------------------------------
+    def event(self, ev, now=0):
+        """Handle one input event."""
+        kind = ev >> 8
+        src = ev & 0xFF
+        if kind == CW:
+            self._turn(src, 1)
+            return
+        if kind == CCW:
+            self._turn(src, -1)
+            return
+        if src >= len(self.keymap):
+            return
+        src = self.keymap[src]
+        bit = 1 << src
+        if kind == PRESS:
+            self.down |= bit
+            self.longed &= ~bit
+            if not LONG_KEYS & bit:
+                self._key(src, False)
+        elif kind == LONG:
+            if self.down & bit and LONG_KEYS & bit and not self.longed & bit:
+                self.longed |= bit
+                if self.buzzer:
+                    self.buzzer.tick()        # the long press registered: let go now
+        elif kind == RELEASE:
+            if self.down & bit and LONG_KEYS & bit:
+                self._key(src, (self.longed & bit) != 0)
+            self.down &= ~bit
+            self.longed &= ~bit
+
+    def _ok(self):
+        self.accepted += 1
+        if self.buzzer:
+            self.buzzer.tick()
+
+    def _refuse(self, note):
+        self.note = note
+        self.refused += 1
+        if self.buzzer:
+            self.buzzer.refuse()
+
+    def _key(self, k, long):
+        self.version += 1
+        self.note = ui.NOTE_NONE
+        if self.mode == ui.MODE_HELLO:
+            self._to_game()
+        if (k == K_ENC or k == K_ENC2) and long:
+            if self.mode != ui.MODE_MENU:
+                self._open_menu(ui.MENU_PLAYERS)
+            else:
+                self._leave_menu()
+            return
+        if self.mode == ui.MODE_MENU:
+            self._menu_key(k)
+        elif self.mode == ui.MODE_STATS:
+            self._over_key(k)
+        elif self.game.phase == C.PHASE_CHOICE:
+            self._choice_key(k)
+        else:
+            self._game_key(k, long)
+
+    # ---- composing and committing strokes ----------------------------------
+    def _fresh(self):
+        """A new, untouched composition for the state the game is in now."""
+        self.base = (self.game.off_table & 7) << F.HELD
+        self.facts = self.base
+        self.composing = False
+        self.preview = 0
+        self.field = ui.FIELD_NONE
+
+    def _set(self, f):
+        self.facts = f
+        self._show()
+
+    def _show(self):
+        """`composing` for the views: facts changed, or a field open on the encoder."""
+        self.composing = self.facts != self.base or self.field != ui.FIELD_NONE
+        self.preview = self.game.preview(self.facts) if self.composing else 0
+
+    def _to_game(self):
+        self._fresh()
+        if self.game.phase == C.PHASE_OVER:
+            self.stats.count(self.game)
+            self.mode = ui.MODE_STATS
+        else:
+            self.mode = ui.MODE_GAME
+            if self.game.phase == C.PHASE_CHOICE:
+                self.note = ui.NOTE_CHOOSE
+
+    def _stored(self):
+        return self.journal is None or not self.journal.failed
+
+    def _after(self):
+        """Common end of an accepted action: fresh composition, the mode that follows."""
+        self._to_game()
+        if not self._stored():
+            self.note = ui.NOTE_STORAGE
+        if self.mode == ui.MODE_STATS:
+            self.accepted += 1
+            if self.buzzer:
+                self.buzzer.fanfare()
+        else:
+            self._ok()
+
+    def _commit(self, f):
+        err = self.ref.shot(f)
+        if err:
+            self.reject = err
+            self.preview = -err
+            self._refuse(ui.NOTE_REJECTED)
+            return
+        self._after()
+
+    def _game_key(self, k, long):
+        f = self.facts
+        if k <= K_5:
+            b = 1 << k
+            if long:
+                f = (f ^ (b << F.JUMPED)) & ~b
+            else:
+                f = (f ^ b) & ~(b << F.JUMPED)
+            self._set(f)
+            self._ok()
+        elif k == K_C2 or k == K_C3:
+            c = 2 if k == K_C2 else 3
+            if F.carom(f) == c:
+                c = 0
+            self._set((f & ~_CAROM_MASK) | (c << F.CAROM))
+            self._ok()
+        elif k == K_OK:
+            if f != self.base:
+                self._commit(f)
+            elif self.game.phase == C.PHASE_FINAL:
+                self._set(self.base | _WIN_FACTS)
+                self.note = ui.NOTE_CONFIRM_WIN
+                self._ok()
+            else:
+                self._refuse(ui.NOTE_COMPOSE_FIRST)
+        elif k == K_MISS:
+            if f != self.base:
+                self._refuse(ui.NOTE_MISS_REFUSED)
+            elif long:
+                self._commit(self.base | (F.FIRST_NONE << F.FIRST))
+            else:
+                self._commit(self.base)
+        elif k == K_FOUL:
+            self._commit(f | (F.F_NO_RAIL if long else F.F_FOUL))
+        elif k == K_SCRATCH:
+            self._commit((f & ~_CUE_MASK) | ((F.CUE_OFF if long else F.CUE_POCKET) << F.CUE))
+        elif k == K_UNDO:
+            if self.composing or self.field != ui.FIELD_NONE:
+                self._fresh()
+                self._ok()
+            else:
+                self._undo()
+        elif k == K_REDO:
+            if f != self.base:
+                self._refuse(ui.NOTE_MISS_REFUSED)
+            else:
+                self._redo()
+        elif k == K_ENC or k == K_ENC2:
+            if self.field == ui.FIELD_NONE:
+                self.field = ui.FIELD_FIRST
+                self._show()
+            else:
+                self._step_field(1)
+            self._ok()
+
+    def _undo(self):
+        if self.ref.undo():
+            self._refuse(ui.NOTE_NO_UNDO)
+            return
+        self._after()
+
+    def _redo(self):
+        if self.ref.redo():
+            self._refuse(ui.NOTE_NO_REDO)
+            return
+        self._after()
+
+    def _step_field(self, d):
+        """Next (d=1) or previous (d=-1) value of the field on show."""
+        f = self.facts
+        fld = self.field
+        if fld == ui.FIELD_FIRST:
+            v = (F.first(f) + d) % 5
+            f = (f & ~_FIRST_MASK) | (v << F.FIRST)
+        elif fld == ui.FIELD_RAIL:
+            f ^= F.F_NO_RAIL
+        elif fld == ui.FIELD_JUMPED:
+            v = (F.jumped(f) + d) & 7
+            f = (f & ~_JUMPED_MASK) | (v << F.JUMPED)
+        elif fld == ui.FIELD_HELD:
+            v = (F.held(f) + d) & 7
+            f = (f & ~_HELD_MASK) | (v << F.HELD)
+        elif fld == ui.FIELD_CUE:
+            v = (F.cue(f) + d) & 3
+            f = (f & ~_CUE_MASK) | (v << F.CUE)
+        else:
+            return
+        self._set(f)
+
+    def _turn(self, enc, d):
+        self.version += 1
+        self.note = ui.NOTE_NONE
+        if self.mode == ui.MODE_HELLO:
+            self._to_game()
+        if self.mode == ui.MODE_MENU:
+            self._menu_turn(d)
+        elif self.mode != ui.MODE_GAME or self.game.phase == C.PHASE_CHOICE:
+            return
+        elif enc == 0:
+            self.field = (self.field + d) % _FIELDS
+            self._show()
+        elif self.field == ui.FIELD_NONE:
+            self.field = ui.FIELD_FIRST
+            self._show()
+        else:
+            self._step_field(d)
+
+    # ---- failed opening and game over --------------------------------------
+    def _choice_key(self, k):
+        if k == K_OK or k == K_ENC or k == K_ENC2:
+            self.ref.choice(k != K_OK)
+            self._after()
+        elif k == K_UNDO:
+            self._undo()
+        else:
+            self._refuse(ui.NOTE_CHOOSE)
+
+    def _over_key(self, k):
+        if k == K_UNDO:
+            self._undo()
+        elif k == K_REDO:
+            self._redo()
+        elif k == K_OK or k == K_ENC or k == K_ENC2:
+            g = self.game
+            self.settings.players = g.players
+            self.settings.opener = (g.opener + 1) % g.players
+            self._open_menu(ui.MENU_OPENER)
+        else:
+            self._refuse(ui.NOTE_GAME_OVER)
+
+    # ---- set-up menu -------------------------------------------------------
+    def _open_menu(self, item):
+        if self.mode != ui.MODE_MENU:
+            self.back_mode = self.mode
+        self.mode = ui.MODE_MENU
+        self.menu_item = item
+        self._load_item()
+        self._ok()
+
+    def _load_item(self):
+        s = self.settings
+        item = self.menu_item
+        if item == ui.MENU_PLAYERS:
+            self.menu_value = s.players
+        elif item == ui.MENU_OPENER:
+            self.menu_value = s.opener
+        elif item == ui.MENU_BRIGHTNESS:
+            self.menu_value = s.brightness
+        else:
+            self.menu_value = 0
+
+    def _menu_turn(self, d):
+        s = self.settings
+        item = self.menu_item
+        v = self.menu_value + d
+        if item == ui.MENU_PLAYERS:
+            v = 2 if v < 2 else 8 if v > 8 else v
+            s.players = v
+            if s.opener >= v:
+                s.opener = v - 1
+        elif item == ui.MENU_OPENER:
+            v %= s.players
+            s.opener = v
+        elif item == ui.MENU_BRIGHTNESS:
+            v = 0 if v < 0 else MAX_BRIGHTNESS if v > MAX_BRIGHTNESS else v
+            s.brightness = v
+        else:
+            return
+        if v != self.menu_value:
+            self.menu_value = v
+            self.settings_dirty = True
+
+    def _menu_key(self, k):
+        if k == K_OK or ((k == K_ENC or k == K_ENC2) and self.menu_item == ui.MENU_START):
+            self._new_game()
+        elif k == K_ENC or k == K_ENC2:
+            self.menu_item = (self.menu_item + 1) % (ui.MENU_START + 1)
+            self._load_item()
+            self._ok()
+        elif k == K_UNDO:
+            self._leave_menu()
+        else:
+            self._refuse(ui.NOTE_NONE)
+
+    def _leave_menu(self):
+        self.mode = self.back_mode
+        if self.mode == ui.MODE_HELLO or self.mode == ui.MODE_MENU:
+            self.mode = ui.MODE_GAME
+        self._ok()
+
+    def _new_game(self):
+        s = self.settings
+        self.ref.new_game(s.players, s.opener)
+        self.stats.clear()
+        self._to_game()
+        if not self._stored():
+            self.note = ui.NOTE_STORAGE
+        self._ok()

@@ -1,0 +1,71 @@
+"""Set-up choices that survive power cuts: players, opener, brightness.
+
+Stored as a tiny JSON object in `settings.json`, replaced atomically: the new text
+goes to `settings.tmp`, which is then renamed over the old file (a littlefs rename
+is one atomic commit), so a cut leaves either the old or the new settings. A file
+that is missing, unreadable or out of range gives the defaults for that field.
+"""
+import json
+import os
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+FILE = "settings.json"
+TMP = "settings.tmp"
+MIN_PLAYERS = const(2)
+MAX_PLAYERS = const(8)
+MAX_BRIGHTNESS = const(7)   # 8 levels, 0-7: what the seven-segment drivers offer
+
+
+class Settings:
+    players = 2
+    opener = 0          # 0-based
+    brightness = 4
+
+    def __init__(self, root="/"):
+        self.root = root
+
+    def load(self):
+        """Read the file; fields that are missing or out of range keep their defaults."""
+        try:
+            with open(self.root + FILE) as f:
+                d = json.loads(f.read())
+        except (OSError, ValueError):
+            return self
+        if type(d) is not dict:
+            return self
+        p = d.get("players")
+        if type(p) is int and MIN_PLAYERS <= p <= MAX_PLAYERS:
+            self.players = p
+        o = d.get("opener")
+        if type(o) is int and 0 <= o < self.players:
+            self.opener = o
+        b = d.get("brightness")
+        if type(b) is int and 0 <= b <= MAX_BRIGHTNESS:
+            self.brightness = b
+        return self
+
+    def set(self, players=None, opener=None, brightness=None):
+        """Change fields (clamped into range) and save when anything changed."""
+        old = (self.players, self.opener, self.brightness)
+        if players is not None:
+            self.players = min(MAX_PLAYERS, max(MIN_PLAYERS, players))
+        if opener is not None:
+            self.opener = opener
+        if self.opener >= self.players or self.opener < 0:
+            self.opener = 0
+        if brightness is not None:
+            self.brightness = min(MAX_BRIGHTNESS, max(0, brightness))
+        if (self.players, self.opener, self.brightness) != old:
+            self.save()
+
+    def save(self):
+        tmp = self.root + TMP
+        with open(tmp, "w") as f:
+            f.write('{"players": %d, "opener": %d, "brightness": %d}\n'
+                    % (self.players, self.opener, self.brightness))
+        os.rename(tmp, self.root + FILE)

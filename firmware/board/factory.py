@@ -1,0 +1,52 @@
+"""The selected build of board/config.py as machine/rp2 objects (device only).
+
+One of the two modules that import `machine` (with main.py): everything else
+receives the objects made here. `make()` returns the assembled application
+(app.loop.App) ready to `run()`.
+"""
+import machine
+
+from board import config
+
+
+def key_pin(gpio):
+    """A panel key or encoder line: input, pull-up (switch to ground)."""
+    return machine.Pin(gpio, machine.Pin.IN, machine.Pin.PULL_UP)
+
+
+def display_pin(gpio):
+    """A display wire (TM1637 clock/data, MAX7219 chip select); the driver sets the mode."""
+    return machine.Pin(gpio, machine.Pin.OUT, value=1)
+
+
+def buses(build):
+    """Bus name -> machine.I2C / machine.SPI for the build's bus table."""
+    out = {}
+    for name in build["buses"]:
+        b = build["buses"][name]
+        if b["kind"] == "i2c":
+            out[name] = machine.I2C(b["id"], sda=machine.Pin(b["sda"]),
+                                    scl=machine.Pin(b["scl"]), freq=b["freq"])
+        else:
+            out[name] = machine.SPI(b["id"], baudrate=b["baudrate"], polarity=0, phase=0,
+                                    sck=machine.Pin(b["sck"]), mosi=machine.Pin(b["mosi"]))
+    return out
+
+
+def buzzer():
+    """PWM on the buzzer pin, silent; None when the build has no buzzer."""
+    if config.BUZZER is None:
+        return None
+    pwm = machine.PWM(machine.Pin(config.BUZZER))
+    pwm.freq(2000)
+    pwm.duty_u16(0)
+    return pwm
+
+
+def make(watchdog=None, root="/"):
+    """The scoreboard application on this board (app.loop.App)."""
+    from app import loop
+    from input.pio_quadrature import factory as pio_quadrature
+    build = config.selected()
+    return loop.make(key_pin, buses(build), display_pin, build=build, pwm=buzzer(),
+                     root=root, quadrature=pio_quadrature, watchdog=watchdog)

@@ -1,0 +1,68 @@
+"""HT16K33 LED driver on I2C (0x70-0x77), as on seven-segment backpacks.
+
+The chip has 16 bytes of display RAM, two per row (COM). A 4-digit backpack wires
+its digits to rows 0, 1, 3, 4 (row 2 drives the colon); an 8-digit board to rows
+0-7. Changed digits are sent as one RAM write from the first to the last.
+"""
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+from display.sevenseg import SevenSegment
+
+HT16K33_RAM = const(0x00)         # | address 0x00-0x0F, then data (auto-increment)
+HT16K33_SYSTEM = const(0x20)      # | 1: oscillator on
+HT16K33_DISPLAY = const(0x80)     # | 1: display on, | blink << 1
+HT16K33_DIMMING = const(0xE0)     # | 0-15: duty 1/16 .. 16/16
+
+ROWS4 = b"\x00\x01\x03\x04"
+ROWS8 = b"\x00\x01\x02\x03\x04\x05\x06\x07"
+
+
+class HT16K33(SevenSegment):
+    def __init__(self, i2c, addr=0x70, digits=4):
+        SevenSegment.__init__(self, digits)
+        self.i2c = i2c
+        self.addr = addr
+        self.rows = ROWS4 if digits == 4 else ROWS8
+        self.ram = bytearray(16)
+        self._cmd = bytearray(1)
+        mv = memoryview(self.ram)
+        # One view per span of digits: views[i * digits + j - 1] covers digits i..j-1.
+        self._views = []
+        for i in range(digits):
+            for j in range(1, digits + 1):
+                lo = 2 * self.rows[i]
+                hi = 2 * self.rows[j - 1] + 1
+                self._views.append(mv[lo:hi] if j > i else None)
+
+    def _send(self, c):
+        self._cmd[0] = c
+        self.i2c.writeto(self.addr, self._cmd)
+
+    def _init(self):
+        """Oscillator on, the whole RAM (unused rows dark), display on: the
+        digits are in RAM before the display goes on, and a periodic refresh of
+        a lit display never blanks it."""
+        self._send(HT16K33_SYSTEM | 1)
+        ram = self.ram
+        for i in range(16):
+            ram[i] = 0
+        for k in range(self.digits):
+            ram[2 * self.rows[k]] = self.seg[k]
+        self.i2c.writeto_mem(self.addr, HT16K33_RAM, ram)
+        self._send(HT16K33_DISPLAY | 1)
+
+    def _write(self, i, j):
+        ram = self.ram
+        seg = self.seg
+        rows = self.rows
+        for k in range(i, j):
+            ram[2 * rows[k]] = seg[k]
+        self.i2c.writeto_mem(self.addr, HT16K33_RAM | (2 * rows[i]),
+                             self._views[i * self.digits + j - 1])
+
+    def _level(self):
+        self._send(HT16K33_DIMMING | self.level)

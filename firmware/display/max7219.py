@@ -1,0 +1,92 @@
+"""MAX7219 LED drivers daisy-chained on one SPI bus with one CS pin.
+
+Each chip is a 16-bit shift register (register address, data; MSB first) that
+passes older bits on to the next chip; all latch on the rising edge of CS. To
+write one chip, a frame carries its word and the no-op register for every other
+chip. Chain position 0 is nearest the Pico, so its word is sent last.
+Digits are driven without BCD decoding; register DIGIT0 is the rightmost digit.
+"""
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+from display.sevenseg import SevenSegment
+
+MAX7219_NOOP = const(0x00)
+MAX7219_DIGIT0 = const(0x01)      # DIGIT0-DIGIT7: 0x01-0x08
+MAX7219_DECODE_MODE = const(0x09)
+MAX7219_INTENSITY = const(0x0A)
+MAX7219_SCAN_LIMIT = const(0x0B)
+MAX7219_SHUTDOWN = const(0x0C)
+MAX7219_DISPLAY_TEST = const(0x0F)
+
+# a..g, dp (bits 0-7) -> the MAX7219's no-decode order: dp a b c d e f g (bits 7-0).
+ORDER = bytearray(256)
+
+
+def _order():
+    for s in range(256):
+        o = 0x80 if s & 0x80 else 0
+        for k in range(7):
+            if s & (1 << k):
+                o |= 1 << (6 - k)
+        ORDER[s] = o
+
+
+_order()
+del _order
+
+
+class MAX7219Chain:
+    """The SPI bus, the CS pin and one frame buffer shared by the chain."""
+
+    def __init__(self, spi, cs, count):
+        self.spi = spi
+        self.cs = cs
+        self.count = count
+        self.frame = bytearray(2 * count)
+        cs.init(cs.OUT)
+        cs.value(1)
+
+    def send(self, pos, reg, data):
+        """Write one register of the chip at `pos`; the others get a no-op."""
+        f = self.frame
+        for i in range(2 * self.count):
+            f[i] = 0
+        k = 2 * (self.count - 1 - pos)
+        f[k] = reg
+        f[k + 1] = data
+        self.cs.value(0)
+        self.spi.write(f)
+        self.cs.value(1)
+
+    def module(self, pos, digits=8):
+        return MAX7219(self, pos, digits)
+
+
+class MAX7219(SevenSegment):
+    """One 8-digit module of a chain (one per player)."""
+
+    def __init__(self, chain, pos, digits=8):
+        SevenSegment.__init__(self, digits)
+        self.chain = chain
+        self.pos = pos
+
+    def _init(self):
+        c = self.chain
+        p = self.pos
+        c.send(p, MAX7219_DISPLAY_TEST, 0)
+        c.send(p, MAX7219_DECODE_MODE, 0)
+        c.send(p, MAX7219_SCAN_LIMIT, self.digits - 1)
+        c.send(p, MAX7219_SHUTDOWN, 1)
+
+    def _write(self, i, j):
+        seg = self.seg
+        last = self.digits - 1
+        for k in range(i, j):
+            self.chain.send(self.pos, MAX7219_DIGIT0 + last - k, ORDER[seg[k]])
+
+    def _level(self):
+        self.chain.send(self.pos, MAX7219_INTENSITY, self.level)

@@ -1,0 +1,260 @@
+"""All players' displays as one object the main loop calls once per pass.
+
+    screens = build(config.selected(), buses, pin)    # at start-up
+    screens.update(game, panel, now_ms)                # every loop pass
+    screens.wake(now_ms)                               # on any key: OLEDs undim
+
+`update` decides each seat's view, renders it into text, redraws a display only
+when its text changed and flushes only what changed on the wire. Besides that it:
+- fully refreshes (re-initialises and resends) one display every
+  REFRESH_MS / displays, so each is refreshed every REFRESH_MS and a display upset
+  by interference recovers;
+- catches OSError from a display (unplugged, NACK): the display is marked failed
+  (`failed` bit mask, `errors` counts), the others carry on, and it is retried
+  with a full refresh every RETRY_MS;
+- sets brightness from panel.settings.brightness (0-15), dims the OLEDs after
+  DIM_MS without a key or a change, and moves OLED content right by 0, 1, 2, 1
+  columns in turn, one step every SHIFT_MS.
+Nothing here allocates after construction.
+"""
+try:
+    from time import ticks_diff, ticks_add
+except ImportError:
+    def ticks_diff(a, b):
+        return a - b
+
+    def ticks_add(a, b):
+        return a + b
+
+from display import views as V
+from display.sevenseg import SevenSegment
+from display.oled import OLED
+
+KIND_4 = 4
+KIND_8 = 8
+KIND_OLED = 64
+
+# Columns the OLED picture moves right, in turn, against burn-in. (Vertically the
+# layout has no spare row: the status line, big digits and item line fill 64 rows.)
+SHIFTS = (0, 1, 2, 1)
+
+
+class Screens:
+    REFRESH_MS = 4000     # each display re-initialised and resent this often
+    RETRY_MS = 3000       # a failed display is tried again after this long
+    DIM_MS = 120000       # OLEDs dim after this long without a key or a change
+    DIM_LEVEL = 1         # OLED brightness while dimmed (0-15)
+    SHIFT_MS = 90000      # OLED content moves by a column this often
+    FRAME_MS = 40         # at most one render per this long, unless game or panel changed
+
+    def __init__(self, displays):
+        """`displays`: one driver per seat, player 1 first (None: no display)."""
+        self.displays = displays
+        n = len(displays)
+        self.count = n
+        self.seats = [V.Seat(i) for i in range(n)]
+        self.kinds = bytearray(n)
+        self.layouts = []
+        self.shown = []            # the text last drawn per seat
+        for i in range(n):
+            d = displays[i]
+            if isinstance(d, OLED):
+                self.kinds[i] = KIND_OLED
+                lay = V.LayoutOLED()
+            elif isinstance(d, SevenSegment) and d.digits >= 8:
+                self.kinds[i] = KIND_8
+                lay = V.Layout8()
+            else:
+                self.kinds[i] = KIND_4
+                lay = V.Layout4()
+            self.layouts.append(lay)
+            self.shown.append(V.Text(lay.text.size))
+        self.ctx = V.Context()
+        self.failed = 0            # bit i: display i failed and waits for a retry
+        self.errors = bytearray(n)  # failures per display (saturating)
+        self.retry_at = [0] * n
+        self.dirty = bytearray(n)  # 1: redraw even if the text is the same
+        self.levels = bytearray(b"\xff" * n)  # brightness last given to each driver
+        self._sig = [0] * 14        # what a key or a stroke changes
+        self._force = True
+        self.frame_at = 0
+        self.level = 8
+        self.last_input = 0
+        self.dimmed = False
+        self.shift = 0
+        self.shift_at = 0
+        self.refresh_at = 0
+        self.refresh_next = 0
+        self.started = False
+
+    def wake(self, now_ms):
+        """A key was pressed: OLEDs come back to full brightness."""
+        self._force = True
+
+    def _start(self, now_ms):
+        self.started = True
+        self.last_input = now_ms
+        self.shift_at = now_ms
+        self.refresh_at = now_ms
+        for i in range(self.count):
+            self.dirty[i] = 1
+
+    def update(self, game, panel, now_ms):
+        if not self.started:
+            self._start(now_ms)
+        if panel is not None and panel.settings is not None:
+            b = panel.settings.brightness
+            self.level = 0 if b < 0 else (15 if b > 15 else b)
+        if game is not None:
+            self.ctx.update(game)
+        if not self._activity(game, panel, now_ms) and \
+                ticks_diff(now_ms, self.frame_at) < self.FRAME_MS:
+            return
+        self.frame_at = now_ms
+        # burn-in shift and dimming (OLEDs)
+        if ticks_diff(now_ms, self.shift_at) >= self.SHIFT_MS:
+            self.shift_at = now_ms
+            self.shift += 1
+            if self.shift >= len(SHIFTS):
+                self.shift = 0
+            for i in range(self.count):
+                if self.kinds[i] == KIND_OLED:
+                    self.dirty[i] = 1
+        self.dimmed = ticks_diff(now_ms, self.last_input) >= self.DIM_MS
+        # which display gets its periodic full refresh in this pass
+        full_i = -1
+        if self.count and ticks_diff(now_ms, self.refresh_at) >= self.REFRESH_MS // self.count:
+            self.refresh_at = now_ms
+            full_i = self.refresh_next
+            self.refresh_next += 1
+            if self.refresh_next >= self.count:
+                self.refresh_next = 0
+        for i in range(self.count):
+            self._one(i, game, panel, now_ms, i == full_i)
+
+    def _set(self, k, v):
+        if self._sig[k] != v:
+            self._sig[k] = v
+            return 1
+        return 0
+
+    def _activity(self, game, panel, now_ms):
+        """True when a stroke, an undo or a key changed something since the last
+        pass; that counts as input (OLEDs stay bright) and renders at once."""
+        n = 0
+        if game is not None:
+            n = self._set(0, game.last) + self._set(1, game.shooter) + \
+                self._set(2, game.inning) + self._set(3, game.players)
+        if panel is not None:
+            n += self._set(4, panel.mode) + self._set(5, panel.facts) + \
+                self._set(6, panel.note) + self._set(7, panel.menu_value) + \
+                self._set(8, panel.menu_item) + self._set(9, panel.field) + \
+                self._set(10, panel.preview) + self._set(11, panel.reject) + \
+                self._set(12, 1 if panel.composing else 0)
+            if panel.settings is not None:
+                n += self._set(13, panel.settings.brightness)
+        if self._force:
+            self._force = False
+            n += 1
+        if n:
+            self.last_input = now_ms
+        return n > 0
+
+    def _one(self, i, game, panel, now_ms, full):
+        d = self.displays[i]
+        if d is None:
+            return
+        seat = self.seats[i]
+        seat.update(game, panel, self.ctx)
+        text = self.layouts[i].render(seat, now_ms)
+        shown = self.shown[i]
+        changed = self.dirty[i] or not text.same(shown)
+        kind = self.kinds[i]
+        if changed:
+            shown.copy(text)
+            self.dirty[i] = 0
+            if kind == KIND_OLED:
+                V.draw_oled(d.buf, text, SHIFTS[self.shift])
+            else:
+                d.text(text.buf)
+        level = self.level
+        if kind == KIND_OLED and self.dimmed:
+            level = self.DIM_LEVEL
+        if level != self.levels[i]:
+            self.levels[i] = level
+            d.brightness(level)
+            changed = True
+        if self.failed >> i & 1:
+            if ticks_diff(now_ms, self.retry_at[i]) < 0:
+                return
+            full = True
+        if not (changed or full):
+            return                         # nothing to send: skip the driver's diff
+        try:
+            d.flush(full)
+            self.failed &= ~(1 << i)
+        except OSError:
+            self.failed |= 1 << i
+            if self.errors[i] < 255:
+                self.errors[i] += 1
+            self.retry_at[i] = ticks_add(now_ms, self.RETRY_MS)
+
+
+def build(build, buses, pin):
+    """Drivers for the displays of a board build, wrapped in a Screens.
+
+    `build`: an entry of board.config.BUILDS ("buses", "displays").
+    `buses`: bus name -> ready bus object (machine.I2C / SPI or a fake).
+    `pin`: GPIO number -> ready pin object (a callable or a dict); called once per
+    GPIO, the same object is used for a shared clock.
+    """
+    return Screens(drivers(build, buses, pin))
+
+
+def drivers(build, buses, pin):
+    """The list of display drivers, one per seat (see build())."""
+    from display.tm1637 import TM1637
+    from display.ht16k33 import HT16K33
+    from display.max7219 import MAX7219Chain
+    from display.oled import SSD1306_I2C, SH1106_I2C
+    from display.tca9548a import TCA9548A
+
+    pins = {}
+
+    def get_pin(n):
+        if n not in pins:
+            pins[n] = pin[n] if isinstance(pin, dict) else pin(n)
+        return pins[n]
+
+    entries = build["displays"]
+    chains = {}
+    muxes = {}
+    out = []
+    for e in entries:
+        kind = e[0]
+        if kind == "tm1637":
+            out.append(TM1637(get_pin(e[1]), get_pin(e[2])))
+        elif kind == "max7219":
+            name = e[1]
+            if name not in chains:
+                count = 0
+                for x in entries:
+                    if x[0] == "max7219" and x[1] == name:
+                        count += 1
+                cfg = build["buses"][name]
+                chains[name] = MAX7219Chain(buses[name], get_pin(cfg["cs"]), count)
+            out.append(chains[name].module(e[2]))
+        elif kind == "ht16k33":
+            out.append(HT16K33(buses[e[1]], e[2]))
+        elif kind == "ssd1306" or kind == "sh1106":
+            bus = buses[e[1]]
+            if len(e) > 3:
+                name = e[1]
+                if name not in muxes:
+                    muxes[name] = TCA9548A(bus, build["buses"][name].get("mux", 0x70))
+                bus = muxes[name].channel(e[3])
+            cls = SH1106_I2C if kind == "sh1106" else SSD1306_I2C
+            out.append(cls(bus, e[2]))
+        else:
+            raise ValueError(kind)
+    return out

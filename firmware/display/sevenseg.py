@@ -1,0 +1,66 @@
+"""Logic shared by the seven-segment drivers: what to show and what was sent.
+
+A driver subclass implements three transport steps: `_init()` (wake the chip and
+set its modes), `_write(i, j)` (send digits i..j-1 of `seg`) and `_level()`
+(send the brightness). `flush()` sends only what changed since the last flush;
+`flush(True)` re-initialises the chip and sends everything, so a chip upset by
+interference or a power dip recovers. Bus errors propagate as OSError; after one,
+the next flush is a full one.
+"""
+from display.segments import encode
+
+
+class SevenSegment:
+    LEVELS = 16          # brightness() takes 0..LEVELS-1 on every driver
+
+    def __init__(self, digits):
+        self.digits = digits
+        self.seg = bytearray(digits)      # segments wanted, leftmost digit first
+        self._sent = bytearray(digits)    # segments the chip holds
+        self.level = 8
+        self._sent_level = -1
+        self._valid = False               # False: chip content unknown
+
+    def text(self, chars):
+        """Show ASCII bytes (see segments.encode); takes effect at flush()."""
+        encode(chars, self.seg, self.digits)
+
+    def brightness(self, level):
+        self.level = 0 if level < 0 else (15 if level > 15 else level)
+
+    def flush(self, full=False):
+        """Send what changed (everything if `full`); return digits sent."""
+        n = self.digits
+        seg = self.seg
+        sent = self._sent
+        if full or not self._valid:
+            self._valid = False
+            self._init()
+            self._write(0, n)
+            self._level()
+            for i in range(n):
+                sent[i] = seg[i]
+            self._sent_level = self.level
+            self._valid = True
+            return n
+        first = -1
+        last = -1
+        for i in range(n):
+            if seg[i] != sent[i]:
+                if first < 0:
+                    first = i
+                last = i
+        count = 0
+        if first >= 0:
+            self._valid = False
+            self._write(first, last + 1)
+            for i in range(first, last + 1):
+                sent[i] = seg[i]
+            self._valid = True
+            count = last + 1 - first
+        if self.level != self._sent_level:
+            self._valid = False
+            self._level()
+            self._sent_level = self.level
+            self._valid = True
+        return count

@@ -1,0 +1,794 @@
+"""What each player's display shows: the view rules.
+
+`Seat` reads the rules core (`cowboy.game.Game`) and the panel (`display.ui`) and
+decides, for one player, a main value (score, player number, menu value ...) and a
+short list of items (inning points, stage cue, fouls, cue ball in hand, balls held
+off the table, the reason of a foul, a note, the preview of a stroke). Three layouts
+turn that into text:
+
+- `Layout4`  4-digit seven-segment: the score page and the items take turns.
+- `Layout8`  8-digit seven-segment: an item (or the player number) on the left four
+             digits, the banked score always on the right three.
+- `LayoutOLED` 128x64: a status line, the score in big digits, the inning points
+             beside them, and a line of text for the items, which take turns.
+
+An urgent item (a note, a preview, the failed-opening choice) shows alone.
+Decimal points lit under the score mean "at the table".
+
+Rendering writes into preallocated bytearrays and allocates nothing; texts are
+bytes constants. See docs/DISPLAYS.md for the rules with pictures.
+"""
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+from cowboy import codes as C
+from cowboy import facts as F
+from display import ui as U
+from display import fonts
+
+# Main value of a seat.
+MAIN_BLANK = const(0)     # seat not in the game
+MAIN_HELLO = const(1)     # player number (start-up wiring check)
+MAIN_SCORE = const(2)     # banked score
+MAIN_OUT = const(3)       # eliminated (three fouls)
+MAIN_WIN = const(4)       # the winner
+MAIN_OVER = const(5)      # game over, not the winner: final score
+MAIN_MENU = const(6)      # set-up menu value
+MAIN_STATS = const(7)     # statistics after the game
+
+# Items, shown in turn (ordinary) or alone (urgent, >= IT_URGENT).
+IT_INNING = const(1)      # arg: inning points
+IT_NEED = const(2)        # arg: points to reach exactly 90
+IT_CAROMS = const(3)      # arg: points to 100 (caroms only)
+IT_CALL = const(4)        # the called 101st point
+IT_OPENING = const(5)     # opening stroke: 3 ball first
+IT_HAND = const(6)        # cue ball in hand
+IT_HELD = const(7)        # arg: ball mask off the table
+IT_FOULS = const(8)       # arg: consecutive fouls (1 or 2)
+IT_REASON = const(9)      # arg: foul reason of this player's last stroke
+IT_OUT = const(10)
+IT_WAIT = const(11)       # arg: winner (game over, other players)
+IT_STAT_BEST = const(12)  # arg: best inning
+IT_STAT_INN = const(13)   # arg: innings played
+IT_STAT_FOULS = const(14)  # arg: fouls
+IT_STAT_AVG = const(15)   # arg: points per inning x10
+IT_URGENT = const(32)
+IT_NOTE = const(32)       # arg: note code (panel.reject for NOTE_REJECTED)
+IT_PREVIEW = const(33)    # arg: the core's outcome code, or -reject
+IT_FIELD = const(34)      # arg: field code (value from panel.facts)
+IT_CHOICE = const(35)     # failed opening: repeat or take
+IT_MENU = const(36)       # arg: menu item
+
+MAX_ITEMS = const(8)
+PAGE_MS = 1200            # how long each item shows when several take turns
+
+# ---- texts -------------------------------------------------------------------
+# Four characters for seven segments (see segments.py for what reads well) and up
+# to 21 for the OLED text line. Indexed by code.
+REASON4 = (b"FoUL", b"noHt", b"not1", b"othr", b"CUoF", b"SCrA", b"rAIL", b"FoUL",
+           b"bAL9", b"P 90", b"P100")
+REASON21 = (b"FOUL", b"FOUL: NO CONTACT", b"FOUL: 1 BALL NOT FIRST",
+            b"FOUL: OTHER BALL HIT", b"FOUL: CUE BALL OFF", b"FOUL: SCRATCH",
+            b"FOUL: NO RAIL", b"FOUL", b"FOUL: BALL AT 90+", b"FOUL: PAST 90",
+            b"FOUL: PAST 100")
+NOTE4 = (b"    ", b"bAL?", b"UndO", b"Err ", b"nonE", b"nonE", b"rEP?", b"101?",
+         b"End ", b"FLSh")
+NOTE21 = (b"", b"BALLS/CAROM, THEN OK", b"CLEAR FIRST (UNDO)", b"NOT POSSIBLE",
+          b"NOTHING TO UNDO", b"NOTHING TO REDO", b"OK=REPEAT  ENC=TAKE",
+          b"OK AGAIN: 101", b"GAME OVER", b"STORAGE FAILING")
+REJECT21 = (b"OK", b"CONTACT MISSING", b"NO RAIL BUT POCKETED", b"POCKETED AND JUMPED",
+            b"BALL IS OFF TABLE", b"CAROM: TOO MANY", b"HELD BALL ON TABLE",
+            b"CANNOT HOLD ALL 3", b"CHOICE IS DUE", b"NO CHOICE DUE", b"GAME IS OVER",
+            b"NOTHING TO UNDO", b"NOTHING TO REDO", b"VALUE OUT OF RANGE",
+            b"PLAYERS 2 TO 8")
+FIELD21 = (b"", b"FIRST CONTACT:", b"RAIL AFTER CONTACT:", b"JUMPED:", b"HELD OFF:",
+           b"CUE BALL:")
+CUE4 = (b"tAb", b"Poc", b"CAL", b"oFF")
+CUE21 = (b"TABLE", b"POCKET", b"CALLED", b"OFF")
+MENU4 = (b"PL", b"oP", b"br", b"Go")
+MENU21 = (b"PLAYERS", b"OPENING PLAYER", b"BRIGHTNESS", b"START: PRESS OK")
+MENU8 = (b"PLAyS", b"oPEn ", b"brItE", b"StArt")
+
+_SPACE = const(32)
+
+
+class Text:
+    """A fixed-size line of ASCII bytes with a write position; allocates nothing."""
+
+    def __init__(self, size):
+        self.buf = bytearray(size)
+        self.size = size
+        self.pos = 0
+        self.clear()
+
+    def clear(self):
+        for i in range(self.size):
+            self.buf[i] = _SPACE
+        self.pos = 0
+
+    def at(self, pos):
+        self.pos = pos
+
+    def s(self, b):
+        buf = self.buf
+        p = self.pos
+        for i in range(len(b)):
+            if p < self.size:
+                buf[p] = b[i]
+            p += 1
+        self.pos = p
+
+    def c(self, ch):
+        if self.pos < self.size:
+            self.buf[self.pos] = ch
+        self.pos += 1
+
+    def n(self, v, width=0):
+        """v in decimal, right-aligned in `width` characters (0: as wide as needed)."""
+        neg = v < 0
+        if neg:
+            v = -v
+        digits = 1
+        t = v
+        while t >= 10:
+            t //= 10
+            digits += 1
+        w = digits + (1 if neg else 0)
+        while width > w:
+            self.c(_SPACE)
+            width -= 1
+        if neg:
+            self.c(45)
+        p = self.pos + digits - 1
+        for i in range(digits):
+            if 0 <= p - i < self.size:
+                self.buf[p - i] = 48 + v % 10
+            v //= 10
+        self.pos += digits
+
+    def balls(self, mask, sep):
+        """The numbers of the balls in `mask` (F.B1, B3, B5), separated by `sep`."""
+        first = True
+        for k in range(3):
+            if mask & (1 << k):
+                if not first and sep:
+                    self.c(sep)
+                self.c(49 + 2 * k)
+                first = False
+
+    def pad_digits(self, n):
+        """Cut or pad with spaces so that exactly n digits precede the position
+        (a '.' lights the point of the digit before it and takes no digit)."""
+        d = 0
+        for i in range(self.pos):
+            if self.buf[i] != 46 or i == 0:
+                d += 1
+            if d > n:
+                self.pos = i
+                for j in range(i, self.size):
+                    self.buf[j] = _SPACE
+                return
+        while d < n:
+            self.c(_SPACE)
+            d += 1
+
+    def same(self, other):
+        a = self.buf
+        b = other.buf
+        for i in range(self.size):
+            if a[i] != b[i]:
+                return False
+        return True
+
+    def copy(self, other):
+        for i in range(self.size):
+            self.buf[i] = other.buf[i]
+
+
+class Context:
+    """What all seats share in one update: who played the last stroke if it was a
+    foul (the core's `last` says a foul happened, not who played it).
+
+    After a foul the next player in the rotation comes to the table, so the fouler
+    is the first player before the shooter who is still in. A foul that eliminated
+    its player leaves a run of players out; then the player seen at the table
+    before the state changed is taken (the main loop updates once per action)."""
+
+    def __init__(self):
+        self.fouler = -1
+        self._shooter = -1
+        self._seen = -1
+
+    def update(self, game):
+        last = game.last
+        s = game.shooter
+        if s != self._shooter:
+            self._seen = self._shooter
+            self._shooter = s
+        self.fouler = -1
+        if not last & C.FOUL_FLAG:
+            return
+        if last & C.ELIMINATED or s < 0:
+            p = self._seen
+            if p >= 0 and game.out >> p & 1:
+                self.fouler = p
+            return
+        p = s
+        for _ in range(game.players):
+            p = p - 1 if p > 0 else game.players - 1
+            if not game.out >> p & 1:
+                self.fouler = p
+                return
+
+
+class Seat:
+    """One player's situation: main value, items, at the table or not."""
+
+    def __init__(self, index):
+        self.index = index
+        self.main = MAIN_BLANK
+        self.value = 0           # the main number
+        self.at_table = False
+        self.inning = 0
+        self.items = bytearray(MAX_ITEMS)
+        self.args = [0] * MAX_ITEMS     # ints (outcome codes exceed a byte)
+        self.count = 0
+        self.urgent = False
+        self.facts = 0
+        self.reject = 0
+
+    def _add(self, item, arg):
+        if self.count < MAX_ITEMS:
+            self.items[self.count] = item
+            self.args[self.count] = arg
+            self.count += 1
+
+    def update(self, game, panel, ctx):
+        i = self.index
+        self.count = 0
+        self.urgent = False
+        self.at_table = False
+        self.inning = 0
+        self.value = i + 1
+        mode = panel.mode if panel is not None else U.MODE_HELLO
+        if mode == U.MODE_HELLO or game is None:
+            self.main = MAIN_HELLO
+            return
+        if mode == U.MODE_MENU:
+            self._menu(panel)
+            return
+        if i >= game.players:
+            self.main = MAIN_BLANK
+            return
+        if mode == U.MODE_STATS:
+            self._stats(game, panel)
+            return
+        self.value = game.scores[i]
+        if game.phase == C.PHASE_OVER:
+            if game.winner == i:
+                self.main = MAIN_WIN
+            else:
+                self.main = MAIN_OUT if game.out >> i & 1 else MAIN_OVER
+                self._add(IT_WAIT, game.winner)
+            if game.shooter < 0 and panel.note != U.NOTE_NONE:
+                self.reject = panel.reject
+                self._add(IT_NOTE, panel.note)
+                self.urgent = True
+            return
+        if game.out >> i & 1:
+            self.main = MAIN_OUT
+            if ctx.fouler == i:
+                self._add(IT_REASON, C.reason(game.last))
+            self._add(IT_OUT, 0)
+            return
+        self.main = MAIN_SCORE
+        if game.shooter != i:
+            if ctx.fouler == i:
+                self._add(IT_REASON, C.reason(game.last))
+            f = game.fouls[i]
+            if f:
+                self._add(IT_FOULS, f)
+            return
+        # at the table
+        self.at_table = True
+        self.inning = game.inning
+        if panel.note != U.NOTE_NONE:
+            self.urgent = True
+            self.reject = panel.reject
+            self._add(IT_NOTE, panel.note)
+            return
+        if game.phase == C.PHASE_CHOICE:
+            self.urgent = True
+            self._add(IT_CHOICE, 0)
+            return
+        if panel.composing:
+            self.urgent = True
+            self.facts = panel.facts
+            if panel.field != U.FIELD_NONE:
+                self._add(IT_FIELD, panel.field)
+            self._add(IT_PREVIEW, panel.preview)
+            return
+        total = game.total(i)
+        if self.inning:
+            self._add(IT_INNING, self.inning)
+        ph = game.phase
+        if ph == C.PHASE_OPENING:
+            self._add(IT_OPENING, 0)
+        elif ph == C.PHASE_POINTS:
+            if 90 - total <= 11:
+                self._add(IT_NEED, 90 - total)
+        elif ph == C.PHASE_CAROMS:
+            self._add(IT_CAROMS, 100 - total)
+        elif ph == C.PHASE_FINAL:
+            self._add(IT_CALL, 0)
+        if game.cue_in_hand:
+            self._add(IT_HAND, 0)
+        if game.off_table:
+            self._add(IT_HELD, game.off_table)
+        f = game.fouls[i]
+        if f:
+            self._add(IT_FOULS, f)
+
+    def _menu(self, panel):
+        item = panel.menu_item
+        v = panel.menu_value
+        self.main = MAIN_MENU
+        self.urgent = True
+        self._add(IT_MENU, item)
+        if item == U.MENU_PLAYERS:
+            if self.index >= v:
+                self.main = MAIN_BLANK
+            self.value = v
+        elif item == U.MENU_OPENER:
+            self.value = v + 1           # menu_value is the 0-based opener
+            self.at_table = self.index == v
+        elif item == U.MENU_BRIGHTNESS:
+            self.value = v
+        else:
+            st = panel.settings
+            self.value = st.players if st is not None else 8
+            if self.index >= self.value:
+                self.main = MAIN_BLANK
+
+    def _stats(self, game, panel):
+        i = self.index
+        st = panel.stats
+        self.main = MAIN_STATS
+        self.value = game.scores[i]
+        self._add(IT_STAT_BEST, st.best[i])
+        self._add(IT_STAT_INN, st.innings[i])
+        n = st.innings[i]
+        self._add(IT_STAT_AVG, (st.points[i] * 10) // n if n else 0)
+        self._add(IT_STAT_FOULS, st.fouls[i])
+
+
+def _turn(seat, now_ms, with_main, skip=0):
+    """Index of the item on show (-1: the main page) when items take turns;
+    items with code `skip` are left out."""
+    n = 0
+    for i in range(seat.count):
+        if seat.items[i] != skip:
+            n += 1
+    if with_main:
+        n += 1
+    if n == 0:
+        return -1
+    k = (now_ms // PAGE_MS) % n
+    if with_main:
+        if k == 0:
+            return -1
+        k -= 1
+    for i in range(seat.count):
+        if seat.items[i] != skip:
+            if k == 0:
+                return i
+            k -= 1
+    return -1
+
+
+def item4(t, seat, k):
+    """Four characters for item k of the seat, at the write position of t."""
+    it = seat.items[k]
+    a = seat.args[k]
+    if it == IT_INNING:
+        t.s(b"In" if a < 100 else b"I")
+        t.n(a, 2)
+    elif it == IT_NEED:
+        t.s(b"to")
+        t.n(a, 2)
+    elif it == IT_CAROMS:
+        t.s(b"CAro")
+    elif it == IT_CALL:
+        t.s(b"CALL")
+    elif it == IT_OPENING:
+        t.s(b"oPEn")
+    elif it == IT_HAND:
+        t.s(b"hAnd")
+    elif it == IT_HELD:
+        t.c(111)                     # 'o' for off
+        start = t.pos
+        t.balls(a, 0)
+        while t.pos < start + 3:
+            t.c(_SPACE)
+    elif it == IT_FOULS:
+        t.s(b"F  ")
+        t.n(a)
+    elif it == IT_REASON:
+        t.s(REASON4[a if a < len(REASON4) else 0])
+    elif it == IT_OUT:
+        t.s(b"Out ")
+    elif it == IT_WAIT:
+        t.s(b"End ")
+    elif it == IT_STAT_BEST:
+        t.s(b"b")
+        t.n(a, 3)
+    elif it == IT_STAT_INN:
+        t.s(b"I")
+        t.n(a, 3)
+    elif it == IT_STAT_AVG:
+        t.s(b"A")
+        if a >= 1000:
+            t.n(a // 10, 3)
+        else:
+            t.n(a // 10, 2)
+            t.c(46)
+            t.n(a % 10)
+    elif it == IT_STAT_FOULS:
+        t.s(b"F")
+        t.n(a, 3)
+    elif it == IT_NOTE:
+        if a == U.NOTE_REJECTED:
+            t.s(b"E")
+            t.n(seat.reject, 3)
+        else:
+            t.s(NOTE4[a if a < len(NOTE4) else 0])
+    elif it == IT_CHOICE:
+        t.s(b"rEP?")
+    elif it == IT_FIELD:
+        _field4(t, a, seat.facts)
+    elif it == IT_PREVIEW:
+        if a < 0:
+            t.s(b"E")
+            t.n(-a, 3)
+        elif a & C.WIN:
+            t.s(b" 101")
+        elif a & C.FAILED_OPENING:
+            t.s(b"not3")
+        elif a & C.ELIMINATED:
+            t.s(b"Out?")
+        elif a & C.FOUL_FLAG:
+            r = C.reason(a)
+            t.s(REASON4[r if r < len(REASON4) else 0])
+        else:
+            t.s(b"=")
+            t.n(C.points(a), 3)
+    elif it == IT_MENU:
+        t.s(MENU4[a])
+        if a != U.MENU_START:
+            t.n(seat.value, 2)
+
+
+def _field4(t, field, f):
+    """`1St3`, `rL y`, `J35`, `h3`, `CPoc`: the field and its value in 4 digits."""
+    if field == U.FIELD_FIRST:
+        t.s(b"1St")
+        v = F.first(f)
+        if v == F.FIRST_REQUIRED:
+            t.c(45)
+        elif v == F.FIRST_NONE:
+            t.c(48)
+        else:
+            t.c(49 + 2 * (v - F.FIRST_B1))
+    elif field == U.FIELD_RAIL:
+        t.s(b"rL n" if f & F.F_NO_RAIL else b"rL y")
+    elif field == U.FIELD_JUMPED or field == U.FIELD_HELD:
+        if field == U.FIELD_JUMPED:
+            t.c(74)                  # J
+            m = F.jumped(f)
+        else:
+            t.c(104)                 # h
+            m = F.held(f)
+        start = t.pos
+        t.balls(m, 0)
+        if t.pos == start:
+            t.c(45)
+        while t.pos < start + 3:
+            t.c(_SPACE)
+    elif field == U.FIELD_CUE:
+        t.c(67)                      # C
+        t.s(CUE4[F.cue(f)])
+
+
+class Layout4:
+    """4-digit seven-segment: score page and items take turns; urgent items alone."""
+    DIGITS = 4
+
+    def __init__(self):
+        self.text = Text(8)          # room for decimal points
+
+    def render(self, seat, now_ms):
+        t = self.text
+        t.clear()
+        m = seat.main
+        if m == MAIN_BLANK:
+            return t
+        if m == MAIN_HELLO:
+            t.s(b"P")
+            t.n(seat.value, 3)
+            return t
+        if m == MAIN_MENU:
+            item4(t, seat, 0)
+            return t
+        k = _turn(seat, now_ms, not seat.urgent)
+        if k >= 0:
+            item4(t, seat, k)
+            return t
+        if m == MAIN_WIN:
+            if (now_ms // (PAGE_MS // 2)) & 1:
+                t.s(b"----")
+            else:
+                t.n(seat.value, 4)
+            return t
+        if m == MAIN_OUT:
+            t.s(b"Out ")
+            return t
+        _score_dots(t, seat.value, 4, seat.at_table)
+        return t
+
+
+def _score_dots(t, v, width, dots):
+    """v right-aligned in `width` digits; every digit gets a point when `dots`."""
+    start = t.pos
+    t.n(v, width)
+    if dots:
+        b = t.buf
+        for i in range(width - 1, -1, -1):
+            b[start + 2 * i + 1] = 46
+            b[start + 2 * i] = b[start + i]
+        t.pos = start + 2 * width
+
+
+class Layout8:
+    """8-digit seven-segment: item or player number left, banked score right."""
+    DIGITS = 8
+
+    def __init__(self):
+        self.text = Text(16)
+
+    def render(self, seat, now_ms):
+        t = self.text
+        t.clear()
+        m = seat.main
+        if m == MAIN_BLANK:
+            return t
+        if m == MAIN_HELLO:
+            t.s(b"PLAYEr ")
+            t.n(seat.value)
+            return t
+        if m == MAIN_MENU:
+            t.s(MENU8[seat.args[0]])
+            if seat.args[0] != U.MENU_START:
+                t.at(5)
+                t.n(seat.value, 3)
+            return t
+        k = _turn(seat, now_ms, False)
+        if k >= 0:
+            item4(t, seat, k)
+        elif m == MAIN_WIN:
+            t.s(b"1St ")
+        else:
+            t.s(b"P")
+            t.n(seat.index + 1, 1)
+        t.pad_digits(5)
+        if m == MAIN_WIN and (now_ms // (PAGE_MS // 2)) & 1:
+            t.s(b"---")
+        elif m == MAIN_OUT:
+            t.s(b"Out")
+        else:
+            _score_dots(t, seat.value, 3, seat.at_table)
+        return t
+
+
+# OLED text: [0:21] status line, [21] 'I' when inverted, [22:26] big characters,
+# [26:30] side text (inning points), [30:51] item line.
+_TOP = const(0)
+_INV = const(21)
+_BIG = const(22)
+_SIDE = const(26)
+_BOTTOM = const(30)
+OLED_TEXT = const(51)
+COLS = const(21)
+
+
+def item21(t, seat, k):
+    it = seat.items[k]
+    a = seat.args[k]
+    if it == IT_INNING:
+        t.s(b"INNING +")
+        t.n(a)
+    elif it == IT_NEED:
+        t.s(b"NEED ")
+        t.n(a)
+        t.s(b" FOR EXACTLY 90")
+    elif it == IT_CAROMS:
+        t.s(b"CAROMS ONLY: ")
+        t.n(a)
+        t.s(b" LEFT")
+    elif it == IT_CALL:
+        t.s(b"CALL THE 101ST POINT")
+    elif it == IT_OPENING:
+        t.s(b"OPENING: 3 BALL FIRST")
+    elif it == IT_HAND:
+        t.s(b"CUE BALL IN HAND")
+    elif it == IT_HELD:
+        t.s(b"OFF THE TABLE: ")
+        t.balls(a, _SPACE)
+    elif it == IT_FOULS:
+        if a >= 2:
+            t.s(b"2 FOULS: LAST CHANCE")
+        else:
+            t.s(b"1 FOUL (3 LOSE)")
+    elif it == IT_REASON:
+        t.s(REASON21[a if a < len(REASON21) else 0])
+    elif it == IT_OUT:
+        t.s(b"OUT: THREE FOULS")
+    elif it == IT_WAIT:
+        t.s(b"WINNER: PLAYER ")
+        t.n(a + 1)
+    elif it == IT_STAT_BEST:
+        t.s(b"BEST INNING ")
+        t.n(a)
+    elif it == IT_STAT_INN:
+        t.s(b"INNINGS ")
+        t.n(a)
+    elif it == IT_STAT_AVG:
+        t.s(b"AVERAGE ")
+        t.n(a // 10)
+        t.c(46)
+        t.n(a % 10)
+    elif it == IT_STAT_FOULS:
+        t.s(b"FOULS ")
+        t.n(a)
+    elif it == IT_NOTE:
+        if a == U.NOTE_REJECTED:
+            t.s(b"NO: ")
+            t.s(REJECT21[_reject_of(seat)])
+        else:
+            t.s(NOTE21[a if a < len(NOTE21) else 0])
+    elif it == IT_CHOICE:
+        t.s(NOTE21[U.NOTE_CHOOSE])
+    elif it == IT_FIELD:
+        _field21(t, a, seat.facts)
+    elif it == IT_PREVIEW:
+        if a < 0:
+            t.s(b"NO: ")
+            t.s(REJECT21[-a])
+        elif a & C.WIN:
+            t.s(b"WINS THE GAME: 101")
+        elif a & C.FAILED_OPENING:
+            t.s(b"FAILED OPENING")
+        elif a & C.ELIMINATED:
+            t.s(b"THIRD FOUL: OUT")
+        elif a & C.FOUL_FLAG:
+            r = C.reason(a)
+            t.s(REASON21[r if r < len(REASON21) else 0])
+        else:
+            t.s(b"STROKE +")
+            t.n(C.points(a))
+            if a & C.ENDS_INNING:
+                t.s(b", INNING ENDS")
+    elif it == IT_MENU:
+        t.s(MENU21[a])
+
+
+def _reject_of(seat):
+    return seat.reject if 0 <= seat.reject < len(REJECT21) else 0
+
+
+def _field21(t, field, f):
+    t.s(FIELD21[field])
+    t.c(_SPACE)
+    if field == U.FIELD_FIRST:
+        v = F.first(f)
+        if v == F.FIRST_REQUIRED:
+            t.s(b"AS REQUIRED")
+        elif v == F.FIRST_NONE:
+            t.s(b"NONE")
+        else:
+            t.c(49 + 2 * (v - F.FIRST_B1))
+    elif field == U.FIELD_RAIL:
+        t.s(b"NO" if f & F.F_NO_RAIL else b"YES")
+    elif field == U.FIELD_JUMPED or field == U.FIELD_HELD:
+        m = F.jumped(f) if field == U.FIELD_JUMPED else F.held(f)
+        if m:
+            t.balls(m, _SPACE)
+        else:
+            t.s(b"NONE")
+    elif field == U.FIELD_CUE:
+        t.s(CUE21[F.cue(f)])
+
+
+class LayoutOLED:
+    """128x64: status line, big score, inning points beside it, item line."""
+
+    def __init__(self):
+        self.text = Text(OLED_TEXT)
+
+    def render(self, seat, now_ms):
+        t = self.text
+        t.clear()
+        m = seat.main
+        if m == MAIN_BLANK:
+            return t
+        if m == MAIN_HELLO:
+            t.s(b"PLAYER ")
+            t.n(seat.value)
+            t.at(_BIG)
+            t.s(b"P")
+            t.n(seat.value, 1)
+            t.at(_BOTTOM)
+            t.s(b"HELLO")
+            return t
+        if m == MAIN_MENU:
+            t.s(b"SET-UP")
+            t.at(_BIG)
+            if seat.args[0] != U.MENU_START:
+                t.n(seat.value, 3)
+            else:
+                t.s(b" Go")
+            if seat.at_table:
+                t.at(_INV)
+                t.c(73)
+            t.at(_BOTTOM)
+            item21(t, seat, 0)
+            return t
+        t.s(b"PLAYER ")
+        t.n(seat.index + 1)
+        t.at(12)
+        if m == MAIN_WIN:
+            t.s(b"  WINNER!")
+        elif m == MAIN_OUT:
+            t.s(b"      OUT")
+        elif m == MAIN_OVER:
+            t.s(b"GAME OVER")
+        elif m == MAIN_STATS:
+            t.s(b"    STATS")
+        elif seat.at_table:
+            t.s(b" AT TABLE")
+            t.at(_INV)
+            t.c(73)                  # 'I': status line inverted
+        t.at(_BIG)
+        if m == MAIN_WIN and (now_ms // (PAGE_MS // 2)) & 1:
+            t.s(b"   ")
+        else:
+            t.n(seat.value, 3)
+        if seat.at_table and seat.inning:
+            t.at(_SIDE)
+            t.c(43)
+            t.n(seat.inning)
+        t.at(_BOTTOM)
+        k = _turn(seat, now_ms, False, IT_INNING)   # the inning is beside the score
+        if k >= 0:
+            item21(t, seat, k)
+        return t
+
+
+def draw_oled(buf, text, dx):
+    """Draw an OLED text (LayoutOLED) into a frame buffer, dx pixels to the right."""
+    for i in range(len(buf)):
+        buf[i] = 0
+    b = text.buf
+    if b[_INV] == 73:
+        for x in range(128):
+            buf[x] = 0xFF
+    fonts.small_from(buf, dx + 1, 0, b, _TOP, COLS, b[_INV] == 73)
+    x = dx
+    for k in range(3):
+        if b[_BIG + k] != _SPACE:
+            fonts.big(buf, x, 1, b[_BIG + k])
+        x += fonts.BIG_W + 2
+    fonts.small2(buf, dx + 90, 2, b, _SIDE, 3)
+    fonts.small_from(buf, dx + 1, 7, b, _BOTTOM, COLS, False)

@@ -1,0 +1,63 @@
+"""Build the input layer from the board configuration data.
+
+Used by the board factory on the Pico (real pins, PIO decoders) and by the
+simulator and the tests on the host (fake pins, portable decoders).
+"""
+from input.buttons import Buttons
+from input.quadrature import Encoders, PinQuadrature
+from input.ring import EventRing
+
+
+def key_names(panel, encoders=()):
+    """Key names in source order: panel keys by GPIO number, then encoder push switches.
+
+    (MicroPython dicts do not keep insertion order, so the GPIO number fixes it.)
+    """
+    names = [name for gpio, name in sorted((g, n) for n, g in panel.items())]
+    for enc in encoders:
+        names.append(enc[0])
+    return tuple(names)
+
+
+class Input:
+    """The panel's buttons and encoders feeding one event ring.
+
+    panel: {key name: gpio} (board.config.PANEL).
+    encoders: sequence of (name, gpio_a, gpio_b, gpio_switch) (board.config.ENCODER, ...);
+        gpio_b must be gpio_a + 1 for the PIO decoder.
+    pin: callable gpio -> pin object (input, pull-up) with `.value()`.
+    quadrature: optional callable (encoder index, pin_a, pin_b) -> decoder with
+        `read()`; default: the portable PinQuadrature, polled.
+    ring_size: events the ring holds.
+    """
+
+    def __init__(self, panel, encoders, pin, quadrature=None, ring_size=32):
+        self.names = key_names(panel, encoders)
+        self.ring = EventRing(ring_size)
+        pins = [pin(panel[name]) for name in self.names[:len(panel)]]
+        decoders = []
+        for i, enc in enumerate(encoders):
+            pins.append(pin(enc[3]))
+            a = pin(enc[1])
+            b = pin(enc[2])
+            if quadrature is None:
+                decoders.append(PinQuadrature(a, b))
+            else:
+                decoders.append(quadrature(i, a, b))
+        self.buttons = Buttons(pins, self.ring)
+        self.encoders = Encoders(decoders, self.ring)
+        self.encoder_names = tuple(enc[0] for enc in encoders)
+
+    def key(self, name):
+        """Source index of key `name` (for events of kind PRESS/RELEASE/LONG)."""
+        return self.names.index(name)
+
+    def poll(self, now):
+        """Sample buttons and encoders at `now` (ms); events go to `ring`."""
+        self.buttons.poll(now)
+        self.encoders.poll(now)
+
+
+def build(panel, encoders, pin, quadrature=None, ring_size=32):
+    """Input(...) with the same arguments."""
+    return Input(panel, encoders, pin, quadrature, ring_size)

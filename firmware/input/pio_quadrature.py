@@ -1,0 +1,109 @@
+"""Quadrature decoding in an RP2040 PIO state machine (device path only).
+
+The state machine samples A and B continuously, independent of the CPU, and
+keeps the quarter-step count in X, so no step is lost while garbage
+collection runs or while a flash write has interrupts off. Each pass it
+pushes `state << 16 | count & 0xFFFF` into the (joined, 8-deep) RX FIFO
+without blocking; `PioQuadrature.read()` drains the stale words and waits for
+a fresh one (a pass takes 9 to 13 PIO cycles).
+
+The decoding is a 16-entry jump table at addresses 0-15 indexed by
+`prev << 2 | cur`, the same table as `quadrature.STEP`. `mov(pc, isr)` jumps
+to an absolute address and the MicroPython loader cannot place a program at a
+chosen address, so the program is padded to the full 32 words of instruction
+memory: the loader can then only put it at 0. All encoders share the one
+copy, each on its own state machine of the same PIO block (up to four).
+
+`rp2` is imported inside functions, so importing this module on the host
+works with the stand-in in host_tests/fakes/rp2.py.
+"""
+
+_prog = None
+
+
+def program():
+    """The assembled program (rp2.asm_pio output), assembled once."""
+    global _prog
+    if _prog is None:
+        import rp2
+        _prog = _assemble(rp2)
+    return _prog
+
+
+def _assemble(rp2):
+    @rp2.asm_pio(in_shiftdir=rp2.PIO.SHIFT_LEFT, out_shiftdir=rp2.PIO.SHIFT_RIGHT,
+                 fifo_join=rp2.PIO.JOIN_RX)
+    def quadrature():
+        # 0-15: jump table, index = prev << 2 | cur, state = A | B << 1
+        jmp("report")    # 0->0
+        jmp("inc")       # 0->1 cw
+        jmp("dec")       # 0->2 ccw
+        jmp("report")    # 0->3 illegal
+        jmp("dec")       # 1->0 ccw
+        jmp("report")    # 1->1
+        jmp("report")    # 1->2 illegal
+        jmp("inc")       # 1->3 cw
+        jmp("inc")       # 2->0 cw
+        jmp("report")    # 2->1 illegal
+        jmp("report")    # 2->2
+        jmp("dec")       # 2->3 ccw
+        jmp("report")    # 3->0 illegal
+        jmp("dec")       # 3->1 ccw
+        jmp("inc")       # 3->2 cw
+        jmp("report")    # 3->3
+        label("inc")     # x += 1 as ~(~x - 1)
+        mov(x, invert(x))
+        jmp(x_dec, "inc2")
+        label("inc2")
+        mov(x, invert(x))
+        jmp("report")
+        label("dec")
+        jmp(x_dec, "report")
+        label("report")  # push state << 16 | count
+        mov(isr, null)
+        in_(osr, 2)
+        in_(x, 16)
+        push(noblock)
+        in_(osr, 2)      # ISR was cleared by push: ISR = prev
+        in_(pins, 2)     # ISR = prev << 2 | cur
+        mov(osr, isr)    # keep it: its low bits are the next prev
+        mov(pc, isr)
+        # padding: 32 words, so the loader must place the table at address 0
+        nop()
+        nop()
+        nop()
+    return quadrature
+
+
+class PioQuadrature:
+    """One encoder decoded by PIO state machine `sm_id` (0-3: PIO0, 4-7: PIO1).
+
+    pin_a: a machine.Pin for A, configured as input with pull-up; B must be
+    the next GPIO. `read()` returns `state << 16 | count & 0xFFFF`.
+    """
+
+    def __init__(self, sm_id, pin_a, freq=-1):
+        import rp2
+        prog = program()
+        self.sm = rp2.StateMachine(sm_id, prog, freq=freq, in_base=pin_a)
+        if prog[1 + sm_id // 4] != 0:
+            raise OSError("PIO quadrature program not at address 0")
+        sm = self.sm
+        sm.exec("set(x, 0)")
+        sm.exec("mov(isr, null)")
+        sm.exec("in_(pins, 2)")      # the state now is the first prev: no count at start
+        sm.exec("mov(osr, isr)")
+        sm.active(1)
+
+    def read(self):
+        sm = self.sm
+        n = sm.rx_fifo()
+        while n:
+            sm.get()
+            n -= 1
+        return sm.get()
+
+
+def factory(index, pin_a, pin_b):
+    """Quadrature factory for input.build.Input: encoder `index` on PIO0 state machine `index`."""
+    return PioQuadrature(index, pin_a)

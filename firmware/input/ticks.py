@@ -1,0 +1,33 @@
+"""Wrap-safe millisecond arithmetic in the `time.ticks_ms()` domain.
+
+On the RP2040 ticks wrap at 2**30. These functions give the same answers on
+CPython and MicroPython and keep every intermediate value below 2**30, so
+they never create a long int (which would allocate) on the Pico.
+"""
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+TICKS_MAX = const(0x3FFFFFFF)     # largest tick value; the period is TICKS_MAX + 1
+_HALF = const(0x20000000)
+
+
+def ticks_diff(a, b):
+    """Signed ms from b to a, like time.ticks_diff(a, b), for |a - b| < 2**29."""
+    d = a - b
+    if d >= _HALF:
+        return d - TICKS_MAX - 1
+    if d < -_HALF:
+        return d + TICKS_MAX + 1
+    return d
+
+
+def ticks_add(t, d):
+    """t + d wrapped into 0..TICKS_MAX, like time.ticks_add(t, d)."""
+    if d >= 0:
+        if t > TICKS_MAX - d:
+            return t - (TICKS_MAX - d) - 1
+        return t + d
+    return (t + d) & TICKS_MAX

@@ -1,0 +1,81 @@
+"""A board's displays on fakes, driven by the real rules core, read back as text."""
+from board import config
+from cowboy.game import Game
+from display import ui as U
+from display.screens import build
+from fakedisplays import fake_board, read_oled, OLEDDevice
+from display.views import PAGE_MS
+
+
+class Settings:
+    def __init__(self, players=2, opener=0, brightness=8):
+        self.players = players
+        self.opener = opener
+        self.brightness = brightness
+
+
+class Stats:
+    def __init__(self):
+        self.innings = bytearray(8)
+        self.best = bytearray(8)
+        self.points = bytearray(8)
+        self.fouls = bytearray(8)
+
+
+class Panel:
+    """The attributes the views read (display/ui.py contract), set by the test."""
+
+    def __init__(self, players=2):
+        self.mode = U.MODE_GAME
+        self.facts = 0
+        self.composing = False
+        self.preview = 0
+        self.note = U.NOTE_NONE
+        self.reject = 0
+        self.field = U.FIELD_NONE
+        self.menu_item = 0
+        self.menu_value = 0
+        self.settings = Settings(players)
+        self.stats = Stats()
+
+
+class Rig:
+    def __init__(self, name, players=2, opener=0):
+        self.cfg = config.BUILDS[name] if isinstance(name, str) else name
+        self.buses, self.pin, self.models = fake_board(self.cfg)
+        self.screens = build(self.cfg, self.buses, self.pin)
+        self.game = Game()
+        self.game.new_game(players, opener)
+        self.panel = Panel(players)
+        self.now = 0
+        self.update()
+
+    def update(self, dt=10):
+        self.now += dt
+        self.screens.update(self.game, self.panel, self.now)
+
+    def shot(self, f):
+        err = self.game.shot(f)
+        assert err == 0, err
+        self.update()
+
+    def seen(self, i):
+        """What seat i's display shows right now."""
+        m = self.models[i]
+        if isinstance(m, OLEDDevice):
+            return read_oled(m.pixels())
+        return m.text()
+
+    def pages(self, i, what=None):
+        """Everything seat i shows over a full turn of its pages."""
+        out = []
+        cycle = PAGE_MS * 60           # a whole number of turns for 1-6 pages
+        start = self.now - self.now % cycle + cycle
+        for k in range(24):
+            self.now = start + k * (PAGE_MS // 2) + 1
+            self.screens.update(self.game, self.panel, self.now)
+            s = self.seen(i)
+            s = s[what] if what else s
+            if s not in out:
+                out.append(s)
+        return out

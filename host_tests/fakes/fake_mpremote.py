@@ -1,0 +1,103 @@
+"""A stand-in for the `mpremote` command: a board that is a directory on the host.
+
+    MPREMOTE="python3 fake_mpremote.py" FAKE_BOARD=DIR python3 tools/deploy.py deploy
+
+Understands the commands tools/deploy.py uses, chained with "+": `connect PORT`,
+`exec CODE` (run with CPython in DIR, with `sys` and `os` looking like the
+board's), `fs cp [-f] SRC DST` (":" marks the board side), `reset`. Without
+FAKE_BOARD (or with it naming no directory) it answers like mpremote with no
+board plugged in. FAKE_BOARD_ID = "version mpy platform" sets what the board
+reports (default MicroPython 1.29.0, .mpy v6.3 armv6m, rp2). Every command is
+appended to DIR/../mpremote.log.
+"""
+import os
+import shutil
+import sys
+import types
+
+ARMV6M = 4
+
+
+def board_sys(ident):
+    version, mpy, platform = ident.split()
+    impl = types.SimpleNamespace(
+        name="micropython", version=tuple(int(x) for x in version.split(".")) + ("",),
+        _mpy=int(mpy), _machine="Raspberry Pi Pico with RP2040")
+    return types.SimpleNamespace(implementation=impl, platform=platform)
+
+
+def board_os():
+    def ilistdir(d="."):
+        for name in sorted(os.listdir(d)):
+            p = os.path.join(d, name)
+            kind = 0x4000 if os.path.isdir(p) else 0x8000
+            yield (name, kind, 0, os.path.getsize(p) if kind == 0x8000 else 0)
+    return types.SimpleNamespace(ilistdir=ilistdir, mkdir=os.mkdir, remove=os.remove,
+                                 stat=os.stat, listdir=os.listdir, rename=os.rename)
+
+
+def run_exec(code, ident):
+    saved = {k: sys.modules.get(k) for k in ("sys", "os")}
+    sys.modules["sys"] = board_sys(ident)
+    sys.modules["os"] = board_os()
+    try:
+        exec(code, {"__name__": "__main__"})
+    finally:
+        for k, v in saved.items():
+            sys.modules[k] = v
+
+
+def local(path, board):
+    return os.path.join(board, path[1:]) if path.startswith(":") else path
+
+
+def main(argv):
+    board = os.environ.get("FAKE_BOARD", "")
+    ident = os.environ.get("FAKE_BOARD_ID", "1.29.0 %d rp2" % (6 | 3 << 8 | ARMV6M << 10))
+    if not board or not os.path.isdir(board):
+        print("mpremote: no device found", file=sys.stderr)
+        return 1
+    board = os.path.abspath(board)
+    log = open(os.path.join(os.path.dirname(board), "mpremote.log"), "a")
+    chains, cur = [], []
+    for a in argv:
+        if a == "+":
+            chains.append(cur)
+            cur = []
+        else:
+            cur.append(a)
+    chains.append(cur)
+    here = os.getcwd()
+    for c in chains:
+        if c[0] == "connect":
+            c = c[2:]
+            if not c:
+                continue
+        log.write(" ".join(c if c[0] != "exec" else ["exec", "<code>"]) + "\n")
+        if c[0] == "exec":
+            os.chdir(board)
+            try:
+                run_exec(c[1], ident)
+            except Exception as e:
+                print("Traceback (most recent call last):\n%s: %s" % (type(e).__name__, e))
+                return 1
+            finally:
+                os.chdir(here)
+        elif c[:2] == ["fs", "cp"]:
+            paths = [p for p in c[2:] if not p.startswith("-")]
+            src, dst = local(paths[0], board), local(paths[1], board)
+            if not os.path.exists(src):
+                print("mpremote: cp: %s: No such file or directory" % paths[0], file=sys.stderr)
+                return 1
+            shutil.copyfile(src, dst)
+            print("cp %s %s" % (paths[0], paths[1]))
+        elif c[0] in ("reset", "soft-reset"):
+            pass
+        else:
+            print("fake mpremote: unsupported %r" % c, file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

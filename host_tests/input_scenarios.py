@@ -1,0 +1,349 @@
+"""Input scenarios shared by CPython (pytest) and MicroPython (via mpy.py).
+
+Each scenario drives fake pins sample by sample (one sample per ms, like the
+main loop's poll), collects the events from the ring and returns
+(got, want): `want` is the table the debounce/decoding policy promises.
+`python input_scenarios.py` or `micropython input_scenarios.py` prints one
+line per scenario; the pytest side checks both interpreters print the same.
+"""
+from fakepins import Pin
+from input.buttons import Buttons
+from input.events import PRESS, RELEASE, LONG, CW, CCW
+from input.quadrature import Encoders, PinQuadrature
+from input.ring import EventRing
+from input.ticks import ticks_add, TICKS_MAX
+
+
+class Rng:
+    """xorshift32: the same numbers on every interpreter."""
+
+    def __init__(self, seed):
+        self.s = (seed & 0xFFFFFFFF) or 1
+
+    def next(self):
+        s = self.s
+        s ^= (s << 13) & 0xFFFFFFFF
+        s ^= s >> 17
+        s ^= (s << 5) & 0xFFFFFFFF
+        self.s = s
+        return s
+
+    def uniform(self, lo, hi):
+        return lo + (hi - lo) * (self.next() / 4294967296.0)
+
+    def randint(self, lo, hi):
+        return lo + self.next() % (hi - lo + 1)
+
+
+def drain(ring, out):
+    while True:
+        ev = ring.get()
+        if not ev:
+            return out
+        out.append((ev >> 8, ev & 0xFF, ring.time))
+
+
+# -- buttons, table driven --------------------------------------------------
+# One string per key, one character per ms: "_" line high (released), "X" low.
+
+def run_keys(patterns, t0=0, **tunables):
+    Pin.reset_all()
+    pins = [Pin(i, Pin.IN, Pin.PULL_UP) for i in range(len(patterns))]
+    ring = EventRing(64)
+    keys = Buttons(pins, ring)
+    for name in tunables:
+        setattr(keys, name, tunables[name])
+    got = []
+    for k in range(len(patterns[0])):
+        for i in range(len(patterns)):
+            pins[i].drive(0 if patterns[i][k] == "X" else 1)
+        keys.poll(ticks_add(t0, k))
+        drain(ring, got)
+    return got
+
+
+def sc_clean():
+    return run_keys(["___" + "X" * 50 + "_" * 50]), [(PRESS, 0, 3), (RELEASE, 0, 53)]
+
+
+def sc_spikes():
+    # pulses seen on up to 3 samples (< 3 ms) are noise; 4 samples span 3 ms: a press
+    got = run_keys(["__X___XX___XXX______" + "XXXX" + "_" * 40])
+    return got, [(PRESS, 0, 20), (RELEASE, 0, 24)]
+
+
+def sc_bounce_table():
+    p = "__X_XX_X" + "X" * 60 + "_X__X_" + "_" * 60
+    return run_keys([p]), [(PRESS, 0, 7), (RELEASE, 0, 73)]
+
+
+def sc_short_tap():
+    # released inside the lockout: the release is reported when the lockout ends,
+    # stamped with the time the line went high
+    return run_keys(["__" + "X" * 8 + "_" * 60]), [(PRESS, 0, 2), (RELEASE, 0, 10)]
+
+
+def sc_long():
+    got = run_keys(["_" + "X" * 1000 + "_" * 10])
+    return got, [(PRESS, 0, 1), (LONG, 0, 801), (RELEASE, 0, 1001)]
+
+
+def sc_long_tunable():
+    got = run_keys(["_" + "X" * 400 + "_" * 10], long_ms=300)
+    return got, [(PRESS, 0, 1), (LONG, 0, 301), (RELEASE, 0, 401)]
+
+
+def sc_confirm_tunable():
+    # with confirm_ms = 5 a 5-sample pulse (4 ms) is still noise
+    got = run_keys(["__XXXXX___" + "X" * 20 + "_" * 40], confirm_ms=5)
+    return got, [(PRESS, 0, 10), (RELEASE, 0, 30)]
+
+
+def sc_two_keys():
+    k0 = "__" + "X" * 100 + "_" * 40
+    k1 = "___" + "X" * 50 + "_" * 89
+    return run_keys([k0, k1]), [(PRESS, 0, 2), (PRESS, 1, 3), (RELEASE, 1, 53),
+                                (RELEASE, 0, 102)]
+
+
+def sc_stuck_key():
+    k0 = "X" * 2000
+    k1 = ("_" * 50 + "X" * 50) * 5 + "_" * 1500
+    want = [(PRESS, 0, 0)]
+    for n in range(5):
+        want.append((PRESS, 1, 100 * n + 50))
+        want.append((RELEASE, 1, 100 * n + 100))
+    want.insert(9, (LONG, 0, 800))
+    got = run_keys([k0, k1])
+    return got, sorted(want, key=lambda e: e[2])
+
+
+def sc_wrap():
+    t0 = TICKS_MAX - 400
+    got = run_keys(["_" + "X" * 1000 + "_" * 10], t0=t0)
+    return got, [(PRESS, 0, ticks_add(t0, 1)), (LONG, 0, ticks_add(t0, 801)),
+                 (RELEASE, 0, ticks_add(t0, 1001))]
+
+
+def sc_long_burst():
+    # A burst longer than confirm + lockout (33 ms) with an open gap of 3 ms or
+    # more after the lockout reads as release + press: documented behaviour.
+    p = "__" + "X" * 40 + "____" + "X" * 60 + "_" * 50
+    return run_keys([p]), [(PRESS, 0, 2), (RELEASE, 0, 42), (PRESS, 0, 46),
+                           (RELEASE, 0, 106)]
+
+
+# -- buttons, generated bounce ----------------------------------------------
+
+class BounceLine:
+    """A switch pressed and released again and again, bouncing at each edge.
+
+    Bounce bursts follow Ganssle's measurements (typical 1.6 ms, most under
+    6.2 ms) and go up to `max_burst_us`; inside a burst the contact opens
+    and closes at random intervals of 10 us to 2 ms.
+    """
+
+    def __init__(self, rng, limit, max_burst_us=20000, hold=(40000, 120000),
+                 gap=(40000, 100000)):
+        self.rng = rng
+        self.limit = limit
+        self.max_burst = max_burst_us
+        self.hold = hold
+        self.gap = gap
+        self.pressed = 0            # settled contact state
+        self.level = 0              # instantaneous contact (1 = closed)
+        self.presses = 0
+        self.next_edge = rng.randint(gap[0], gap[1])
+        self.burst_end = -1
+        self.seg_end = -1
+
+    def _burst(self):
+        u = self.rng.next() % 100
+        if u < 60:
+            d = self.rng.uniform(100, 3000)
+        elif u < 90:
+            d = self.rng.uniform(3000, 6200)
+        else:
+            d = self.rng.uniform(6200, self.max_burst)
+        return int(min(d, self.max_burst))
+
+    def at(self, t):
+        """Contact state at time t (us); t must not go backwards."""
+        while True:
+            if self.burst_end >= 0:
+                if t >= self.burst_end:
+                    self.burst_end = -1
+                    self.level = self.pressed
+                    span = self.hold if self.pressed else self.gap
+                    self.next_edge = self.burst_start + self.rng.randint(span[0], span[1])
+                    continue
+                while t >= self.seg_end:
+                    self.level ^= 1
+                    seg = int(10 * (200 ** self.rng.uniform(0, 1)))
+                    self.seg_end = min(self.seg_end + seg, self.burst_end)
+                return self.level
+            if t >= self.next_edge and (self.pressed or self.presses < self.limit):
+                self.pressed ^= 1
+                if self.pressed:
+                    self.presses += 1
+                self.burst_start = self.next_edge
+                self.burst_end = self.next_edge + self._burst()
+                self.level = self.pressed
+                self.seg_end = self.next_edge + int(10 * (200 ** self.rng.uniform(0, 1)))
+                continue
+            return self.level
+
+
+def run_bounce(presses, keys_n, seed, max_burst_us):
+    """`presses` press cycles spread over `keys_n` keys; returns a summary."""
+    Pin.reset_all()
+    rng = Rng(seed)
+    per_key = presses // keys_n
+    lines = [BounceLine(rng, per_key, max_burst_us) for _ in range(keys_n)]
+    pins = [Pin(i, Pin.IN, Pin.PULL_UP) for i in range(keys_n)]
+    ring = EventRing(32)
+    keys = Buttons(pins, ring)
+    press = [0] * keys_n
+    release = [0] * keys_n
+    down = [0] * keys_n
+    bad = 0
+    t = 0
+    while True:
+        busy = False
+        for i in range(keys_n):
+            line = lines[i]
+            if line.presses < per_key or line.pressed or line.burst_end >= 0:
+                busy = True
+            pins[i].drive(0 if line.at(t * 1000) else 1)
+        if not busy:
+            break
+        keys.poll(t)
+        while True:
+            ev = ring.get()
+            if not ev:
+                break
+            k, i = ev >> 8, ev & 0xFF
+            if k == PRESS:
+                press[i] += 1
+                bad += down[i]
+                down[i] = 1
+            elif k == RELEASE:
+                release[i] += 1
+                bad += 1 - down[i]
+                down[i] = 0
+            else:
+                bad += 1
+        t += 1
+    for _ in range(50):                 # let the last release through its lockout
+        keys.poll(t)
+        drain_count = ring.get()
+        while drain_count:
+            if drain_count >> 8 == RELEASE:
+                release[drain_count & 0xFF] += 1
+            else:
+                bad += 1
+            drain_count = ring.get()
+        t += 1
+    made = sum(line.presses for line in lines)
+    return [made, sum(press), sum(release), bad, ring.overflows], [presses] * 3 + [0, 0]
+
+
+def sc_ganssle_bounce():
+    return run_bounce(1000, 2, 1602, 6200)
+
+
+def sc_bounce_20ms():
+    return run_bounce(1000, 2, 2020, 20000)
+
+
+def sc_random_10000():
+    return run_bounce(10000, 4, 12345, 20000)
+
+
+# -- encoders -----------------------------------------------------------------
+# One character per ms: the state A | B << 1 ("3" both open, at a detent).
+
+def run_enc(seq, steps=4):
+    Pin.reset_all()
+    a = Pin(20, Pin.IN, Pin.PULL_UP)
+    b = Pin(21, Pin.IN, Pin.PULL_UP)
+    ring = EventRing(64)
+    enc = Encoders([PinQuadrature(a, b)], ring)
+    if steps != 4:
+        enc.steps = steps
+        enc.restart()
+    got = []
+    for k in range(len(seq)):
+        s = ord(seq[k]) - 48
+        a.drive(s & 1)
+        b.drive(s >> 1)
+        enc.poll(k)
+        drain(ring, got)
+    return got
+
+
+def turns(ev, times):
+    return [(ev, 0, t) for t in times]
+
+
+def sc_enc_slow_cw():
+    seq = "333" + "222000111333" * 5
+    return run_enc(seq), turns(CW, [12, 24, 36, 48, 60])
+
+
+def sc_enc_fast_ccw():
+    return run_enc("3" + "1023" * 6), turns(CCW, [4, 8, 12, 16, 20, 24])
+
+
+def sc_enc_speeds():
+    seq = "3" + "2013" + "22001133" + "2222000011113333" + "1023" + "2013" * 2
+    return run_enc(seq), [(CW, 0, 4), (CW, 0, 11), (CW, 0, 25), (CCW, 0, 32),
+                          (CW, 0, 36), (CW, 0, 40)]
+
+
+def sc_enc_jitter_rest():
+    return run_enc("3" + "23" * 30 + "13" * 30), []
+
+
+def sc_enc_jitter_midway():
+    # A chatters while B is closed; the turn still counts once
+    return run_enc("32" + "0202020" + "1" + "3333"), turns(CW, [10])
+
+
+def sc_enc_half_and_back():
+    return run_enc("3" + "2012" + "3" + "1021" + "3"), []
+
+
+def sc_enc_illegal():
+    # 3->0 and 0->3 skip a state: rejected; a turn with a skipped state does not
+    # count; the next clean turn counts once
+    seq = "3" + "03" + "3" + "213" + "2013"
+    return run_enc(seq), turns(CW, [10])
+
+
+def sc_enc_half_step():
+    # two quarter steps per detent: rests at 3 and at 0
+    return run_enc("3" + "20" + "13" + "10", steps=2), [(CW, 0, 2), (CW, 0, 4), (CCW, 0, 6)]
+
+
+SCENARIOS = (
+    sc_clean, sc_spikes, sc_bounce_table, sc_short_tap, sc_long, sc_long_tunable,
+    sc_confirm_tunable, sc_two_keys, sc_stuck_key, sc_wrap, sc_long_burst,
+    sc_ganssle_bounce, sc_bounce_20ms, sc_random_10000,
+    sc_enc_slow_cw, sc_enc_fast_ccw, sc_enc_speeds, sc_enc_jitter_rest,
+    sc_enc_jitter_midway, sc_enc_half_and_back, sc_enc_illegal, sc_enc_half_step,
+)
+
+
+def line(sc):
+    got, want = sc()
+    return "%s %s %s" % (sc.__name__, "ok" if got == want else "FAIL", repr(got))
+
+
+def main():
+    for sc in SCENARIOS:
+        print(line(sc))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,67 @@
+"""Random play through a Journal, and a comparable snapshot of the rules state.
+
+Runs under CPython and MicroPython (the littlefs power-cut scripts import it).
+"""
+from cowboy import codes as C
+from cowboy import facts as F
+
+_POCKET = (0, F.B1, F.B3, F.B5, F.B1 | F.B3, F.B3 | F.B5)
+
+
+def random_facts(rng):
+    """Mostly ordinary strokes, some fouls and odd ones, some nonsense."""
+    r = rng.getrandbits(4)
+    if r < 5:
+        return 0
+    if r < 10:
+        return _POCKET[rng.getrandbits(8) % len(_POCKET)] | (rng.getrandbits(2) & 2) << F.CAROM
+    if r < 12:
+        return F.F_FOUL
+    if r < 13:
+        return F.CUE_POCKET << F.CUE
+    return rng.getrandbits(18)
+
+
+def step(j, rng):
+    """One random action through the journal `j`; True when one was accepted."""
+    g = j.game
+    r = rng.getrandbits(5)
+    if g.phase == C.PHASE_OVER or r < 3:
+        return j.undo() == 0
+    if r < 5:
+        return j.redo() == 0
+    if g.phase == C.PHASE_CHOICE:
+        return j.choice(r & 1 == 1) == 0
+    return j.shot(random_facts(rng)) == 0
+
+
+def play(j, rng, actions):
+    """Apply `actions` accepted random actions through `j`."""
+    n = 0
+    while n < actions:
+        if step(j, rng):
+            n += 1
+
+
+def state(g):
+    """Everything a resumed game must restore, as a tuple (redo list included)."""
+    n = g.players
+    return (n, g.opener, tuple(g.scores[i] for i in range(n)),
+            tuple(g.fouls[i] for i in range(n)), g.inning, g.shooter, g.phase, g.out,
+            g.winner, g.cue_in_hand, g.off_table, g.can_undo(), g.can_redo(),
+            g._n, g._top)
+
+
+class Rng:
+    """xorshift32: the same numbers under CPython and MicroPython for one seed."""
+
+    def __init__(self, seed):
+        self.s = (seed * 2654435761 + 1) & 0xFFFFFFFF or 1
+
+    def getrandbits(self, n):
+        s = self.s
+        s ^= (s << 13) & 0xFFFFFFFF
+        s ^= s >> 17
+        s ^= (s << 5) & 0xFFFFFFFF
+        self.s = s
+        return s >> (32 - n)

@@ -1,0 +1,175 @@
+"""make build, make deploy (dry run, and against a simulated board), make export."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from mpy import FAKES, ROOT, TOOLS, check
+from app import journal as J
+from cowboy.game import Game
+import journal_harness as H
+import record
+
+FIRMWARE = os.path.join(ROOT, "firmware")
+DEPLOY = os.path.join(TOOLS, "deploy.py")
+FAKE = "%s %s" % (sys.executable, os.path.join(FAKES, "fake_mpremote.py"))
+MAKE_ENV = {k: v for k, v in os.environ.items() if not k.startswith("MAKE")}
+
+
+def firmware_files():
+    out = []
+    for top, dirs, files in os.walk(FIRMWARE):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for f in files:
+            if not f.endswith(".pyc"):
+                out.append(os.path.relpath(os.path.join(top, f), FIRMWARE).replace(os.sep, "/"))
+    return sorted(out)
+
+
+def expected_tree():
+    return sorted(p if p in ("boot.py", "main.py") or not p.endswith(".py") else p[:-3] + ".mpy"
+                  for p in firmware_files())
+
+
+def tree(d):
+    out = []
+    for top, dirs, files in os.walk(d):
+        for f in files:
+            out.append(os.path.relpath(os.path.join(top, f), d).replace(os.sep, "/"))
+    return sorted(out)
+
+
+def test_make_build_writes_the_device_tree():
+    res = subprocess.run(["make", "-s", "build"], cwd=ROOT, capture_output=True, text=True,
+                         env=MAKE_ENV)
+    assert res.returncode == 0, res.stderr
+    out = os.path.join(ROOT, "build", "device")
+    assert tree(out) == expected_tree()
+    for p in tree(out):
+        with open(os.path.join(out, p), "rb") as f:
+            head = f.read(4)
+        if p.endswith(".mpy"):
+            assert head[:2] == b"M\x06" and head[2] >> 2 == 0, p   # .mpy v6, bytecode only
+        else:
+            with open(os.path.join(FIRMWARE, p), "rb") as f:
+                assert head == f.read(4), p                        # source kept as is
+
+
+def test_built_tree_runs_under_micropython(tmp_path):
+    env = dict(os.environ, DEVICE_BUILD=str(tmp_path / "device"))
+    assert subprocess.run([sys.executable, DEPLOY, "build"], env=env,
+                          capture_output=True).returncode == 0
+    code = ("from cowboy.game import Game\nimport app.journal as J\n"
+            "print(J.__file__)\ng = Game()\ng.new_game(3, 0)\nprint(g.shot(1), g.total(0))\n")
+    out = check(code=code, path=(FAKES, str(tmp_path / "device"))).lines()
+    assert out[0].endswith("app/journal.mpy") and out[1] == "0 1"
+
+
+def test_make_deploy_dry_run_prints_the_plan_without_a_board(tmp_path):
+    env = dict(MAKE_ENV, MPREMOTE="false", DEVICE_BUILD=str(tmp_path / "device"))
+    res = subprocess.run(["make", "-s", "deploy", "DRY_RUN=1"], cwd=ROOT, env=env,
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    files = {}
+    for ln in lines:
+        parts = ln.split()
+        if len(parts) == 2 and parts[0].isdigit():
+            files[parts[1]] = int(parts[0])
+    assert sorted(files) == expected_tree()
+    for p, size in files.items():
+        assert os.path.getsize(os.path.join(str(tmp_path / "device"), p)) == size
+    assert "%d files, %d bytes" % (len(files), sum(files.values())) in lines[0]
+
+
+@pytest.fixture
+def fake(tmp_path):
+    board = tmp_path / "board"
+    board.mkdir()
+    env = dict(os.environ, MPREMOTE=FAKE, FAKE_BOARD=str(board),
+               DEVICE_BUILD=str(tmp_path / "device"))
+
+    def run(*args, **extra):
+        return subprocess.run([sys.executable, DEPLOY] + list(args), capture_output=True,
+                              text=True, env=dict(env, **extra))
+    run.board = board
+    run.log = tmp_path / "mpremote.log"
+    return run
+
+
+def test_deploy_copies_only_what_changed_and_keeps_game_data(fake):
+    board = fake.board
+    (board / "journal.bin").write_bytes(b"CJ-game")
+    (board / "settings.json").write_text("{}")
+    (board / "games").mkdir()
+    (board / "games" / "000001.jnl").write_bytes(b"old game")
+    res = fake("deploy")
+    assert res.returncode == 0, res.stderr
+    assert "Copy %d of %d files" % (len(expected_tree()), len(expected_tree())) in res.stdout
+    assert sorted(p for p in tree(board) if p.split("/")[0] not in
+                  ("journal.bin", "settings.json", "games")) == expected_tree()
+    assert fake.log.read_text().splitlines()[-1] == "reset"
+    # again: nothing to copy, still a reset
+    res = fake("deploy")
+    assert "Copy 0 of" in res.stdout and "up to date" in res.stdout
+    # one file changed on the board, a stale source file that would shadow its .mpy
+    (board / "app" / "journal.mpy").write_bytes(b"older build")
+    (board / "app" / "journal.py").write_text("# stale source\n")
+    (board / "app" / "gone.mpy").write_bytes(b"module removed since")
+    res = fake("deploy")
+    assert "Copy 1 of" in res.stdout and "remove 2 stale" in res.stdout
+    assert "app/journal.mpy" in res.stdout
+    assert not (board / "app" / "journal.py").exists()
+    assert not (board / "app" / "gone.mpy").exists()
+    assert (board / "journal.bin").read_bytes() == b"CJ-game"
+    assert (board / "games" / "000001.jnl").read_bytes() == b"old game"
+    assert (board / "settings.json").read_text() == "{}"
+
+
+def test_deploy_without_a_board_explains_how_to_install(fake):
+    res = fake("deploy", FAKE_BOARD="")
+    assert res.returncode == 1
+    assert "No MicroPython board" in res.stderr and "BOOTSEL" in res.stderr
+    assert "micropython.org/download/RPI_PICO" in res.stderr
+
+
+@pytest.mark.parametrize("ident,message", [
+    ("1.19.1 %d rp2" % (5 | 4 << 10), "loads .mpy v5;"),
+    ("1.22.2 %d rp2" % (6 | 2 << 8 | 4 << 10), "needs 1.23.0 or newer"),
+    ("1.29.0 %d esp32" % (6 | 3 << 8 | 9 << 10), "not on an RP2040"),
+])
+def test_deploy_refuses_a_board_that_cannot_run_the_build(fake, ident, message):
+    res = fake("deploy", FAKE_BOARD_ID=ident)
+    assert res.returncode == 1 and message in res.stderr
+    assert "BOOTSEL" in res.stderr
+    assert tree(fake.board) == []            # nothing copied
+
+
+def test_export_writes_json_lines(fake, tmp_path):
+    board = fake.board
+    j = J.Journal(Game(), str(board) + "/")
+    j.resume(3, 0)
+    rng = H.Rng(5)
+    while j.game.winner < 0:                 # one finished game into the archive
+        if j.game.phase == 1:
+            j.choice(False)
+        else:
+            j.shot(H.random_facts(rng))
+    j.new_game(3, 1)
+    H.play(j, rng, 40)
+    current = H.state(j.game)
+    j.close()
+    out = tmp_path / "export"
+    res = fake("export", "--out", str(out))
+    assert res.returncode == 0, res.stdout + res.stderr
+    names = sorted(os.listdir(str(out)))
+    assert names == ["000001-jnl.jsonl", "current.jsonl", "raw"]
+    game, _ = record.replay((out / "current.jsonl").read_text().splitlines())
+    assert H.state(game) == current
+    game, _ = record.replay((out / "000001-jnl.jsonl").read_text().splitlines())
+    assert game.winner >= 0
+    assert fake.log.read_text().splitlines()[-1] == "reset"   # the scoreboard restarts
+    first = json.loads((out / "current.jsonl").read_text().splitlines()[0])
+    assert first == {"players": 3, "opener": 2}

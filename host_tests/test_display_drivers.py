@@ -1,0 +1,386 @@
+"""Display drivers against the fake devices: what a person sees, and the bytes
+on the wire as the datasheets describe them."""
+import errno
+
+import pytest
+
+from fakebuses import I2C, SoftI2C, SPI, Net
+from fakedisplays import (TM1637Device, HT16K33Device, MAX7219Device, OLEDDevice,
+                          TCA9548ADevice, seg_text, seg_art)
+from display.tm1637 import TM1637
+from display.ht16k33 import HT16K33
+from display.max7219 import MAX7219Chain
+from display.oled import SSD1306_I2C, SH1106_I2C, SSD1306_SPI
+from display.tca9548a import TCA9548A
+from display import fonts
+from display.segments import CHARS, encode
+
+
+# ---- seven-segment encoding ----------------------------------------------------
+
+def test_encoding_reads_as_the_characters_it_encodes():
+    text = b"0123456789AbCdEFHLnoPrtUy-"
+    segs = bytearray(len(text))
+    encode(text, segs, len(text))
+    assert seg_text(segs) == "0123456789AbCdEFHLnoPrtUy-"
+    encode(b"S", segs, 1)
+    assert seg_text(segs[:1]) == "5"        # S and 5 share one shape
+
+
+def test_encoding_puts_a_point_on_the_previous_digit_and_blanks_the_rest():
+    segs = bytearray(4)
+    encode(b"4.5", segs, 4)
+    assert seg_text(segs) == "4.5  "
+    assert segs[0] == CHARS[ord("4")] | 0x80 and segs[2] == 0 and segs[3] == 0
+
+
+def test_unknown_characters_are_blank():
+    segs = bytearray(2)
+    encode(b"W&", segs, 2)
+    assert bytes(segs) == b"\x00\x00"
+
+
+# ---- TM1637 --------------------------------------------------------------------
+
+def tm_pair():
+    clk = Net("clk")
+    nets = [Net("dio0"), Net("dio1")]
+    devs = [TM1637Device(clk, n) for n in nets]
+    drivers = [TM1637(clk.pin(), n.pin(), delay_us=0) for n in nets]
+    return clk, nets, devs, drivers
+
+
+def test_tm1637_first_flush_sends_data_address_and_control_commands():
+    _, _, (dev, _), (drv, _) = tm_pair()
+    drv.text(b"P  1")
+    drv.brightness(15)
+    drv.flush()
+    p, one = CHARS[ord("P")], CHARS[ord("1")]
+    assert dev.log == [[0x40], [0xC0, p, 0, 0, one], [0x8F]]
+    assert dev.text() == "P  1"
+    assert dev.on and dev.pulse == 7
+    assert dev.acks == 7          # every byte acknowledged
+
+
+def test_tm1637_sends_only_the_changed_digits_and_nothing_when_unchanged():
+    _, _, (dev, _), (drv, _) = tm_pair()
+    drv.text(b"  45")
+    drv.flush()
+    n = len(dev.log)
+    drv.flush()
+    assert len(dev.log) == n
+    drv.text(b"  46")
+    assert drv.flush() == 1
+    assert dev.log[n:] == [[0xC3, CHARS[ord("6")]]]
+    assert dev.text() == "  46"
+
+
+def test_tm1637_modules_sharing_clk_do_not_hear_each_other():
+    _, _, devs, drivers = tm_pair()
+    drivers[0].text(b"  12")
+    drivers[0].flush()
+    assert devs[1].log == [] and devs[1].text() == "    "
+    drivers[1].text(b"  34")
+    drivers[1].flush()
+    assert [d.text() for d in devs] == ["  12", "  34"]
+
+
+def test_tm1637_wire_sequence_is_start_lsb_first_ack_stop():
+    clk = Net("clk")
+    dio = Net("dio")
+    TM1637Device(clk, dio)
+    drv = TM1637(clk.pin(), dio.pin(), delay_us=0)
+    trace = []
+    clk.watch(lambda n, v: trace.append(("C", v)))
+    dio.watch(lambda n, v: trace.append(("D", v)))
+    drv._command(0x8A)             # 1000 1010: display on, pulse width 2
+    # start: DIO falls while CLK high, then CLK falls
+    assert trace[:2] == [("D", 0), ("C", 0)]
+    # sample DIO at each CLK rising edge for the 8 data bits
+    level = {"C": 1, "D": 0}
+    bits = []
+    for what, v in trace[1:]:
+        level[what] = v
+        if what == "C" and v == 1:
+            bits.append(level["D"])
+    data = bits[:8]
+    assert sum(b << i for i, b in enumerate(data)) == 0x8A
+    assert bits[8] == 0            # ninth clock: the chip pulls DIO low (ACK)
+    # stop: CLK rises with DIO low, then DIO rises
+    assert trace[-2:] == [("C", 1), ("D", 1)]
+
+
+def test_tm1637_missing_module_raises_oserror():
+    _, _, (dev, _), (drv, _) = tm_pair()
+    dev.present = False
+    drv.text(b"  12")
+    with pytest.raises(OSError) as e:
+        drv.flush()
+    assert e.value.args[0] == errno.EIO
+    dev.present = True
+    drv.flush()                    # a failed flush leaves the next one full
+    assert dev.text() == "  12" and dev.log[0] == [0x40]
+
+
+# ---- MAX7219 -------------------------------------------------------------------
+
+def max_chain(count=3):
+    spi = SPI(0)
+    cs = Net("cs")
+    dev = spi.attach(MAX7219Device(cs, count))
+    chain = MAX7219Chain(spi, cs.pin(), count)
+    return spi, dev, chain
+
+
+def test_max7219_frames_carry_no_ops_for_the_other_chips():
+    spi, dev, chain = max_chain(3)
+    m = chain.module(1)
+    m.text(b"P2   101")
+    m.brightness(5)
+    m.flush()
+    frames = dev.frames
+    # every frame: 3 words; chip 1's word in the middle, no-op (0x00 0x00) elsewhere
+    assert all(len(f) == 6 and f[0:2] == b"\0\0" and f[4:6] == b"\0\0" for f in frames)
+    words = [f[2:4] for f in frames]
+    assert words[:4] == [b"\x0f\x00", b"\x09\x00", b"\x0b\x07", b"\x0c\x01"]
+    assert words[-1] == b"\x0a\x05"
+    assert dev.text(1) == "P2   101"
+    assert dev.text(0) == " " * 8 and dev.text(2) == " " * 8   # still shut down
+
+
+def test_max7219_digit_registers_and_segment_order():
+    spi, dev, chain = max_chain(1)
+    m = chain.module(0)
+    m.text(b"       7")
+    m.flush()
+    # DIGIT0 (register 1) is the rightmost digit; '7' = a b c -> D6 D5 D4 = 0x70
+    assert b"\x01\x70" in dev.frames
+    assert dev.chips[0].reg[0x01] == 0x70
+
+
+def test_max7219_changed_digit_is_one_frame_and_modules_are_independent():
+    spi, dev, chain = max_chain(2)
+    a, b = chain.module(0), chain.module(1)
+    a.text(b"P1    45")
+    b.text(b"P2    12")
+    a.flush()
+    b.flush()
+    n = len(dev.frames)
+    a.text(b"P1    46")
+    a.flush()
+    assert len(dev.frames) == n + 1
+    # chip 0 is nearest: its word goes last, chip 1 gets a no-op first
+    assert dev.frames[-1] == b"\x00\x00\x01" + bytes((0x5F,))
+    assert [dev.text(0), dev.text(1)] == ["P1    46", "P2    12"]
+
+
+# ---- HT16K33 -------------------------------------------------------------------
+
+def test_ht16k33_initialises_and_writes_the_backpack_rows():
+    i2c = I2C(0)
+    dev = i2c.attach(HT16K33Device(0x72))
+    d = HT16K33(i2c, 0x72)
+    d.text(b"hAnd")
+    d.brightness(9)
+    d.flush()
+    h, a, n, dd = (CHARS[ord(c)] for c in "hAnd")
+    assert [data for _, data in i2c.log] == [
+        b"\x21", bytes((0x00, h, 0, a, 0, 0, 0, n, 0, dd)) + bytes(7), b"\x81",
+        bytes((0x00, h, 0, a, 0, 0, 0, n, 0, dd)), b"\xe9"]
+    assert dev.text() == "hAnd" and dev.dimming == 9
+
+
+def test_ht16k33_sends_the_changed_span_only():
+    i2c = I2C(0)
+    dev = i2c.attach(HT16K33Device(0x70))
+    d = HT16K33(i2c, 0x70)
+    d.text(b"  45")
+    d.flush()
+    i2c.clear_log()
+    d.text(b"  47")
+    d.flush()
+    assert i2c.log == [(0x70, bytes((0x08, CHARS[ord("7")])))]
+    assert dev.text() == "  47"
+
+
+def test_i2c_nack_raises_like_micropython():
+    for cls, code in ((I2C, errno.EIO), (SoftI2C, errno.ENODEV)):
+        i2c = cls(0)
+        d = HT16K33(i2c, 0x75)         # nothing at 0x75
+        with pytest.raises(OSError) as e:
+            d.flush()
+        assert e.value.args[0] == code
+
+
+# ---- OLEDs ---------------------------------------------------------------------
+
+def page_writes(log):
+    """(page, column, data) for every data write after a page/column command."""
+    out = []
+    page = col = None
+    for _, data in log:
+        if data[0] == 0x00 and len(data) == 4 and data[1] & 0xF0 == 0xB0:
+            page = data[1] & 7
+            col = (data[2] & 0x0F) | (data[3] & 0x0F) << 4
+        elif data[0] == 0x40:
+            out.append((page, col, data[1:]))
+    return out
+
+
+@pytest.mark.parametrize("cls,chip,offset", [(SSD1306_I2C, "ssd1306", 0),
+                                             (SH1106_I2C, "sh1106", 2)])
+def test_oled_pixels_match_the_frame_buffer(cls, chip, offset):
+    i2c = I2C(0)
+    dev = i2c.attach(OLEDDevice(0x3D, chip))
+    d = cls(i2c, 0x3D)
+    d.buf[0] = 0x01                 # pixel (0, 0)
+    d.buf[7 * 128 + 127] = 0x80     # pixel (127, 63)
+    d.buf[3 * 128 + 64] = 0x10      # pixel (64, 28)
+    d.flush()
+    px = dev.pixels()
+    lit = [(x, y) for y in range(64) for x in range(128) if px[y][x]]
+    assert lit == [(0, 0), (64, 28), (127, 63)]
+    assert dev.on
+    writes = page_writes(i2c.log)
+    assert [(p, c, len(b)) for p, c, b in writes] == [(p, offset, 128) for p in range(8)]
+
+
+def test_sh1106_changed_span_lands_two_columns_in():
+    i2c = I2C(0)
+    dev = i2c.attach(OLEDDevice(0x3C, "sh1106"))
+    d = SH1106_I2C(i2c, 0x3C)
+    d.flush()
+    i2c.clear_log()
+    for x in range(40, 45):
+        d.buf[2 * 128 + x] = 0xFF
+    assert d.flush() == 5
+    assert i2c.log == [(0x3C, b"\x00\xb2\x0a\x12"), (0x3C, b"\x40" + b"\xff" * 5)]
+    assert dev.ram[2][42:47] == b"\xff" * 5
+    assert dev.pixels()[16][40] == 1 and dev.pixels()[16][39] == 0
+
+
+def test_oled_unchanged_frame_sends_nothing_and_contrast_is_one_command():
+    i2c = I2C(0)
+    dev = i2c.attach(OLEDDevice(0x3C, "ssd1306"))
+    d = SSD1306_I2C(i2c, 0x3C)
+    d.flush()
+    i2c.clear_log()
+    assert d.flush() == 0 and i2c.log == []
+    d.brightness(2)
+    d.flush()
+    assert i2c.log == [(0x3C, b"\x00\x81\x22\x40")]
+    assert dev.contrast == 34
+
+
+def test_oled_shift_rows_uses_the_start_line():
+    i2c = I2C(0)
+    dev = i2c.attach(OLEDDevice(0x3C, "ssd1306"))
+    d = SSD1306_I2C(i2c, 0x3C)
+    d.buf[128 + 10] = 0x01           # pixel (10, 8)
+    d.flush()
+    d.shift_rows(1)
+    d.flush()
+    assert dev.start_line == 1
+    assert dev.pixels()[7][10] == 1 and dev.pixels()[8][10] == 0
+
+
+def test_oled_over_spi_uses_dc_for_commands_and_data():
+    spi = SPI(0)
+    dc = Net("dc")
+    cs = Net("cs")
+    seen = []
+
+    class Probe:
+        def spi_write(self, data):
+            seen.append((dc.level, cs.level, bytes(data)))
+    spi.attach(Probe())
+    d = SSD1306_SPI(spi, dc.pin(), cs.pin())
+    d.flush()
+    assert seen[0][:2] == (0, 0) and seen[0][2][0] == 0x20      # init: page mode
+    assert seen[1] == (0, 0, b"\xb0\x00\x10")
+    assert seen[2][:2] == (1, 0) and len(seen[2][2]) == 128
+
+
+def test_tca9548a_selects_the_channel_before_each_write():
+    i2c = I2C(0)
+    mux = i2c.attach(TCA9548ADevice(0x71))
+    a = mux.channels[0].attach(OLEDDevice(0x3C, "sh1106"))
+    b = mux.channels[5].attach(OLEDDevice(0x3C, "sh1106"))
+    m = TCA9548A(i2c, 0x71)
+    da = SH1106_I2C(m.channel(0), 0x3C)
+    db = SH1106_I2C(m.channel(5), 0x3C)
+    fonts.small(da.buf, 0, 0, b"A", 1)
+    fonts.small(db.buf, 0, 0, b"B", 1)
+    da.flush()
+    db.flush()
+    log = i2c.log
+    for k, (addr, data) in enumerate(log):
+        if addr == 0x3C:
+            assert log[k - 1][0] == 0x71
+    assert (0x71, b"\x01") in log and (0x71, b"\x20") in log
+    assert a.ram[0][2:7] == bytes(fonts.SMALL[65 * 5:65 * 5 + 5])
+    assert b.ram[0][2:7] == bytes(fonts.SMALL[66 * 5:66 * 5 + 5])
+
+
+def test_seven_segment_art_draws_segments():
+    segs = bytearray(2)
+    encode(b"8.1", segs, 2)
+    assert seg_art(segs) == " _      \n|_|   | \n|_|.  | "
+
+
+def test_png_writer_round_trip():
+    import struct
+    import zlib
+    from fakedisplays import png_bytes
+    img = [[(x * 10, y * 20, 7) for x in range(5)] for y in range(3)]
+    data = png_bytes(img)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    w, h, depth, ctype = struct.unpack(">IIBB", data[16:26])
+    assert (w, h, depth, ctype) == (5, 3, 8, 2)
+    n = struct.unpack(">I", data[33:37])[0]
+    assert data[37:41] == b"IDAT"
+    raw = zlib.decompress(data[41:41 + n])
+    rows = [raw[1 + r * 16:(r + 1) * 16] for r in range(3)]
+    assert rows[2][3 * 4:3 * 4 + 3] == bytes((40, 40, 7))
+
+
+def test_fake_i2c_scan_read_and_memory_writes():
+    i2c = I2C(0)
+    a = i2c.attach(HT16K33Device(0x70))
+    i2c.attach(OLEDDevice(0x3C, "sh1106"))
+    assert i2c.scan() == [0x3C, 0x70]
+    a.present = False
+    assert i2c.scan() == [0x3C]
+    with pytest.raises(OSError):
+        i2c.readfrom(0x70, 1)
+    a.present = True
+    i2c.writeto_mem(0x70, 0x02, b"\x06")
+    assert a.ram[2] == 0x06 and i2c.log[-1] == (0x70, b"\x02\x06")
+    assert len(i2c.readfrom(0x70, 2)) == 2
+
+
+def test_seats_render_as_text_for_the_terminal():
+    from board import config
+    from fakedisplays import fake_board, seats_art
+    from display.screens import build
+    cfg = config.BUILDS["ht16k33"]
+    buses, pin, models = fake_board(cfg)
+    scr = build(cfg, buses, pin)
+    scr.update(None, None, 0)
+    art = seats_art(models).split("\n")
+    assert art[0].split() == ["P1", "P2", "P3", "P4"]
+    assert art[1].startswith(" _ ") and art[2].startswith("|_|")   # a P
+
+
+def test_oled_full_refresh_never_blanks_the_panel():
+    i2c = I2C(0)
+    dev = i2c.attach(OLEDDevice(0x3C, "sh1106"))
+    d = SH1106_I2C(i2c, 0x3C)
+    fonts.small(d.buf, 0, 3, b"45", 2)
+    d.flush()
+    assert dev.on
+    dev.commands.clear()
+    d.flush(True)
+    cmds = [c for c, _ in dev.commands]
+    assert 0xAE not in cmds and cmds[-1] == 0xAF    # on again only after the content
+    assert dev.ram[3][2:7] == bytes(fonts.SMALL[52 * 5:52 * 5 + 5])

@@ -1,0 +1,142 @@
+"""The display set: failures do not stop the others, periodic full refresh
+recovers an upset display, OLEDs dim and shift, only changes go on the wire."""
+from cowboy import facts as F
+from display import ui as U
+from display.screens import Screens, SHIFTS
+from displayrig import Rig
+
+
+def test_unplugged_display_is_noted_others_carry_on_and_it_comes_back():
+    rig = Rig("ht16k33")
+    rig.shot(F.B5)
+    rig.shot(0)
+    dev = rig.models[1]
+    dev.present = False
+    rig.shot(F.B3)                         # player 2 scores while unplugged
+    rig.shot(0)
+    scr = rig.screens
+    assert scr.failed == 0b10 and scr.errors[1] >= 1
+    assert rig.seen(0) == " . . .5."       # player 1 back at the table
+    rig.shot(F.B1)                         # player 1 at the table: 5 banked, +1
+    assert "In 1" in rig.pages(0)          # display 1 still follows the game
+    dev.present = True
+    dev.ram[:] = bytes(16)                 # it lost power: RAM and modes cleared
+    dev.osc = dev.on = False
+    rig.update(Screens.RETRY_MS + 10)
+    assert scr.failed == 0
+    assert rig.seen(1) == "   3"
+
+
+def test_tm1637_on_a_shared_clock_fails_alone():
+    rig = Rig("tm1637", players=3)
+    rig.models[2].present = False
+    rig.shot(F.B5)
+    rig.shot(0)
+    for _ in range(Screens.REFRESH_MS // 100 + 2):
+        rig.update(100)                    # found out at its next refresh
+    assert rig.screens.failed == 0b100
+    assert rig.seen(0) == "   5"
+    assert rig.pages(1)[0].endswith("0.")
+
+
+def test_periodic_full_refresh_repairs_an_upset_display():
+    rig = Rig("max7219")
+    rig.shot(F.B5)
+    rig.shot(0)
+    chain = rig.models[0].chain
+    chain.chips[0].reg[0x0C] = 0           # a glitch shut chip 0 down
+    chain.chips[0].reg[0x03] = 0
+    assert rig.seen(0) == "        "
+    for _ in range(Screens.REFRESH_MS // 100 + 2):
+        rig.update(100)
+    assert rig.seen(0) == "P1     5"
+
+
+def test_an_unchanged_picture_sends_nothing():
+    rig = Rig("oled4")
+    rig.update()
+    bus = rig.buses["i2c0"]
+    bus.clear_log()
+    rig.update(5)                          # no refresh due yet, nothing changed
+    assert bus.log == []
+    rig.shot(F.B5)                         # a score change: a few spans
+    assert 0 < bus.bytes < 300
+
+
+def test_oleds_dim_without_input_and_wake_on_a_key():
+    rig = Rig("oled4")
+    dev = rig.models[1]
+    full = dev.contrast
+    rig.update(Screens.DIM_MS + 10)
+    assert dev.contrast == Screens.DIM_LEVEL * 17 < full
+    rig.screens.wake(rig.now)
+    rig.update()
+    assert dev.contrast == full
+    rig.panel.settings.brightness = 3
+    rig.update()
+    assert dev.contrast == 3 * 17
+
+
+def test_brightness_reaches_seven_segment_displays():
+    rig = Rig("ht16k33")
+    rig.panel.settings.brightness = 4
+    rig.update()
+    assert rig.models[0].dimming == 4
+    rig = Rig("tm1637")
+    rig.panel.settings.brightness = 15
+    rig.update()
+    assert rig.models[0].pulse == 7
+
+
+def test_oled_content_moves_a_pixel_now_and_then_and_reads_the_same():
+    rig = Rig("oled4")
+    rig.shot(F.B5)
+    before = rig.seen(0)
+    pictures = []
+    moved = set()
+    for k in range(len(SHIFTS)):
+        rig.update(rig.screens.SHIFT_MS)
+        moved.add(rig.screens.shift)
+        assert rig.seen(0)["top"] == before["top"]
+        assert rig.seen(0)["big"] == before["big"]
+        px = rig.models[0].pixels()
+        if px not in pictures:
+            pictures.append(px)
+    assert moved == set(range(len(SHIFTS)))
+    assert len(pictures) == len(set(SHIFTS)) == 3
+
+
+def test_startup_shows_player_numbers_until_the_game_starts():
+    rig = Rig("tm1637")
+    rig.panel.mode = U.MODE_HELLO
+    rig.update()
+    assert rig.seen(5) == "P  6"
+    rig.panel.mode = U.MODE_GAME
+    rig.update()
+    assert rig.seen(5) == "    "
+
+
+def test_screens_with_no_panel_show_hello():
+    rig = Rig("ht16k33")
+    rig.screens.update(rig.game, None, 50)
+    assert rig.seen(2) == "P  3"
+
+
+def test_renders_at_once_on_a_change_and_at_most_every_frame_otherwise():
+    rig = Rig("ht16k33")
+    rig.update(100)
+    calls = []
+    seat = rig.screens.seats[1]
+    real = seat.update
+
+    def counting(*a):
+        calls.append(1)
+        return real(*a)
+    seat.update = counting
+    rig.update(5)
+    rig.update(5)
+    assert calls == []                     # nothing changed, within FRAME_MS
+    rig.update(Screens.FRAME_MS)
+    assert calls == [1]
+    rig.shot(F.B3)                         # a stroke renders at once
+    assert calls == [1, 1]

@@ -1,0 +1,304 @@
+"""What each player's display shows, in each state of the game, read back from
+the fake devices (characters on seven segments, text read off OLED pixels)."""
+
+from cowboy import codes as C
+from cowboy import facts as F
+from display import ui as U
+from displayrig import Rig
+
+ELEVEN = F.B1 | F.B3 | F.B5 | (3 << F.CAROM)     # 1 + 3 + 5 + 2
+MISS = 0
+SCRATCH = F.CUE_POCKET << F.CUE
+CAROM2 = 2 << F.CAROM                            # 1 point
+CAROM3 = 3 << F.CAROM                            # 2 points
+FAILED_OPENING = F.FIRST_NONE << F.FIRST
+
+
+# Seven-segment text is compared as a person reads it: S looks like 5, O like 0.
+
+def dots(s):
+    """A number as the seven-segment text shows it with every point lit."""
+    return "".join(c + "." for c in s)
+
+
+def test_hello_shows_each_player_number():
+    for name, expect in (("tm1637", "P  %d"), ("ht16k33", "P  %d"),
+                         ("max7219", "PLAyEr %d")):
+        rig = Rig(name)
+        rig.panel.mode = U.MODE_HELLO
+        rig.update()
+        assert [rig.seen(i) for i in range(8)] == [expect % (i + 1) for i in range(8)]
+    rig = Rig("oled8")
+    rig.panel.mode = U.MODE_HELLO
+    rig.update()
+    for i in range(8):
+        s = rig.seen(i)
+        assert (s["top"], s["big"], s["bottom"]) == ("PLAYER %d" % (i + 1), "P%d" % (i + 1),
+                                                    "HELLO")
+
+
+def test_opening_player_sees_score_opening_and_ball_in_hand():
+    rig = Rig("tm1637", players=3)
+    rig.update()
+    assert rig.pages(0) == [dots("   0"), "oPEn", "hAnd"]
+    assert rig.pages(1) == ["   0"]
+    assert rig.seen(4) == "    "                     # seat not in the game
+    rig = Rig("max7219", players=3)
+    rig.update()
+    assert rig.pages(0) == ["oPEn " + dots("  0"), "hAnd " + dots("  0")]
+    assert rig.pages(2) == ["P3     0"]
+
+
+def test_inning_points_and_banked_score_while_at_the_table():
+    rig = Rig("ht16k33")
+    rig.shot(ELEVEN)
+    rig.shot(F.B5)
+    assert rig.pages(0) == [dots("   0"), "In16"]
+    rig.shot(MISS)                                 # inning ends: 16 banked
+    assert rig.pages(0) == ["  16"]
+    assert rig.pages(1) == [dots("   0")]
+    rig = Rig("oled4")
+    rig.shot(ELEVEN)
+    s = rig.seen(0)
+    assert s["top"] == "PLAYER 1     AT TABLE" and s["inverted"]
+    assert (s["big"], s["side"]) == ("0", "+11")
+    assert rig.seen(1)["top"] == "PLAYER 2" and not rig.seen(1)["inverted"]
+
+
+def test_points_needed_for_exactly_90():
+    rig = Rig("tm1637")
+    for _ in range(7):
+        rig.shot(ELEVEN)
+    rig.shot(F.B5)                                 # total 82
+    assert "to 8" in rig.pages(0)
+    rig = Rig("oled4")
+    for _ in range(7):
+        rig.shot(ELEVEN)
+    rig.shot(F.B5)
+    assert "NEED 8 FOR EXACTLY 90" in rig.pages(0, "bottom")
+
+
+def test_caroms_only_then_the_called_101st_point():
+    rig = Rig("max7219")
+    for _ in range(8):
+        rig.shot(ELEVEN)
+    rig.shot(CAROM3)                               # 90: caroms only
+    assert "CAro " + dots("  0") in rig.pages(0)
+    rig2 = Rig("oled4")
+    for _ in range(8):
+        rig2.shot(ELEVEN)
+    rig2.shot(CAROM3)
+    assert "CAROMS ONLY: 10 LEFT" in rig2.pages(0, "bottom")
+    for _ in range(5):
+        rig.shot(CAROM3)
+        rig2.shot(CAROM3)                          # 100
+    assert "CALL " + dots("  0") in rig.pages(0)
+    assert "CALL THE 101ST POINT" in rig2.pages(0, "bottom")
+
+
+def test_foul_reason_then_the_warning_on_the_fouling_players_display():
+    rig = Rig("tm1637")
+    rig.shot(F.B5)
+    rig.shot(SCRATCH)                              # player 1 fouls, inning lost
+    assert rig.pages(0) == ["   0", "5CrA", "F  1"]
+    assert "hAnd" in rig.pages(1)                  # incoming player: ball in hand
+    rig.shot(MISS)                                 # player 2's stroke: reason gone
+    assert rig.pages(0) == [dots("   0"), "F  1"]
+    rig = Rig("oled4")
+    rig.shot(SCRATCH)
+    assert rig.pages(0, "bottom") == ["FOUL: SCRATCH", "1 FOUL (3 LOSE)"]
+
+
+def test_second_foul_warns_and_third_puts_the_player_out():
+    rig = Rig("ht16k33", players=3)
+    for k in range(2):
+        rig.shot(SCRATCH)          # player 1
+        rig.shot(MISS)             # player 2
+        rig.shot(MISS)             # player 3
+    assert "F  2" in rig.pages(0)
+    rig.shot(SCRATCH)
+    assert rig.game.out & 1
+    assert set(rig.pages(0)) == {"0ut ", "5CrA"}
+    rig.shot(MISS)
+    assert rig.pages(0) == ["0ut "]
+
+
+def test_winner_and_the_others_when_the_game_is_over():
+    rig = Rig("max7219")
+    for _ in range(8):
+        rig.shot(ELEVEN)
+    for _ in range(6):
+        rig.shot(CAROM3)                           # 100
+    win = (F.FIRST_B1 << F.FIRST) | (F.CUE_CALLED << F.CUE)
+    rig.shot(win)
+    assert rig.game.winner == 0
+    assert rig.pages(0) == ["15t  101", "15t  ---"]
+    assert rig.pages(1) == ["End    0"]
+    rig2 = Rig("tm1637")
+    rig2.game = rig.game
+    rig2.update()
+    assert rig2.pages(0) == [" 101", "----"]
+
+
+def test_balls_held_off_the_table():
+    rig = Rig("tm1637")
+    rig.shot(F.B3 | (F.B3 << F.HELD))
+    assert rig.game.off_table == F.B3
+    assert "o3  " in rig.pages(0)
+    rig = Rig("oled4")
+    rig.shot(F.B3 | F.B5 | ((F.B3 | F.B5) << F.HELD))
+    assert "OFF THE TABLE: 3 5" in rig.pages(0, "bottom")
+
+
+def test_preview_of_the_stroke_being_composed():
+    rig = Rig("tm1637")
+    g, p = rig.game, rig.panel
+    p.composing = True
+    p.facts = F.B5 | CAROM2
+    p.preview = g.preview(p.facts)
+    assert rig.pages(0) == ["=  6"]
+    p.facts = SCRATCH
+    p.preview = g.preview(p.facts)
+    assert rig.pages(0) == ["5CrA"]
+    p.facts = F.B1 | (F.B1 << F.JUMPED)
+    p.preview = g.preview(p.facts)
+    assert p.preview == -C.E_POCKET_AND_JUMP
+    assert rig.pages(0) == ["E  3"]
+    rig = Rig("oled4")
+    rig.panel.composing = True
+    rig.panel.facts = F.B5 | CAROM2
+    rig.panel.preview = rig.game.preview(rig.panel.facts)
+    assert rig.pages(0, "bottom") == ["STROKE +6"]
+    rig.panel.field = U.FIELD_FIRST
+    rig.panel.facts = F.B5 | (3 << F.FIRST)
+    rig.panel.preview = rig.game.preview(rig.panel.facts)
+    assert rig.pages(0, "bottom") == ["FIRST CONTACT: 3", "STROKE +5"]
+
+
+def test_notes_show_on_the_shooters_display_only():
+    rig = Rig("max7219")
+    rig.panel.note = U.NOTE_NO_UNDO
+    assert rig.pages(0) == ["nonE " + dots("  0")]
+    assert rig.pages(1) == ["P2     0"]
+    rig = Rig("oled4")
+    rig.panel.note = U.NOTE_REJECTED
+    rig.panel.reject = C.E_BALL_OFF_TABLE
+    assert rig.pages(0, "bottom") == ["NO: BALL IS OFF TABLE"]
+
+
+def test_failed_opening_asks_the_incoming_player_to_choose():
+    rig = Rig("ht16k33")
+    rig.shot(FAILED_OPENING)
+    assert rig.game.phase == C.PHASE_CHOICE and rig.game.shooter == 1
+    assert rig.pages(1) == ["rEP?"]
+    assert rig.pages(0) == ["   0"]
+
+
+def test_menu_shows_the_setting_and_which_seats_play():
+    rig = Rig("tm1637")
+    rig.panel.mode = U.MODE_MENU
+    rig.panel.menu_item = U.MENU_PLAYERS
+    rig.panel.menu_value = 3
+    rig.update()
+    assert [rig.seen(i) for i in range(5)] == ["PL 3"] * 3 + ["    "] * 2
+    rig.panel.menu_item = U.MENU_BRIGHTNESS
+    rig.panel.menu_value = 12
+    rig.update()
+    assert rig.seen(0) == "br12"
+    rig = Rig("oled4")
+    rig.panel.mode = U.MODE_MENU
+    rig.panel.menu_item = U.MENU_OPENER
+    rig.panel.menu_value = 1
+    rig.update()
+    s = rig.seen(1)
+    assert (s["top"], s["big"], s["bottom"], s["inverted"]) == ("SET-UP", "2",
+                                                               "OPENING PLAYER", True)
+    assert not rig.seen(0)["inverted"]
+
+
+def test_statistics_after_the_game():
+    rig = Rig("tm1637")
+    p = rig.panel
+    p.mode = U.MODE_STATS
+    p.stats.best[0] = 23
+    p.stats.innings[0] = 12
+    p.stats.points[0] = 61
+    p.stats.fouls[0] = 2
+    assert rig.pages(0) == ["   0", "b 23", "I 12", "A 5.0", "F  2"]
+    rig = Rig("oled4")
+    rig.panel.mode = U.MODE_STATS
+    rig.panel.stats.best[1] = 9
+    assert "BEST INNING 9" in rig.pages(1, "bottom")
+
+
+def test_a_hundred_point_inning_still_fits_four_digits():
+    rig = Rig("max7219")
+    for _ in range(8):
+        rig.shot(ELEVEN)
+    for _ in range(6):
+        rig.shot(CAROM3)
+    assert "I100 " + dots("  0") in rig.pages(0)
+
+
+def test_foul_reason_follows_undo_and_redo():
+    rig = Rig("tm1637", players=3)
+    rig.shot(SCRATCH)                              # player 1 fouls
+    rig.shot(0)                                    # player 2 misses
+    assert "5CrA" not in rig.pages(0)
+    assert rig.game.undo() == 0
+    rig.update()
+    assert "5CrA" in rig.pages(0)                  # back to just after the foul
+    assert all("5CrA" not in rig.pages(i) for i in (1, 2))
+    assert rig.game.redo() == 0
+    rig.update()
+    assert "5CrA" not in rig.pages(0)
+
+
+def test_fields_being_edited_alternate_with_the_preview():
+    rig = Rig("tm1637")
+    p = rig.panel
+    p.composing = True
+    cases = ((U.FIELD_FIRST, 3 << F.FIRST, "15t3"),         # S reads as 5
+             (U.FIELD_FIRST, 0, "15t-"),
+             (U.FIELD_RAIL, F.F_NO_RAIL, "rL n"),
+             (U.FIELD_JUMPED, (F.B3 | F.B5) << F.JUMPED, "J35 "),
+             (U.FIELD_HELD, 0, "h-  "),
+             (U.FIELD_CUE, F.CUE_POCKET << F.CUE, "CPoc"))
+    for field, facts, seen in cases:
+        p.field = field
+        p.facts = facts
+        p.preview = rig.game.preview(facts)
+        pages = rig.pages(0)
+        assert seen in pages and len(pages) == 2, (seen, pages)
+
+
+def test_previews_of_a_failed_opening_and_of_a_third_foul():
+    rig = Rig("tm1637")
+    p = rig.panel
+    p.composing = True
+    p.facts = FAILED_OPENING
+    p.preview = rig.game.preview(p.facts)
+    assert rig.pages(0) == ["not3"]
+    p.composing = False
+    for _ in range(2):
+        rig.shot(SCRATCH)
+        rig.shot(0)
+    p.composing = True
+    p.facts = SCRATCH
+    p.preview = rig.game.preview(p.facts)
+    assert rig.pages(0) == ["0ut?"]
+    rig = Rig("oled4")
+    for _ in range(2):
+        rig.shot(SCRATCH)
+        rig.shot(0)
+    rig.panel.composing = True
+    rig.panel.facts = SCRATCH
+    rig.panel.preview = rig.game.preview(SCRATCH)
+    assert rig.pages(0, "bottom") == ["THIRD FOUL: OUT"]
+
+
+def test_a_refused_stroke_shows_its_reject_code_on_seven_segments():
+    rig = Rig("ht16k33")
+    rig.panel.note = U.NOTE_REJECTED
+    rig.panel.reject = C.E_CAROM_TOO_MANY
+    assert rig.pages(0) == ["E  5"]

@@ -1,0 +1,188 @@
+"""Journal records and headers under CPython, and the journal on plain files."""
+import os
+
+import pytest
+
+from app import journal as J
+from cowboy.game import Game
+from cowboy import facts as F
+import journal_harness as H
+
+
+def test_header_round_trip():
+    buf = bytearray(8)
+    for players in range(2, 9):
+        for opener in range(players):
+            c = J.write_header(buf, players, opener)
+            assert J.read_header(buf, 8) == players * 16 + opener
+            assert c == buf[7]
+
+
+def test_header_faults():
+    buf = bytearray(8)
+    J.write_header(buf, 4, 2)
+    assert J.read_header(buf, 7) == J.BAD          # torn
+    assert J.read_header(bytearray(8), 8) == J.BAD  # zeros
+    assert J.read_header(bytearray(b"\xff" * 8), 8) == J.BAD
+    other = bytearray(buf)
+    other[2] = J.VERSION + 1
+    assert J.read_header(other, 8) == J.OLD         # another firmware's format
+    for i in range(8):
+        for bit in range(8):
+            bad = bytearray(buf)
+            bad[i] ^= 1 << bit
+            assert J.read_header(bad, 8) < 0 or i == 2 and bad[2] != J.VERSION
+
+
+@pytest.mark.parametrize("kind,word", [
+    (J.ACTION, 0), (J.ACTION, F.FACTS_MASK), (J.ACTION, F.KIND_TAKE << F.KIND),
+    (J.ACTION, F.KIND_REPEAT << F.KIND), (J.ACTION, 0xABCDE), (J.UNDO, 0), (J.REDO, 0)])
+def test_record_round_trip_and_every_bit_flip(kind, word):
+    buf = bytearray(4)
+    for seed in (0, 0x5A, 0xFF):
+        c = J.write_record(buf, kind, word, seed)
+        assert c == buf[3]
+        assert J.read_record(buf, seed) == kind << 20 | word
+        for i in range(4):
+            for bit in range(8):
+                bad = bytearray(buf)
+                bad[i] ^= 1 << bit
+                assert J.read_record(bad, seed) == -1
+        # a record copied from elsewhere in the chain does not fit here
+        assert J.read_record(buf, seed ^ 1) == -1
+
+
+def test_records_are_compact():
+    assert J.HEADER_SIZE == 8 and J.RECORD_SIZE == 4
+
+
+def test_erased_and_zero_flash_never_decode():
+    for seed in range(256):
+        assert J.read_record(bytearray(b"\xff" * 4), seed) == -1
+        assert J.read_record(bytearray(4), seed) == -1
+
+
+def test_resume_reproduces_every_state(tmp_path):
+    root = str(tmp_path) + "/"
+    j = J.Journal(Game(), root)
+    assert j.resume(5, 3) == 0
+    assert (j.game.players, j.game.opener) == (5, 3)
+    rng = H.Rng(99)
+    states = [H.state(j.game)]
+    for _ in range(400):
+        H.play(j, rng, 1)
+        states.append(H.state(j.game))
+    j.close()
+    with open(root + J.JOURNAL, "rb") as f:
+        data = f.read()
+    assert len(data) == 8 + 4 * 400
+    # Every byte offset: the state of the last complete record, nothing later or garbage.
+    for cut in range(0, len(data) + 1, 3):
+        with open(root + J.JOURNAL, "wb") as f:
+            f.write(data[:cut])
+        j = J.Journal(Game(), root)
+        n = j.resume(5, 3)
+        k = max(0, (cut - 8) // 4)
+        assert n == k
+        assert H.state(j.game) == states[k], cut
+        j.close()
+
+
+def test_new_game_archives_and_prunes(tmp_path):
+    root = str(tmp_path) + "/"
+    j = J.Journal(Game(), root)
+    j.resume(2, 0)
+    rng = H.Rng(1)
+    finished = 0
+    for game in range(J.KEEP_FINISHED + 6):
+        # play until somebody wins (or give up after many actions)
+        for _ in range(3000):
+            if j.game.winner >= 0:
+                break
+            g = j.game
+            if g.phase == 1:
+                j.choice(True)
+            else:
+                j.shot(H.random_facts(rng))
+        finished += j.game.winner >= 0
+        j.new_game(2, game % 2)
+    names = J.archive_list(root)
+    done = [n for n in names if n.endswith(J.FINISHED)]
+    assert len(done) == min(finished, J.KEEP_FINISHED)
+    assert done == sorted(done)
+    # the newest archive holds the last game: it replays to a finished game
+    g = Game()
+    with open(root + J.GAMES + "/" + done[-1], "rb") as f:
+        data = f.read()
+    h = J.read_header(data[:8], 8)
+    g.new_game(h >> 4, h & 15)
+    crc = data[7]
+    for i in range(8, len(data), 4):
+        v = J.read_record(data[i:i + 4], crc)
+        assert v >= 0
+        assert J.apply_record(g, v) == 0
+        crc = data[i + 3]
+    assert g.winner >= 0
+
+
+def test_incompatible_journal_is_archived_not_read(tmp_path):
+    root = str(tmp_path) + "/"
+    buf = bytearray(8)
+    J.write_header(buf, 4, 1)
+    buf[2] = J.VERSION + 1
+    with open(root + J.JOURNAL, "wb") as f:
+        f.write(bytes(buf) + b"\x00\x12\x34\x56" * 5)
+    j = J.Journal(Game(), root)
+    assert j.resume(3, 2) == 0
+    assert (j.game.players, j.game.opener, j.game._n) == (3, 2, 0)
+    assert j.archived is not None and j.archived.endswith(J.FOREIGN)
+    with open(j.archived, "rb") as f:
+        assert f.read()[2] == J.VERSION + 1     # kept as it was
+    j.shot(0)
+    j.close()
+    j2 = J.Journal(Game(), root)
+    assert j2.resume(2, 0) == 1 and j2.game.players == 3
+
+
+def test_new_game_without_actions_is_not_archived(tmp_path):
+    root = str(tmp_path) + "/"
+    j = J.Journal(Game(), root)
+    j.resume(2, 0)
+    j.new_game(4, 1)
+    j.new_game(5, 2)
+    assert J.archive_list(root) == []
+    j.shot(0)
+    j.new_game(2, 0)                       # abandoned mid-game: kept as partial
+    assert J.archive_list(root) == ["000001" + J.PARTIAL]
+    j.close()
+    j2 = J.Journal(Game(), root)
+    assert j2.resume(3, 2) == 0 and j2.game.players == 2
+
+
+def test_failed_write_is_reported_and_the_game_goes_on(tmp_path):
+    root = str(tmp_path) + "/"
+    j = J.Journal(Game(), root)
+    j.resume(2, 0)
+    j.shot(0)
+
+    class Broken:
+        def write(self, b):
+            raise OSError(28)              # flash full
+
+        def flush(self):
+            pass
+
+        def close(self):
+            pass
+    j._f = Broken()
+    assert j.shot(0) == 0 and j.failed     # the core took it; the panel shows the note
+    assert j.game._n == 2
+    j2 = J.Journal(Game(), root)
+    assert j2.resume() == 1                # what reached flash
+
+
+def test_no_usable_flash_plays_on_in_memory(tmp_path):
+    j = J.Journal(Game(), str(tmp_path) + "/missing/dir/")
+    assert j.resume(3, 1) == 0 and j.failed
+    assert (j.game.players, j.game.opener) == (3, 1)
+    assert j.shot(0) == 0 and j.game._n == 1

@@ -1,0 +1,139 @@
+"""tools/journal.py: board journal <-> GAME-RECORD JSON Lines, lossless both ways."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import journal as T
+import record
+from app import journal as J
+from cowboy.game import Game
+import journal_harness as H
+from mpy import ROOT, TOOLS, run as mpy_run
+
+TOOL = os.path.join(TOOLS, "journal.py")
+REPLAY = os.path.join(TOOLS, "replay.py")
+
+
+def board_journal(tmp_path, seed, actions, players=4, opener=1):
+    """A journal written by the firmware's Journal during random play."""
+    j = J.Journal(Game(), str(tmp_path) + "/")
+    j.resume(players, opener)
+    H.play(j, H.Rng(seed), actions)
+    j.close()
+    with open(str(tmp_path) + "/" + J.JOURNAL, "rb") as f:
+        return f.read()
+
+
+def binary_trace(data):
+    """State JSON after every action of a journal, replayed as the board does."""
+    g = Game()
+    h = J.read_header(bytearray(data[:8]), 8)
+    g.new_game(h >> 4, h & 15)
+    crc, out = data[7], []
+    for pos in range(8, len(data), 4):
+        v = J.read_record(bytearray(data[pos:pos + 4]), crc)
+        assert v >= 0 and J.apply_record(g, v) == 0
+        crc = data[pos + 3]
+        out.append(record.state_json(g))
+    return out
+
+
+def tool(*args, stdin=None):
+    return subprocess.run([sys.executable, TOOL] + list(args), capture_output=True,
+                          input=stdin, cwd=ROOT)
+
+
+@pytest.mark.parametrize("seed,players", [(1, 2), (2, 5), (3, 8)])
+def test_binary_to_json_and_back(tmp_path, seed, players):
+    data = board_journal(tmp_path, seed, 250, players, players - 1)
+    src = tmp_path / "j.bin"
+    src.write_bytes(data)
+    res = tool("to-json", str(src), str(tmp_path / "g.jsonl"))
+    assert res.returncode == 0, res.stderr
+    trace = subprocess.run([sys.executable, REPLAY, "--trace", str(tmp_path / "g.jsonl")],
+                           capture_output=True, text=True)
+    assert trace.returncode == 0
+    assert trace.stdout.splitlines() == binary_trace(data)   # same state after every action
+    res = tool("to-binary", str(tmp_path / "g.jsonl"), str(tmp_path / "back.bin"))
+    assert res.returncode == 0, res.stderr
+    assert (tmp_path / "back.bin").read_bytes() == data
+
+
+def test_json_to_binary_and_back_with_defaults_written_out(tmp_path):
+    text = "\n".join([
+        '# a record written by hand, defaults spelled out',
+        '{"players": 3, "opener": 2}',
+        '{"shot": {"pocketed": [], "carom": 0, "rail": true, "cue": "table", "foul": false}}',
+        '{"shot": {"pocketed": [3], "first": 3}}',
+        '',
+        '{"shot": {"pocketed": [1, 5], "carom": 2}}',
+        '{"undo": true}', '{"undo": true}', '{"redo": true}',
+        '{"shot": {"cue": "pocket"}}',
+        '{"shot": {"foul": true, "jumped": [5], "held": [5]}}',
+    ]) + "\n"
+    (tmp_path / "r.jsonl").write_text(text)
+    assert tool("to-binary", str(tmp_path / "r.jsonl"), str(tmp_path / "r.bin")).returncode == 0
+    data = (tmp_path / "r.bin").read_bytes()
+    assert len(data) == 8 + 4 * 8
+    res = tool("to-json", str(tmp_path / "r.bin"))
+    back = res.stdout.decode()
+    _, want = record.replay(text.splitlines(), trace=True)
+    _, got = record.replay(back.splitlines(), trace=True)
+    assert got == want and len(got) == 8
+    assert back.splitlines()[0] == '{"players": 3, "opener": 2}'
+
+
+def test_the_same_under_micropython(tmp_path):
+    data = board_journal(tmp_path, 9, 120)
+    (tmp_path / "j.bin").write_bytes(data)
+    res = mpy_run(script=TOOL, args=["to-json", str(tmp_path / "j.bin")], path=())
+    assert res.status == 0, res.out + res.err
+    # MicroPython's dicts do not keep insertion order: compare the objects
+    got = [json.loads(ln) for ln in res.out.splitlines()]
+    assert got == [json.loads(ln) for ln in T.to_json(data).splitlines()]
+
+
+@pytest.mark.parametrize("mutate,message", [
+    (lambda d: d[:5], "header"),
+    (lambda d: d[:-2], "record 30 (byte 124): torn"),
+    (lambda d: d[:40] + bytes([d[40] ^ 4]) + d[41:], "record 9 (byte 40): bad checksum"),
+    (lambda d: b"XX" + d[2:], "header: not a journal"),
+    (lambda d: d[:2] + bytes([J.VERSION + 1]) + d[3:], "format version"),
+])
+def test_bad_binary_names_the_record(tmp_path, mutate, message):
+    data = board_journal(tmp_path, 4, 30)
+    (tmp_path / "bad.bin").write_bytes(mutate(data))
+    res = tool("to-json", str(tmp_path / "bad.bin"))
+    assert res.returncode == 2 and res.stdout == b""
+    assert message in res.stderr.decode()
+
+
+def test_binary_refused_by_the_rules(tmp_path):
+    buf, rec = bytearray(8), bytearray(4)
+    crc = J.write_header(buf, 2, 0)
+    crc2 = J.write_record(rec, J.UNDO, 0, crc)     # undo with nothing to undo
+    (tmp_path / "u.bin").write_bytes(bytes(buf) + bytes(rec))
+    res = tool("to-json", str(tmp_path / "u.bin"))
+    assert res.returncode == 2 and b"record 1 (byte 8): refused by the rules" in res.stderr
+
+
+@pytest.mark.parametrize("lines,message", [
+    (['{"players": 2}', '{"shot": {"carom": 1}}'], "line 2"),
+    (['{"players": 9}'], "line 1"),
+    (['{"players": 2}', '{"undo": true}'], "line 2"),
+    (['{"players": 2}', '', 'not json'], "line 3"),
+    ([], "no header"),
+])
+def test_bad_json_names_the_line(tmp_path, lines, message):
+    (tmp_path / "bad.jsonl").write_text("\n".join(lines) + "\n")
+    res = tool("to-binary", str(tmp_path / "bad.jsonl"))
+    assert res.returncode == 2 and res.stdout == b""
+    assert message in res.stderr.decode()
+
+
+def test_usage_and_missing_file(tmp_path):
+    assert tool().returncode == 2
+    assert tool("to-json", str(tmp_path / "nope.bin")).returncode == 2

