@@ -1,0 +1,197 @@
+"""hardware/ agrees with firmware/board/config.py, and every build can be wired on a Pico.
+
+The generated files are rebuilt in memory and compared with the committed ones, so a
+change of a pin in the configuration without `make hardware` fails here. The pin
+rules are checked on the configuration itself, against the RP2040 function table.
+"""
+import copy
+import json
+import os
+
+import pytest
+
+import pinout
+from board import config
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HARDWARE = os.path.join(ROOT, "hardware")
+BUILDS = list(config.BUILDS)
+
+
+def read(*parts):
+    with open(os.path.join(HARDWARE, *parts)) as f:
+        return f.read()
+
+
+# ------------------------------------------------------------ RP2040 rules
+
+def test_rp2040_function_table_matches_datasheet_rows():
+    # A few rows of the RP2040 datasheet GPIO function table, written out by hand.
+    rows = {
+        0: ("SPI0 RX", "I2C0 SDA"), 1: ("SPI0 CSn", "I2C0 SCL"),
+        2: ("SPI0 SCK", "I2C1 SDA"), 3: ("SPI0 TX", "I2C1 SCL"),
+        8: ("SPI1 RX", "I2C0 SDA"), 11: ("SPI1 TX", "I2C1 SCL"),
+        16: ("SPI0 RX", "I2C0 SDA"), 17: ("SPI0 CSn", "I2C0 SCL"),
+        18: ("SPI0 SCK", "I2C1 SDA"), 19: ("SPI0 TX", "I2C1 SCL"),
+        22: ("SPI0 SCK", "I2C1 SDA"), 26: ("SPI1 SCK", "I2C1 SDA"),
+        27: ("SPI1 TX", "I2C1 SCL"), 28: ("SPI1 RX", "I2C0 SDA"),
+    }
+    for gpio, (spi, i2c) in rows.items():
+        f = pinout.rp2040_functions(gpio)
+        assert (f["spi"], f["i2c"]) == (spi, i2c), gpio
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_build_has_no_problem(build):
+    assert pinout.check(build) == []
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_no_gpio_used_twice_and_only_header_gpio(build):
+    gpios = [g for g, _ in pinout.assignments(build)]
+    assert len(gpios) == len(set(gpios))
+    usable = set(range(0, 23)) | {26, 27, 28}
+    assert set(gpios) <= usable
+    assert len(gpios) <= 26
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_buses_on_pins_of_their_peripheral(build):
+    for name, bus in config.BUILDS[build]["buses"].items():
+        if bus["kind"] == "i2c":
+            assert pinout.i2c_pin_ok(bus["id"], "SDA", bus["sda"]), name
+            assert pinout.i2c_pin_ok(bus["id"], "SCL", bus["scl"]), name
+        else:
+            assert pinout.spi_pin_ok(bus["id"], "SCK", bus["sck"]), name
+            assert pinout.spi_pin_ok(bus["id"], "TX", bus["mosi"]), name
+            assert pinout.spi_pin_ok(bus["id"], "CSn", bus["cs"]), name
+
+
+def test_encoder_a_b_consecutive():
+    for name, a, b, sw in (config.ENCODER, config.ENCODER2):
+        assert b == a + 1, name
+        assert sw not in (a, b)
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_addresses_unique_per_bus_and_in_range(build):
+    spec = config.BUILDS[build]
+    seen = set()
+    for d in pinout.displays(build):
+        if d["type"] in ("ht16k33",):
+            assert 0x70 <= d["address"] <= 0x77
+        if d["type"] in ("ssd1306", "sh1106"):
+            assert d["address"] in (0x3C, 0x3D)
+        if "address" in d:
+            key = (d["bus"], d.get("mux_channel"), d["address"])
+            assert key not in seen, key
+            seen.add(key)
+            mux = spec["buses"][d["bus"]].get("mux")
+            if mux is not None:
+                assert 0x70 <= mux <= 0x77
+                # The multiplexer must not answer at a display's address.
+                assert mux != d["address"]
+        if d["type"] == "max7219":
+            key = (d["bus"], "chain", d["chain"])
+            assert key not in seen
+            seen.add(key)
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_declared_encoder2_is_the_most_that_fits(build):
+    # A build offers the second encoder exactly when all its players still fit with it.
+    full = pinout.seats(build)
+    fits_with_two = not pinout.check(build, full, True)
+    assert config.BUILDS[build].get("encoder2", False) == fits_with_two
+    assert not pinout.check(build, full, False)
+
+
+def test_check_catches_conflicts(monkeypatch):
+    # The checker itself must be able to fail: break the configuration on purpose.
+    panel = dict(config.PANEL)
+    panel["OK"] = 11                      # ENC A
+    monkeypatch.setattr(config, "PANEL", panel)
+    assert any("GP11 used twice" in p for p in pinout.check("ht16k33"))
+    monkeypatch.setattr(config, "PANEL", dict(config.PANEL, OK=23))
+    assert any("GP23" in p and "header" in p for p in pinout.check("ht16k33"))
+
+
+def test_check_catches_bad_bus_pins(monkeypatch):
+    builds = copy.deepcopy(config.BUILDS)
+    builds["ht16k33"]["buses"]["i2c0"]["sda"] = 18   # I2C1 SDA, not I2C0
+    builds["max7219"]["buses"]["spi0"]["sck"] = 10   # SPI1 SCK
+    monkeypatch.setattr(config, "BUILDS", builds)
+    assert any("i2c0 SDA on GP18" in p for p in pinout.check("ht16k33"))
+    assert any("spi0 sck on GP10" in p for p in pinout.check("max7219"))
+
+
+def test_check_catches_split_encoder(monkeypatch):
+    monkeypatch.setattr(config, "ENCODER", ("ENC", 11, 13, 12))
+    assert any("not consecutive" in p for p in pinout.check("ht16k33"))
+
+
+# ------------------------------------------------------------ budget
+
+def test_budget_counts_pins():
+    n_panel = len(config.PANEL)
+    buzzer = 0 if config.BUZZER is None else 1
+    for build in BUILDS:
+        for players in range(2, pinout.seats(build) + 1):
+            for enc2 in (False, True):
+                need, _ = pinout.budget(build, players, enc2)
+                shown = pinout.displays(build, players)
+                if shown[0]["type"] == "tm1637":
+                    disp = 1 + players
+                else:
+                    disp = 0
+                    for bus in set(d["bus"] for d in shown):
+                        disp += 2 if config.BUILDS[build]["buses"][bus]["kind"] == "i2c" else 3
+                assert need == n_panel + 3 * (2 if enc2 else 1) + buzzer + disp
+
+
+def test_budget_table_in_pinout_md():
+    text = read("PINOUT.md")
+    for build in BUILDS:
+        for enc in (1, 2):
+            row = [line for line in text.splitlines()
+                   if line.startswith("| %s | %d |" % (build, enc))]
+            assert len(row) == 1, (build, enc)
+            cells = [c.strip() for c in row[0].strip("|").split("|")][2:]
+            assert len(cells) == 7
+            for n, cell in zip(range(2, 9), cells):
+                b = pinout.budget(build, n, enc == 2)
+                if b is None:
+                    assert cell == "-"
+                else:
+                    assert cell.split()[0] == str(b[0])
+                    assert cell.endswith("no") == bool(b[1])
+
+
+# ------------------------------------------------------------ generated files
+
+def test_pinout_files_up_to_date():
+    assert read("PINOUT.md") == pinout.render_markdown(), "run python tools/pinout.py"
+    assert read("pinout.json") == pinout.render_json(), "run python tools/pinout.py"
+
+
+def test_pinout_json_lists_every_gpio_of_every_build():
+    data = json.loads(read("pinout.json"))
+    assert data["default_build"] == config.BUILD
+    assert set(data["builds"]) == set(config.BUILDS)
+    for build in BUILDS:
+        gpio = data["builds"][build]["gpio"]
+        expected = {"GP%d" % g: use for g, use in pinout.assignments(build)}
+        assert set(gpio) == set(expected)
+        for name, use in expected.items():
+            got = dict(gpio[name])
+            assert got.pop("header_pin") == pinout.HEADER_PIN[name]
+            assert got == use
+        keys = {v["key"]: int(k[2:]) for k, v in gpio.items() if v["function"] == "panel"}
+        assert keys == config.PANEL
+
+
+def test_header_map_is_the_pico_header():
+    gp = [n for n in pinout.HEADER.values() if n.startswith("GP")]
+    assert sorted(int(n[2:]) for n in gp) == sorted(pinout.USABLE_GPIO)
+    assert len(pinout.HEADER) == 40
+    assert pinout.HEADER[1] == "GP0" and pinout.HEADER[40] == "VBUS"
