@@ -195,3 +195,42 @@ def test_header_map_is_the_pico_header():
     assert sorted(int(n[2:]) for n in gp) == sorted(pinout.USABLE_GPIO)
     assert len(pinout.HEADER) == 40
     assert pinout.HEADER[1] == "GP0" and pinout.HEADER[40] == "VBUS"
+
+
+# ------------------------------------------------------------ wiring drawings
+
+def _svg_groups(text):
+    import xml.etree.ElementTree as ET
+    root = ET.fromstring(text)
+    return [g.attrib for g in root.iter("{http://www.w3.org/2000/svg}g")]
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_wiring_svg_up_to_date(build):
+    import wiring
+    assert read("wiring-%s.svg" % build) == wiring.render(build), "run python tools/wiring.py"
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_wiring_svg_follows_every_wire(build):
+    # Every used GPIO is drawn on its header pin with its net; every net that leaves
+    # the Pico lands on a device pin (buttons are drawn in place, to GND).
+    import wiring
+    groups = _svg_groups(read("wiring-%s.svg" % build))
+    on_pico = {int(g["data-gpio"]): (int(g["data-pin"]), g["data-net"])
+               for g in groups if "data-gpio" in g}
+    expected = {g: (pinout.HEADER_PIN["GP%d" % g], wiring.net(use))
+                for g, use in pinout.assignments(build)}
+    assert on_pico == expected
+    device_nets = set(g["data-net"] for g in groups if "data-device" in g)
+    for gpio, use in pinout.assignments(build):
+        if use["function"] != "panel":
+            assert wiring.net(use) in device_nets, (gpio, use)
+    # Each display of the build has its box, and the supply and rails are there.
+    titles = set(g["data-device"] for g in groups if "data-device" in g)
+    for d in pinout.displays(build):
+        assert any(t.startswith("P%d " % d["player"]) for t in titles)
+    for rail in ("+5V", "GND"):
+        assert rail in device_nets
+    rails = set(wiring.RAIL[d["type"]] for d in pinout.displays(build))
+    assert rails <= device_nets
