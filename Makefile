@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 MPY := $(BIN)/micropython
 PORT ?= auto
 
-.PHONY: sim test bench build deploy export clean venv
+.PHONY: sim test bench build deploy export clean venv hardware
 
 venv: $(STAMP)
 
@@ -26,6 +26,13 @@ test: $(STAMP)
 ## Figures: allocation, latency, memory, bus bytes (writes build/bench.json).
 bench: $(STAMP)
 	$(BIN)/python tools/bench.py
+
+## Pinout, wiring, panel and Wokwi files in hardware/, from firmware/board/config.py.
+hardware: $(STAMP)
+	$(BIN)/python tools/pinout.py
+	$(BIN)/python tools/wiring.py
+	$(BIN)/python tools/panel.py
+	$(BIN)/python tools/wokwi.py
 
 clean:
 	rm -rf build .pytest_cache

@@ -234,3 +234,97 @@ def test_wiring_svg_follows_every_wire(build):
         assert rail in device_nets
     rails = set(wiring.RAIL[d["type"]] for d in pinout.displays(build))
     assert rails <= device_nets
+
+
+# ------------------------------------------------------------ panel drawing
+
+def test_panel_svg_up_to_date_and_complete():
+    import panel
+    text = read("panel.svg")
+    assert text == panel.render(), "run python tools/panel.py"
+    groups = _svg_groups(text)
+    keys = {g["data-key"]: int(g["data-gpio"]) for g in groups if "data-key" in g}
+    assert keys == config.PANEL
+    assert [g["data-key"] for g in groups if "data-key" in g] == \
+        [k for _, ks in panel.rows() for k in ks]
+    encs = [g["data-encoder"] for g in groups if "data-encoder" in g]
+    assert encs == [config.ENCODER[0], config.ENCODER2[0]]
+
+
+def test_panel_rows_keep_every_key(monkeypatch):
+    import panel
+    monkeypatch.setattr(config, "PANEL", dict(config.PANEL, NEW=14))
+    flat = [k for _, ks in panel.rows() for k in ks]
+    assert sorted(flat) == sorted(config.PANEL)
+    assert panel.rows()[-1] == ("Other", ["NEW"])
+
+
+# ------------------------------------------------------------ Wokwi
+
+def _wokwi_functions(diagram):
+    """GPIO -> function read back from the Wokwi wiring alone."""
+    parts = {p["id"]: p for p in diagram["parts"]}
+    enc_names = [e[0] for e in pinout.encoders(config.BUILD)]
+    out = {}
+    for a, b, _color, _points in diagram["connections"]:
+        ends = [a, b]
+        pico = [e for e in ends if e.startswith("pico:GP")]
+        if not pico:
+            continue
+        gpio = int(pico[0][len("pico:GP"):])
+        other = [e for e in ends if e is not pico[0]][0]
+        pid, pin = other.split(":")
+        part = parts[pid]
+        t = part["type"]
+        if t == "wokwi-pushbutton":
+            use = {"function": "panel", "key": part["attrs"]["label"]}
+        elif t == "wokwi-ky-040":
+            signal = {"CLK": "A", "DT": "B", "SW": "switch"}[pin]
+            use = {"function": "encoder", "encoder": enc_names[int(pid[3:]) - 1],
+                   "signal": signal}
+        elif t == "wokwi-tm1637-7segment":
+            use = ("tm1637", pin, int(pid[1:]))
+        elif t == "board-ssd1306":
+            use = ("i2c", pin, int(pid[1:]))
+        elif t == "wokwi-buzzer":
+            use = {"function": "buzzer"}
+        else:
+            raise AssertionError("unexpected part %s" % t)
+        out.setdefault(gpio, []).append(use)
+    return out
+
+
+def test_wokwi_diagram_up_to_date():
+    import wokwi
+    assert read("wokwi", "diagram.json") == wokwi.render(), "run python tools/wokwi.py"
+
+
+def test_wokwi_every_gpio_matches_the_configuration():
+    diagram = json.loads(read("wokwi", "diagram.json"))
+    assert diagram["parts"][0]["type"] == "wokwi-pi-pico"
+    got = _wokwi_functions(diagram)
+    expected = dict(pinout.assignments(config.BUILD))
+    assert set(got) == set(expected)
+    for gpio, uses in got.items():
+        want = expected[gpio]
+        for use in uses:
+            if isinstance(use, dict):
+                assert use == want, gpio
+            elif use[0] == "tm1637":
+                _, pin, player = use
+                assert want["bus"] == "tm1637" and want["signal"] == pin
+                assert player == want.get("player", player)
+                if "players" in want:
+                    assert player in want["players"]
+            else:
+                _, pin, player = use
+                assert want["signal"] == pin and player in want["players"]
+    # One button per key, one display per seat, every button and display grounded.
+    parts = diagram["parts"]
+    assert sorted(p["attrs"]["label"] for p in parts if p["type"] == "wokwi-pushbutton") \
+        == sorted(config.PANEL)
+    seats = [p for p in parts if p["id"].startswith("p") and p["id"][1:].isdigit()]
+    assert len(seats) == pinout.seats(config.BUILD)
+    grounded = set(e.split(":")[0] for c in diagram["connections"] for e in c[:2]
+                   if any(x.startswith("pico:GND") for x in c[:2]))
+    assert {p["id"] for p in parts if p["id"] != "pico"} <= grounded
