@@ -328,3 +328,31 @@ def test_wokwi_every_gpio_matches_the_configuration():
     grounded = set(e.split(":")[0] for c in diagram["connections"] for e in c[:2]
                    if any(x.startswith("pico:GND") for x in c[:2]))
     assert {p["id"] for p in parts if p["id"] != "pico"} <= grounded
+
+
+# ------------------------------------------------------------ hand-written pages
+
+def test_readme_build_table_matches_configuration():
+    text = read("README.md")
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 6 and cells[0].startswith("`") and cells[4].isdigit():
+            rows[cells[0].split("`")[1]] = cells
+    assert set(rows) == set(config.BUILDS)
+    for build, cells in rows.items():
+        assert int(cells[4]) == len(pinout.assignments(build)), build
+        assert cells[2].endswith("-%d" % pinout.seats(build)), build
+        assert cells[3].startswith(str(len(pinout.encoders(build)))), build
+
+
+def test_pages_name_real_files_and_addresses():
+    for page in ("README.md", "ELECTRICAL.md", "BOM.md"):
+        text = read(page)
+        for build in config.BUILDS:
+            name = "wiring-%s.svg" % build
+            if name in text:
+                assert os.path.exists(os.path.join(HARDWARE, name))
+    electrical = read("ELECTRICAL.md")
+    mux = config.BUILDS["oled8"]["buses"]["i2c0"]["mux"]
+    assert "0x%02X" % mux in electrical

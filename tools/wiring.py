@@ -179,7 +179,7 @@ def blocks(build):
     for bus_name, bus in spec["buses"].items():
         b = bus_name.upper()
         if bus["kind"] == "i2c":
-            out.append(Block("%s pull-ups 2 x 4.7 kOhm" % b,
+            out.append(Block("%s pull-ups 2 x 2.2 kOhm" % b,
                              [("SDA to +3V3", "%s SDA" % b), ("SCL to +3V3", "%s SCL" % b),
                               ("top", "+3V3")],
                              ["to 3.3 V only: GPIO are not 5 V tolerant;",
