@@ -139,6 +139,8 @@ def assignments(build, players=None, encoder2=None):
             signals = (("SDA", bus["sda"]), ("SCL", bus["scl"]))
         else:
             signals = (("SCK", bus["sck"]), ("MOSI", bus["mosi"]), ("CS", bus["cs"]))
+            if "miso" in bus:
+                signals += (("MISO", bus["miso"]),)
         for signal, gpio in signals:
             uses.append((gpio, {"function": "display", "bus": bus_name,
                                 "signal": signal, "players": players_on}))
@@ -171,8 +173,8 @@ def check(build, players=None, encoder2=None):
                     problems.append("%s %s on GP%d is not I2C%d %s"
                                     % (bus_name, role, bus[key], bus["id"], role))
         else:
-            for role, key in (("SCK", "sck"), ("TX", "mosi"), ("CSn", "cs")):
-                if not spi_pin_ok(bus["id"], role, bus[key]):
+            for role, key in (("SCK", "sck"), ("TX", "mosi"), ("CSn", "cs"), ("RX", "miso")):
+                if key in bus and not spi_pin_ok(bus["id"], role, bus[key]):
                     problems.append("%s %s on GP%d is not SPI%d %s"
                                     % (bus_name, key, bus[key], bus["id"], role))
     if len(uses) > len(USABLE_GPIO):
@@ -189,6 +191,8 @@ def describe(use):
         return "%s %s" % (use["encoder"], use["signal"])
     if f == "buzzer":
         return "buzzer"
+    if use.get("signal") == "MISO":
+        return "%s MISO (claimed, leave unconnected)" % use["bus"]
     if "player" in use:
         return "%s %s player %d" % (use["bus"], use["signal"], use["player"])
     return "%s %s players %s" % (use["bus"], use["signal"], _players(use["players"]))
@@ -331,6 +335,8 @@ def render_markdown():
                 bus = spec["buses"][use["bus"]]
                 f = rp2040_functions(g)
                 hw = f["i2c"] if bus["kind"] == "i2c" else f["spi"]
+                if use["signal"] == "CS":
+                    hw = "SIO (chip select by software; the pin is also %s)" % f["spi"]
             elif use["function"] == "encoder" and use["signal"] in ("A", "B"):
                 hw = "PIO (quadrature)"
             elif use["function"] == "buzzer":
@@ -352,6 +358,9 @@ def render_markdown():
                 else:
                     text = "SPI%d, SCK GP%d, MOSI (TX) GP%d, CS (LOAD) GP%d, %d kHz" % (
                         bus["id"], bus["sck"], bus["mosi"], bus["cs"], bus["baudrate"] // 1000)
+                    if "miso" in bus:
+                        text += (", MISO GP%d claimed by the SPI peripheral: leave it"
+                                 " unconnected" % bus["miso"])
                 L.append("- `%s`: %s" % (bus_name, text))
             L.append("")
         L.append("| Player | Display | Connection |")
@@ -393,9 +402,10 @@ def render_markdown():
             L.append("- %s" % n)
         L.append("")
     L.append("Counts per display type: TM1637 needs 1 shared clock + 1 data line per player;")
-    L.append("MAX7219 3 (SCK, MOSI, CS) for the whole chain; HT16K33 2 (one I2C bus, eight")
-    L.append("addresses); OLED 2 per bus of two (0x3C/0x3D), or 2 for up to eight behind a")
-    L.append("TCA9548A.")
+    L.append("MAX7219 4 for the whole chain (SCK, MOSI, CS, and MISO, which MicroPython's SPI")
+    L.append("switches to the SPI function even when nothing is read); HT16K33 2 (one I2C bus,")
+    L.append("eight addresses); OLED 2 per bus of two (0x3C/0x3D), or 2 for up to eight behind")
+    L.append("a TCA9548A.")
     L.append("")
     return "\n".join(L)
 

@@ -109,7 +109,11 @@ def pico(s, uses):
                 _flag(s, edge - 60, y, net(use), right=False)
         else:
             out = edge + 60
-            if use is not None:
+            if use is not None and use.get("signal") == "MISO":
+                s.line(edge, y, edge + 20, y, stroke="#999")
+                s.text(edge + 24, y + 4, "%s MISO: taken by the SPI block, leave open"
+                       % use["bus"].upper(), size=10, fill="#666")
+            elif use is not None:
                 s.line(edge, y, out, y)
                 _flag(s, out, y, net(use))
             elif name in ("GND", "AGND"):
