@@ -31,8 +31,8 @@ bench: $(STAMP)
 hardware: $(STAMP)
 	$(BIN)/python tools/pinout.py
 	$(BIN)/python tools/wiring.py
-	$(BIN)/python tools/panel.py
-	$(BIN)/python tools/wokwi.py
+	$(BIN)/python tools/panel_svg.py
+	$(BIN)/python tools/wokwi_diagram.py
 
 clean:
 	rm -rf build .pytest_cache

@@ -245,9 +245,9 @@ def test_wiring_svg_follows_every_wire(build):
 # ------------------------------------------------------------ panel drawing
 
 def test_panel_svg_up_to_date_and_complete():
-    import panel
+    import panel_svg as panel
     text = read("panel.svg")
-    assert text == panel.render(), "run python tools/panel.py"
+    assert text == panel.render(), "run python tools/panel_svg.py"
     groups = _svg_groups(text)
     keys = {g["data-key"]: int(g["data-gpio"]) for g in groups if "data-key" in g}
     assert keys == config.PANEL
@@ -258,7 +258,7 @@ def test_panel_svg_up_to_date_and_complete():
 
 
 def test_panel_rows_keep_every_key(monkeypatch):
-    import panel
+    import panel_svg as panel
     monkeypatch.setattr(config, "PANEL", dict(config.PANEL, NEW=14))
     flat = [k for _, ks in panel.rows() for k in ks]
     assert sorted(flat) == sorted(config.PANEL)
@@ -301,8 +301,8 @@ def _wokwi_functions(diagram):
 
 
 def test_wokwi_diagram_up_to_date():
-    import wokwi
-    assert read("wokwi", "diagram.json") == wokwi.render(), "run python tools/wokwi.py"
+    import wokwi_diagram as wokwi
+    assert read("wokwi", "diagram.json") == wokwi.render(), "run python tools/wokwi_diagram.py"
 
 
 def test_wokwi_every_gpio_matches_the_configuration():

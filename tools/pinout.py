@@ -1,7 +1,7 @@
 """Pinout of every build, from firmware/board/config.py: hardware/PINOUT.md and pinout.json.
 
 The board configuration is the one source of truth. This module turns it into a
-table of GPIO -> function per build (also used by tools/wiring.py, tools/wokwi.py
+table of GPIO -> function per build (also used by tools/wiring.py, tools/wokwi_diagram.py,
 and the tests), checks it against the RP2040 pin functions, counts the pin budget
 of every set-up and writes the two files.
 

@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import pinout  # noqa: E402
 from pinout import config  # noqa: E402
-from svg import Svg  # noqa: E402
+from hwsvg import Svg  # noqa: E402
 
 PITCH = 30
 TOP = 150

@@ -1,7 +1,7 @@
 """Front panel drawing (hardware/panel.svg) from the PANEL keys and encoders of the board.
 
-    python tools/panel.py            write hardware/panel.svg
-    python tools/panel.py --check    exit 1 when the committed drawing is out of date
+    python tools/panel_svg.py            write hardware/panel.svg
+    python tools/panel_svg.py --check    exit 1 when the committed drawing is out of date
 
 The drawing is in millimetres: printed at 100 % it is a drilling template. Keys are
 laid out in rows by what they mean; a key that no row names gets a row of its own,
@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import pinout  # noqa: E402
 from pinout import config  # noqa: E402
-from svg import Svg  # noqa: E402
+from hwsvg import Svg  # noqa: E402
 
 ROWS = (
     ("Balls pocketed", ("1", "3", "5")),

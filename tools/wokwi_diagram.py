@@ -1,7 +1,7 @@
 """Wokwi simulator diagram (hardware/wokwi/diagram.json) for the default build.
 
-    python tools/wokwi.py            write hardware/wokwi/diagram.json
-    python tools/wokwi.py --check    exit 1 when the committed file is out of date
+    python tools/wokwi_diagram.py            write hardware/wokwi/diagram.json
+    python tools/wokwi_diagram.py --check    exit 1 when the committed file is out of date
 
 Parts are those Wokwi ships: wokwi-pi-pico, wokwi-pushbutton (one per PANEL key,
 labelled with the key), wokwi-ky-040 (rotary encoder with push switch),
