@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 MPY := $(BIN)/micropython
 PORT ?= auto
 
-.PHONY: sim test bench build deploy export clean venv pictures
+.PHONY: sim test bench build deploy export clean venv pictures hardware
 
 venv: $(STAMP)
 
@@ -42,6 +42,13 @@ export: $(STAMP)
 ## Pictures of every display type in the main game situations (docs/pictures/).
 pictures: $(STAMP)
 	$(BIN)/python tools/pictures.py
+
+## Pinout, wiring, panel and Wokwi files in hardware/, from firmware/board/config.py.
+hardware: $(STAMP)
+	$(BIN)/python tools/pinout.py
+	$(BIN)/python tools/wiring.py
+	$(BIN)/python tools/panel_svg.py
+	$(BIN)/python tools/wokwi_diagram.py
 
 clean:
 	rm -rf build .pytest_cache

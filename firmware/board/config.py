@@ -23,7 +23,10 @@ BUZZER = 28          # piezo through a transistor; None when not fitted
 
 I2C0 = {"kind": "i2c", "id": 0, "sda": 16, "scl": 17, "freq": 400_000}
 I2C1 = {"kind": "i2c", "id": 1, "sda": 18, "scl": 19, "freq": 400_000}
-SPI0 = {"kind": "spi", "id": 0, "sck": 18, "mosi": 19, "cs": 17, "baudrate": 1_000_000}
+# MicroPython's rp2 SPI always switches its MISO pin to the SPI function (GP16 by
+# default for SPI0) even for write-only displays, so MISO is named here and kept free.
+SPI0 = {"kind": "spi", "id": 0, "sck": 18, "mosi": 19, "miso": 16, "cs": 17,
+        "baudrate": 1_000_000}
 
 # Display entries, one per player seat, player 1 first:
 #   ("tm1637", clk_gpio, dio_gpio)          4 digits, two-wire, no address
