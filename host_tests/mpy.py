@@ -13,6 +13,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 FAKES = os.path.join(ROOT, "host_tests", "fakes")
 TOOLS = os.path.join(ROOT, "tools")
+HERE_MPY = os.path.join(ROOT, "host_tests", "mpy")     # scripts that run under micropython
 MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
 PICO_HEAP = "192K"
 

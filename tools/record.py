@@ -94,28 +94,33 @@ def facts_from_json(obj):
 
 
 def facts_to_json(f):
-    """The FACTS object of a facts int, with only the keys that differ from default."""
-    d = {}
+    """The FACTS of a facts int as (key, value) pairs in GAME-RECORD order, only
+    the keys that differ from their default (a list: dict order differs in MicroPython)."""
+    pairs = []
     if F.pocketed(f):
-        d["pocketed"] = _mask_list(F.pocketed(f))
+        pairs.append(("pocketed", _mask_list(F.pocketed(f))))
     if F.carom(f):
-        d["carom"] = F.carom(f)
+        pairs.append(("carom", F.carom(f)))
     first = F.first(f)
     if first == F.FIRST_NONE:
-        d["first"] = 0
+        pairs.append(("first", 0))
     elif first >= F.FIRST_B1:
-        d["first"] = F.BALL_VALUE[first - F.FIRST_B1]
+        pairs.append(("first", F.BALL_VALUE[first - F.FIRST_B1]))
     if f & F.F_NO_RAIL:
-        d["rail"] = False
+        pairs.append(("rail", False))
     if F.cue(f):
-        d["cue"] = _CUE_NAMES[F.cue(f)]
+        pairs.append(("cue", _CUE_NAMES[F.cue(f)]))
     if F.jumped(f):
-        d["jumped"] = _mask_list(F.jumped(f))
+        pairs.append(("jumped", _mask_list(F.jumped(f))))
     if f & F.F_FOUL:
-        d["foul"] = True
+        pairs.append(("foul", True))
     if F.held(f):
-        d["held"] = _mask_list(F.held(f))
-    return d
+        pairs.append(("held", _mask_list(F.held(f))))
+    return pairs
+
+
+def _object(pairs):
+    return "{" + ", ".join(['"%s": %s' % (k, dumps(v)) for k, v in pairs]) + "}"
 
 
 def parse_header(text):
@@ -158,7 +163,7 @@ def parse_action(text):
 def action_to_json(kind, word):
     """One action line (without newline) for an action."""
     if kind == SHOT:
-        return '{"shot": %s}' % dumps(facts_to_json(word))
+        return '{"shot": %s}' % _object(facts_to_json(word))
     if kind == CHOICE:
         return '{"choice": "%s"}' % ("take" if F.kind(word) == F.KIND_TAKE else "repeat")
     return '{"%s": true}' % kind
@@ -194,7 +199,7 @@ def dumps(obj):
     if type(obj) is list:
         return "[" + ", ".join([dumps(v) for v in obj]) + "]"
     if type(obj) is dict:
-        return "{" + ", ".join(['"%s": %s' % (k, dumps(obj[k])) for k in obj]) + "}"
+        return _object([(k, obj[k]) for k in obj])
     if type(obj) is str:
         return '"%s"' % obj
     return str(obj)
@@ -204,19 +209,18 @@ def state_json(game):
     """The state object of GAME-RECORD.md as one line of JSON."""
     n = game.players
     over = game.phase == C.PHASE_OVER
-    parts = (
-        ("players", str(n)),
-        ("scores", dumps([game.scores[i] for i in range(n)])),
-        ("inning", str(game.inning)),
-        ("shooter", "null" if over else str(game.shooter + 1)),
-        ("phase", '"%s"' % C.PHASE_NAME[game.phase]),
-        ("fouls", dumps([game.fouls[i] for i in range(n)])),
-        ("out", dumps([i + 1 for i in range(n) if game.out & (1 << i)])),
-        ("winner", "null" if game.winner < 0 else str(game.winner + 1)),
-        ("cue_in_hand", dumps(game.cue_in_hand)),
-        ("off_table", dumps(_mask_list(game.off_table))),
-    )
-    return "{" + ", ".join(['"%s": %s' % p for p in parts]) + "}"
+    return _object((
+        ("players", n),
+        ("scores", [game.scores[i] for i in range(n)]),
+        ("inning", game.inning),
+        ("shooter", None if over else game.shooter + 1),
+        ("phase", C.PHASE_NAME[game.phase]),
+        ("fouls", [game.fouls[i] for i in range(n)]),
+        ("out", [i + 1 for i in range(n) if game.out & (1 << i)]),
+        ("winner", None if game.winner < 0 else game.winner + 1),
+        ("cue_in_hand", game.cue_in_hand),
+        ("off_table", _mask_list(game.off_table)),
+    ))
 
 
 def replay(lines, trace=False):
