@@ -234,11 +234,8 @@ def test_board_factory_assembles_each_build(name, tmp_path, monkeypatch):
     import rp2
     from board import config, factory
     from fakepins import Pin
-    from input import pio_quadrature
     Pin.reset_all()
-    # a fresh PIO block and program for this test, the previous ones back afterwards
-    monkeypatch.setattr(rp2.PIO, "_used", [0, 0])
-    monkeypatch.setattr(pio_quadrature, "_prog", None)
+    rp2.PIO.reset_all()
     monkeypatch.setattr(config, "BUILD", name)
     app = factory.make(root=str(tmp_path) + "/")
     app.start(0)
