@@ -25,13 +25,6 @@ def _add_paths():
 
 TOOLS = _add_paths()
 
-try:
-    import zlib  # noqa: F401  (fakedisplays' picture helpers; absent in micropython)
-except ImportError:
-    class _NoZlib:
-        pass
-    sys.modules["zlib"] = _NoZlib()
-
 from board import config  # noqa: E402
 from fakepins import Pin  # noqa: E402
 from fakedisplays import fake_board  # noqa: E402
