@@ -252,6 +252,22 @@ def test_board_factory_assembles_each_build(name, tmp_path, monkeypatch):
     assert os.path.exists(str(tmp_path / "journal.bin"))
 
 
+@pytest.mark.parametrize("name", ["max7219", "oled4"])
+def test_board_factory_gives_each_bus_the_pins_of_the_config(name):
+    from board import config, factory
+    from fakepins import Pin
+    Pin.reset_all()
+    build = config.BUILDS[name]
+    buses = factory.buses(build)
+    assert sorted(buses) == sorted(build["buses"])
+    for bus_name, cfg in build["buses"].items():
+        bus = buses[bus_name]
+        assert bus.id == cfg["id"]
+        pins = ("sck", "mosi", "miso") if cfg["kind"] == "spi" else ("sda", "scl")
+        for p in pins:
+            assert getattr(bus, p).id == cfg[p], (bus_name, p)
+
+
 def test_statistics_are_the_same_after_a_power_cut(tmp_path):
     sys.path.insert(0, TOOLS)
     try:
