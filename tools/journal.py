@@ -11,16 +11,9 @@ The binary format is docs/JOURNAL.md (firmware/app/journal.py).
 """
 import sys
 
+import toolpaths
 
-def _add_firmware_path():
-    here = __file__.replace("\\", "/")
-    tools = here[:here.rfind("/")] if "/" in here else "."
-    for p in (tools, tools + "/../firmware"):
-        if p not in sys.path:
-            sys.path.insert(0, p)
-
-
-_add_firmware_path()
+toolpaths.add("../firmware")
 
 import record  # noqa: E402
 from app import journal as J  # noqa: E402
