@@ -21,8 +21,7 @@ except ImportError:
 try:
     from time import ticks_diff
 except ImportError:
-    def ticks_diff(a, b):
-        return a - b
+    from input.ticks import ticks_diff
 
 # The panel's own key numbers, in the order of KEYS; bind() maps the input layer's
 # event sources onto them.

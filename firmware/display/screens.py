@@ -20,11 +20,7 @@ Nothing here allocates after construction.
 try:
     from time import ticks_diff, ticks_add
 except ImportError:
-    def ticks_diff(a, b):
-        return a - b
-
-    def ticks_add(a, b):
-        return a + b
+    from input.ticks import ticks_diff, ticks_add
 
 from display import views as V
 from display.ui import MAX_BRIGHTNESS
