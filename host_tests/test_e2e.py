@@ -166,11 +166,7 @@ print(" ".join([str(app.game.scores[i]) for i in range(8)]), app.game.fouls[0], 
 def test_eight_players_in_a_pico_heap(tmp_path):
     """The firmware as .mpy (as on the board) with 8 players in 192K; the display
     wires go to allocation-free counting pins (the decoding models are host-sized)."""
-    sys.path.insert(0, TOOLS)
-    try:
-        import deploy
-    finally:
-        sys.path.remove(TOOLS)
+    import deploy                   # tools/ is on sys.path (conftest.py)
     out = str(tmp_path / "device")
     deploy.build(out)
     fakes = str(tmp_path / "fakes")
@@ -190,11 +186,7 @@ def test_eight_players_in_a_pico_heap(tmp_path):
 
 
 def test_power_cut_resumes_game_and_settings(tmp_path):
-    sys.path.insert(0, TOOLS)
-    try:
-        import sim
-    finally:
-        sys.path.remove(TOOLS)
+    import sim                      # tools/ is on sys.path (conftest.py)
     root = str(tmp_path) + "/"
     s = sim.Sim(2, "tm1637", root=root)
     text = "HOLD ENC\nENC+\nOK\n3\nC2\nOK\n5\nOK\nMISS\nFOUL\n1\nOK\nUNDO\nUNDO\n"
@@ -269,11 +261,7 @@ def test_board_factory_gives_each_bus_the_pins_of_the_config(name):
 
 
 def test_statistics_are_the_same_after_a_power_cut(tmp_path):
-    sys.path.insert(0, TOOLS)
-    try:
-        import sim
-    finally:
-        sys.path.remove(TOOLS)
+    import sim                      # tools/ is on sys.path (conftest.py)
     s = sim.Sim(2, "tm1637", root=str(tmp_path) + "/")
     # P1 banks 4 then 5; P2 fouls three innings in a row and goes out: P1 wins
     text = "3\nC2\nOK\nMISS\nFOUL\n5\nOK\nMISS\nSCRATCH\nMISS\nHOLD MISS\n"
