@@ -12,27 +12,7 @@ from input.events import PRESS, RELEASE, LONG, CW, CCW
 from input.quadrature import Encoders, PinQuadrature
 from input.ring import EventRing
 from input.ticks import ticks_add, TICKS_MAX
-
-
-class Rng:
-    """xorshift32: the same numbers on every interpreter."""
-
-    def __init__(self, seed):
-        self.s = (seed & 0xFFFFFFFF) or 1
-
-    def next(self):
-        s = self.s
-        s ^= (s << 13) & 0xFFFFFFFF
-        s ^= s >> 17
-        s ^= (s << 5) & 0xFFFFFFFF
-        self.s = s
-        return s
-
-    def uniform(self, lo, hi):
-        return lo + (hi - lo) * (self.next() / 4294967296.0)
-
-    def randint(self, lo, hi):
-        return lo + self.next() % (hi - lo + 1)
+from xorshift import XorShift32 as Rng
 
 
 def drain(ring, out):

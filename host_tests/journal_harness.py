@@ -4,6 +4,7 @@ Runs under CPython and MicroPython (the littlefs power-cut scripts import it).
 """
 from cowboy import codes as C
 from cowboy import facts as F
+from xorshift import XorShift32
 
 _POCKET = (0, F.B1, F.B3, F.B5, F.B1 | F.B3, F.B3 | F.B5)
 
@@ -52,16 +53,8 @@ def state(g):
             g._n, g._top)
 
 
-class Rng:
-    """xorshift32: the same numbers under CPython and MicroPython for one seed."""
+class Rng(XorShift32):
+    """Seeds spread by a multiplier, so neighbouring seeds start far apart."""
 
     def __init__(self, seed):
-        self.s = (seed * 2654435761 + 1) & 0xFFFFFFFF or 1
-
-    def getrandbits(self, n):
-        s = self.s
-        s ^= (s << 13) & 0xFFFFFFFF
-        s ^= s >> 17
-        s ^= (s << 5) & 0xFFFFFFFF
-        self.s = s
-        return s >> (32 - n)
+        XorShift32.__init__(self, seed * 2654435761 + 1)

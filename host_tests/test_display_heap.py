@@ -2,18 +2,8 @@
 runs under the real micropython with the heap locked (MemoryError fails)."""
 from mpy import check
 
-SCRIPT = r'''
-import gc, micropython
-from cowboy.game import Game
-from cowboy import facts as F, codes as C
-g = Game()
-from fakebuses import CountingI2C, CountingSPI, CountingPin
-from display.tm1637 import TM1637
-from display.ht16k33 import HT16K33
-from display.max7219 import MAX7219Chain
-from display.oled import SH1106_I2C, SSD1306_I2C
-from display.tca9548a import TCA9548A
-from display.screens import Screens
+# What the views read of the panel (display/ui.py contract), as plain class attributes.
+PANEL = r'''
 from display import ui as U
 
 class Settings:
@@ -39,7 +29,21 @@ class Panel:
     menu_value = 0
     settings = Settings()
     stats = Stats()
+'''
 
+SCRIPT = r'''
+import gc, micropython
+from cowboy.game import Game
+from cowboy import facts as F, codes as C
+g = Game()
+from fakebuses import CountingI2C, CountingSPI, CountingPin
+from display.tm1637 import TM1637
+from display.ht16k33 import HT16K33
+from display.max7219 import MAX7219Chain
+from display.oled import SH1106_I2C, SSD1306_I2C
+from display.tca9548a import TCA9548A
+from display.screens import Screens
+''' + PANEL + r'''
 i2c = CountingI2C()
 spi = CountingSPI()
 mux = TCA9548A(i2c, 0x71)
@@ -133,25 +137,7 @@ g = Game()
 from board import config
 from fakebuses import CountingI2C, CountingSPI, CountingPin
 from display.screens import build
-from display import ui as U
-
-class Settings:
-    players = 8
-    opener = 0
-    brightness = 8
-
-class Panel:
-    mode = U.MODE_HELLO
-    facts = 0
-    composing = False
-    preview = 0
-    note = 0
-    reject = 0
-    field = 0
-    menu_item = 0
-    menu_value = 0
-    settings = Settings()
-
+''' + PANEL + r'''
 p = Panel()
 g.new_game(8, 0)
 for name in ("tm1637", "max7219", "ht16k33", "oled4", "oled8"):

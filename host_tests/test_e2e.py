@@ -166,11 +166,7 @@ print(" ".join([str(app.game.scores[i]) for i in range(8)]), app.game.fouls[0], 
 def test_eight_players_in_a_pico_heap(tmp_path):
     """The firmware as .mpy (as on the board) with 8 players in 192K; the display
     wires go to allocation-free counting pins (the decoding models are host-sized)."""
-    sys.path.insert(0, TOOLS)
-    try:
-        import deploy
-    finally:
-        sys.path.remove(TOOLS)
+    import deploy                   # tools/ is on sys.path (conftest.py)
     out = str(tmp_path / "device")
     deploy.build(out)
     fakes = str(tmp_path / "fakes")
@@ -190,11 +186,7 @@ def test_eight_players_in_a_pico_heap(tmp_path):
 
 
 def test_power_cut_resumes_game_and_settings(tmp_path):
-    sys.path.insert(0, TOOLS)
-    try:
-        import sim
-    finally:
-        sys.path.remove(TOOLS)
+    import sim                      # tools/ is on sys.path (conftest.py)
     root = str(tmp_path) + "/"
     s = sim.Sim(2, "tm1637", root=root)
     text = "HOLD ENC\nENC+\nOK\n3\nC2\nOK\n5\nOK\nMISS\nFOUL\n1\nOK\nUNDO\nUNDO\n"
@@ -234,11 +226,8 @@ def test_board_factory_assembles_each_build(name, tmp_path, monkeypatch):
     import rp2
     from board import config, factory
     from fakepins import Pin
-    from input import pio_quadrature
     Pin.reset_all()
-    # a fresh PIO block and program for this test, the previous ones back afterwards
-    monkeypatch.setattr(rp2.PIO, "_used", [0, 0])
-    monkeypatch.setattr(pio_quadrature, "_prog", None)
+    rp2.PIO.reset_all()
     monkeypatch.setattr(config, "BUILD", name)
     app = factory.make(root=str(tmp_path) + "/")
     app.start(0)
@@ -255,12 +244,24 @@ def test_board_factory_assembles_each_build(name, tmp_path, monkeypatch):
     assert os.path.exists(str(tmp_path / "journal.bin"))
 
 
+@pytest.mark.parametrize("name", ["max7219", "oled4"])
+def test_board_factory_gives_each_bus_the_pins_of_the_config(name):
+    from board import config, factory
+    from fakepins import Pin
+    Pin.reset_all()
+    build = config.BUILDS[name]
+    buses = factory.buses(build)
+    assert sorted(buses) == sorted(build["buses"])
+    for bus_name, cfg in build["buses"].items():
+        bus = buses[bus_name]
+        assert bus.id == cfg["id"]
+        pins = ("sck", "mosi", "miso") if cfg["kind"] == "spi" else ("sda", "scl")
+        for p in pins:
+            assert getattr(bus, p).id == cfg[p], (bus_name, p)
+
+
 def test_statistics_are_the_same_after_a_power_cut(tmp_path):
-    sys.path.insert(0, TOOLS)
-    try:
-        import sim
-    finally:
-        sys.path.remove(TOOLS)
+    import sim                      # tools/ is on sys.path (conftest.py)
     s = sim.Sim(2, "tm1637", root=str(tmp_path) + "/")
     # P1 banks 4 then 5; P2 fouls three innings in a row and goes out: P1 wins
     text = "3\nC2\nOK\nMISS\nFOUL\n5\nOK\nMISS\nSCRATCH\nMISS\nHOLD MISS\n"

@@ -438,6 +438,9 @@ def test_setup_menu_on_the_encoder():
     assert p.settings.opener == 4        # wraps to the last of 5 players
     b.press("ENC")
     assert p.menu_item == ui.MENU_BRIGHTNESS
+    assert p.menu_value == 8
+    b.turn(20)
+    assert p.settings.brightness == 15 and p.menu_value == 15
     b.turn(-20)
     assert p.settings.brightness == 0
     b.press("UNDO")                      # leave: the game goes on

@@ -1,23 +1,31 @@
 """Settings: defaults, round trip, bad files, and atomic replacement on littlefs."""
 import os
 
-from app.settings import Settings, FILE, TMP
+from app.settings import Settings, FILE, TMP, MAX_BRIGHTNESS
+from display.sevenseg import SevenSegment
 from mpy import FAKES, FIRMWARE, check
 
 
 def test_defaults_without_a_file(tmp_path):
     s = Settings(str(tmp_path) + "/").load()
-    assert (s.players, s.opener, s.brightness) == (2, 0, 4)
+    assert (s.players, s.opener, s.brightness) == (2, 0, 8)
+
+
+def test_brightness_range_is_the_drivers_range():
+    assert MAX_BRIGHTNESS == SevenSegment.LEVELS - 1
+    assert 0 < Settings.brightness < MAX_BRIGHTNESS
 
 
 def test_round_trip_and_clamping(tmp_path):
     root = str(tmp_path) + "/"
     s = Settings(root)
-    s.set(players=6, opener=5, brightness=7)
+    s.set(players=6, opener=5, brightness=15)
     t = Settings(root).load()
-    assert (t.players, t.opener, t.brightness) == (6, 5, 7)
+    assert (t.players, t.opener, t.brightness) == (6, 5, 15)
     t.set(players=3)            # opener 5 no longer exists: back to player 1
-    t.set(players=12, brightness=-3)
+    t.set(players=12, brightness=16)
+    assert Settings(root).load().brightness == 15
+    t.set(brightness=-3)
     u = Settings(root).load()
     assert (u.players, u.opener, u.brightness) == (8, 0, 0)
     assert not os.path.exists(root + TMP)
@@ -28,15 +36,17 @@ def test_no_write_when_nothing_changes(tmp_path):
     s = Settings(root)
     s.set(players=4)
     os.remove(root + FILE)
-    s.set(players=4, brightness=4)
+    s.set(players=4, brightness=8)
     assert not os.path.exists(root + FILE)
 
 
 def test_bad_files_give_defaults_field_by_field(tmp_path):
     root = str(tmp_path) + "/"
-    for text, want in (("", (2, 0, 4)), ("{not json", (2, 0, 4)), ("[1, 2]", (2, 0, 4)),
+    for text, want in (("", (2, 0, 8)), ("{not json", (2, 0, 8)), ("[1, 2]", (2, 0, 8)),
                        ('{"players": 9, "opener": 1, "brightness": 3}', (2, 1, 3)),
-                       ('{"players": 5, "opener": 5, "brightness": "x"}', (5, 0, 4))):
+                       ('{"players": 4, "opener": 1, "brightness": 15}', (4, 1, 15)),
+                       ('{"players": 4, "opener": 1, "brightness": 16}', (4, 1, 8)),
+                       ('{"players": 5, "opener": 5, "brightness": "x"}', (5, 0, 8))):
         with open(root + FILE, "w") as f:
             f.write(text)
         s = Settings(root).load()

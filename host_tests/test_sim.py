@@ -181,11 +181,7 @@ def test_live_mode_on_a_terminal(interp):
 
 
 def test_keyboard_reaches_every_panel_key_short_and_long():
-    sys.path.insert(0, TOOLS)
-    try:
-        import sim
-    finally:
-        sys.path.remove(TOOLS)
+    import sim                      # tools/ is on sys.path (conftest.py)
     from app.panel import KEYS, LONG_KEYS
     reach = set(sim.KEYMAP.values())
     for i, name in enumerate(KEYS):

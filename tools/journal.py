@@ -11,16 +11,9 @@ The binary format is docs/JOURNAL.md (firmware/app/journal.py).
 """
 import sys
 
+import toolpaths
 
-def _add_firmware_path():
-    here = __file__.replace("\\", "/")
-    tools = here[:here.rfind("/")] if "/" in here else "."
-    for p in (tools, tools + "/../firmware"):
-        if p not in sys.path:
-            sys.path.insert(0, p)
-
-
-_add_firmware_path()
+toolpaths.add("../firmware")
 
 import record  # noqa: E402
 from app import journal as J  # noqa: E402
@@ -82,31 +75,25 @@ def to_json(data):
 
 
 def to_binary(lines):
-    """Journal bytes of JSON Lines (a list of lines)."""
-    game = Game()
+    """Journal bytes of JSON Lines (a list of lines), checked by record.replay first."""
+    try:
+        record.replay(lines)        # every action through the rules core; names the line
+    except record.RecordError as e:
+        raise JournalError(str(e))
     out = bytearray()
     buf = bytearray(J.HEADER_SIZE)
     rec = bytearray(J.RECORD_SIZE)
     crc = -1
-    number = 0
     for line in lines:
-        number += 1
         text = line.strip()
         if not text or text[0] == "#":
             continue
-        try:
-            if crc < 0:
-                players, opener = record.parse_header(text)
-                game.new_game(players, opener)
-                crc = J.write_header(buf, players, opener)
-                out += buf
-                continue
-            kind, word = record.parse_action(text)
-            err = record.apply(game, kind, word)
-            if err:
-                raise record.RecordError(C.REJECT_TEXT[err])
-        except record.RecordError as e:
-            raise JournalError("line %d: %s" % (number, e))
+        if crc < 0:
+            players, opener = record.parse_header(text)
+            crc = J.write_header(buf, players, opener)
+            out += buf
+            continue
+        kind, word = record.parse_action(text)
         if kind == record.UNDO:
             crc = J.write_record(rec, J.UNDO, 0, crc)
         elif kind == record.REDO:
@@ -114,8 +101,6 @@ def to_binary(lines):
         else:
             crc = J.write_record(rec, J.ACTION, word, crc)
         out += rec
-    if crc < 0:
-        raise JournalError("line %d: no header line" % max(number, 1))
     return bytes(out)
 
 

@@ -95,18 +95,7 @@ def render():
 
 
 def main(argv):
-    path = os.path.join(pinout.HARDWARE, "panel.svg")
-    text = render()
-    if "--check" in argv:
-        try:
-            with open(path) as f:
-                return 0 if f.read() == text else 1
-        except OSError:
-            return 1
-    with open(path, "w") as f:
-        f.write(text)
-    print("wrote hardware/panel.svg")
-    return 0
+    return pinout.write_or_check({"panel.svg": render}, argv, "panel_svg.py")
 
 
 if __name__ == "__main__":

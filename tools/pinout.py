@@ -416,9 +416,12 @@ OUTPUTS = {
 }
 
 
-def main(argv):
+def write_or_check(outputs, argv, tool):
+    """Write the generated files (name under hardware/ -> function giving the text);
+    with --check in argv compare them with the committed ones instead and return 1
+    when any is out of date. Shared by the hardware tools."""
     stale = []
-    for name, render in OUTPUTS.items():
+    for name, render in outputs.items():
         path = os.path.join(HARDWARE, name)
         text = render()
         if "--check" in argv:
@@ -429,17 +432,23 @@ def main(argv):
             except OSError:
                 stale.append(name)
         else:
-            os.makedirs(HARDWARE, exist_ok=True)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "w") as f:
                 f.write(text)
             print("wrote hardware/%s" % name)
+    if stale:
+        print("out of date: %s (run python tools/%s)" % (", ".join(stale), tool),
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv):
+    status = write_or_check(OUTPUTS, argv, "pinout.py")
     for name in builds():
         for p in check(name):
             print("build %s: %s" % (name, p), file=sys.stderr)
-    if stale:
-        print("out of date: %s (run python tools/pinout.py)" % ", ".join(stale), file=sys.stderr)
-        return 1
-    return 0
+    return status
 
 
 if __name__ == "__main__":

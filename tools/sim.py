@@ -13,24 +13,9 @@ the bundled demo (tools/demo.keys) is played and the displays printed.
 """
 import sys
 
+import toolpaths
 
-def _add_paths():
-    here = __file__.replace("\\", "/")
-    tools = here[:here.rfind("/")] if "/" in here else "."
-    for p in (tools + "/../host_tests/fakes", tools + "/../firmware", tools):
-        if p not in sys.path:
-            sys.path.insert(0, p)
-    return tools
-
-
-TOOLS = _add_paths()
-
-try:
-    import zlib  # noqa: F401  (fakedisplays' picture helpers; absent in micropython)
-except ImportError:
-    class _NoZlib:
-        pass
-    sys.modules["zlib"] = _NoZlib()
+TOOLS = toolpaths.add("../host_tests/fakes", "../firmware")
 
 from board import config  # noqa: E402
 from fakepins import Pin  # noqa: E402

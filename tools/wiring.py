@@ -290,26 +290,7 @@ def outputs():
 
 
 def main(argv):
-    stale = []
-    for name, make in outputs().items():
-        path = os.path.join(pinout.HARDWARE, name)
-        text = make()
-        if "--check" in argv:
-            try:
-                with open(path) as f:
-                    ok = f.read() == text
-            except OSError:
-                ok = False
-            if not ok:
-                stale.append(name)
-        else:
-            with open(path, "w") as f:
-                f.write(text)
-            print("wrote hardware/%s" % name)
-    if stale:
-        print("out of date: %s" % ", ".join(stale), file=sys.stderr)
-        return 1
-    return 0
+    return pinout.write_or_check(outputs(), argv, "wiring.py")
 
 
 if __name__ == "__main__":

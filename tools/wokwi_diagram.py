@@ -16,7 +16,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pinout  # noqa: E402
 from pinout import config  # noqa: E402
 
-OUT = os.path.join(pinout.HARDWARE, "wokwi", "diagram.json")
 GND_PINS = ["GND.%d" % i for i in range(1, 9)]
 
 
@@ -100,18 +99,7 @@ def render(name=None):
 
 
 def main(argv):
-    text = render()
-    if "--check" in argv:
-        try:
-            with open(OUT) as f:
-                return 0 if f.read() == text else 1
-        except OSError:
-            return 1
-    os.makedirs(os.path.dirname(OUT), exist_ok=True)
-    with open(OUT, "w") as f:
-        f.write(text)
-    print("wrote hardware/wokwi/diagram.json")
-    return 0
+    return pinout.write_or_check({"wokwi/diagram.json": render}, argv, "wokwi_diagram.py")
 
 
 if __name__ == "__main__":

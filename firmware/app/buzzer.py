@@ -10,11 +10,7 @@ from array import array
 try:
     from time import ticks_add, ticks_diff
 except ImportError:
-    def ticks_add(a, b):
-        return a + b
-
-    def ticks_diff(a, b):
-        return a - b
+    from input.ticks import ticks_add, ticks_diff
 
 _TICK = array("H", (2400, 12))
 _REFUSE = array("H", (330, 90, 0, 40, 250, 140))

@@ -13,8 +13,7 @@ from app.panel import Panel
 try:
     from time import ticks_diff
 except ImportError:
-    def ticks_diff(a, b):
-        return a - b
+    from input.ticks import ticks_diff
 
 
 class App:

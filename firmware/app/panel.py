@@ -9,7 +9,7 @@ from cowboy import codes as C
 from cowboy import facts as F
 from display import ui
 from app.stats import Stats
-from app.settings import Settings, MAX_BRIGHTNESS
+from app.settings import Settings, MIN_PLAYERS, MAX_PLAYERS, MAX_BRIGHTNESS
 from input.events import PRESS, RELEASE, LONG, CW, CCW   # noqa: F401  (re-exported)
 
 try:
@@ -21,8 +21,7 @@ except ImportError:
 try:
     from time import ticks_diff
 except ImportError:
-    def ticks_diff(a, b):
-        return a - b
+    from input.ticks import ticks_diff
 
 # The panel's own key numbers, in the order of KEYS; bind() maps the input layer's
 # event sources onto them.
@@ -385,7 +384,7 @@ class Panel:
         item = self.menu_item
         v = self.menu_value + d
         if item == ui.MENU_PLAYERS:
-            v = 2 if v < 2 else 8 if v > 8 else v
+            v = MIN_PLAYERS if v < MIN_PLAYERS else MAX_PLAYERS if v > MAX_PLAYERS else v
             s.players = v
             if s.opener >= v:
                 s.opener = v - 1

@@ -8,6 +8,8 @@ that is missing, unreadable or out of range gives the defaults for that field.
 import json
 import os
 
+from display.ui import MAX_BRIGHTNESS   # noqa: F401  (re-exported)
+
 try:
     from micropython import const
 except ImportError:
@@ -18,13 +20,12 @@ FILE = "settings.json"
 TMP = "settings.tmp"
 MIN_PLAYERS = const(2)
 MAX_PLAYERS = const(8)
-MAX_BRIGHTNESS = const(7)   # 8 levels, 0-7: what the seven-segment drivers offer
 
 
 class Settings:
     players = 2
     opener = 0          # 0-based
-    brightness = 4
+    brightness = 8      # 0..MAX_BRIGHTNESS
 
     def __init__(self, root="/"):
         self.root = root

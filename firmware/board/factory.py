@@ -28,8 +28,11 @@ def buses(build):
             out[name] = machine.I2C(b["id"], sda=machine.Pin(b["sda"]),
                                     scl=machine.Pin(b["scl"]), freq=b["freq"])
         else:
+            # miso given even for write-only displays: without it the port claims
+            # its default MISO pin anyway (config.py names it, PINOUT.md shows it)
             out[name] = machine.SPI(b["id"], baudrate=b["baudrate"], polarity=0, phase=0,
-                                    sck=machine.Pin(b["sck"]), mosi=machine.Pin(b["mosi"]))
+                                    sck=machine.Pin(b["sck"]), mosi=machine.Pin(b["mosi"]),
+                                    miso=machine.Pin(b["miso"]))
     return out
 
 

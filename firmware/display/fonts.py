@@ -8,7 +8,7 @@ start-up from the seven-segment shapes, so that any character the segment table
 knows has a big form.
 Drawing writes whole bytes into the buffer: nothing is allocated.
 """
-from display.segments import CHARS
+from display.segments import CHARS, SEG_A, SEG_B, SEG_C, SEG_D, SEG_E, SEG_F, SEG_G
 
 SMALL_W = 6           # cell width: 5 pixels and a gap
 BIG_W = 28
@@ -123,19 +123,19 @@ def _big():
         s = CHARS[ch]
         for i in range(len(g)):
             g[i] = 0
-        if s & 0x01:
+        if s & SEG_A:
             _bar(g, True, top, left + 1, right - 1)
-        if s & 0x40:
+        if s & SEG_G:
             _bar(g, True, mid, left + 1, right - 1)
-        if s & 0x08:
+        if s & SEG_D:
             _bar(g, True, bot, left + 1, right - 1)
-        if s & 0x20:
+        if s & SEG_F:
             _bar(g, False, left, top + 1, mid - 1)
-        if s & 0x02:
+        if s & SEG_B:
             _bar(g, False, right, top + 1, mid - 1)
-        if s & 0x10:
+        if s & SEG_E:
             _bar(g, False, left, mid + 1, bot - 1)
-        if s & 0x04:
+        if s & SEG_C:
             _bar(g, False, right, mid + 1, bot - 1)
         # a glyph that is one stroke wide (1, I) stands in the middle of its cell
         lo, hi = BIG_W, -1

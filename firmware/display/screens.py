@@ -20,13 +20,10 @@ Nothing here allocates after construction.
 try:
     from time import ticks_diff, ticks_add
 except ImportError:
-    def ticks_diff(a, b):
-        return a - b
-
-    def ticks_add(a, b):
-        return a + b
+    from input.ticks import ticks_diff, ticks_add
 
 from display import views as V
+from display.ui import MAX_BRIGHTNESS
 from display.sevenseg import SevenSegment
 from display.oled import OLED
 
@@ -104,7 +101,7 @@ class Screens:
             self._start(now_ms)
         if panel is not None and panel.settings is not None:
             b = panel.settings.brightness
-            self.level = 0 if b < 0 else (15 if b > 15 else b)
+            self.level = 0 if b < 0 else (MAX_BRIGHTNESS if b > MAX_BRIGHTNESS else b)
         if game is not None:
             self.ctx.update(game)
         if not self._activity(game, panel, now_ms) and \

@@ -28,7 +28,6 @@ SEG_G = const(0x40)
 SEG_DP = const(0x80)
 
 DIGITS = b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f"
-MINUS = const(0x40)
 BLANK = const(0x00)
 
 # ASCII code -> segments, 128 entries; built once at import.

@@ -40,3 +40,6 @@ MENU_PLAYERS = const(0)
 MENU_OPENER = const(1)
 MENU_BRIGHTNESS = const(2)
 MENU_START = const(3)      # start the game with these settings
+
+# settings.brightness is 0..MAX_BRIGHTNESS: the level every display driver takes.
+MAX_BRIGHTNESS = const(15)

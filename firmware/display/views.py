@@ -92,7 +92,44 @@ MENU4 = (b"PL", b"oP", b"br", b"Go")
 MENU21 = (b"PLAYERS", b"OPENING PLAYER", b"BRIGHTNESS", b"START: PRESS OK")
 MENU8 = (b"PLAyS", b"oPEn ", b"brItE", b"StArt")
 
+# What a previewed stroke says, in this order of importance (see _outcome); the
+# texts come first, a number or a reason follows for a reject, a foul, points.
+PV_REJECT = const(0)
+PV_WIN = const(1)
+PV_FAILED = const(2)
+PV_OUT = const(3)
+PV_FOUL = const(4)
+PV_POINTS = const(5)
+PREVIEW4 = (b"E", b" 101", b"not3", b"Out?", b"", b"=")
+PREVIEW21 = (b"NO: ", b"WINS THE GAME: 101", b"FAILED OPENING", b"THIRD FOUL: OUT", b"",
+             b"STROKE +")
+
 _SPACE = const(32)
+
+
+def _pick(table, i):
+    """table[i], or table[0] for a code the table does not have."""
+    return table[i] if 0 <= i < len(table) else table[0]
+
+
+def _outcome(a):
+    """PV_* for a preview: the core's outcome code, or -reject."""
+    if a < 0:
+        return PV_REJECT
+    if a & C.WIN:
+        return PV_WIN
+    if a & C.FAILED_OPENING:
+        return PV_FAILED
+    if a & C.ELIMINATED:
+        return PV_OUT
+    if a & C.FOUL_FLAG:
+        return PV_FOUL
+    return PV_POINTS
+
+
+def _blink(now_ms):
+    """True in the dark half of the winner's blink."""
+    return (now_ms // (PAGE_MS // 2)) & 1
 
 
 class Text:
@@ -246,6 +283,12 @@ class Seat:
             self.args[self.count] = arg
             self.count += 1
 
+    def _note(self, panel):
+        """The panel's note, alone (urgent)."""
+        self.urgent = True
+        self.reject = panel.reject
+        self._add(IT_NOTE, panel.note)
+
     def update(self, game, panel, ctx):
         i = self.index
         self.count = 0
@@ -274,9 +317,7 @@ class Seat:
                 self.main = MAIN_OUT if game.out >> i & 1 else MAIN_OVER
                 self._add(IT_WAIT, game.winner)
             if game.shooter < 0 and panel.note != U.NOTE_NONE:
-                self.reject = panel.reject
-                self._add(IT_NOTE, panel.note)
-                self.urgent = True
+                self._note(panel)
             return
         if game.out >> i & 1:
             self.main = MAIN_OUT
@@ -296,9 +337,7 @@ class Seat:
         self.at_table = True
         self.inning = game.inning
         if panel.note != U.NOTE_NONE:
-            self.urgent = True
-            self.reject = panel.reject
-            self._add(IT_NOTE, panel.note)
+            self._note(panel)
             return
         if game.phase == C.PHASE_CHOICE:
             self.urgent = True
@@ -417,7 +456,7 @@ def item4(t, seat, k):
         t.s(b"F  ")
         t.n(a)
     elif it == IT_REASON:
-        t.s(REASON4[a if a < len(REASON4) else 0])
+        t.s(_pick(REASON4, a))
     elif it == IT_OUT:
         t.s(b"Out ")
     elif it == IT_WAIT:
@@ -444,26 +483,19 @@ def item4(t, seat, k):
             t.s(b"E")
             t.n(seat.reject, 3)
         else:
-            t.s(NOTE4[a if a < len(NOTE4) else 0])
+            t.s(_pick(NOTE4, a))
     elif it == IT_CHOICE:
         t.s(b"rEP?")
     elif it == IT_FIELD:
         _field4(t, a, seat.facts)
     elif it == IT_PREVIEW:
-        if a < 0:
-            t.s(b"E")
+        k = _outcome(a)
+        t.s(PREVIEW4[k])
+        if k == PV_REJECT:
             t.n(-a, 3)
-        elif a & C.WIN:
-            t.s(b" 101")
-        elif a & C.FAILED_OPENING:
-            t.s(b"not3")
-        elif a & C.ELIMINATED:
-            t.s(b"Out?")
-        elif a & C.FOUL_FLAG:
-            r = C.reason(a)
-            t.s(REASON4[r if r < len(REASON4) else 0])
-        else:
-            t.s(b"=")
+        elif k == PV_FOUL:
+            t.s(_pick(REASON4, C.reason(a)))
+        elif k == PV_POINTS:
             t.n(C.points(a), 3)
     elif it == IT_MENU:
         t.s(MENU4[a])
@@ -485,14 +517,9 @@ def _field4(t, field, f):
     elif field == U.FIELD_RAIL:
         t.s(b"rL n" if f & F.F_NO_RAIL else b"rL y")
     elif field == U.FIELD_JUMPED or field == U.FIELD_HELD:
-        if field == U.FIELD_JUMPED:
-            t.c(74)                  # J
-            m = F.jumped(f)
-        else:
-            t.c(104)                 # h
-            m = F.held(f)
+        t.c(74 if field == U.FIELD_JUMPED else 104)     # J or h
         start = t.pos
-        t.balls(m, 0)
+        t.balls(_field_balls(field, f), 0)
         if t.pos == start:
             t.c(45)
         while t.pos < start + 3:
@@ -500,6 +527,11 @@ def _field4(t, field, f):
     elif field == U.FIELD_CUE:
         t.c(67)                      # C
         t.s(CUE4[F.cue(f)])
+
+
+def _field_balls(field, f):
+    """The ball mask FIELD_JUMPED or FIELD_HELD edits."""
+    return F.jumped(f) if field == U.FIELD_JUMPED else F.held(f)
 
 
 class Layout4:
@@ -527,7 +559,7 @@ class Layout4:
             item4(t, seat, k)
             return t
         if m == MAIN_WIN:
-            if (now_ms // (PAGE_MS // 2)) & 1:
+            if _blink(now_ms):
                 t.s(b"----")
             else:
                 t.n(seat.value, 4)
@@ -583,7 +615,7 @@ class Layout8:
             t.s(b"P")
             t.n(seat.index + 1, 1)
         t.pad_digits(5)
-        if m == MAIN_WIN and (now_ms // (PAGE_MS // 2)) & 1:
+        if m == MAIN_WIN and _blink(now_ms):
             t.s(b"---")
         elif m == MAIN_OUT:
             t.s(b"Out")
@@ -632,7 +664,7 @@ def item21(t, seat, k):
         else:
             t.s(b"1 FOUL (3 LOSE)")
     elif it == IT_REASON:
-        t.s(REASON21[a if a < len(REASON21) else 0])
+        t.s(_pick(REASON21, a))
     elif it == IT_OUT:
         t.s(b"OUT: THREE FOULS")
     elif it == IT_WAIT:
@@ -655,37 +687,26 @@ def item21(t, seat, k):
     elif it == IT_NOTE:
         if a == U.NOTE_REJECTED:
             t.s(b"NO: ")
-            t.s(REJECT21[_reject_of(seat)])
+            t.s(_pick(REJECT21, seat.reject))
         else:
-            t.s(NOTE21[a if a < len(NOTE21) else 0])
+            t.s(_pick(NOTE21, a))
     elif it == IT_CHOICE:
         t.s(NOTE21[U.NOTE_CHOOSE])
     elif it == IT_FIELD:
         _field21(t, a, seat.facts)
     elif it == IT_PREVIEW:
-        if a < 0:
-            t.s(b"NO: ")
-            t.s(REJECT21[-a])
-        elif a & C.WIN:
-            t.s(b"WINS THE GAME: 101")
-        elif a & C.FAILED_OPENING:
-            t.s(b"FAILED OPENING")
-        elif a & C.ELIMINATED:
-            t.s(b"THIRD FOUL: OUT")
-        elif a & C.FOUL_FLAG:
-            r = C.reason(a)
-            t.s(REASON21[r if r < len(REASON21) else 0])
-        else:
-            t.s(b"STROKE +")
+        k = _outcome(a)
+        t.s(PREVIEW21[k])
+        if k == PV_REJECT:
+            t.s(_pick(REJECT21, -a))
+        elif k == PV_FOUL:
+            t.s(_pick(REASON21, C.reason(a)))
+        elif k == PV_POINTS:
             t.n(C.points(a))
             if a & C.ENDS_INNING:
                 t.s(b", INNING ENDS")
     elif it == IT_MENU:
         t.s(MENU21[a])
-
-
-def _reject_of(seat):
-    return seat.reject if 0 <= seat.reject < len(REJECT21) else 0
 
 
 def _field21(t, field, f):
@@ -702,7 +723,7 @@ def _field21(t, field, f):
     elif field == U.FIELD_RAIL:
         t.s(b"NO" if f & F.F_NO_RAIL else b"YES")
     elif field == U.FIELD_JUMPED or field == U.FIELD_HELD:
-        m = F.jumped(f) if field == U.FIELD_JUMPED else F.held(f)
+        m = _field_balls(field, f)
         if m:
             t.balls(m, _SPACE)
         else:
@@ -761,7 +782,7 @@ class LayoutOLED:
             t.at(_INV)
             t.c(73)                  # 'I': status line inverted
         t.at(_BIG)
-        if m == MAIN_WIN and (now_ms // (PAGE_MS // 2)) & 1:
+        if m == MAIN_WIN and _blink(now_ms):
             t.s(b"   ")
         else:
             t.n(seat.value, 3)

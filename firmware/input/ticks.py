@@ -2,7 +2,9 @@
 
 On the RP2040 ticks wrap at 2**30. These functions give the same answers on
 CPython and MicroPython and keep every intermediate value below 2**30, so
-they never create a long int (which would allocate) on the Pico.
+they never create a long int (which would allocate) on the Pico. The input
+layer always uses them; app/ and display/ take time.ticks_* where it exists and
+these on CPython, so the host wraps the way the board does.
 """
 try:
     from micropython import const

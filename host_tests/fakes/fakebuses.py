@@ -98,6 +98,8 @@ class I2C:
 
     def __init__(self, id=0, scl=None, sda=None, freq=400000, timeout=50000):
         self.id = id
+        self.scl = scl
+        self.sda = sda
         self.freq = freq
         self.devices = {}
         self.log = []
@@ -170,6 +172,9 @@ class SPI:
     def __init__(self, id=0, baudrate=1000000, polarity=0, phase=0, bits=8,
                  firstbit=0, sck=None, mosi=None, miso=None):
         self.id = id
+        self.sck = sck
+        self.mosi = mosi
+        self.miso = miso            # None: the real port claims its default MISO pin
         self.baudrate = baudrate
         self.devices = []
         self.log = []

@@ -10,7 +10,6 @@ registers as the datasheet describes them and offers:
 Rendering to PNG lives in `pictures` helpers below (`png_bytes`).
 """
 import struct
-import zlib
 
 # What a person reads from a lit segment pattern (bit 0 = a ... bit 6 = g).
 # Written out independently of the firmware's encoding table on purpose.
@@ -451,7 +450,9 @@ class TCA9548ADevice:
 # ---- pictures -----------------------------------------------------------------
 
 def png_bytes(rgb_rows):
-    """PNG file bytes for rows of (r, g, b) tuples (8-bit RGB, no filter)."""
+    """PNG file bytes for rows of (r, g, b) tuples (8-bit RGB, no filter).
+    CPython only: zlib is imported here, so the models load under micropython."""
+    import zlib
     h = len(rgb_rows)
     w = len(rgb_rows[0])
     raw = bytearray()

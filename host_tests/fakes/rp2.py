@@ -29,6 +29,7 @@ class PIO:
     IRQ_SM0 = 0x100
 
     _used = [0, 0]     # instruction memory in use, bit per word, per block
+    _loaded = []       # programs given an offset (the offset is kept in the program)
 
     def __init__(self, id):
         self.id = id
@@ -43,11 +44,17 @@ class PIO:
             if not PIO._used[self.id] & (mask << off):
                 PIO._used[self.id] |= mask << off
                 prog[key] = off
+                PIO._loaded.append(prog)
                 return off
         raise OSError(12, "ENOMEM")
 
     @classmethod
     def reset_all(cls):
+        """Empty instruction memory, as after a reset: programs loaded before
+        forget their offsets and load again on their next use."""
+        for prog in cls._loaded:
+            prog[1] = prog[2] = -1
+        cls._loaded = []
         cls._used = [0, 0]
 
 
