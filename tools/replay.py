@@ -8,16 +8,9 @@ after every action). Bad input: a message naming the line on stderr, exit status
 """
 import sys
 
+import toolpaths
 
-def _add_firmware_path():
-    here = __file__.replace("\\", "/")
-    tools = here[:here.rfind("/")] if "/" in here else "."
-    for p in (tools, tools + "/../firmware"):
-        if p not in sys.path:
-            sys.path.insert(0, p)
-
-
-_add_firmware_path()
+toolpaths.add("../firmware")
 
 import record  # noqa: E402
 
