@@ -1,6 +1,6 @@
 """Figures of the product: allocation, latency, memory, flash and bus traffic.
 
-    python tools/bench.py [--quick] [--out build/bench.json]
+    python tools/bench.py [--quick] [--out build/bench.json] [--work build/bench]
 
 Measures under the real `micropython` of the virtual environment (unix port,
 `-X heapsize=192K` where the heap matters, as on a Pico) with the measuring code
@@ -9,7 +9,7 @@ and writes build/bench.json. Games are random records from host_tests/gamegen.py
 (fixed seed). Bus bytes come from tools/busbytes.py, flash wear from the littlefs
 journal run of host_tests/lfs_journal.py. docs/PERFORMANCE.md explains the figures.
 `--quick` runs every measurement on less data (for the smoke test): the keys are
-the same, the figures rougher.
+the same, the figures rougher. `--work` is the scratch directory (emptied first).
 """
 import json
 import os
@@ -44,7 +44,7 @@ KIND = {record.SHOT: 0, record.CHOICE: 1, "undo": 2, "redo": 3}
 # Timed runs compile the measuring script and the firmware from source and keep the
 # collector off while they count, so they get room; start-up runs the .mpy tree in a
 # Pico-sized heap.
-WORK_HEAP = "2M"
+WORK_HEAP = "8M"
 
 
 def run_mpy(args, heapsize=WORK_HEAP, path=PATH, python=None, timeout=600):
@@ -181,8 +181,7 @@ def bus_figures():
     return out
 
 
-def measure(quick):
-    work = os.path.join(ROOT, "build", "bench")
+def measure(quick, work):
     if os.path.isdir(work):
         shutil.rmtree(work)
     os.makedirs(work)
@@ -195,11 +194,11 @@ def measure(quick):
     res["mpy_detail"] = sizes
 
     games = os.path.join(work, "games.txt")
-    ngames = 20 if quick else 300
+    ngames = 8 if quick else 200
     res["games"] = {"count": ngames, "shots": write_games(games, ngames), "seed": 2026}
 
     step("rules core")
-    rounds = "1" if quick else "5"
+    rounds = "1" if quick else "3"
     core = run_mpy(["stroke", games, rounds])
     res["stroke_us_micropython"] = core["time_us"]["median"]
     res["stroke_detail"] = {"micropython": core}
@@ -213,15 +212,15 @@ def measure(quick):
     res["undo_detail"] = undo
 
     step("key events through the whole loop")
-    limit = "300" if quick else "0"
+    limit = "120" if quick else "2500"
     ev = {}
     for b in BUILDS:
         ev[b] = run_mpy(["event", b, games, limit])
     res["event_detail"] = ev
     res["event_to_display_us_micropython"] = {b: ev[b]["time_us"]["median"] for b in BUILDS}
     res["event_to_display_us_cpython"] = {
-        b: run_mpy(["event", b, games, "300"], python=sys.executable)["time_us"]["median"]
-        for b in (("tm1637", "oled4") if quick else BUILDS)}
+        b: run_mpy(["event", b, games, limit or "600"], python=sys.executable)["time_us"]["median"]
+        for b in (("oled4",) if quick else BUILDS)}
     res["alloc_per_event"] = max(ev[b]["alloc_per_event"] for b in BUILDS)
     res["alloc_per_stroke"] = max(max(ev[b]["alloc_per_stroke"] for b in BUILDS),
                                   core["alloc_per_stroke"])
@@ -243,7 +242,7 @@ def measure(quick):
     res["bus_bytes_per_update"] = bus_figures()
 
     step("journal on littlefs")
-    w = wear(150 if quick else 1000)
+    w = wear(120 if quick else 1000)
     res["journal_bytes_per_stroke"] = w["bytes"]
     res["flash_erases_per_stroke"] = w["erases"]
     res["journal_detail"] = dict(w, record_bytes=4)
@@ -265,20 +264,23 @@ def table(res):
                                    res["stroke_us_micropython"], res["stroke_us_cpython"]))
     add("%-44s %.3f" % ("undo_full_history_ms_micropython (median)",
                         res["undo_full_history_ms_micropython"]))
+    add("%-44s %.1f" % ("statistics recount, 2000 actions (ms)",
+                        res["undo_detail"]["stats_recount_us"] / 1000.0))
     add("%-44s %d" % ("mpy_total_bytes", res["mpy_total_bytes"]))
     add("%-44s %d" % ("journal_bytes_per_stroke (flash programmed)",
                       res["journal_bytes_per_stroke"]))
     add("%-44s %.2f" % ("flash_erases_per_stroke", res["flash_erases_per_stroke"]))
     add("")
-    add("%-9s %10s %10s %10s %12s %12s %10s" % ("build", "event us", "p90 us", "max us",
-                                               "full redraw", "heap boot", "alloc/ev"))
+    add("%-9s %10s %10s %10s %12s %12s %10s %10s" % (
+        "build", "event us", "p90 us", "max us", "full redraw", "heap boot", "alloc/ev",
+        "game end"))
     for b in BUILDS:
         e = res["event_detail"][b]
         h = res["heap_after_boot_bytes"][b]
-        add("%-9s %10d %10d %10d %10d us %12s %10s" % (
+        add("%-9s %10d %10d %10d %10d us %12s %10s %7s us" % (
             b, e["time_us"]["median"], e["time_us"]["p90"], e["time_us"]["max"],
             e["full_redraw_us"]["median"], "no fit" if h is None else h,
-            e["alloc_per_event"]))
+            e["alloc_per_event"], e["game_end_us"].get("median", "-")))
     add("")
     add("%-32s %22s %22s" % ("bus bytes", "score change", "full redraw"))
     for name, r in res["bus_bytes_per_update"].items():
@@ -297,8 +299,11 @@ def main(argv):
     out = os.path.join(ROOT, "build", "bench.json")
     if "--out" in argv:
         out = argv[argv.index("--out") + 1]
+    work = os.path.join(ROOT, "build", "bench")
+    if "--work" in argv:
+        work = argv[argv.index("--work") + 1]
     t0 = time.time()
-    res = measure(quick)
+    res = measure(quick, work)
     res["seconds"] = round(time.time() - t0, 1)
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     with open(out, "w") as f:

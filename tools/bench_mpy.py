@@ -39,6 +39,7 @@ else:
 
 SHOT, CHOICE, UNDO, REDO = 0, 1, 2, 3
 COUNTS = array("i", bytes(12))    # results besides the return value (a tuple allocates)
+ENDS = array("i", bytes(4 * 200))  # play_path: times of the events that ended a game
 
 
 def mem_alloc():
@@ -142,7 +143,10 @@ def mode_stroke(path, rounds):
 
 
 def heap_locked(fn):
-    """True when fn() runs to the end with the heap locked (None under CPython)."""
+    """True when fn() runs to the end with the heap locked (None under CPython).
+
+    fn must close over few variables: MicroPython allocates the arguments of a call
+    to a closure with more than a handful of cells."""
     if not MPY:
         return None
     gc.collect()
@@ -158,8 +162,8 @@ def heap_locked(fn):
 
 def mode_undo(actions):
     """A game held going for `actions` actions (random play, undo when it ends), then
-    each of the last 64 undos timed (every distance from a snapshot), and undo/redo
-    of the last action repeated."""
+    each of the last 64 undos timed (every distance from a snapshot), undo/redo of
+    the last action repeated, and one recount of the statistics over that history."""
     from cowboy.game import Game, STEP
     import journal_harness as H
 
@@ -189,8 +193,14 @@ def mode_undo(actions):
         g.undo()
         last[i] = ticks_diff(ticks_us(), t0)
         g.redo()
+    # The end of a game recounts the statistics from the history (app/stats.py).
+    from app.stats import Stats
+    st = Stats()
+    t0 = ticks_us()
+    st.count(g)
+    recount = ticks_diff(ticks_us(), t0)
     emit({"history": n - base, "last_us": stats(last, reps), "each_us": stats(each, k),
-          "step": STEP})
+          "step": STEP, "stats_recount_us": recount})
 
 
 # ---- the whole path -----------------------------------------------------------
@@ -282,6 +292,7 @@ def play_path(app, keys, games, acts, now, times, limit, over):
     buf = keys.buf
     ev = 0
     strokes = 0
+    COUNTS[2] = 0
     na = games[len(games) - 1]
     if limit and limit < na:
         na = limit
@@ -294,11 +305,15 @@ def play_path(app, keys, games, acts, now, times, limit, over):
             app.step(now - 75)
             ring.put(buf[j], now)
             before = g._n if kind != REDO else -1
+            was = g.phase
             t0 = ticks_us()
             app.step(now)
             dt = ticks_diff(ticks_us(), t0)
             if times is not None and ev < len(times):
                 times[ev] = dt
+                if was != over and g.phase == over and COUNTS[2] < len(ENDS):
+                    ENDS[COUNTS[2]] = dt          # the stroke that ended a game
+                    COUNTS[2] += 1
             ev += 1
             if before >= 0 and g._n > before:
                 strokes += 1
@@ -335,10 +350,18 @@ def mode_event(name, path, limit):
     gc.enable()
     events = COUNTS[0]
     strokes = COUNTS[1]
+    ends = COUNTS[2]
 
-    def again():
-        play_path(app, keys, games, acts, now, None, limit, over)
-    locked = heap_locked(again)
+    locked = None
+    if MPY:                             # the same keys again, the heap locked
+        gc.collect()
+        micropython.heap_lock()
+        try:
+            play_path(app, keys, games, acts, now, None, limit, over)
+            locked = True
+        except MemoryError:
+            locked = False
+        micropython.heap_unlock()
     # one display's full redraw (re-initialisation and all content), timed
     d = app.screens.displays[0]
     reps = 20
@@ -352,7 +375,8 @@ def mode_event(name, path, limit):
           "displays": len(app.screens.displays), "time_us": stats(times, min(events, len(times))),
           "alloc_bytes": alloc, "alloc_per_event": alloc / events if events else 0,
           "alloc_per_stroke": alloc / strokes if strokes else 0, "heap_lock_ok": locked,
-          "full_redraw_us": stats(full, reps), "failed": app.screens.failed})
+          "full_redraw_us": stats(full, reps), "failed": app.screens.failed,
+          "game_end_us": stats(ENDS, ends)})
 
 
 # ---- reference drivers that allocate --------------------------------------------
