@@ -5,8 +5,9 @@
 Each mode prints one line `BENCH {json}` as its last line:
   stroke GAMES [ROUNDS]     rules core: time and heap per applied stroke
   undo [ACTIONS]            undo of the last action with a long history
-  event BUILD GAMES         key events through the whole loop to the counting buses:
+  event BUILD GAMES [LIMIT] key events through the whole loop to the counting buses:
                             time per event, heap per event and per stroke, heap lock
+                            (LIMIT: the first LIMIT recorded actions only)
   naive                     reference drivers that allocate per update
 
 GAMES is a file written by bench.py from host_tests/gamegen.py: lines
@@ -70,13 +71,8 @@ def load_games(path):
     return games, acts
 
 
-def median(a, n):
-    """Median of the first n entries of array `a` (sorted in place as a list)."""
-    s = sorted(a[i] for i in range(n))
-    return s[n // 2] if n else 0
-
-
 def stats(a, n):
+    """Median, 90th percentile, min and max of the first n entries of array `a`."""
     s = sorted(a[i] for i in range(n))
     if not n:
         return {"n": 0}
