@@ -29,6 +29,11 @@ class Settings:
 
     def __init__(self, root="/"):
         self.root = root
+        # Every field in the instance from the start: the first change of a field
+        # (the menu, the end of a game) then writes an existing slot and allocates nothing.
+        self.players = Settings.players
+        self.opener = Settings.opener
+        self.brightness = Settings.brightness
 
     def load(self):
         """Read the file; fields that are missing or out of range keep their defaults."""
