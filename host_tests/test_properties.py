@@ -160,3 +160,31 @@ def test_undo_reaches_back_2000_actions():
         assert g.undo() == C.OK
         assert state(g) == expected
     assert g.undo() == C.E_NOTHING_TO_UNDO
+
+
+@settings(max_examples=60, deadline=None)
+@given(games())
+def test_seek_anywhere_equals_undo_or_redo_step_by_step(game):
+    """seek(pos) gives the state undo/redo reach one step at a time, and keeps the
+    history: seeking back to where it was restores the state exactly."""
+    players, opener, actions = game
+    g = None
+    for _, g, _ in stepwise(*game):
+        pass
+    if g is None:
+        return
+    end = g.position()
+    seen = {end: state(g)}
+    while g.can_undo():
+        g.undo()
+        seen[g.position()] = state(g)
+    top = end
+    while g.can_redo():
+        g.redo()
+        top = g.position()
+        seen[top] = state(g)
+    rng = random.Random(end)
+    for pos in [rng.randint(g.oldest(), top) for _ in range(10)] + [end]:
+        assert g.seek(pos) == C.OK and g.position() == pos
+        assert state(g) == seen[pos]
+    assert g.seek(top + 1) == C.E_BAD_VALUE and g.seek(g.oldest() - 1) == C.E_BAD_VALUE

@@ -170,9 +170,8 @@ def mode_undo(actions):
     g = Own()
     g.new_game(8, 0)
     rng = H.Rng(12)
-    while g.history()[1] < actions:
+    while g.position() < actions:
         H.step(g, rng)
-    base, n = g.history()
     k = 2 * STEP
     each = array("i", bytes(4 * k))
     for i in range(k):
@@ -195,7 +194,7 @@ def mode_undo(actions):
     t0 = ticks_us()
     st.count(g)
     recount = ticks_diff(ticks_us(), t0)
-    emit({"history": n - base, "last_us": stats(last, reps), "each_us": stats(each, k),
+    emit({"history": g.position() - g.oldest(), "last_us": stats(last, reps), "each_us": stats(each, k),
           "step": STEP, "stats_recount_us": recount})
 
 

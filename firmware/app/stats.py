@@ -1,8 +1,8 @@
 """Statistics per player for a game: innings, best inning, points, fouls.
 
 The figures are recounted from the game's own history when they are needed (at the
-end of a game): rewind with undo, then step forward with redo and watch each
-stroke's outcome. That makes them right after any mix of undo, redo and a resume
+end of a game): go back to the oldest action the game holds, then step forward
+with redo and watch each stroke's outcome. That makes them right after any mix of undo, redo and a resume
 from the journal, with no second log to keep in step. Nothing here allocates.
 """
 from array import array
@@ -32,9 +32,9 @@ class Stats:
     def count(self, game):
         """Recount every figure from `game`'s history; leaves the game as it was."""
         self.clear()
-        while game.can_undo():
-            game.undo()
-        while game.can_redo():
+        now = game.position()
+        game.seek(game.oldest())
+        while game.position() < now:
             s = game.shooter
             before = game.inning
             game.redo()

@@ -82,12 +82,16 @@ class Game:
     def can_redo(self):
         return self._n < self._top
 
-    def history(self):
-        """Positions of the actions still held: range(first, end) for action()."""
-        return self._base, self._n
+    def position(self):
+        """Actions applied so far (an absolute position in the history)."""
+        return self._n
+
+    def oldest(self):
+        """The earliest position undo or seek can go back to."""
+        return self._base
 
     def action(self, pos):
-        """The action word at absolute position `pos` (see history())."""
+        """The action word that moves the game from `pos` to `pos + 1`."""
         return self._hist[pos % HISTORY]
 
     # ---- actions -----------------------------------------------------------
@@ -154,21 +158,25 @@ class Game:
         """Take back the last action (a snapshot plus a short replay)."""
         if self._n <= self._base:
             return C.E_NOTHING_TO_UNDO
-        target = self._n - 1
-        pos = target - target % STEP
-        self._load(pos)
-        while pos < target:
-            self._step(self._hist[pos % HISTORY])
-            pos += 1
-        self._n = target
-        return C.OK
+        return self.seek(self._n - 1)
 
     def redo(self):
         """Apply again the action most recently taken back."""
         if self._n >= self._top:
             return C.E_NOTHING_TO_REDO
-        self._step(self._hist[self._n % HISTORY])
-        self._advance()
+        return self.seek(self._n + 1)
+
+    def seek(self, pos):
+        """Go to the state after `pos` actions, anywhere from the oldest undoable
+        action to the last one redo reaches; the history itself is kept."""
+        if pos < self._base or pos > self._top:
+            return C.E_BAD_VALUE
+        if pos < self._n:
+            self._n = pos - pos % STEP
+            self._load(self._n)
+        while self._n < pos:
+            self._step(self._hist[self._n % HISTORY])
+            self._advance()
         return C.OK
 
     def apply(self, action):

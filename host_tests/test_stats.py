@@ -1,0 +1,22 @@
+"""Statistics recounted from the game's history: right, and the game left as it was."""
+from app.stats import Stats
+from cowboy import facts as F
+from cowboy.game import Game
+
+
+def test_recount_keeps_position_and_redo_list():
+    g = Game()
+    g.new_game(2, 0)
+    for f in (F.make(pocketed=F.B5), 0, F.make(foul=True), F.make(pocketed=F.B3), 0, 0):
+        assert g.shot(f) == 0
+    g.undo()
+    g.undo()                          # two actions left to redo
+    at, scores = g.position(), bytes(g.scores)
+    st = Stats()
+    st.count(g)
+    assert g.position() == at and bytes(g.scores) == scores and g.can_redo()
+    assert g.redo() == 0 and g.redo() == 0 and not g.can_redo()
+    # counted up to where the game was: player 1 one inning (5), player 2 one foul
+    assert list(st.innings[:2]) == [1, 1] and st.best[0] == 5 and list(st.fouls[:2]) == [0, 1]
+    st.count(g)
+    assert list(st.innings[:2]) == [2, 2] and st.best[0] == 5 and st.best[1] == 0
