@@ -66,12 +66,15 @@ def _views():
 
 
 class OLED:
+    """`buf` is the frame buffer to draw in; several OLEDs may share one when each
+    is drawn just before its flush (display/screens.py does): 1 KB saved per OLED.
+    What the panel holds is tracked per display, so flushes stay differential."""
     COL_OFFSET = 0
     INIT = SSD1306_INIT
 
-    def __init__(self):
+    def __init__(self, buf=None):
         _views()
-        self.buf = bytearray(WIDTH * PAGES)
+        self.buf = buf if buf is not None else bytearray(WIDTH * PAGES)
         self._sent = bytearray(WIDTH * PAGES)
         self._cmd = bytearray(4)
         self.level = 8
@@ -147,8 +150,8 @@ class OLED:
 class OLED_I2C(OLED):
     """I2C transport: a control byte (0x00 commands, 0x40 data) opens each write."""
 
-    def __init__(self, i2c, addr=0x3C):
-        OLED.__init__(self)
+    def __init__(self, i2c, addr=0x3C, buf=None):
+        OLED.__init__(self, buf)
         self.i2c = i2c
         self.addr = addr
 
@@ -168,8 +171,8 @@ class OLED_I2C(OLED):
 class OLED_SPI(OLED):
     """4-wire SPI transport: the DC pin tells commands (0) from data (1)."""
 
-    def __init__(self, spi, dc, cs):
-        OLED.__init__(self)
+    def __init__(self, spi, dc, cs, buf=None):
+        OLED.__init__(self, buf)
         self.spi = spi
         self.dc = dc
         self.cs = cs

@@ -170,9 +170,7 @@ class Screens:
         if changed:
             shown.copy(text)
             self.dirty[i] = 0
-            if kind == KIND_OLED:
-                V.draw_oled(d.buf, text, SHIFTS[self.shift])
-            else:
+            if kind != KIND_OLED:
                 d.text(text.buf)
         level = self.level
         if kind == KIND_OLED and self.dimmed:
@@ -187,6 +185,8 @@ class Screens:
             full = True
         if not (changed or full):
             return                         # nothing to send: skip the driver's diff
+        if kind == KIND_OLED:              # OLEDs share one frame buffer: draw now
+            V.draw_oled(d.buf, shown, SHIFTS[self.shift])
         try:
             d.flush(full)
             self.failed &= ~(1 << i)
@@ -213,7 +213,7 @@ def drivers(build, buses, pin):
     from display.tm1637 import TM1637
     from display.ht16k33 import HT16K33
     from display.max7219 import MAX7219Chain
-    from display.oled import SSD1306_I2C, SH1106_I2C
+    from display.oled import SSD1306_I2C, SH1106_I2C, WIDTH, PAGES
     from display.tca9548a import TCA9548A
 
     pins = {}
@@ -226,6 +226,7 @@ def drivers(build, buses, pin):
     entries = build["displays"]
     chains = {}
     muxes = {}
+    frame = None              # one frame buffer for every OLED (see display/oled.py)
     out = []
     for e in entries:
         kind = e[0]
@@ -251,7 +252,9 @@ def drivers(build, buses, pin):
                     muxes[name] = TCA9548A(bus, build["buses"][name].get("mux", 0x70))
                 bus = muxes[name].channel(e[3])
             cls = SH1106_I2C if kind == "sh1106" else SSD1306_I2C
-            out.append(cls(bus, e[2]))
+            if frame is None:
+                frame = bytearray(WIDTH * PAGES)
+            out.append(cls(bus, e[2], frame))
         else:
             raise ValueError(kind)
     return out
