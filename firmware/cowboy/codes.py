@@ -46,7 +46,6 @@ ELIMINATED = const(1 << 12)     # the shooter's third consecutive foul
 CUE_IN_HAND = const(1 << 13)    # the next stroke is played with the cue ball in hand
 RESPOT = const(1 << 14)         # the balls were set as at the start (section 7 exception)
 CHOICE = const(1 << 15)         # the action was a failed-opening choice
-UNDONE = const(1 << 16)         # the last action was an undo (state restored)
 
 
 def points(outcome):
