@@ -193,3 +193,68 @@ def test_tool_prints_final_state():
     res = run_tool(HEADER + "\n" + json.dumps(shot(pocketed=[5])) + "\n")
     assert res.returncode == 0
     assert json.loads(res.stdout)["inning"] == 5
+
+
+# ---- strict JSON: both interpreters refuse the same lines ----------------------
+NOT_JSON = [
+    ('{"players": 2 "opener": 1}', "malformed JSON"),          # missing comma
+    ('{"players": 2,}', "malformed JSON"),                     # trailing comma
+    ('{"players": 02}', "malformed JSON"),                     # leading zero
+    ('{"players": NaN}', "malformed JSON"),
+    ('{"players": Infinity}', "malformed JSON"),
+    ('{"players": 2, "players": 3}', 'key "players" given twice'),
+    ('{"players": "\\x"}', "malformed JSON"),                  # bad escape
+    ('{"players": 2.0}', "players"),                           # a float is no count
+]
+
+
+@pytest.mark.parametrize("header, reason", NOT_JSON)
+def test_strict_json_header(header, reason):
+    with pytest.raises(record.RecordError, match="line 1: .*" + reason):
+        record.replay([header])
+
+
+@pytest.mark.parametrize("text, reason", [
+    ('{"shot": {"pocketed": [3 5]}}', "malformed JSON"),
+    ('{"shot": {"pocketed": [3,]}}', "malformed JSON"),
+    ('{"shot": {"pocketed": [3], "pocketed": [5]}}', 'key "pocketed" given twice'),
+    ('{"undo": true, "undo": true}', 'key "undo" given twice'),
+    ('{"shot": {"x": ' + "[" * 2000 + "]" * 2000 + '}}', "malformed JSON"),
+    ('{"shot": {"cue": "tab\tle"}}', "malformed JSON"),      # raw control character
+])
+def test_strict_json_action(text, reason):
+    assert reason in bad_line(text) and bad_line(text).startswith("line 2: ")
+
+
+def test_bytes_that_are_not_utf8_name_their_line():
+    with pytest.raises(record.RecordError, match="line 3: not valid UTF-8"):
+        record.replay([b'{"players": 2}\n', b"\n", b'{"shot": {"cue": "\xff"}}\n'])
+
+
+def test_strict_json_same_under_micropython(tmp_path):
+    from mpy import MICROPYTHON
+    cases = [h for h, _ in NOT_JSON] + ['{"players": 2}\n{"shot": {"pocketed": [3 5]}}',
+                                         '{"players": 2}\n{"shot": {"cue": "\u00e9"}}']
+    for i, text in enumerate(cases):
+        path = tmp_path / ("c%d.jsonl" % i)
+        path.write_text(text + "\n")
+        got = [subprocess.run([exe, REPLAY, str(path)], capture_output=True, text=True)
+               for exe in (sys.executable, MICROPYTHON)]
+        assert got[0].returncode == got[1].returncode == 2, text
+        assert got[0].stderr == got[1].stderr and got[0].stdout == got[1].stdout == ""
+
+
+# ---- the replay tool's undo goes as far back as the record -------------------
+def test_replay_undo_and_redo_past_the_boards_history():
+    n = 2100                     # more than cowboy.game.HISTORY
+    acts = [MISS] * n
+    _, full = record.replay(['{"players": 3}'] + [json.dumps(a) for a in acts])
+    _, start = record.replay(['{"players": 3}'])
+    undo = [{"undo": True}] * n
+    redo = [{"redo": True}] * n
+    _, out = record.replay(['{"players": 3}'] + [json.dumps(a) for a in acts + undo])
+    assert out == start
+    _, out = record.replay(['{"players": 3}'] + [json.dumps(a) for a in acts + undo + redo])
+    assert out == full
+    msg = reject(acts + undo + [{"undo": True}], players=3)
+    assert msg.endswith(C.REJECT_TEXT[C.E_NOTHING_TO_UNDO])

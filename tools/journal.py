@@ -85,7 +85,7 @@ def to_binary(lines):
     rec = bytearray(J.RECORD_SIZE)
     crc = -1
     for line in lines:
-        text = line.strip()
+        text = record.line_text(line).strip()
         if not text or text[0] == "#":
             continue
         if crc < 0:
@@ -105,12 +105,12 @@ def to_binary(lines):
 
 
 def _read(path, binary):
+    if not binary:
+        return record.read_lines(path)
     if path == "-":
-        if binary:
-            return sys.stdin.buffer.read()
-        return record.read_lines("-")
-    with open(path, "rb" if binary else "r") as f:
-        return f.read() if binary else f.readlines()
+        return sys.stdin.buffer.read()
+    with open(path, "rb") as f:
+        return f.read()
 
 
 def main(argv):

@@ -3,7 +3,6 @@
 Shared by replay.py, sim.py and journal.py; runs under CPython and MicroPython
 (only json and sys), so the host tools give the same answer under both.
 """
-import json
 import sys
 
 from cowboy import codes as C
@@ -170,13 +169,157 @@ def action_to_json(kind, word):
 
 
 def _load(text):
-    try:
-        obj = json.loads(text)
-    except ValueError:
-        raise RecordError("malformed JSON")
+    obj = parse_json(text)
     if type(obj) is not dict:
         raise RecordError("a line must be a JSON object")
     return obj
+
+
+# ---- strict JSON -------------------------------------------------------------
+# The json modules of CPython and MicroPython accept different things beyond
+# RFC 8259 (trailing commas, NaN, leading zeros, missing commas) and both let a
+# repeated key win silently. One small parser of our own gives both interpreters
+# the same answer for every line, and rejects repeated keys.
+
+_WS = " \t\r\n"
+_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n",
+            "r": "\r", "t": "\t"}
+_HEX = "0123456789abcdefABCDEF"
+_DEPTH = 16
+
+
+def _bad():
+    return RecordError("malformed JSON")
+
+
+def parse_json(text):
+    """The value of one JSON text (RFC 8259, nesting at most 16 deep)."""
+    value, i = _value(text, _skip(text, 0), 0)
+    if _skip(text, i) != len(text):
+        raise _bad()
+    return value
+
+
+def _skip(s, i):
+    while i < len(s) and s[i] in _WS:
+        i += 1
+    return i
+
+
+def _value(s, i, depth):
+    if depth > _DEPTH or i >= len(s):
+        raise _bad()
+    c = s[i]
+    if c == "{":
+        return _object_value(s, i + 1, depth + 1)
+    if c == "[":
+        return _array_value(s, i + 1, depth + 1)
+    if c == '"':
+        return _string(s, i + 1)
+    for word, value in (("true", True), ("false", False), ("null", None)):
+        if s[i:i + len(word)] == word:
+            return value, i + len(word)
+    return _number(s, i)
+
+
+def _digits(s, i):
+    j = i
+    while j < len(s) and "0" <= s[j] <= "9":
+        j += 1
+    if j == i:
+        raise _bad()
+    return j
+
+
+def _number(s, i):
+    j = i + 1 if s[i] == "-" else i
+    start = j
+    j = _digits(s, j)
+    if s[start] == "0" and j - start > 1:
+        raise _bad()                       # no leading zeros
+    whole = True
+    if j < len(s) and s[j] == ".":
+        j = _digits(s, j + 1)
+        whole = False
+    if j < len(s) and s[j] in "eE":
+        j += 1
+        if j < len(s) and s[j] in "+-":
+            j += 1
+        j = _digits(s, j)
+        whole = False
+    return (int(s[i:j]) if whole else float(s[i:j])), j
+
+
+def _string(s, i):
+    out = []
+    while True:
+        if i >= len(s):
+            raise _bad()
+        c = s[i]
+        if c == '"':
+            return "".join(out), i + 1
+        if c == "\\":
+            e = s[i + 1:i + 2]
+            if e in _ESCAPES:
+                out.append(_ESCAPES[e])
+                i += 2
+                continue
+            h = s[i + 2:i + 6]
+            if e != "u" or len(h) != 4 or [x for x in h if x not in _HEX]:
+                raise _bad()
+            code = int(h, 16)
+            if 0xD800 <= code <= 0xDFFF:
+                raise _bad()                 # no record needs a surrogate pair
+            out.append(chr(code))
+            i += 6
+        elif ord(c) < 32:
+            raise _bad()
+        else:
+            out.append(c)
+            i += 1
+
+
+def _object_value(s, i, depth):
+    obj = {}
+    i = _skip(s, i)
+    if i < len(s) and s[i] == "}":
+        return obj, i + 1
+    while True:
+        i = _skip(s, i)
+        if i >= len(s) or s[i] != '"':
+            raise _bad()
+        key, i = _string(s, i + 1)
+        i = _skip(s, i)
+        if i >= len(s) or s[i] != ":":
+            raise _bad()
+        value, i = _value(s, _skip(s, i + 1), depth)
+        if key in obj:
+            raise RecordError('key "%s" given twice' % key)
+        obj[key] = value
+        i = _skip(s, i)
+        if i < len(s) and s[i] == ",":
+            i += 1
+        elif i < len(s) and s[i] == "}":
+            return obj, i + 1
+        else:
+            raise _bad()
+
+
+def _array_value(s, i, depth):
+    items = []
+    i = _skip(s, i)
+    if i < len(s) and s[i] == "]":
+        return items, i + 1
+    while True:
+        value, i = _value(s, _skip(s, i), depth)
+        items.append(value)
+        i = _skip(s, i)
+        if i < len(s) and s[i] == ",":
+            i += 1
+        elif i < len(s) and s[i] == "]":
+            return items, i + 1
+        else:
+            raise _bad()
 
 
 def apply(game, kind, word):
@@ -223,47 +366,100 @@ def state_json(game):
     ))
 
 
+class Replay:
+    """A game driven by record actions, with undo and redo as deep as the record
+    goes: the board's history keeps the last 2048 actions (cowboy/game.py); past
+    that, the game is rebuilt from the actions this object keeps."""
+
+    def __init__(self, players, opener):
+        self.players = players
+        self.opener = opener
+        self.game = Game()
+        self.game.new_game(players, opener)
+        self.done = []        # action words applied, oldest first
+        self.undone = []      # action words taken back, the next redo last
+
+    def apply(self, kind, word):
+        """0 or the core's reject code; nothing changes on a reject."""
+        g = self.game
+        if kind == UNDO:
+            if not self.done:
+                return C.E_NOTHING_TO_UNDO
+            self.undone.append(self.done.pop())
+            if g.undo() != C.OK:
+                self._rebuild()
+            return C.OK
+        if kind == REDO:
+            if not self.undone:
+                return C.E_NOTHING_TO_REDO
+            w = self.undone.pop()
+            self.done.append(w)
+            if g.redo() != C.OK:
+                g.apply(w)
+            return C.OK
+        err = g.apply(word)
+        if err == C.OK:
+            self.done.append(word)
+            self.undone = []
+        return err
+
+    def _rebuild(self):
+        g = self.game
+        g.new_game(self.players, self.opener)
+        for w in self.done:
+            g.apply(w)
+
+
+def line_text(line):
+    """A line as text; bytes that are not UTF-8 are a reject of that line."""
+    if type(line) is bytes:
+        try:
+            return line.decode()
+        except ValueError:            # UnicodeError under MicroPython
+            raise RecordError("not valid UTF-8")
+    return line
+
+
 def replay(lines, trace=False):
     """Replay record lines; returns (game, output lines). RecordError names the line."""
-    game = Game()
+    play = None
     out = []
-    header = False
     number = 0
     for line in lines:
         number += 1
-        text = line.strip()
-        if not text or text[0] == "#":
-            continue
         try:
-            if not header:
+            text = line_text(line).strip()
+            if not text or text[0] == "#":
+                continue
+            if play is None:
                 n, opener = parse_header(text)
-                game.new_game(n, opener)
-                header = True
+                play = Replay(n, opener)
                 continue
             kind, word = parse_action(text)
-            err = apply(game, kind, word)
+            err = play.apply(kind, word)
             if err:
                 raise RecordError(C.REJECT_TEXT[err])
         except RecordError as e:
             raise RecordError("line %d: %s" % (number, e))
         if trace:
-            out.append(state_json(game))
-    if not header:
+            out.append(state_json(play.game))
+    if play is None:
         raise RecordError("line %d: no header line" % max(number, 1))
     if not trace:
-        out.append(state_json(game))
-    return game, out
+        out.append(state_json(play.game))
+    return play.game, out
 
 
 def read_lines(path):
-    """All lines of a file, or of standard input for '-'."""
-    f = sys.stdin if path == "-" else open(path)
+    """All lines of a file, or of standard input for '-', as bytes (decoded line by
+    line in replay(), so a bad byte is reported with its line number)."""
+    f = sys.stdin.buffer if path == "-" else open(path, "rb")
     lines = []
     while True:
         line = f.readline()
         if not line:
             break
         lines.append(line)
-    if f is not sys.stdin:
+    if path != "-":
         f.close()
     return lines
