@@ -11,7 +11,7 @@ from input.buttons import Buttons
 from input.events import PRESS, RELEASE, LONG, CW, CCW
 from input.quadrature import Encoders, PinQuadrature
 from input.ring import EventRing
-from input.ticks import ticks_add, TICKS_MAX
+from ticks import ticks_add, TICKS_MAX
 from xorshift import XorShift32 as Rng
 
 

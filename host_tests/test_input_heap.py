@@ -7,7 +7,7 @@ from array import array
 from fakepins import Pin
 from board import config
 from input.build import Input
-from input.ticks import ticks_add, TICKS_MAX
+from ticks import ticks_add, TICKS_MAX
 
 pins = {}
 def make_pin(g):

@@ -7,7 +7,7 @@ from input import events as E
 from input.build import Input, key_names
 from input.quadrature import Encoders, PinQuadrature
 from input.ring import EventRing
-from input.ticks import TICKS_MAX, ticks_add, ticks_diff
+from ticks import TICKS_MAX, ticks_add, ticks_diff
 from input_scenarios import Rng
 
 PERIOD = TICKS_MAX + 1

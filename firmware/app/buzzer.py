@@ -7,10 +7,7 @@ loop; a new sound replaces the one playing. Sequences are preallocated arrays of
 """
 from array import array
 
-try:
-    from time import ticks_add, ticks_diff
-except ImportError:
-    from input.ticks import ticks_add, ticks_diff
+from ticks import ticks_add, ticks_diff
 
 _TICK = array("H", (2400, 12))
 _REFUSE = array("H", (330, 90, 0, 40, 250, 140))

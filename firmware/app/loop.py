@@ -10,10 +10,7 @@ from cowboy.game import Game
 from display import ui
 from app.panel import Panel
 
-try:
-    from time import ticks_diff
-except ImportError:
-    from input.ticks import ticks_diff
+from ticks import ticks_diff
 
 
 class App:

@@ -18,10 +18,7 @@ except ImportError:
     def const(x):
         return x
 
-try:
-    from time import ticks_diff
-except ImportError:
-    from input.ticks import ticks_diff
+from ticks import ticks_diff
 
 # The panel's own key numbers, in the order of KEYS; bind() maps the input layer's
 # event sources onto them.

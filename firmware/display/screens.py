@@ -17,10 +17,7 @@ when its text changed and flushes only what changed on the wire. Besides that it
   columns in turn, one step every SHIFT_MS.
 Nothing here allocates after construction.
 """
-try:
-    from time import ticks_diff, ticks_add
-except ImportError:
-    from input.ticks import ticks_diff, ticks_add
+from ticks import ticks_diff, ticks_add
 
 from display import views as V
 from display.ui import MAX_BRIGHTNESS

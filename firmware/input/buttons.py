@@ -11,7 +11,7 @@ never affect the others. Nothing here allocates after construction.
 from array import array
 
 from input.events import PRESS, RELEASE, LONG
-from input.ticks import ticks_diff, ticks_add
+from ticks import ticks_diff, ticks_add
 
 # flag bits per key
 _LOCKED = 0x01      # inside the lockout after a reported change

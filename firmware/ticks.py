@@ -2,9 +2,9 @@
 
 On the RP2040 ticks wrap at 2**30. These functions give the same answers on
 CPython and MicroPython and keep every intermediate value below 2**30, so
-they never create a long int (which would allocate) on the Pico. The input
-layer always uses them; app/ and display/ take time.ticks_* where it exists and
-these on CPython, so the host wraps the way the board does.
+they never create a long int (which would allocate) on the Pico. Every layer
+uses them, rather than time.ticks_*: the host MicroPython's ticks wrap at 2**62,
+CPython has none, and one definition keeps the host wrapping as the board does.
 """
 try:
     from micropython import const
