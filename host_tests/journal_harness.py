@@ -24,7 +24,14 @@ def random_facts(rng):
 
 
 def step(j, rng):
-    """One random action through the journal `j`; True when one was accepted."""
+    """One random action through the journal `j`, then its record written to flash
+    as the main loop does once the displays show it; True when one was accepted."""
+    ok = _action(j, rng)
+    j.sync()
+    return ok
+
+
+def _action(j, rng):
     g = j.game
     r = rng.getrandbits(5)
     if g.phase == C.PHASE_OVER or r < 3:

@@ -164,6 +164,7 @@ def test_failed_write_is_reported_and_the_game_goes_on(tmp_path):
     j = J.Journal(Game(), root)
     j.resume(2, 0)
     j.shot(0)
+    j.sync()
 
     class Broken:
         def write(self, b):
@@ -175,7 +176,9 @@ def test_failed_write_is_reported_and_the_game_goes_on(tmp_path):
         def close(self):
             pass
     j._f = Broken()
-    assert j.shot(0) == 0 and j.failed     # the core took it; the panel shows the note
+    assert j.shot(0) == 0 and j.pending    # applied at once, written after the displays
+    j.sync()
+    assert j.failed                        # the core took it; the panel shows the note
     assert j.game._n == 2
     j2 = J.Journal(Game(), root)
     assert j2.resume() == 1                # what reached flash

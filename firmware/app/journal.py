@@ -13,7 +13,12 @@ REDO (word 0). Replaying the records through `Game` gives the state and the redo
 list exactly as they were.
 
 Appending is allocation-free: the file stays open and the record is built in a
-preallocated buffer; each record is flushed (one littlefs commit).
+preallocated buffer. An accepted action is applied to the game at once and its
+record is held (`pending`) until the main loop calls `sync()`, after the displays
+show the action: a flash write (an erase stops the chip for 45 ms or more) never
+delays what the players see. At most one action is ever shown and not yet on
+flash; a power cut loses at most that one. Each record is flushed (one littlefs
+commit).
 """
 import os
 
@@ -176,6 +181,9 @@ class Journal:
         self._rec = bytearray(RECORD_SIZE)     # the record being appended
         self._crc = 0
         self._seq = -1
+        self.pending = False      # an action's record waits for sync()
+        self._kind = 0
+        self._word = 0
 
     # ---- start-up ------------------------------------------------------------
     def resume(self, players=2, opener=0):
@@ -294,11 +302,25 @@ class Journal:
         self._append(kind, word)
 
     def _append(self, kind, word):
+        """Hold the record of an action just applied; sync() writes it. A record
+        still held when the next action comes is written first (callers that
+        care, the main loop, sync before they take the next action)."""
+        if self.pending:
+            self.sync()
+        self._kind = kind
+        self._word = word
+        self.pending = True
+
+    def sync(self):
+        """Write the held record to flash (may stall the chip for an erase)."""
+        if not self.pending:
+            return
+        self.pending = False
         f = self._f
         if f is None:
             self.failed = True
             return
-        crc = write_record(self._rec, kind, word, self._crc)
+        crc = write_record(self._rec, self._kind, self._word, self._crc)
         try:
             f.write(self._rec)
             f.flush()
@@ -319,6 +341,7 @@ class Journal:
         err = self.game.new_game(players, opener)
         if err:
             return err
+        self.sync()                 # the old game's last action belongs to its file
         self.close()
         self.records = 0
         try:
@@ -338,6 +361,7 @@ class Journal:
         return 0
 
     def close(self):
+        self.sync()
         if self._f is not None:
             try:
                 self._f.close()

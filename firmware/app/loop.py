@@ -46,33 +46,56 @@ class App:
             self.screens.update(self.game, self.panel, now)
 
     def step(self, now):
-        """One pass: events in, state out, displays refreshed, watchdog fed."""
+        """One pass: events in, state out, a slice of display work, then flash.
+
+        Work per pass is bounded: the displays do one slice (see
+        display/screens.py), and an action's record goes to flash only once the
+        displays show it (journal.pending -> sync). Until then further events wait
+        in the ring, so at most one action is ever shown but not yet stored."""
         inputs = self.inputs
         panel = self.panel
+        journal = self.journal
         inputs.poll(now)
-        ring = inputs.ring
-        ev = ring.get()
-        seen = ev != 0
-        while ev:
-            panel.event(ev, ring.time)
+        seen = False
+        if journal is None or not journal.pending:
+            ring = inputs.ring
             ev = ring.get()
+            while ev:
+                seen = True
+                panel.event(ev, ring.time)
+                if journal is not None and journal.pending:
+                    break             # shown first, stored next, then the next event
+                ev = ring.get()
         panel.tick(now)
         if self.buzzer is not None:
             self.buzzer.update(now)
-        if panel.settings_dirty and panel.mode != ui.MODE_MENU:
-            panel.settings_dirty = False
-            if self.persist:
-                self._save()
         screens = self.screens
+        busy = False
         if screens is not None:
             if seen:
                 screens.wake(now)
-            if seen or ticks_diff(now, self.frame_at) >= self.FRAME_MS:
+            if seen or screens.busy or ticks_diff(now, self.frame_at) >= self.FRAME_MS:
                 self.frame_at = now
                 screens.update(self.game, panel, now)
+            busy = screens.busy
+        if not busy:
+            if journal is not None and journal.pending:
+                journal.sync()
+                if journal.failed:
+                    panel.note = ui.NOTE_STORAGE
+            elif panel.settings_dirty and panel.mode != ui.MODE_MENU:
+                panel.settings_dirty = False
+                if self.persist:
+                    self._save()
         if self.watchdog is not None:
             self.watchdog.feed()
         self.passes += 1
+
+    def idle(self):
+        """True when nothing waits: no display work, no record to store."""
+        if self.screens is not None and self.screens.busy:
+            return False
+        return self.journal is None or not self.journal.pending
 
     def _save(self):
         try:
@@ -86,7 +109,8 @@ class App:
         self.start(ticks_ms())
         while True:
             self.step(ticks_ms())
-            sleep_ms(period_ms)
+            if self.idle():
+                sleep_ms(period_ms)
 
 
 def encoders(build):

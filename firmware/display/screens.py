@@ -80,6 +80,7 @@ class Screens:
         self.refresh_at = 0
         self.refresh_next = 0
         self.started = False
+        self.busy = False          # changed content not yet fully sent
 
     def wake(self, now_ms):
         """A key was pressed: OLEDs come back to full brightness."""
