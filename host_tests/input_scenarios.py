@@ -27,18 +27,75 @@ def drain(ring, out):
 # One string per key, one character per ms: "_" line high (released), "X" low.
 
 def run_keys(patterns, t0=0, **tunables):
+    """Polled every ms: the reference each table was written for."""
+    return run_captured(patterns, t0, 1, (), False, **tunables)
+
+
+class Clock:
+    """Simulated ticks_ms for the edge-capturing interrupts."""
+
+    def __init__(self, t):
+        self.t = t
+
+    def __call__(self):
+        return self.t
+
+
+class Masked:
+    """Interrupts off for a while (a flash erase): an edge on a pin is latched
+    and its handler runs once when interrupts come back, reading the level then."""
+
+    def __init__(self, pins):
+        self.handlers = {}
+        self.latched = []
+        self.off = False
+        for p in pins:
+            pad = p._pad
+            self.handlers[pad.gpio] = pad.handler
+            pad.handler = self._edge
+
+    def _edge(self, pin):
+        if not self.off:
+            self.handlers[pin.id](pin)
+        elif pin not in self.latched:
+            self.latched.append(pin)
+
+    def unmask(self):
+        self.off = False
+        for pin in self.latched:
+            self.handlers[pin.id](pin)
+        self.latched = []
+
+
+def run_captured(patterns, t0=0, poll_every=50, blackouts=(), capture=True, **tunables):
+    """Keys on pins as the board has them when `capture`: interrupts stamp each
+    edge, the main loop polls only every `poll_every` ms, and `blackouts`
+    ((start, end) ms) are flash erases with interrupts off."""
     Pin.reset_all()
     pins = [Pin(i, Pin.IN, Pin.PULL_UP) for i in range(len(patterns))]
     ring = EventRing(64)
-    keys = Buttons(pins, ring)
+    clock = Clock(t0)
+    keys = Buttons(pins, ring, clock=clock if capture else None)
     for name in tunables:
         setattr(keys, name, tunables[name])
+    mask = Masked(pins) if blackouts else None
     got = []
-    for k in range(len(patterns[0])):
+    n = len(patterns[0])
+    for k in range(n):
+        clock.t = ticks_add(t0, k)
+        if mask is not None:
+            for b in blackouts:
+                if k == b[0]:
+                    mask.off = True
+                elif k == b[1]:
+                    mask.unmask()
         for i in range(len(patterns)):
             pins[i].drive(0 if patterns[i][k] == "X" else 1)
-        keys.poll(ticks_add(t0, k))
-        drain(ring, got)
+        if mask is not None and mask.off:
+            continue                          # the CPU is stopped: no poll either
+        if k % poll_every == 0 or k == n - 1:
+            keys.poll(clock.t)
+            drain(ring, got)
     return got
 
 
@@ -113,6 +170,62 @@ def sc_long_burst():
                            (RELEASE, 0, 106)]
 
 
+# -- buttons, edges captured by interrupts -------------------------------------
+# The tables above again, with the main loop looking only every 50 ms: the
+# captured edges give the same events at the same times.
+
+KEY_TABLES = (
+    ["___" + "X" * 50 + "_" * 50],
+    ["__X___XX___XXX______" + "XXXX" + "_" * 40],
+    ["__X_XX_X" + "X" * 60 + "_X__X_" + "_" * 60],
+    ["__" + "X" * 8 + "_" * 60],
+    ["_" + "X" * 1000 + "_" * 10],
+    ["__" + "X" * 100 + "_" * 40, "___" + "X" * 50 + "_" * 89],
+    ["__" + "X" * 40 + "____" + "X" * 60 + "_" * 50],
+)
+
+
+def sc_captured_tables():
+    got = [run_captured(p, 0, 50) for p in KEY_TABLES]
+    want = [run_keys(p) for p in KEY_TABLES]
+    return got, want
+
+
+def sc_captured_wrap():
+    t0 = TICKS_MAX - 400
+    p = ["_" + "X" * 1000 + "_" * 10]
+    return run_captured(p, t0, 37), run_keys(p, t0)
+
+
+def sc_captured_press_between_polls():
+    # a 60 ms press, start to end between two looks of a loop busy for 200 ms
+    p = ["_" * 20 + "X" * 60 + "_" * 200]
+    return run_captured(p, 0, 200), [(PRESS, 0, 20), (RELEASE, 0, 80)]
+
+
+def sc_captured_presses_during_resume():
+    # three keys pressed in turn while the loop is not running at all (1 s)
+    k0 = "_" * 100 + "X" * 60 + "_" * 1000
+    k1 = "_" * 300 + "X" * 70 + "_" * 790
+    k2 = "_" * 600 + "X" * 50 + "_" * 510
+    return run_captured([k0, k1, k2], 0, 1100), [
+        (PRESS, 0, 100), (RELEASE, 0, 160), (PRESS, 1, 300), (RELEASE, 1, 370),
+        (PRESS, 2, 600), (RELEASE, 2, 650)]
+
+
+def sc_captured_press_in_erase():
+    # pressed 20 ms into a 45 ms erase: the edge is stamped when the erase ends;
+    # released after it
+    p = ["_" * 120 + "X" * 60 + "_" * 100]
+    return run_captured(p, 0, 10, ((100, 145),)), [(PRESS, 0, 145), (RELEASE, 0, 180)]
+
+
+def sc_captured_release_in_erase():
+    # a press before the erase, released inside it: one press, one release
+    p = ["_" * 50 + "X" * 70 + "_" * 200]
+    return run_captured(p, 0, 10, ((100, 145),)), [(PRESS, 0, 50), (RELEASE, 0, 145)]
+
+
 # -- buttons, generated bounce ----------------------------------------------
 
 class BounceLine:
@@ -174,15 +287,18 @@ class BounceLine:
             return self.level
 
 
-def run_bounce(presses, keys_n, seed, max_burst_us):
-    """`presses` press cycles spread over `keys_n` keys; returns a summary."""
+def run_bounce(presses, keys_n, seed, max_burst_us, capture=False):
+    """`presses` press cycles spread over `keys_n` keys; returns a summary.
+    Polled: the lines are sampled once per ms. `capture`: they are driven 10
+    times per ms, interrupts stamp the edges and the loop polls every 25 ms."""
     Pin.reset_all()
     rng = Rng(seed)
     per_key = presses // keys_n
     lines = [BounceLine(rng, per_key, max_burst_us) for _ in range(keys_n)]
     pins = [Pin(i, Pin.IN, Pin.PULL_UP) for i in range(keys_n)]
     ring = EventRing(32)
-    keys = Buttons(pins, ring)
+    clock = Clock(0)
+    keys = Buttons(pins, ring, clock=clock if capture else None)
     press = [0] * keys_n
     release = [0] * keys_n
     down = [0] * keys_n
@@ -190,13 +306,18 @@ def run_bounce(presses, keys_n, seed, max_burst_us):
     t = 0
     while True:
         busy = False
-        for i in range(keys_n):
-            line = lines[i]
-            if line.presses < per_key or line.pressed or line.burst_end >= 0:
-                busy = True
-            pins[i].drive(0 if line.at(t * 1000) else 1)
+        clock.t = t
+        for sub in range(10 if capture else 1):
+            for i in range(keys_n):
+                line = lines[i]
+                if line.presses < per_key or line.pressed or line.burst_end >= 0:
+                    busy = True
+                pins[i].drive(0 if line.at(t * 1000 + sub * 100) else 1)
         if not busy:
             break
+        if capture and t % 25:
+            t += 1
+            continue
         keys.poll(t)
         while True:
             ev = ring.get()
@@ -238,6 +359,10 @@ def sc_bounce_20ms():
 
 def sc_random_10000():
     return run_bounce(10000, 4, 12345, 20000)
+
+
+def sc_captured_bounce():
+    return run_bounce(2000, 4, 777, 20000, capture=True)
 
 
 # -- encoders -----------------------------------------------------------------
@@ -310,6 +435,9 @@ SCENARIOS = (
     sc_clean, sc_spikes, sc_bounce_table, sc_short_tap, sc_long, sc_long_tunable,
     sc_confirm_tunable, sc_two_keys, sc_stuck_key, sc_wrap, sc_long_burst,
     sc_ganssle_bounce, sc_bounce_20ms, sc_random_10000,
+    sc_captured_tables, sc_captured_wrap, sc_captured_press_between_polls,
+    sc_captured_presses_during_resume, sc_captured_press_in_erase,
+    sc_captured_release_in_erase, sc_captured_bounce,
     sc_enc_slow_cw, sc_enc_fast_ccw, sc_enc_speeds, sc_enc_jitter_rest,
     sc_enc_jitter_midway, sc_enc_half_and_back, sc_enc_illegal, sc_enc_half_step,
 )

@@ -229,22 +229,31 @@ def test_resume_across_runs_under_micropython(tmp_path):
 
 @pytest.mark.parametrize("name", ["tm1637", "max7219", "oled8"])
 def test_board_factory_assembles_each_build(name, tmp_path, monkeypatch):
-    """board/factory.py on the fake `machine` and `rp2` (PIO encoder on the emulator)."""
+    """board/factory.py on the fake `machine` and `rp2` (PIO encoder on the emulator),
+    keys on pin interrupts stamped by time.ticks_ms (here a simulated clock): the
+    key is pressed and released between two passes of a loop stalled for 200 ms."""
+    import time
     import rp2
     from board import config, factory
     from fakepins import Pin
     Pin.reset_all()
     rp2.PIO.reset_all()
+    now = [0]
+    monkeypatch.setattr(time, "ticks_ms", lambda: now[0], raising=False)
     monkeypatch.setattr(config, "BUILD", name)
     app = factory.make(root=str(tmp_path) + "/")
     app.start(0)
     k = Pin(config.PANEL["5"])
     for t in range(1, 400):
-        if t == 10:
+        now[0] = t
+        if t == 110:
             k.drive(0)
-        elif t == 80:
+        elif t == 180:
             k.release()
+        if 100 <= t < 300:
+            continue
         app.step(t)
+    assert app.inputs.buttons.capturing
     assert app.panel.facts == 4 and app.panel.composing     # the 5 ball, composed
     assert app.inputs.names[:3] == ("1", "3", "5")
     assert len(app.screens.displays) == len(config.BUILDS[name]["displays"])

@@ -1,4 +1,6 @@
 """The polling and decoding path allocates nothing (micropython heap_lock)."""
+import pytest
+
 from mpy import PICO_HEAP, check
 
 SCRIPT = r"""
@@ -15,9 +17,16 @@ def make_pin(g):
     pins[g] = p
     return p
 
-inp = Input(config.PANEL, (config.ENCODER, config.ENCODER2), make_pin)
+T = array("i", [0])
+def clock():
+    return T[0]
+
+inp = Input(config.PANEL, (config.ENCODER, config.ENCODER2), make_pin,
+            clock=clock if CAPTURE else None)
 enc2 = inp.encoders.sources[1]
 enc2.use_irq(Pin.IRQ_RISING | Pin.IRQ_FALLING)
+if CAPTURE:       # the board's encoders run in PIO; here both on pin interrupts
+    inp.encoders.sources[0].use_irq(Pin.IRQ_RISING | Pin.IRQ_FALLING)
 ok = pins[config.PANEL["OK"]]
 undo = pins[config.PANEL["UNDO"]]
 a = pins[config.ENCODER[1]]
@@ -32,6 +41,7 @@ t0 = TICKS_MAX - 1500
 
 def run(n):
     for k in range(n):
+        T[0] = ticks_add(t0, k)
         ok.drive(0 if k % 200 >= 100 else 1)
         undo.drive(0 if 1000 <= k < 2500 else 1)
         s = CW[(k >> 1) & 3]
@@ -40,6 +50,8 @@ def run(n):
         s = CCW[(k >> 1) & 3]
         a2.drive(s & 1)
         b2.drive(s >> 1)
+        if CAPTURE and k % 7:
+            continue              # a busy loop: the interrupts keep the key edges
         inp.poll(ticks_add(t0, k))
         if 2000 <= k < 2400:
             continue
@@ -58,8 +70,11 @@ print("counts", counts[1], counts[2], counts[3], counts[4], counts[5], ring.over
 """
 
 
-def test_poll_and_decode_do_not_allocate():
-    res = check(code=SCRIPT, heapsize=PICO_HEAP)
+@pytest.mark.parametrize("capture", [False, True], ids=["polled", "captured"])
+def test_poll_and_decode_do_not_allocate(capture):
+    """Polled, and with key edges captured by (fake) pin interrupts, whose
+    handler runs inside the heap lock as a hard interrupt would."""
+    res = check(code="CAPTURE = %r\n" % capture + SCRIPT, heapsize=PICO_HEAP)
     line = [ln for ln in res.lines() if ln.startswith("counts")]
     assert line, res.out
     press, release, long_, cw, ccw, lost = (int(v) for v in line[0].split()[1:])
@@ -68,7 +83,9 @@ def test_poll_and_decode_do_not_allocate():
     # the ring is not read for 400 ms: it fills and counts what it drops
     assert lost > 0
     assert long_ == 1
-    assert press + release + long_ + cw + ccw + lost == 21 + 20 + 1 + 499 + 499
+    # (with both encoders on interrupts the last detent of each is seen too)
+    detents = (499 + 499, 500 + 500) if capture else (499 + 499,)
+    assert press + release + long_ + cw + ccw + lost - (21 + 20 + 1) in detents
     assert press >= 20 - 2 and cw >= 499 - 50 and ccw >= 499 - 50
 
 

@@ -121,7 +121,7 @@ def encoders(build):
 
 
 def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadrature=None,
-         watchdog=None, settings=None):
+         watchdog=None, settings=None, clock=None):
     """The application from ready parts.
 
     key_pin: GPIO -> input pin with pull-up (buttons, encoder lines).
@@ -131,13 +131,16 @@ def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadratur
     root: filesystem directory ("/" on the Pico) for the journal and the
         settings; None keeps nothing (the simulator's default).
     quadrature: optional (index, pin_a, pin_b) -> decoder (PIO on the Pico).
+    clock: ms clock (time.ticks_ms on the Pico): key edges are then captured by
+        pin interrupts from this moment on, so a key pressed while the journal
+        is resumed or the displays start is applied once the loop runs.
     """
     from input.build import build as build_input
+    if build is None:
+        build = config.selected()
     from display.screens import build as build_screens
     from app.settings import Settings
     from app.buzzer import Buzzer
-    if build is None:
-        build = config.selected()
     game = Game()
     if settings is None:
         settings = Settings(root if root is not None else "/")
@@ -147,7 +150,8 @@ def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadratur
     if root is not None:
         from app.journal import Journal
         journal = Journal(game, root)
-    inputs = build_input(config.PANEL, encoders(build), key_pin, quadrature)
+    # keys before the displays start and before start() resumes the journal
+    inputs = build_input(config.PANEL, encoders(build), key_pin, quadrature, clock=clock)
     screens = build_screens(build, buses, display_pin)
     buzzer = Buzzer(pwm) if pwm is not None else None
     panel = Panel(game, settings, buzzer=buzzer, journal=journal)

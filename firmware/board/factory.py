@@ -4,6 +4,8 @@ One of the two modules that import `machine` (with main.py): everything else
 receives the objects made here. `make()` returns the assembled application
 (app.loop.App) ready to `run()`.
 """
+import time
+
 import machine
 
 from board import config
@@ -52,4 +54,5 @@ def make(watchdog=None, root="/"):
     from input.pio_quadrature import factory as pio_quadrature
     build = config.selected()
     return loop.make(key_pin, buses(build), display_pin, build=build, pwm=buzzer(),
-                     root=root, quadrature=pio_quadrature, watchdog=watchdog)
+                     root=root, quadrature=pio_quadrature, watchdog=watchdog,
+                     clock=time.ticks_ms)

@@ -29,9 +29,11 @@ class Input:
     quadrature: optional callable (encoder index, pin_a, pin_b) -> decoder with
         `read()`; default: the portable PinQuadrature, polled.
     ring_size: events the ring holds.
+    clock: ms clock (time.ticks_ms) to capture key edges with pin interrupts
+        (see input/buttons.py); None polls the keys.
     """
 
-    def __init__(self, panel, encoders, pin, quadrature=None, ring_size=32):
+    def __init__(self, panel, encoders, pin, quadrature=None, ring_size=32, clock=None):
         self.names = key_names(panel, encoders)
         self.ring = EventRing(ring_size)
         pins = [pin(panel[name]) for name in self.names[:len(panel)]]
@@ -44,7 +46,7 @@ class Input:
                 decoders.append(PinQuadrature(a, b))
             else:
                 decoders.append(quadrature(i, a, b))
-        self.buttons = Buttons(pins, self.ring)
+        self.buttons = Buttons(pins, self.ring, clock=clock)
         self.encoders = Encoders(decoders, self.ring)
         self.encoder_names = tuple(enc[0] for enc in encoders)
 
@@ -58,6 +60,6 @@ class Input:
         self.encoders.poll(now)
 
 
-def build(panel, encoders, pin, quadrature=None, ring_size=32):
+def build(panel, encoders, pin, quadrature=None, ring_size=32, clock=None):
     """Input(...) with the same arguments."""
-    return Input(panel, encoders, pin, quadrature, ring_size)
+    return Input(panel, encoders, pin, quadrature, ring_size, clock)

@@ -1,4 +1,4 @@
-"""Debounced push buttons, polled: confirm, then lock out; press, release, long.
+"""Debounced push buttons: confirm, then lock out; press, release, long.
 
 Policy per key (times in ms, tunable as class attributes or per instance):
 a change of the debounced state is accepted only after the line has read the
@@ -7,6 +7,20 @@ never reported); after each accepted change the key ignores its line for
 `lockout_ms` (contact bounce). A key held for `long_ms` reports LONG once.
 Every key has its own state, so keys held together, or a key stuck down,
 never affect the others. Nothing here allocates after construction.
+
+Two ways to see the lines, with the same policy and the same events:
+- polled: `poll(now)` samples every pin (the line is known only at poll times);
+- captured (`clock` given): a hard pin interrupt stamps every edge with
+  `clock()` into a preallocated edge ring the moment it happens, and `poll(now)`
+  replays the edges in order. A press is then seen however long the main loop
+  is busy (drawing, a flash write, resuming the journal): the debounce works on
+  the edges' own times, not on when the loop got round to looking. Edges that
+  arrive while interrupts are off (a flash erase) are stamped when the chip
+  takes them, right after. If the edge ring ever overflows, the keys are
+  sampled again (`edges_lost` counts it).
+Times are exact in both ways: a change is accepted at
+max(since + confirm_ms, end of the lockout) if the line still reads it then,
+the instant a poll every ms would.
 """
 from array import array
 
@@ -19,70 +33,162 @@ _LONG_DUE = 0x02    # pressed, LONG not yet reported
 
 
 class Buttons:
-    """Keys on pins (anything with `.value()` returning 0/1).
+    """Keys on pins (anything with `.value()` returning 0/1; for capture also
+    `.irq(handler, trigger, hard)` and IRQ_FALLING/IRQ_RISING, as machine.Pin).
 
     pins: sequence of pin objects, index = event source offset by `first`.
     ring: an EventRing (or anything with put(event, ms)).
     first: source number of pins[0].
     active: the level a pressed key reads (0: switch to ground, pull-up).
+    clock: None to poll; or a function giving the time in ms (time.ticks_ms)
+        to capture edges with pin interrupts.
     """
 
     confirm_ms = 3      # line must read the new level this long to count
     lockout_ms = 30     # then changes are ignored this long
     long_ms = 800       # held this long: LONG
+    EDGES = 64          # edges held between two polls when capturing
 
-    def __init__(self, pins, ring, first=0, active=0):
+    def __init__(self, pins, ring, first=0, active=0, clock=None):
         n = len(pins)
         self.pins = list(pins)
         self.n = n
         self.ring = ring
         self.first = first
         self._flip = 1 if active == 0 else 0
-        self._raw = bytearray(n)        # last sampled level, 1 = pressed
+        self._raw = bytearray(n)        # last known level, 1 = pressed
         self._state = bytearray(n)      # debounced, 1 = pressed
         self._flags = bytearray(n)
         self._since = array("i", bytes(4 * n))    # when _raw last changed
         self._locked = array("i", bytes(4 * n))   # when the lockout began
         self._pressed = array("i", bytes(4 * n))  # when the reported press began
+        self._pending = 0               # bit i: key i has a change, lockout or LONG due
         self._started = False
+        self.edges_lost = 0             # edge-ring overflows (then keys are resampled)
+        self._lost_seen = 0
+        self.capturing = False
+        if clock is not None:
+            self._capture(clock)
 
     def down(self, i):
         """Debounced state of key i (True while pressed)."""
         return self._state[i] == 1
 
+    # ---- edge capture (interrupt side) ---------------------------------------
+    def _capture(self, clock):
+        size = self.EDGES
+        self._clock = clock
+        self._eb = bytearray(size)            # i << 1 | level
+        self._et = array("i", bytes(4 * size))
+        self._ew = 0                          # written only by the interrupt
+        self._er = 0                          # written only by poll()
+        now = clock()
+        for i in range(self.n):
+            self._raw[i] = self.pins[i].value() ^ self._flip
+            self._since[i] = now
+            if self._raw[i]:
+                self._pending |= 1 << i
+        self._started = True
+        self.capturing = True
+        for i in range(self.n):
+            p = self.pins[i]
+            p.irq(self._handler(i, clock), p.IRQ_FALLING | p.IRQ_RISING, True)
+
+    def _handler(self, i, clock):
+        """The hard interrupt handler of key i: stamp the level, allocate nothing.
+        (It closes over two names only: MicroPython calls a closure with at most
+        five closed-over names plus arguments without a heap allocation.)"""
+        self._clock = clock
+        tag = i << 1
+
+        def edge(pin):
+            w = self._ew
+            nxt = w + 1
+            if nxt == self.EDGES:
+                nxt = 0
+            if nxt == self._er:
+                self.edges_lost += 1
+                return
+            self._eb[w] = tag | (pin.value() ^ self._flip)
+            self._et[w] = self._clock()
+            self._ew = nxt
+        return edge
+
+    # ---- main loop side ------------------------------------------------------
     def poll(self, now):
-        """Sample every key at time `now` (ms, ticks_ms domain) and queue events."""
+        """Bring every key up to time `now` (ms, ticks_ms domain); events go to
+        the ring stamped with the time the line changed."""
+        if self.capturing:
+            self._replay()
+            if self.edges_lost != self._lost_seen:
+                self._lost_seen = self.edges_lost
+                self._sample(now)
+        else:
+            if not self._started:
+                for i in range(self.n):
+                    self._since[i] = now
+                self._started = True
+            self._sample(now)
+        if self._pending:
+            self._advance(now)
+
+    def _replay(self):
+        eb = self._eb
+        et = self._et
+        raw = self._raw
+        size = len(eb)
+        r = self._er
+        while r != self._ew:
+            v = eb[r]
+            t = et[r]
+            r += 1
+            if r == size:
+                r = 0
+            self._er = r
+            if self._pending:
+                self._advance(ticks_add(t, -1))   # the old level lasted until t
+            i = v >> 1
+            p = v & 1
+            if p != raw[i]:
+                raw[i] = p
+                self._since[i] = t
+                self._pending |= 1 << i
+
+    def _sample(self, now):
         flip = self._flip
         raw = self._raw
-        state = self._state
-        flags = self._flags
-        since = self._since
         pins = self.pins
-        if not self._started:
-            for i in range(self.n):
-                since[i] = now
-            self._started = True
         for i in range(self.n):
             p = pins[i].value() ^ flip
             if p != raw[i]:
                 raw[i] = p
-                since[i] = now
-            elif p == state[i] and flags[i] == 0:
-                continue
-            self._step(i, p, now)
+                self._since[i] = now
+                self._pending |= 1 << i
 
-    def _step(self, i, p, now):
+    def _advance(self, now):
+        """Step every key with work pending up to `now`."""
+        pend = self._pending
+        i = 0
+        while pend >> i:
+            if pend >> i & 1:
+                self._step(i, now)
+            i += 1
+
+    def _step(self, i, now):
         flags = self._flags
         f = flags[i]
-        if f & _LOCKED:
-            if ticks_diff(now, self._locked[i]) >= self.lockout_ms:
-                f &= ~_LOCKED
-        if not f & _LOCKED and p != self._state[i]:
-            t = self._since[i]
-            if ticks_diff(now, t) >= self.confirm_ms:
+        p = self._raw[i]
+        if p != self._state[i]:
+            at = ticks_add(self._since[i], self.confirm_ms)
+            if f & _LOCKED:
+                end = ticks_add(self._locked[i], self.lockout_ms)
+                if ticks_diff(end, at) > 0:
+                    at = end
+            if ticks_diff(now, at) >= 0:
+                t = self._since[i]
                 self._state[i] = p
                 f |= _LOCKED
-                self._locked[i] = now
+                self._locked[i] = at
                 if p:
                     self._pressed[i] = t
                     f |= _LONG_DUE
@@ -90,9 +196,13 @@ class Buttons:
                 else:
                     f &= ~_LONG_DUE
                     self.ring.put(RELEASE << 8 | (self.first + i), t)
+        if f & _LOCKED and ticks_diff(now, self._locked[i]) >= self.lockout_ms:
+            f &= ~_LOCKED
         if f & _LONG_DUE:
             t = self._pressed[i]
             if ticks_diff(now, t) >= self.long_ms:
                 f &= ~_LONG_DUE
                 self.ring.put(LONG << 8 | (self.first + i), ticks_add(t, self.long_ms))
         flags[i] = f
+        if f == 0 and p == self._state[i]:
+            self._pending &= ~(1 << i)
