@@ -4,10 +4,15 @@
 apply it; `preview()` evaluates a stroke without applying it. Evaluating a stroke
 (legal? points? why?) is `_evaluate`; deciding what comes next is `_apply_shot`.
 
-History: every accepted action is one small int in a preallocated ring. A snapshot
-of the state is kept every STEP actions, so undo restores the nearest snapshot and
-replays fewer than STEP actions. When a game outgrows the ring, play goes on and
-the oldest actions stop being undoable. Nothing here allocates after __init__.
+History: every accepted action is one small int in a preallocated ring. Snapshots
+of the state are kept every NEAR actions for the newest NEAR * _NEAR_SLOTS
+positions, and every STEP actions as far back as the ring goes: an undo (or a
+redo list walked back) restores the nearest snapshot and replays fewer than
+NEAR actions, and one that reaches past the near snapshots replays fewer than
+STEP once, saving near snapshots again on the way (an action costs about 1 ms
+on the RP2040, so this keeps undo within a few ms). When a game outgrows the
+ring, play goes on and the oldest actions stop being undoable. Nothing here
+allocates after __init__.
 """
 from array import array
 
@@ -22,8 +27,10 @@ except ImportError:
 
 MAX_PLAYERS = const(8)
 HISTORY = const(2048)        # actions that undo can reach back
-STEP = const(32)             # actions between two snapshots
+STEP = const(32)             # actions between two far snapshots
 _SLOTS = const(65)           # HISTORY // STEP + 1: snapshots from the oldest to the newest
+NEAR = const(4)              # actions between two near snapshots
+_NEAR_SLOTS = const(128)     # near snapshots kept: the newest 512 positions
 _SNAP = const(28)            # bytes per snapshot: 12 of fields + scores + fouls
 _NOBODY = const(255)         # shooter/winner -1 in a snapshot byte
 
@@ -42,7 +49,8 @@ class Game:
         self.scores = bytearray(MAX_PLAYERS)
         self.fouls = bytearray(MAX_PLAYERS)
         self._hist = array("i", bytes(4 * HISTORY))
-        self._snaps = bytearray(_SNAP * _SLOTS)
+        self._snaps = bytearray(_SNAP * (_SLOTS + _NEAR_SLOTS))   # far, then near
+        self._near = array("i", [-1] * _NEAR_SLOTS)   # position each near slot holds
         self.new_game(2, 0)
 
     # ---- game set-up -------------------------------------------------------
@@ -66,6 +74,8 @@ class Game:
         self._n = 0       # actions applied (absolute position in the history)
         self._top = 0     # actions recorded; _n.._top can be redone
         self._base = 0    # oldest position undo can reach (a multiple of STEP)
+        for i in range(_NEAR_SLOTS):
+            self._near[i] = -1
         self._save(0)
         return C.OK
 
@@ -172,8 +182,7 @@ class Game:
         if pos < self._base or pos > self._top:
             return C.E_BAD_VALUE
         if pos < self._n:
-            self._n = pos - pos % STEP
-            self._load(self._n)
+            self._n = self._load(pos)
         while self._n < pos:
             self._step(self._hist[self._n % HISTORY])
             self._advance()
@@ -200,7 +209,7 @@ class Game:
 
     def _advance(self):
         self._n += 1
-        if self._n % STEP == 0:
+        if self._n % NEAR == 0:
             self._save(self._n)
 
     def _step(self, action):
@@ -212,8 +221,16 @@ class Game:
             self._apply_shot(action)
 
     def _save(self, pos):
+        """Snapshot at `pos` (a multiple of NEAR): a near slot, and a far one too
+        when `pos` is a multiple of STEP."""
+        k = (pos // NEAR) % _NEAR_SLOTS
+        self._near[k] = pos
+        self._put((_SLOTS + k) * _SNAP)
+        if pos % STEP == 0:
+            self._put((pos // STEP) % _SLOTS * _SNAP)
+
+    def _put(self, o):
         b = self._snaps
-        o = (pos // STEP) % _SLOTS * _SNAP
         b[o] = self.players
         b[o + 1] = self.opener
         b[o + 2] = self.shooter & 0xFF
@@ -232,8 +249,18 @@ class Game:
             b[o + MAX_PLAYERS + i] = self.fouls[i]
 
     def _load(self, pos):
+        """Restore the nearest snapshot at or before `pos`; returns its position."""
+        at = pos - pos % NEAR
+        k = (at // NEAR) % _NEAR_SLOTS
+        if self._near[k] == at:
+            self._get((_SLOTS + k) * _SNAP)
+            return at
+        at = pos - pos % STEP
+        self._get((at // STEP) % _SLOTS * _SNAP)
+        return at
+
+    def _get(self, o):
         b = self._snaps
-        o = (pos // STEP) % _SLOTS * _SNAP
         self.players = b[o]
         self.opener = b[o + 1]
         self.shooter = -1 if b[o + 2] == _NOBODY else b[o + 2]
