@@ -141,6 +141,46 @@ def test_history_longer_than_the_ring_keeps_playing():
     assert g.shooter == (HISTORY * 2 + 5) % 2 and state(g) != s
 
 
+def _long_game(rng, actions):
+    g = Game()
+    g.new_game(8, 0)
+    states = [state(g)]
+    while len(states) <= actions:
+        if g.phase == C.PHASE_CHOICE:
+            ok = g.choice(rng.random() < 0.5)
+        else:
+            f = record.facts_from_json(random_facts(rng, g))
+            if g.preview(f) & (C.WIN | C.ELIMINATED):
+                continue
+            ok = g.shot(f)
+        if ok == C.OK:
+            states.append(state(g))
+    return g, states
+
+
+def test_undo_replays_at_most_three_actions_near_the_end(monkeypatch):
+    """An undo costs a snapshot and at most NEAR - 1 replayed actions over the
+    newest 508 positions (128 near slots); further back, a STEP - 1 replay once per STEP, after
+    which near snapshots are there again."""
+    from cowboy import game as G
+    g, states = _long_game(random.Random(3), 1500)
+    replays = []
+    real = G.Game._step
+
+    def counting(self, action):
+        replays[-1] += 1
+        real(self, action)
+    monkeypatch.setattr(G.Game, "_step", counting)
+    for k in range(900):
+        replays.append(0)
+        assert g.undo() == C.OK
+        assert state(g) == states[-2 - k]
+    assert max(replays[:508]) == G.NEAR - 1
+    assert max(replays[508:]) == STEP - 1
+    deep = [r for r in replays[508:] if r > G.NEAR - 1]
+    assert len(deep) <= (900 - 508) // STEP + 2
+
+
 def test_undo_reaches_back_2000_actions():
     rng = random.Random(7)
     g = Game()
