@@ -20,6 +20,7 @@ class Stats:
         self.best = bytearray(8)
         self.points = bytearray(8)
         self.fouls = bytearray(8)
+        self.ready = True
 
 
 class Panel:

@@ -16,6 +16,7 @@ class Stats:
     best = bytearray(8)
     points = bytearray(8)
     fouls = bytearray(8)
+    ready = True
 
 class Panel:
     mode = U.MODE_HELLO

@@ -72,6 +72,14 @@ class Bench:
             self.panel.event(P.RELEASE << 8 | k, self.t)
         return self
 
+    def settle(self):
+        """Loop passes until the statistics recount, sliced, is done."""
+        for k in range(1000):
+            if not self.panel.stats.counting:
+                return k
+            self.panel.tick(self.t)
+        raise AssertionError("statistics never finished")
+
     def turn(self, n, enc=0):
         kind = P.CW if n > 0 else P.CCW
         for _ in range(abs(n)):
@@ -385,6 +393,9 @@ def test_statistics_at_game_end():
     b.press("FOUL")                      # P3 third foul: out, P1 wins
     assert b.game.phase == C.PHASE_OVER and b.game.winner == 0
     s = b.panel.stats
+    assert not s.ready                   # counted in slices, after the winning stroke
+    passes = b.settle()
+    assert s.ready and passes == (b.game.position() + s.SLICE - 1) // s.SLICE
     assert list(s.innings[:3]) == [4, 3, 4]
     assert list(s.best[:3]) == [5, 0, 1]
     assert list(s.fouls[:3]) == [1, 3, 3]
@@ -401,8 +412,27 @@ def test_statistics_skip_failed_openings_and_follow_undo():
     for _ in range(3):
         b.press("FOUL", "MISS")                      # P2 fouls; P1 misses
     assert b.game.phase == C.PHASE_OVER
+    b.settle()
     s = b.panel.stats
     assert s.innings[0] == 3 and s.best[0] == 8 and s.fouls[1] == 3
+
+
+def test_undo_during_the_statistics_recount_stops_it_and_the_win_restarts_it():
+    b = Bench(3)
+    for _ in range(3):
+        b.press("FOUL", "MISS", "MISS")
+    for _ in range(3):
+        b.press("FOUL", "MISS")           # P3 wins
+    s = b.panel.stats
+    b.panel.tick(b.t)
+    assert s.counting and not s.ready
+    b.press("UNDO")                       # the winning stroke taken back
+    b.panel.tick(b.t)
+    assert not s.counting and not s.ready and b.panel.mode == ui.MODE_GAME
+    b.press("REDO")
+    assert b.panel.mode == ui.MODE_STATS and s.counting
+    b.settle()
+    assert s.ready and list(s.fouls[:3]) == [3, 3, 0]
 
 
 def test_new_game_after_game_over_chooses_opener():

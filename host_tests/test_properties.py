@@ -160,7 +160,7 @@ def _long_game(rng, actions):
 
 def test_undo_replays_at_most_three_actions_near_the_end(monkeypatch):
     """An undo costs a snapshot and at most NEAR - 1 replayed actions over the
-    newest 508 positions (128 near slots); further back, a STEP - 1 replay once per STEP, after
+    newest 252 positions (64 near slots); further back, a STEP - 1 replay once per STEP, after
     which near snapshots are there again."""
     from cowboy import game as G
     g, states = _long_game(random.Random(3), 1500)
@@ -175,10 +175,10 @@ def test_undo_replays_at_most_three_actions_near_the_end(monkeypatch):
         replays.append(0)
         assert g.undo() == C.OK
         assert state(g) == states[-2 - k]
-    assert max(replays[:508]) == G.NEAR - 1
-    assert max(replays[508:]) == STEP - 1
-    deep = [r for r in replays[508:] if r > G.NEAR - 1]
-    assert len(deep) <= (900 - 508) // STEP + 2
+    assert max(replays[:252]) == G.NEAR - 1
+    assert max(replays[252:]) == STEP - 1
+    deep = [r for r in replays[252:] if r > G.NEAR - 1]
+    assert len(deep) <= (900 - 252) // STEP + 2
 
 
 def test_undo_reaches_back_2000_actions():

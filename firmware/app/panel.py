@@ -106,9 +106,12 @@ class Panel:
         self._fresh()
 
     def tick(self, now):
-        """Time-driven changes: the end of the start-up wiring check."""
+        """Time-driven changes: the end of the start-up wiring check, a slice of
+        the statistics recount after a game."""
         if self.mode == ui.MODE_HELLO and ticks_diff(now, self.t_start) >= self.HELLO_MS:
             self._to_game()
+            self.version += 1
+        if self.stats.counting and self.stats.work(self.game):
             self.version += 1
 
     # ---- events ------------------------------------------------------------
@@ -194,7 +197,7 @@ class Panel:
     def _to_game(self):
         self._fresh()
         if self.game.phase == C.PHASE_OVER:
-            self.stats.count(self.game)
+            self.stats.begin(self.game)      # counted in slices by tick()
             self.mode = ui.MODE_STATS
         else:
             self.mode = ui.MODE_GAME

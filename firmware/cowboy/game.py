@@ -30,7 +30,7 @@ HISTORY = const(2048)        # actions that undo can reach back
 STEP = const(32)             # actions between two far snapshots
 _SLOTS = const(65)           # HISTORY // STEP + 1: snapshots from the oldest to the newest
 NEAR = const(4)              # actions between two near snapshots
-_NEAR_SLOTS = const(128)     # near snapshots kept: the newest 512 positions
+_NEAR_SLOTS = const(64)      # near snapshots kept: the newest 256 positions
 _SNAP = const(28)            # bytes per snapshot: 12 of fields + scores + fouls
 _NOBODY = const(255)         # shooter/winner -1 in a snapshot byte
 
@@ -45,12 +45,16 @@ _ACT_TAKE = const(2 << 18)    # F.KIND_TAKE << F.KIND
 
 
 class Game:
-    def __init__(self):
+    def __init__(self, history=True):
+        """`history=False`: no undo history (a few dozen bytes): a state that
+        only replays actions already accepted (statistics, see `replay`)."""
         self.scores = bytearray(MAX_PLAYERS)
         self.fouls = bytearray(MAX_PLAYERS)
-        self._hist = array("i", bytes(4 * HISTORY))
-        self._snaps = bytearray(_SNAP * (_SLOTS + _NEAR_SLOTS))   # far, then near
-        self._near = array("i", [-1] * _NEAR_SLOTS)   # position each near slot holds
+        self._near = None
+        if history:
+            self._hist = array("i", bytes(4 * HISTORY))
+            self._snaps = bytearray(_SNAP * (_SLOTS + _NEAR_SLOTS))   # far, then near
+            self._near = array("i", [-1] * _NEAR_SLOTS)   # position each near slot holds
         self.new_game(2, 0)
 
     # ---- game set-up -------------------------------------------------------
@@ -74,9 +78,10 @@ class Game:
         self._n = 0       # actions applied (absolute position in the history)
         self._top = 0     # actions recorded; _n.._top can be redone
         self._base = 0    # oldest position undo can reach (a multiple of STEP)
-        for i in range(_NEAR_SLOTS):
-            self._near[i] = -1
-        self._save(0)
+        if self._near is not None:
+            for i in range(_NEAR_SLOTS):
+                self._near[i] = -1
+            self._save(0)
         return C.OK
 
     # ---- reading the state -------------------------------------------------
@@ -178,15 +183,28 @@ class Game:
 
     def seek(self, pos):
         """Go to the state after `pos` actions, anywhere from the oldest undoable
-        action to the last one redo reaches; the history itself is kept."""
+        action to the last one redo reaches; the history itself is kept. The
+        nearest snapshot is the start, backwards or forwards."""
         if pos < self._base or pos > self._top:
             return C.E_BAD_VALUE
-        if pos < self._n:
+        if pos < self._n or self._nearest(pos) > self._n:
             self._n = self._load(pos)
         while self._n < pos:
             self._step(self._hist[self._n % HISTORY])
             self._advance()
         return C.OK
+
+    def start_at(self, game, pos):
+        """Take `game`'s state at position `pos` (its oldest() or another multiple
+        of STEP it holds) without its history: the start of a `replay`."""
+        self._get(game._snaps, (pos // STEP) % _SLOTS * _SNAP)
+        self._n = pos
+
+    def replay(self, action):
+        """Apply an action word that `game.action()` gave, unchecked and
+        unrecorded (it was checked when it was played)."""
+        self._step(action)
+        self._n += 1
 
     def apply(self, action):
         """Apply an action word (a stroke or a choice, as the history stores it)."""
@@ -248,19 +266,25 @@ class Game:
             b[o + i] = self.scores[i]
             b[o + MAX_PLAYERS + i] = self.fouls[i]
 
+    def _nearest(self, pos):
+        """Position of the nearest snapshot at or before `pos`."""
+        at = pos - pos % NEAR
+        if self._near[(at // NEAR) % _NEAR_SLOTS] == at:
+            return at
+        return pos - pos % STEP
+
     def _load(self, pos):
         """Restore the nearest snapshot at or before `pos`; returns its position."""
         at = pos - pos % NEAR
         k = (at // NEAR) % _NEAR_SLOTS
         if self._near[k] == at:
-            self._get((_SLOTS + k) * _SNAP)
+            self._get(self._snaps, (_SLOTS + k) * _SNAP)
             return at
         at = pos - pos % STEP
-        self._get((at // STEP) % _SLOTS * _SNAP)
+        self._get(self._snaps, (at // STEP) % _SLOTS * _SNAP)
         return at
 
-    def _get(self, o):
-        b = self._snaps
+    def _get(self, b, o):
         self.players = b[o]
         self.opener = b[o + 1]
         self.shooter = -1 if b[o + 2] == _NOBODY else b[o + 2]

@@ -306,8 +306,8 @@ class Seat:
         if i >= game.players:
             self.main = MAIN_BLANK
             return
-        if mode == U.MODE_STATS:
-            self._stats(game, panel)
+        if mode == U.MODE_STATS and panel.stats.ready:
+            self._stats(game, panel)      # until then, the end of the game below
             return
         self.value = game.scores[i]
         if game.phase == C.PHASE_OVER:
