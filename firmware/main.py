@@ -9,4 +9,4 @@ from board import factory
 wd = watchdog.shared(machine.WDT, machine.Timer)   # the one boot.py started
 wd.start()
 app = factory.make(watchdog=wd)
-watchdog.run(lambda: app.run(time.ticks_ms, time.sleep_ms), wd)
+watchdog.run(lambda: app.run(time.ticks_ms, time.sleep_ms, ticks_us=time.ticks_us), wd)

@@ -30,6 +30,9 @@ class App:
         self.watchdog = watchdog
         self.frame_at = 0
         self.passes = 0
+        self.wrote = False         # the last pass wrote to flash
+        self.worst_us = 0          # longest pass without a flash write (run() with ticks_us)
+        self.worst_write_us = 0    # longest pass with one
         self.save_errors = 0
         self.persist = True        # save settings changed in the menu
 
@@ -71,6 +74,7 @@ class App:
             self.buzzer.update(now)
         screens = self.screens
         busy = False
+        self.wrote = False
         if screens is not None:
             if seen:
                 screens.wake(now)
@@ -80,12 +84,14 @@ class App:
             busy = screens.busy
         if not busy:
             if journal is not None and journal.pending:
+                self.wrote = True
                 journal.sync()
                 if journal.failed:
                     panel.note = ui.NOTE_STORAGE
             elif panel.settings_dirty and panel.mode != ui.MODE_MENU:
                 panel.settings_dirty = False
                 if self.persist:
+                    self.wrote = True
                     self._save()
         if self.watchdog is not None:
             self.watchdog.feed()
@@ -104,11 +110,23 @@ class App:
             self.save_errors += 1
             self.panel.note = ui.NOTE_STORAGE
 
-    def run(self, ticks_ms, sleep_ms, period_ms=1):
-        """The device's endless loop: a pass every `period_ms`."""
+    def run(self, ticks_ms, sleep_ms, period_ms=1, ticks_us=None):
+        """The device's endless loop: a pass every `period_ms` when idle, at once
+        while work waits. With `ticks_us`, the longest passes are kept in
+        `worst_us` / `worst_write_us` (read them over the REPL, docs/PERFORMANCE.md)."""
         self.start(ticks_ms())
         while True:
-            self.step(ticks_ms())
+            if ticks_us is None:
+                self.step(ticks_ms())
+            else:
+                t0 = ticks_us()
+                self.step(ticks_ms())
+                d = ticks_diff(ticks_us(), t0)
+                if self.wrote:
+                    if d > self.worst_write_us:
+                        self.worst_write_us = d
+                elif d > self.worst_us:
+                    self.worst_us = d
             if self.idle():
                 sleep_ms(period_ms)
 
