@@ -5,8 +5,9 @@
     micropython tools/journal.py ...                   # the same under MicroPython
 
 Both directions replay every action through the rules core as the board does
-(undo and redo reach back at most cowboy.game.HISTORY = 2048 actions, the
-board's history), so a file converts only if the board would accept it. Bad
+(undo reaches back only as far as the core's history, at most the last
+cowboy.game.HISTORY = 2048 actions), so a file converts only if the board
+would accept it. Bad
 input: a message naming the record (binary) or the line (JSON) on stderr, exit
 status 2, nothing written. Records are read with tools/record.py's limits (a line
 at most 1024 bytes, UTF-8, numbers at most 20 characters). The binary format is
@@ -26,10 +27,11 @@ from cowboy.game import Game  # noqa: E402
 
 USAGE = """usage: journal.py to-json JOURNAL [OUT] | to-binary RECORD [OUT]
   to-json    the board's journal as a GAME-RECORD (JSON Lines)
-  to-binary  a GAME-RECORD as the board's journal; undo and redo may reach back
-             at most 2048 actions, as on the board
+  to-binary  a GAME-RECORD as the board's journal; undo reaches back only as far
+             as the board's history (at most the last 2048 actions)
   JOURNAL, RECORD may be - for standard input; OUT defaults to standard output.
-  Record lines: at most 1024 bytes, UTF-8, numbers at most 20 characters.
+  Record lines: at most 1024 bytes before the line end, UTF-8, numbers at most
+  20 characters.
   Bad input: a message naming the record or line, exit status 2, nothing written."""
 
 

@@ -4,8 +4,8 @@ Shared by replay.py, sim.py and journal.py; runs under CPython and MicroPython
 (only sys and array), so the host tools give the same answer under both.
 
 Limits (the same under both interpreters; a line over them is refused, exit 2):
-- a line holds at most MAX_LINE (1024) bytes before its newline, comment lines
-  included; reading stops at the first longer line, which is named;
+- a line holds at most MAX_LINE (1024) bytes before its line end (LF or CR LF),
+  comment lines included; reading stops at the first longer line, named;
 - a number in a line has at most MAX_NUMBER (20) characters;
 - JSON nests at most 16 deep; only space, tab, CR and LF count as whitespace;
 - a line must be UTF-8 (RFC 3629: no overlong forms, no encoded surrogates,
@@ -205,7 +205,7 @@ def _load(text, checked):
 
 
 # ---- lines as bytes ------------------------------------------------------------
-MAX_LINE = 1024          # bytes in a line before its newline
+MAX_LINE = 1024          # bytes in a line before its line end (LF or CR LF)
 MAX_NUMBER = 20          # characters in a JSON number
 _DEPTH = 16              # JSON nesting
 
@@ -266,6 +266,8 @@ def line_bytes(line):
     n = len(line)
     if n and line[n - 1] == 10:
         n -= 1
+        if n and line[n - 1] == 13:
+            n -= 1
     if n > MAX_LINE:
         raise RecordError("longer than %d bytes" % MAX_LINE)
     if not utf8_ok(line):
@@ -681,12 +683,12 @@ def lines_of(f, size=4096):
         k = buf.find(b"\n", i)
         if k >= 0:
             number += 1
-            if k - i > MAX_LINE:
+            if k - i > MAX_LINE and (k - i > MAX_LINE + 1 or buf[k - 1] != 13):
                 break
             yield buf[i:k + 1]
             i = k + 1
             continue
-        if len(buf) - i > MAX_LINE:
+        if len(buf) - i > MAX_LINE + 1:       # + 1: a CR whose LF is still to come
             number += 1
             break
         block = f.read(size)
