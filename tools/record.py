@@ -659,11 +659,12 @@ def run(lines, write, trace=False):
     """The replay tool: check the record first (nothing is written if a line is
     bad), then write the state after the last action, or after every action."""
     play, ops = read_record(lines)
-    if trace:
-        replay_ops(play.players, play.opener, ops, lambda g: write(state_json(g)))
-    else:
+    if not trace:
         write(state_json(play.game))
-    return play.game
+        return play.game
+    players, opener = play.players, play.opener
+    play = None             # its timeline of actions: free before the second pass
+    return replay_ops(players, opener, ops, lambda g: write(state_json(g)))
 
 
 def replay(lines, trace=False):
