@@ -5,7 +5,6 @@ long records, slow or endless parsing, the two interpreters answering
 differently, tracebacks. Every tool run here must end with status 0, or 2 and a
 message naming the line; never a traceback, and the same under both.
 """
-import json
 import os
 import subprocess
 import sys
@@ -246,8 +245,7 @@ def test_output_in_a_missing_folder(tmp_path):
     for res in both(JOURNAL, "to-binary", src, out):
         assert res.returncode == 2 and res.stdout == b""
         assert b"journal: cannot write " + str(out).encode() in res.stderr
-    data = b"".join(record_bytes for record_bytes in [_journal_of([HEADER, MISS])])
-    jb = write(tmp_path, "j.bin", data)
+    jb = write(tmp_path, "j.bin", _journal_of([HEADER, MISS]))
     for res in both(JOURNAL, "to-json", jb, tmp_path / "none" / "g.jsonl"):
         assert res.returncode == 2 and b"cannot write" in res.stderr
 
