@@ -431,6 +431,149 @@ def sc_enc_half_step():
     return run_enc("3" + "20" + "13" + "10", steps=2), [(CW, 0, 2), (CW, 0, 4), (CCW, 0, 6)]
 
 
+def sc_enc_wiggle_jump():
+    # the review's sequence: a wiggle with a 1->2 jump that returns to its detent
+    return run_enc("32012023" + "333"), []
+
+
+def sc_enc_two_jumps_back():
+    # 1->2 twice: if both jumps went back, the stroke made one detent, not two
+    return run_enc("3201" + "201" + "2013" + "33"), turns(CW, [10])
+
+
+def sc_enc_jump_then_turn():
+    # one jump inside a stroke of one or two detents: one is reported, at the rest
+    return run_enc("3201" + "2013" + "33" + "2013"), turns(CW, [7, 13])
+
+
+def sc_enc_reverse_mid_detent():
+    # half a detent forward, back to rest; then a quarter back and a full turn
+    return run_enc("320" + "23" + "1" + "3" + "2013" + "1023"), [(CW, 0, 10), (CCW, 0, 14)]
+
+
+def sc_enc_chatter_turns():
+    # A chatters on the way out of each detent, B on the way in: two detents each way
+    seq = "3" + "2323" + "2" + "0" + "1010" + "13" + "2323" + "2013"
+    seq += "1313" + "1" + "0" + "2020" + "23" + "1023"
+    return run_enc(seq), turns(CW, [12, 20]) + turns(CCW, [32, 36])
+
+
+def sc_enc_simultaneous_edges():
+    # both lines switch between two samples. 3->0->3 and a stroke of two quarter
+    # steps around a 2->1 jump may have made no detent: nothing. A stroke of six
+    # quarter steps and a jump made one or two: one, at the rest
+    seq = "3" + "03" + "3" + "2" + "1" + "3" + "2012" + "0" + "1" + "3" + "0" + "3"
+    return run_enc(seq + "33"), turns(CW, [13])
+
+
+# -- encoders against a physical model ------------------------------------------
+# A knob turned by random strokes: each goes from a detent through a few turning
+# points (reversals mid-detent) to another detent, then rests. Lines switch at
+# the quarter steps, sampled every 1 ms:
+#   slow:   quarter steps 2-6 ms apart, each edge bounces for 1.5 ms (a sample
+#           can miss a state that is stable for less than 1 ms in between)
+#   fast:   quarter steps 0.5-1 ms apart (two can fall between two samples)
+#   paired: a quarter step 0-2 ms after the last one (both lines switch at once)
+# At most two quarter steps fall between two samples, so a sample never shows a
+# turn the other way. Whenever the decoder sees a rest state, the detents it
+# reported since it last saw one must not exceed those the knob made between
+# the two (the detent nearest the knob each time), in the same direction; and
+# must equal them when no sample in between skipped a state.
+
+_CYCLE = (3, 2, 0, 1)           # state at each place, clockwise from the detent
+
+
+def _path(rng, p0):
+    """Quarter-step positions of one stroke from the detent p0 to another."""
+    goals = [p0 + rng.randint(-6, 6) for _ in range(rng.randint(0, 3))]
+    goals.append(p0 + 4 * rng.randint(-2, 2))
+    out = []
+    p = p0
+    for goal in goals:
+        while p != goal:
+            p += 1 if goal > p else -1
+            out.append(p)
+    return out
+
+
+def _edges(rng, mode, t, path):
+    out = []
+    for p in path:
+        if mode == 0:
+            t += rng.randint(2000, 6000)
+        elif mode == 1:
+            t += rng.randint(500, 999)
+        elif out and t - out[-1][0] < 1000:
+            t += rng.randint(1000, 2000)        # never three quarter steps in 1 ms
+        else:
+            t += rng.randint(0, 2000)
+        out.append((t, p))
+    return out
+
+
+def run_enc_model(seed, strokes):
+    Pin.reset_all()
+    a = Pin(20, Pin.IN, Pin.PULL_UP)
+    b = Pin(21, Pin.IN, Pin.PULL_UP)
+    ring = EventRing(64)
+    q = PinQuadrature(a, b)
+    enc = Encoders([q], ring)
+    rng = Rng(seed)
+    noise = Rng(seed + 1)
+    pos = 0                     # the knob, in quarter steps
+    t = 0                       # us; a sample at every whole ms
+    edge = [-10 ** 6, -10 ** 6]  # when A, B last switched
+    invented = inexact = skipped = made = reported = 0
+    seen = 3                    # the state the decoder saw last
+    skips = 0                   # samples that skipped a state since the last rest
+    ref_pos = ref_count = 0     # detent and reported position at the last rest seen
+    for _ in range(strokes):
+        mode = rng.next() % 3
+        bounce = 1500 if mode == 0 else 0
+        edges = _edges(rng, mode, t + 1000, _path(rng, pos))
+        end = edges[-1][0] + 8000 if edges else t + 8000
+        k = 0
+        while t < end:
+            t += 1000
+            while k < len(edges) and edges[k][0] <= t:
+                old, pos = _CYCLE[pos & 3], edges[k][1]
+                new = _CYCLE[pos & 3]
+                for line in (0, 1):
+                    if (old ^ new) >> line & 1:
+                        edge[line] = edges[k][0]
+                k += 1
+            s = _CYCLE[pos & 3]
+            for line, pin in ((0, a), (1, b)):
+                level = s >> line & 1
+                if t - edge[line] < bounce:
+                    level = noise.next() & 1
+                pin.drive(level)
+            enc.poll(t // 1000)
+            while ring.get():
+                pass
+            cur = q.word >> 16
+            skips += (cur ^ seen) == 3
+            seen = cur
+            if cur != 3:
+                continue
+            detent = (pos + 2) // 4          # the knob is within a quarter step of it
+            want = detent - ref_pos
+            got = enc.position[0] - ref_count
+            if (want >= 0 and not 0 <= got <= want) or (want < 0 and not want <= got <= 0):
+                invented += 1
+            elif got != want and not skips:
+                inexact += 1
+            skipped += skips > 0
+            made += abs(want)
+            reported += abs(got)
+            ref_pos, ref_count, skips = detent, enc.position[0], 0
+    return [invented, inexact, skipped > 100, reported > made // 2], [0, 0, True, True]
+
+
+def sc_enc_model_strokes():
+    return run_enc_model(4000, 3000)
+
+
 SCENARIOS = (
     sc_clean, sc_spikes, sc_bounce_table, sc_short_tap, sc_long, sc_long_tunable,
     sc_confirm_tunable, sc_two_keys, sc_stuck_key, sc_wrap, sc_long_burst,
@@ -440,6 +583,9 @@ SCENARIOS = (
     sc_captured_release_in_erase, sc_captured_bounce,
     sc_enc_slow_cw, sc_enc_fast_ccw, sc_enc_speeds, sc_enc_jitter_rest,
     sc_enc_jitter_midway, sc_enc_half_and_back, sc_enc_illegal, sc_enc_half_step,
+    sc_enc_wiggle_jump, sc_enc_two_jumps_back, sc_enc_jump_then_turn,
+    sc_enc_reverse_mid_detent, sc_enc_chatter_turns, sc_enc_simultaneous_edges,
+    sc_enc_model_strokes,
 )
 
 

@@ -219,7 +219,7 @@ def test_strict_json_header(header, reason):
     ('{"shot": {"pocketed": [3,]}}', "malformed JSON"),
     ('{"shot": {"pocketed": [3], "pocketed": [5]}}', 'key "pocketed" given twice'),
     ('{"undo": true, "undo": true}', 'key "undo" given twice'),
-    ('{"shot": {"x": ' + "[" * 2000 + "]" * 2000 + '}}', "malformed JSON"),
+    ('{"shot": {"x": ' + "[" * 200 + "]" * 200 + '}}', "malformed JSON"),     # too deep
     ('{"shot": {"cue": "tab\tle"}}', "malformed JSON"),      # raw control character
 ])
 def test_strict_json_action(text, reason):

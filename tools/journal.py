@@ -4,10 +4,14 @@
     python3 tools/journal.py to-binary RECORD [OUT]    # RECORD may be - (stdin)
     micropython tools/journal.py ...                   # the same under MicroPython
 
-Both directions replay every action through the rules core, so a file that
-converts is one the board would accept. Bad input: a message naming the record
-(binary) or the line (JSON) on stderr, exit status 2, nothing written.
-The binary format is docs/JOURNAL.md (firmware/app/journal.py).
+Both directions replay every action through the rules core as the board does
+(undo reaches back only as far as the core's history, at most the last
+cowboy.game.HISTORY = 2048 actions), so a file converts only if the board
+would accept it. Bad
+input: a message naming the record (binary) or the line (JSON) on stderr, exit
+status 2, nothing written. Records are read with tools/record.py's limits (a line
+at most 1024 bytes, UTF-8, numbers at most 20 characters). The binary format is
+docs/JOURNAL.md (firmware/app/journal.py).
 """
 import sys
 
@@ -21,13 +25,23 @@ from cowboy import codes as C  # noqa: E402
 from cowboy import facts as F  # noqa: E402
 from cowboy.game import Game  # noqa: E402
 
+USAGE = """usage: journal.py to-json JOURNAL [OUT] | to-binary RECORD [OUT]
+  to-json    the board's journal as a GAME-RECORD (JSON Lines)
+  to-binary  a GAME-RECORD as the board's journal; undo reaches back only as far
+             as the board's history (at most the last 2048 actions)
+  JOURNAL, RECORD may be - for standard input; OUT defaults to standard output.
+  Record lines: at most 1024 bytes before the line end, UTF-8, numbers at most
+  20 characters.
+  Bad input: a message naming the record or line, exit status 2, nothing written."""
+
 
 class JournalError(Exception):
     """Input that is not a valid journal or record; str() names where."""
 
 
-def to_json(data):
-    """JSON Lines text (with final newline) of journal bytes."""
+def _records(data, each):
+    """Check journal bytes record by record, as the board resumes them; call
+    each(game, v) after every record. Returns (players, opener)."""
     buf = bytearray(J.HEADER_SIZE)
     n = min(len(data), J.HEADER_SIZE)
     for i in range(n):
@@ -41,7 +55,6 @@ def to_json(data):
     players, opener = h >> 4, h & 15
     game = Game()
     game.new_game(players, opener)
-    lines = ['{"players": %d, "opener": %d}' % (players, opener + 1)]
     crc = buf[7]
     rec = bytearray(J.RECORD_SIZE)
     pos = J.HEADER_SIZE
@@ -60,82 +73,122 @@ def to_json(data):
         err = J.apply_record(game, v)
         if err:
             raise JournalError("%s: refused by the rules: %s" % (where, C.REJECT_TEXT[err]))
-        kind = v >> 20
-        if kind == J.UNDO:
-            lines.append(record.action_to_json(record.UNDO, 0))
-        elif kind == J.REDO:
-            lines.append(record.action_to_json(record.REDO, 0))
-        else:
-            word = v & 0xFFFFF
-            k = record.SHOT if F.kind(word) == F.KIND_SHOT else record.CHOICE
-            lines.append(record.action_to_json(k, word))
+        each(game, v)
         crc = rec[3]
         pos += J.RECORD_SIZE
-    return "\n".join(lines) + "\n"
+    return players, opener
+
+
+def _line(v):
+    kind = v >> 20
+    if kind == J.UNDO:
+        return record.action_to_json(record.UNDO, 0)
+    if kind == J.REDO:
+        return record.action_to_json(record.REDO, 0)
+    word = v & 0xFFFFF
+    k = record.SHOT if F.kind(word) == F.KIND_SHOT else record.CHOICE
+    return record.action_to_json(k, word)
+
+
+def write_json(data, write):
+    """Check journal bytes, then write them as JSON Lines, one write() per line
+    (with its newline): nothing is written if the journal is bad."""
+    players, opener = _records(data, lambda g, v: None)
+    write('{"players": %d, "opener": %d}\n' % (players, opener + 1))
+    _records(data, lambda g, v: write(_line(v) + "\n"))
+
+
+def to_json(data):
+    """JSON Lines text (with final newline) of journal bytes."""
+    out = []
+    write_json(data, out.append)
+    return "".join(out)
+
+
+def binary_chunks(lines):
+    """The journal of a record (lines: bytes or str) as a list of byte strings,
+    checked with the board's rules: undo and redo only as deep as the core's
+    history (cowboy.game.HISTORY). JournalError names the line."""
+    try:
+        play, ops = record.read_record(lines, board=True)
+    except record.RecordError as e:
+        raise JournalError(str(e))
+    buf = bytearray(J.HEADER_SIZE)
+    crc = J.write_header(buf, play.players, play.opener)
+    chunks = [bytes(buf)]
+    block = bytearray(4 * 256)
+    rec = bytearray(J.RECORD_SIZE)
+    k = 0
+    for i in range(ops.n):
+        v = ops[i]
+        crc = J.write_record(rec, v >> 20, v & 0xFFFFF, crc)
+        block[k:k + 4] = rec
+        k += 4
+        if k == len(block):
+            chunks.append(bytes(block))
+            k = 0
+    if k:
+        chunks.append(bytes(block[:k]))
+    return chunks
 
 
 def to_binary(lines):
-    """Journal bytes of JSON Lines (a list of lines), checked by record.replay first."""
-    try:
-        record.replay(lines)        # every action through the rules core; names the line
-    except record.RecordError as e:
-        raise JournalError(str(e))
-    out = bytearray()
-    buf = bytearray(J.HEADER_SIZE)
-    rec = bytearray(J.RECORD_SIZE)
-    crc = -1
-    for line in lines:
-        text = record.line_text(line).strip()
-        if not text or text[0] == "#":
-            continue
-        if crc < 0:
-            players, opener = record.parse_header(text)
-            crc = J.write_header(buf, players, opener)
-            out += buf
-            continue
-        kind, word = record.parse_action(text)
-        if kind == record.UNDO:
-            crc = J.write_record(rec, J.UNDO, 0, crc)
-        elif kind == record.REDO:
-            crc = J.write_record(rec, J.REDO, 0, crc)
-        else:
-            crc = J.write_record(rec, J.ACTION, word, crc)
-        out += rec
-    return bytes(out)
+    """Journal bytes of JSON Lines (an iterable of lines)."""
+    return b"".join(binary_chunks(lines))
 
 
-def _read(path, binary):
-    if not binary:
-        return record.read_lines(path)
+def _read_binary(path):
     if path == "-":
         return sys.stdin.buffer.read()
     with open(path, "rb") as f:
         return f.read()
 
 
+def _output(argv, binary):
+    """(write, close) for OUT or standard output; OSError if OUT cannot be made."""
+    if len(argv) == 3:
+        f = open(argv[2], "wb" if binary else "w")
+        return f.write, f.close
+    out = sys.stdout.buffer if binary else sys.stdout
+    return out.write, lambda: None
+
+
 def main(argv):
+    if argv and argv[0] in ("-h", "--help"):
+        print(USAGE)
+        return 0
     if len(argv) not in (2, 3) or argv[0] not in ("to-json", "to-binary"):
-        print("usage: journal.py to-json JOURNAL [OUT] | to-binary RECORD [OUT]",
-              file=sys.stderr)
+        print(USAGE, file=sys.stderr)
         return 2
+    binary = argv[0] == "to-binary"
     try:
-        if argv[0] == "to-json":
-            out = to_json(_read(argv[1], True))
+        if binary:
+            chunks = binary_chunks(record.open_lines(argv[1]))
         else:
-            out = to_binary(_read(argv[1], False))
+            data = _read_binary(argv[1])
+            _records(data, lambda g, v: None)
     except OSError:
         print("journal: cannot read %s" % argv[1], file=sys.stderr)
         return 2
-    except JournalError as e:
+    except (JournalError, record.RecordError) as e:
         print("journal: %s: %s" % (argv[1], e), file=sys.stderr)
         return 2
-    if len(argv) == 3:
-        with open(argv[2], "w" if argv[0] == "to-json" else "wb") as f:
-            f.write(out)
-    elif argv[0] == "to-json":
-        sys.stdout.write(out)
-    else:
-        sys.stdout.buffer.write(out)
+    try:
+        write, close = _output(argv, binary)
+    except OSError:
+        print("journal: cannot write %s (does its folder exist?)" % argv[2], file=sys.stderr)
+        return 2
+    try:
+        if binary:
+            for c in chunks:
+                write(c)
+        else:
+            write_json(data, write)
+        close()
+    except OSError:
+        print("journal: cannot write %s" % (argv[2] if len(argv) == 3 else "the output"),
+              file=sys.stderr)
+        return 2
     return 0
 
 

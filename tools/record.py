@@ -1,9 +1,22 @@
 """GAME-RECORD JSON Lines: parse records into rules-core actions, print states.
 
 Shared by replay.py, sim.py and journal.py; runs under CPython and MicroPython
-(only json and sys), so the host tools give the same answer under both.
+(only sys and array), so the host tools give the same answer under both.
+
+Limits (the same under both interpreters; a line over them is refused, exit 2):
+- a line holds at most MAX_LINE (1024) bytes before its line end (LF or CR LF),
+  comment lines included; reading stops at the first longer line, named;
+- a number in a line has at most MAX_NUMBER (20) characters;
+- JSON nests at most 16 deep; only space, tab, CR and LF count as whitespace;
+- a line must be UTF-8 (RFC 3629: no overlong forms, no encoded surrogates,
+  nothing above U+10FFFF), checked here, not by the interpreter's decoder.
+
+A record is read one line at a time; what is kept per action is one int (its
+journal-style word), so records of 100,000 actions replay, --trace included,
+in the host micropython's default heap.
 """
 import sys
+from array import array
 
 from cowboy import codes as C
 from cowboy import facts as F
@@ -31,13 +44,27 @@ def _is_bool(v):
     return v is True or v is False
 
 
+def _name(v):
+    """A value for a message: short printable ASCII text quoted, anything else
+    described, so both interpreters print the same."""
+    if _is_int(v) and -1000 < v < 1000:
+        return "%d" % v
+    if type(v) is str and 0 < len(v) <= 24:
+        for c in v:
+            if not " " <= c <= "~":
+                break
+        else:
+            return '"%s"' % v
+    return "(a long or non-ASCII value)"
+
+
 def _balls(key, v):
     if type(v) is not list:
         raise RecordError("%s must be a list of balls 1, 3, 5" % key)
     mask = 0
     for b in v:
         if not _is_int(b) or b not in _BALLS:
-            raise RecordError("%s: %r is not ball 1, 3 or 5" % (key, b))
+            raise RecordError("%s: %s is not ball 1, 3 or 5" % (key, _name(b)))
         m = F.ball_mask(b)
         if mask & m:
             raise RecordError("%s lists ball %d twice" % (key, b))
@@ -55,7 +82,7 @@ def facts_from_json(obj):
         raise RecordError("shot facts must be an object")
     for k in obj:
         if k not in _FACT_KEYS:
-            raise RecordError("unknown key %r in shot" % (k,))
+            raise RecordError("unknown key %s in shot" % _name(k))
     f = 0
     if "pocketed" in obj:
         f |= _balls("pocketed", obj["pocketed"])
@@ -122,12 +149,13 @@ def _object(pairs):
     return "{" + ", ".join(['"%s": %s' % (k, dumps(v)) for k, v in pairs]) + "}"
 
 
-def parse_header(text):
-    """(players, opener 0-based) from the header line."""
-    obj = _load(text)
+def parse_header(text, checked=False):
+    """(players, opener 0-based) from the header line (str or bytes; checked:
+    bytes that line_bytes() has accepted)."""
+    obj = _load(text, checked)
     for k in obj:
         if k not in ("players", "opener"):
-            raise RecordError("unknown key %r in header" % (k,))
+            raise RecordError("unknown key %s in header" % _name(k))
     n = obj.get("players")
     if not _is_int(n) or n < 2 or n > MAX_PLAYERS:
         raise RecordError("header needs \"players\": 2 to %d" % MAX_PLAYERS)
@@ -137,9 +165,10 @@ def parse_header(text):
     return n, opener - 1
 
 
-def parse_action(text):
-    """(kind, action word) of an action line: SHOT/CHOICE with the word, UNDO/REDO."""
-    obj = _load(text)
+def parse_action(text, checked=False):
+    """(kind, action word) of an action line (str or bytes, as parse_header()):
+    SHOT/CHOICE with the word, UNDO/REDO with 0."""
+    obj = _load(text, checked)
     if len(obj) != 1:
         raise RecordError("an action has exactly one key")
     for k in obj:
@@ -156,7 +185,7 @@ def parse_action(text):
             if v is not True:
                 raise RecordError("%s must be true" % k)
             return k, 0
-        raise RecordError("unknown action %r" % (k,))
+        raise RecordError("unknown action %s" % _name(k))
 
 
 def action_to_json(kind, word):
@@ -168,167 +197,264 @@ def action_to_json(kind, word):
     return '{"%s": true}' % kind
 
 
-def _load(text):
-    obj = parse_json(text)
+def _load(text, checked):
+    obj = parse_json(text, checked)
     if type(obj) is not dict:
         raise RecordError("a line must be a JSON object")
     return obj
 
 
+# ---- lines as bytes ------------------------------------------------------------
+MAX_LINE = 1024          # bytes in a line before its line end (LF or CR LF)
+MAX_NUMBER = 20          # characters in a JSON number
+_DEPTH = 16              # JSON nesting
+
+# byte -> 1 for the four JSON whitespace bytes
+_WS = bytearray(256)
+for _c in b" \t\r\n":
+    _WS[_c] = 1
+
+
+def utf8_ok(b):
+    """Whether bytes `b` are UTF-8 as RFC 3629 defines it (no overlong forms, no
+    encoded surrogates, nothing above U+10FFFF). Linear; the same answer under
+    both interpreters, whose own decoders differ."""
+    n = len(b)
+    if not n or max(b) < 0x80:
+        return True
+    i = 0
+    while i < n:
+        c = b[i]
+        if c < 0x80:
+            i += 1
+            continue
+        lo, hi = 0x80, 0xBF
+        if 0xC2 <= c <= 0xDF:
+            k = 1
+        elif 0xE0 <= c <= 0xEF:
+            k = 2
+            if c == 0xE0:
+                lo = 0xA0            # shorter forms are overlong
+            elif c == 0xED:
+                hi = 0x9F            # U+D800-DFFF: surrogates
+        elif 0xF0 <= c <= 0xF4:
+            k = 3
+            if c == 0xF0:
+                lo = 0x90
+            elif c == 0xF4:
+                hi = 0x8F            # above U+10FFFF
+        else:
+            return False             # 80-C1 (continuation, overlong), F5-FF
+        if i + k >= n:
+            return False             # cut short
+        if not lo <= b[i + 1] <= hi:
+            return False
+        for m in range(2, k + 1):
+            if not 0x80 <= b[i + m] <= 0xBF:
+                return False
+        i += k + 1
+    return True
+
+
+def line_bytes(line):
+    """A line (str or bytes) as bytes; RecordError if it is too long or not UTF-8."""
+    if type(line) is not bytes:
+        try:
+            line = line.encode()
+        except ValueError:          # a str CPython cannot encode (lone surrogates)
+            raise RecordError("not valid UTF-8")
+    n = len(line)
+    if n and line[n - 1] == 10:
+        n -= 1
+        if n and line[n - 1] == 13:
+            n -= 1
+    if n > MAX_LINE:
+        raise RecordError("longer than %d bytes" % MAX_LINE)
+    if not utf8_ok(line):
+        raise RecordError("not valid UTF-8")
+    return line
+
+
+def content(b):
+    """(start, end) of a line's bytes without JSON whitespace at either end;
+    start == end for a blank line."""
+    i, j = 0, len(b)
+    while i < j and _WS[b[i]]:
+        i += 1
+    while j > i and _WS[b[j - 1]]:
+        j -= 1
+    return i, j
+
+
+def line_text(line):
+    """A line (str or bytes) as text without surrounding JSON whitespace, checked
+    as line_bytes() does."""
+    b = line_bytes(line)
+    i, j = content(b)
+    return b[i:j].decode()
+
+
 # ---- strict JSON -------------------------------------------------------------
 # The json modules of CPython and MicroPython accept different things beyond
-# RFC 8259 (trailing commas, NaN, leading zeros, missing commas) and both let a
-# repeated key win silently. One small parser of our own gives both interpreters
-# the same answer for every line, and rejects repeated keys.
+# RFC 8259 (trailing commas, NaN, leading zeros, missing commas, whitespace) and
+# both let a repeated key win silently. One small parser of our own, on bytes
+# (indexing bytes is constant time under both; a str is not under MicroPython),
+# gives both interpreters the same answer for every line, in linear time.
 
-_WS = " \t\r\n"
-_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n",
-            "r": "\r", "t": "\t"}
-_HEX = "0123456789abcdefABCDEF"
-_DEPTH = 16
+_ESCAPES = {0x22: '"', 0x5C: "\\", 0x2F: "/", 0x62: "\b", 0x66: "\f", 0x6E: "\n",
+            0x72: "\r", 0x74: "\t"}
 
 
 def _bad():
     return RecordError("malformed JSON")
 
 
-def parse_json(text):
-    """The value of one JSON text (RFC 8259, nesting at most 16 deep)."""
-    value, i = _value(text, _skip(text, 0), 0)
-    if _skip(text, i) != len(text):
+def parse_json(text, checked=False):
+    """The value of one JSON text (str or bytes, RFC 8259, nesting at most 16
+    deep, numbers at most MAX_NUMBER characters); bytes must be UTF-8."""
+    b = text if checked else line_bytes(text)
+    n = len(b)
+    value, i = _value(b, _skip(b, 0, n), n, 0)
+    if _skip(b, i, n) != n:
         raise _bad()
     return value
 
 
-def _skip(s, i):
-    while i < len(s) and s[i] in _WS:
+def _skip(b, i, n):
+    while i < n and _WS[b[i]]:
         i += 1
     return i
 
 
-def _value(s, i, depth):
-    if depth > _DEPTH or i >= len(s):
+def _value(b, i, n, depth):
+    if depth > _DEPTH or i >= n:
         raise _bad()
-    c = s[i]
-    if c == "{":
-        return _object_value(s, i + 1, depth + 1)
-    if c == "[":
-        return _array_value(s, i + 1, depth + 1)
-    if c == '"':
-        return _string(s, i + 1)
-    for word, value in (("true", True), ("false", False), ("null", None)):
-        if s[i:i + len(word)] == word:
-            return value, i + len(word)
-    return _number(s, i)
+    c = b[i]
+    if c == 0x7B:                                   # {
+        return _object_value(b, i + 1, n, depth + 1)
+    if c == 0x5B:                                   # [
+        return _array_value(b, i + 1, n, depth + 1)
+    if c == 0x22:                                   # "
+        return _string(b, i + 1, n)
+    if c == 0x74 and b[i:i + 4] == b"true":
+        return True, i + 4
+    if c == 0x66 and b[i:i + 5] == b"false":
+        return False, i + 5
+    if c == 0x6E and b[i:i + 4] == b"null":
+        return None, i + 4
+    return _number(b, i, n)
 
 
-def _digits(s, i):
+def _digits(b, i, n):
     j = i
-    while j < len(s) and "0" <= s[j] <= "9":
+    while j < n and 0x30 <= b[j] <= 0x39 and j - i <= MAX_NUMBER:
         j += 1
     if j == i:
         raise _bad()
     return j
 
 
-def _number(s, i):
-    j = i + 1 if s[i] == "-" else i
+def _number(b, i, n):
+    j = i + 1 if b[i] == 0x2D else i                # -
     start = j
-    j = _digits(s, j)
-    if s[start] == "0" and j - start > 1:
-        raise _bad()                       # no leading zeros
+    j = _digits(b, j, n)
+    if b[start] == 0x30 and j - start > 1:
+        raise _bad()                                # no leading zeros
     whole = True
-    if j < len(s) and s[j] == ".":
-        j = _digits(s, j + 1)
+    if j < n and b[j] == 0x2E:                      # .
+        j = _digits(b, j + 1, n)
         whole = False
-    if j < len(s) and s[j] in "eE":
+    if j < n and b[j] in (0x45, 0x65):              # E e
         j += 1
-        if j < len(s) and s[j] in "+-":
+        if j < n and b[j] in (0x2B, 0x2D):          # + -
             j += 1
-        j = _digits(s, j)
+        j = _digits(b, j, n)
         whole = False
-    return (int(s[i:j]) if whole else float(s[i:j])), j
+    if j - i > MAX_NUMBER:
+        raise RecordError("a number longer than %d characters" % MAX_NUMBER)
+    text = b[i:j].decode()
+    return (int(text) if whole else float(text)), j
 
 
-def _string(s, i):
-    out = []
+def _string(b, i, n):
+    out = ""
     while True:
-        if i >= len(s):
+        e = b.find(b'"', i)
+        if e < 0:
             raise _bad()
-        c = s[i]
-        if c == '"':
-            return "".join(out), i + 1
-        if c == "\\":
-            e = s[i + 1:i + 2]
-            if e in _ESCAPES:
-                out.append(_ESCAPES[e])
-                i += 2
-                continue
-            h = s[i + 2:i + 6]
-            if e != "u" or len(h) != 4 or [x for x in h if x not in _HEX]:
+        k = b.find(b"\\", i, e)
+        run = b[i:e if k < 0 else k]
+        if run and min(run) < 0x20:
+            raise _bad()                            # raw control character
+        out += run.decode()
+        if k < 0:
+            return out, e + 1
+        c = b[k + 1] if k + 1 < n else 0
+        if c in _ESCAPES:
+            out += _ESCAPES[c]
+            i = k + 2
+            continue
+        h = b[k + 2:k + 6]
+        if c != 0x75 or len(h) != 4:                # u
+            raise _bad()
+        code = 0
+        for x in h:
+            if 0x30 <= x <= 0x39:
+                x -= 0x30
+            elif 0x61 <= x <= 0x66:
+                x -= 0x57
+            elif 0x41 <= x <= 0x46:
+                x -= 0x37
+            else:
                 raise _bad()
-            code = int(h, 16)
-            if 0xD800 <= code <= 0xDFFF:
-                raise _bad()                 # no record needs a surrogate pair
-            out.append(chr(code))
-            i += 6
-        elif ord(c) < 32:
-            raise _bad()
-        else:
-            out.append(c)
-            i += 1
+            code = code << 4 | x
+        if 0xD800 <= code <= 0xDFFF:
+            raise _bad()                            # no record needs a surrogate pair
+        out += chr(code)
+        i = k + 6
 
 
-def _object_value(s, i, depth):
+def _object_value(b, i, n, depth):
     obj = {}
-    i = _skip(s, i)
-    if i < len(s) and s[i] == "}":
+    i = _skip(b, i, n)
+    if i < n and b[i] == 0x7D:                      # }
         return obj, i + 1
     while True:
-        i = _skip(s, i)
-        if i >= len(s) or s[i] != '"':
+        i = _skip(b, i, n)
+        if i >= n or b[i] != 0x22:
             raise _bad()
-        key, i = _string(s, i + 1)
-        i = _skip(s, i)
-        if i >= len(s) or s[i] != ":":
+        key, i = _string(b, i + 1, n)
+        i = _skip(b, i, n)
+        if i >= n or b[i] != 0x3A:                  # :
             raise _bad()
-        value, i = _value(s, _skip(s, i + 1), depth)
+        value, i = _value(b, _skip(b, i + 1, n), n, depth)
         if key in obj:
-            raise RecordError('key "%s" given twice' % key)
+            raise RecordError("key %s given twice" % _name(key))
         obj[key] = value
-        i = _skip(s, i)
-        if i < len(s) and s[i] == ",":
+        i = _skip(b, i, n)
+        if i < n and b[i] == 0x2C:                  # ,
             i += 1
-        elif i < len(s) and s[i] == "}":
+        elif i < n and b[i] == 0x7D:
             return obj, i + 1
         else:
             raise _bad()
 
 
-def _array_value(s, i, depth):
+def _array_value(b, i, n, depth):
     items = []
-    i = _skip(s, i)
-    if i < len(s) and s[i] == "]":
+    i = _skip(b, i, n)
+    if i < n and b[i] == 0x5D:                      # ]
         return items, i + 1
     while True:
-        value, i = _value(s, _skip(s, i), depth)
+        value, i = _value(b, _skip(b, i, n), n, depth)
         items.append(value)
-        i = _skip(s, i)
-        if i < len(s) and s[i] == ",":
+        i = _skip(b, i, n)
+        if i < n and b[i] == 0x2C:
             i += 1
-        elif i < len(s) and s[i] == "]":
+        elif i < n and b[i] == 0x5D:
             return items, i + 1
         else:
             raise _bad()
-
-
-def apply(game, kind, word):
-    """Apply one parsed action to `game`; 0 or the core's reject code."""
-    if kind == UNDO:
-        return game.undo()
-    if kind == REDO:
-        return game.redo()
-    return game.apply(word)
 
 
 def dumps(obj):
@@ -348,118 +474,241 @@ def dumps(obj):
     return str(obj)
 
 
+_NUM = ["%d" % i for i in range(256)]          # scores, fouls, players: bytes
+_BALL_LISTS = [", ".join(["%d" % b for b in _mask_list(m)]) for m in range(8)]
+_PLAYER_LISTS = {}                              # out mask -> "1, 3"
+
+
+def _bytes_list(a, n):
+    if n == 2:
+        return _NUM[a[0]] + ", " + _NUM[a[1]]
+    return ", ".join([_NUM[a[i]] for i in range(n)])
+
+
 def state_json(game):
     """The state object of GAME-RECORD.md as one line of JSON."""
     n = game.players
-    over = game.phase == C.PHASE_OVER
-    return _object((
-        ("players", n),
-        ("scores", [game.scores[i] for i in range(n)]),
-        ("inning", game.inning),
-        ("shooter", None if over else game.shooter + 1),
-        ("phase", C.PHASE_NAME[game.phase]),
-        ("fouls", [game.fouls[i] for i in range(n)]),
-        ("out", [i + 1 for i in range(n) if game.out & (1 << i)]),
-        ("winner", None if game.winner < 0 else game.winner + 1),
-        ("cue_in_hand", game.cue_in_hand),
-        ("off_table", _mask_list(game.off_table)),
-    ))
+    out = game.out
+    outs = _PLAYER_LISTS.get(out)
+    if outs is None:
+        outs = _PLAYER_LISTS[out] = ", ".join(["%d" % (i + 1) for i in range(8)
+                                               if out & (1 << i)])
+    return ('{"players": %d, "scores": [%s], "inning": %d, "shooter": %s, "phase": "%s", '
+            '"fouls": [%s], "out": [%s], "winner": %s, "cue_in_hand": %s, "off_table": [%s]}'
+            % (n, _bytes_list(game.scores, n), game.inning,
+               "null" if game.phase == C.PHASE_OVER else _NUM[game.shooter + 1],
+               C.PHASE_NAME[game.phase], _bytes_list(game.fouls, n), outs,
+               "null" if game.winner < 0 else _NUM[game.winner + 1],
+               "true" if game.cue_in_hand else "false", _BALL_LISTS[game.off_table & 7]))
+
+
+# ---- actions as ints -----------------------------------------------------------
+# An action is kept as the board's journal keeps it: kind << 20 | word
+# (app/journal.py: ACTION 1, UNDO 2, REDO 3), so a record costs 4 bytes per action.
+ACTION = 1
+UNDO_OP = 2
+REDO_OP = 3
+_KIND_OP = {SHOT: ACTION, CHOICE: ACTION, UNDO: UNDO_OP, REDO: REDO_OP}
+_WORD = 0xFFFFF
+
+
+class Ints:
+    """A growing list of ints in fixed 4 KB chunks: no reallocation of one big
+    block (which MicroPython's heap may not find), and 4 bytes per value."""
+
+    CHUNK = 1024
+
+    def __init__(self):
+        self._chunks = []
+        self.n = 0
+
+    def append(self, v):
+        n = self.n
+        c = n >> 10
+        if c == len(self._chunks):
+            self._chunks.append(array("i", bytes(4 * self.CHUNK)))
+        self._chunks[c][n & 1023] = v
+        self.n = n + 1
+
+    def __getitem__(self, i):
+        return self._chunks[i >> 10][i & 1023]
+
+    def __setitem__(self, i, v):
+        self._chunks[i >> 10][i & 1023] = v
+
+
+def apply(game, kind, word):
+    """Apply one parsed action to `game`; 0 or the core's reject code."""
+    if kind == UNDO:
+        return game.undo()
+    if kind == REDO:
+        return game.redo()
+    return game.apply(word)
 
 
 class Replay:
     """A game driven by record actions, with undo and redo as deep as the record
     goes: the board's history keeps the last 2048 actions (cowboy/game.py); past
-    that, the game is rebuilt from the actions this object keeps."""
+    that, the game is rebuilt from the actions this object keeps (one int each:
+    the timeline of actions, the first `pos` of them applied, the rest redoable).
+    A rebuild leaves the core's history full again, so a run of n undos costs
+    O(n * len / 2048) core steps, not O(n * len).
 
-    def __init__(self, players, opener):
+    board=True: the board's rules instead, undo and redo only as deep as the
+    core's own history (what the board's journal can replay)."""
+
+    def __init__(self, players, opener, board=False):
         self.players = players
         self.opener = opener
+        self.board = board
         self.game = Game()
         self.game.new_game(players, opener)
-        self.done = []        # action words applied, oldest first
-        self.undone = []      # action words taken back, the next redo last
+        self.line = Ints()      # action words: done (the first pos), then redoable
+        self.pos = 0
+        self.end = 0
 
     def apply(self, kind, word):
         """0 or the core's reject code; nothing changes on a reject."""
         g = self.game
+        if self.board:
+            return apply(g, kind, word)
         if kind == UNDO:
-            if not self.done:
+            if not self.pos:
                 return C.E_NOTHING_TO_UNDO
-            self.undone.append(self.done.pop())
+            self.pos -= 1
             if g.undo() != C.OK:
                 self._rebuild()
             return C.OK
         if kind == REDO:
-            if not self.undone:
+            if self.pos == self.end:
                 return C.E_NOTHING_TO_REDO
-            w = self.undone.pop()
-            self.done.append(w)
+            w = self.line[self.pos]
+            self.pos += 1
             if g.redo() != C.OK:
                 g.apply(w)
             return C.OK
         err = g.apply(word)
         if err == C.OK:
-            self.done.append(word)
-            self.undone = []
+            if self.pos < self.line.n:
+                self.line[self.pos] = word
+            else:
+                self.line.append(word)
+            self.pos += 1
+            self.end = self.pos
         return err
 
     def _rebuild(self):
         g = self.game
         g.new_game(self.players, self.opener)
-        for w in self.done:
-            g.apply(w)
+        line = self.line
+        for i in range(self.pos):
+            g.apply(line[i])
 
 
-def line_text(line):
-    """A line as text; bytes that are not UTF-8 are a reject of that line."""
-    if type(line) is bytes:
-        try:
-            return line.decode()
-        except ValueError:            # UnicodeError under MicroPython
-            raise RecordError("not valid UTF-8")
-    return line
+def _op(kind, word):
+    return _KIND_OP[kind] << 20 | word
 
 
-def replay(lines, trace=False):
-    """Replay record lines; returns (game, output lines). RecordError names the line."""
+_OP_KIND = (None, None, UNDO, REDO)
+
+
+def read_record(lines, board=False):
+    """Check a whole record: (Replay at its end, Ints of its actions as
+    kind << 20 | word). RecordError names the line. `lines` yields bytes or str;
+    only the actions are kept, never the lines."""
     play = None
-    out = []
+    ops = Ints()
     number = 0
     for line in lines:
         number += 1
         try:
-            text = line_text(line).strip()
-            if not text or text[0] == "#":
+            b = line_bytes(line)
+            i, j = content(b)
+            if i == j or b[i] == 0x23:              # blank, or # comment
                 continue
+            if i or j != len(b):
+                b = b[i:j]
             if play is None:
-                n, opener = parse_header(text)
-                play = Replay(n, opener)
+                n, opener = parse_header(b, True)
+                play = Replay(n, opener, board)
                 continue
-            kind, word = parse_action(text)
+            kind, word = parse_action(b, True)
             err = play.apply(kind, word)
             if err:
                 raise RecordError(C.REJECT_TEXT[err])
         except RecordError as e:
             raise RecordError("line %d: %s" % (number, e))
-        if trace:
-            out.append(state_json(play.game))
+        ops.append(_op(kind, word))
     if play is None:
         raise RecordError("line %d: no header line" % max(number, 1))
+    return play, ops
+
+
+def replay_ops(players, opener, ops, each):
+    """Replay checked actions; call each(game) after every one."""
+    play = Replay(players, opener)
+    for i in range(ops.n):
+        v = ops[i]
+        kind = _OP_KIND[v >> 20] or SHOT
+        play.apply(kind, v & _WORD)
+        each(play.game)
+    return play.game
+
+
+def run(lines, write, trace=False):
+    """The replay tool: check the record first (nothing is written if a line is
+    bad), then write the state after the last action, or after every action."""
+    play, ops = read_record(lines)
     if not trace:
-        out.append(state_json(play.game))
-    return play.game, out
+        write(state_json(play.game))
+        return play.game
+    players, opener = play.players, play.opener
+    play = None             # its timeline of actions: free before the second pass
+    return replay_ops(players, opener, ops, lambda g: write(state_json(g)))
+
+
+def replay(lines, trace=False):
+    """Replay record lines; returns (game, output lines). RecordError names the line."""
+    out = []
+    game = run(lines, out.append, trace)
+    return game, out
+
+
+def lines_of(f, size=4096):
+    """The lines of binary stream `f` as bytes (newline included), read in blocks;
+    a line longer than MAX_LINE is refused as soon as it is seen, naming it."""
+    buf = b""
+    i = 0                   # start of the next line in buf
+    number = 0
+    while True:
+        k = buf.find(b"\n", i)
+        if k >= 0:
+            number += 1
+            if k - i > MAX_LINE and (k - i > MAX_LINE + 1 or buf[k - 1] != 13):
+                break
+            yield buf[i:k + 1]
+            i = k + 1
+            continue
+        if len(buf) - i > MAX_LINE + 1:       # + 1: a CR whose LF is still to come
+            number += 1
+            break
+        block = f.read(size)
+        if not block:
+            if i < len(buf):
+                yield buf[i:]
+            return
+        buf = buf[i:] + block if i < len(buf) else block
+        i = 0
+    raise RecordError("line %d: longer than %d bytes" % (number, MAX_LINE))
+
+
+def open_lines(path):
+    """Lines (bytes) of a file, or of standard input for '-', read as they are
+    used. OSError if the file cannot be opened."""
+    f = sys.stdin.buffer if path == "-" else open(path, "rb")
+    return lines_of(f)
 
 
 def read_lines(path):
-    """All lines of a file, or of standard input for '-', as bytes (decoded line by
-    line in replay(), so a bad byte is reported with its line number)."""
-    f = sys.stdin.buffer if path == "-" else open(path, "rb")
-    lines = []
-    while True:
-        line = f.readline()
-        if not line:
-            break
-        lines.append(line)
-    if path != "-":
-        f.close()
-    return lines
+    """Lines of a file or of standard input ('-'); see open_lines()."""
+    return open_lines(path)

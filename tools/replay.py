@@ -4,7 +4,10 @@
     micropython tools/replay.py [--trace] FILE
 
 Prints the state after the last action as one JSON line (with --trace, one line
-after every action). Bad input: a message naming the line on stderr, exit status 2.
+after every action). Bad input: a message naming the line on stderr, nothing on
+stdout, exit status 2. The record is read line by line and checked whole before
+anything is printed; each action is kept as one int, so records of 100,000
+actions replay under micropython's default heap.
 """
 import sys
 
@@ -14,25 +17,37 @@ toolpaths.add("../firmware")
 
 import record  # noqa: E402
 
+USAGE = """usage: replay.py [--trace] FILE   (FILE may be - for standard input)
+  Prints the scoreboard state after the last action of a game record (GAME-RECORD
+  JSON Lines) as one JSON line; with --trace, one line after every action.
+  Limits: a line at most %d bytes before its line end (comments included), UTF-8,
+  JSON whitespace only (space, tab, CR, LF), numbers at most %d characters,
+  nesting at most 16 deep. Undo reaches back to the first action.
+  Bad input: a message naming the line on stderr, nothing on stdout, exit status 2.""" % (
+    record.MAX_LINE, record.MAX_NUMBER)
+
 
 def main(argv):
+    if "-h" in argv or "--help" in argv:
+        print(USAGE)
+        return 0
     args = [a for a in argv if a != "--trace"]
     if len(args) != 1 or (args[0].startswith("-") and args[0] != "-"):
-        print("usage: replay.py [--trace] FILE   (FILE may be - for standard input)",
-              file=sys.stderr)
+        print(USAGE, file=sys.stderr)
         return 2
     try:
-        lines = record.read_lines(args[0])
+        lines = record.open_lines(args[0])
     except OSError:
         print("replay: cannot read %s" % args[0], file=sys.stderr)
         return 2
     try:
-        _, out = record.replay(lines, trace="--trace" in argv)
+        record.run(lines, print, trace="--trace" in argv)
     except record.RecordError as e:
         print("replay: %s" % e, file=sys.stderr)
         return 2
-    for line in out:
-        print(line)
+    except OSError:
+        print("replay: cannot read %s" % args[0], file=sys.stderr)
+        return 2
     return 0
 
 

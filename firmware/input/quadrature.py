@@ -8,10 +8,13 @@ illegal ones (both lines changed at once: a missed sample or noise), which
 are rejected rather than guessed. The PIO program in `pio_quadrature` uses the
 same table, so both give the same quarter-step count.
 
-`Encoders` turns a quarter-step count into one event per detent: contact
-jitter on one line only moves the count back and forth by one and never
-reaches a detent boundary; at a rest state the reference is re-aligned, so
-an illegal transition costs at most the detent it happened in.
+`Encoders` turns a quarter-step count into detent events, only when the
+encoder is seen at a rest state, counted from the previous rest. Contact
+jitter on one line only moves the count back and forth by one, so a stroke
+that returns to its detent counts nothing. An illegal transition hides two
+quarter steps of unknown direction; `Encoders` notices it (the count and the
+state no longer agree modulo 4) and reports only the detents the stroke made
+whichever way the jump went, so detents are lost, never invented.
 """
 from array import array
 
@@ -25,6 +28,9 @@ STEP = (
     0, -1, 1, 0,     # prev 3: 3->0 illegal, 3->1 ccw, 3->2 cw
 )
 _STEP = bytes(s + 1 for s in STEP)   # stored offset by one: 0, 1, 2 = -1, 0, +1
+# state -> its place in the clockwise cycle 3, 2, 0, 1: a legal step moves the
+# count and the place alike, an illegal one moves the place by 2 and the count not
+_PLACE = bytes((2, 3, 1, 0))
 
 
 class PinQuadrature:
@@ -88,7 +94,9 @@ class Encoders:
         self.n = len(self.sources)
         self.ring = ring
         self.first = first
-        self._base = array("i", bytes(4 * self.n))
+        self._base = array("i", bytes(4 * self.n))    # count at the last rest
+        self._skew = bytearray(self.n)                  # (count - place) & 3 last seen
+        self._jumps = array("i", bytes(4 * self.n))   # illegal transitions since the rest
         self._rest = bytearray(4)
         self.position = array("i", bytes(4 * self.n))   # detents, signed, for the app
         self.restart()
@@ -102,23 +110,44 @@ class Encoders:
         if self.steps == 2:
             rest[3 - self.rest] = 1
         for i in range(self.n):
-            self._base[i] = self.sources[i].read() & 0xFFFF
+            w = self.sources[i].read()
+            self._base[i] = w & 0xFFFF
+            self._skew[i] = (w - _PLACE[w >> 16]) & 3
+            self._jumps[i] = 0
 
     def poll(self, now):
-        """Read every encoder and queue one event per detent turned, stamped `now`."""
+        """Read every encoder; at a rest state queue one event per detent turned
+        since the previous rest, stamped `now`.
+
+        Each illegal transition seen since that rest may have been two quarter
+        steps either way, so the count is taken 2 closer to zero per jump (to
+        zero if the jumps could have cancelled the turn): a detent is reported
+        only if the encoder made it whichever way the jumps went. A jump shows
+        as a change of `(count - place) & 3`; two jumps between two polls cancel
+        there and are not seen (only possible when the source samples more often
+        than `poll()` runs: on pin IRQs, or the PIO, which samples every 100 ns).
+        """
         for i in range(self.n):
             w = self.sources[i].read()
+            state = w >> 16
+            skew = (w - _PLACE[state]) & 3
+            if skew != self._skew[i]:
+                self._skew[i] = skew
+                self._jumps[i] += 1
+            if not self._rest[state]:
+                continue
             d = ((w & 0xFFFF) - self._base[i]) & 0xFFFF
             if d >= 0x8000:
                 d -= 0x10000
-            if d >= 0:
-                n = d // self.steps
+            lost = 2 * self._jumps[i]
+            if d > lost:
+                n = (d - lost) // self.steps
+            elif d < -lost:
+                n = -((-d - lost) // self.steps)
             else:
-                n = -((-d) // self.steps)
-            if self._rest[w >> 16]:
-                self._base[i] = w & 0xFFFF
-            elif n:
-                self._base[i] = (self._base[i] + n * self.steps) & 0xFFFF
+                n = 0
+            self._base[i] = w & 0xFFFF
+            self._jumps[i] = 0
             if n:
                 self._emit(i, n, now)
 
