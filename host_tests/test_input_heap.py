@@ -83,9 +83,13 @@ def test_poll_and_decode_do_not_allocate(capture):
     # the ring is not read for 400 ms: it fills and counts what it drops
     assert lost > 0
     assert long_ == 1
-    # (with both encoders on interrupts the last detent of each is seen too)
-    detents = (499 + 499, 500 + 500) if capture else (499 + 499,)
-    assert press + release + long_ + cw + ccw + lost - (21 + 20 + 1) in detents
+    # (a loop looking every 7 ms sees the encoders at rest less often: detents
+    # may merge into one look, or the last one be seen too)
+    detents = press + release + long_ + cw + ccw + lost - (21 + 20 + 1)
+    if capture:
+        assert 990 <= detents <= 1000
+    else:
+        assert detents == 499 + 499
     assert press >= 20 - 2 and cw >= 499 - 50 and ccw >= 499 - 50
 
 
