@@ -67,7 +67,7 @@ class App:
         if screens is not None:
             if seen:
                 screens.wake(now)
-            if seen or ticks_diff(now, self.frame_at) >= self.FRAME_MS:
+            if seen or screens.busy or ticks_diff(now, self.frame_at) >= self.FRAME_MS:
                 self.frame_at = now
                 screens.update(self.game, panel, now)
         if self.watchdog is not None:

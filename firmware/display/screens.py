@@ -5,10 +5,11 @@
     screens.busy                                       # changed content not yet sent
     screens.wake(now_ms)                               # on any key: OLEDs undim
 
-Contract with the main loop: `update` first renders every seat's view into text
-(cheap: a few comparisons per seat; at once when the game or the panel changed,
-otherwise every FRAME_MS) and hands changed texts to the drivers, then does at
-most ONE slice of bus work and returns:
+Contract with the main loop: a frame starts at once when the game or the panel
+changed, otherwise every FRAME_MS; in a frame every seat's view is rendered into
+text, ONE seat per `update` call (the shooter's first, then in seat order; a seat
+costs about 2 ms on the chip), and a changed text goes to its driver. Then
+`update` does at most ONE slice of bus work and returns:
 - changed content first: one seven-segment display's changed digits, or one
   OLED's changed cells (a page or a few, about OLED.SLICE_BYTES of data: a big
   change takes several calls); the shooter's display first, then the others in
@@ -18,8 +19,9 @@ most ONE slice of bus work and returns:
   or one page of an OLED after its re-initialisation): one display at a time, so
   that each is fully refreshed every REFRESH_MS and a display upset by
   interference recovers.
-`busy` is True while some display's changed content is not yet fully sent
-(periodic refresh work does not count; a failed display counts only once its
+`busy` is True while seats of the current frame are still to be rendered or
+some display's changed content is not yet fully sent (periodic refresh work does
+not count; a failed display counts only once its
 retry is due, and stops counting when the retry fails again). The loop calls `update` every pass while `busy` (about
 every 1-2 ms) and at its frame cadence otherwise; repeated calls finish the job.
 
@@ -103,6 +105,7 @@ class Screens:
         self.refresh_at = 0
         self.refresh_next = 0
         self.refreshing = -1       # display under periodic refresh, -1: none
+        self.to_render = 0         # bit i: seat i still to render in this frame
         self.busy = False
         self.started = False
 
@@ -129,7 +132,15 @@ class Screens:
             self.ctx.update(game)
         if self._activity(game, panel, now_ms) or \
                 ticks_diff(now_ms, self.frame_at) >= self.FRAME_MS:
-            self._render_all(game, panel, now_ms)
+            self._frame(now_ms)
+        if self.to_render:
+            i = game.shooter if game is not None else -1
+            if i < 0 or i >= self.count or not self.to_render >> i & 1:
+                i = 0
+                while not self.to_render >> i & 1:
+                    i += 1
+            self.to_render &= ~(1 << i)
+            self._render(i, game, panel, now_ms)
         if self.count and self.refreshing < 0 and \
                 ticks_diff(now_ms, self.refresh_at) >= self.REFRESH_MS // self.count:
             self.refresh_at = now_ms
@@ -140,15 +151,17 @@ class Screens:
                 if self.kinds[i] == KIND_OLED:
                     self.displays[i].refresh()
         self._slice(game, now_ms)
-        busy = False
+        busy = self.to_render != 0
         for i in range(self.count):
             if self.changed[i] and (not self.failed >> i & 1 or
                                     ticks_diff(now_ms, self.retry_at[i]) >= 0):
                 busy = True
         self.busy = busy
 
-    def _render_all(self, game, panel, now_ms):
+    def _frame(self, now_ms):
+        """A new frame: every seat is rendered again, one per call."""
         self.frame_at = now_ms
+        self.to_render = (1 << self.count) - 1
         # burn-in shift and dimming (OLEDs)
         if ticks_diff(now_ms, self.shift_at) >= self.SHIFT_MS:
             self.shift_at = now_ms
@@ -159,8 +172,6 @@ class Screens:
                 if self.kinds[i] == KIND_OLED:
                     self.dirty[i] = 1
         self.dimmed = ticks_diff(now_ms, self.last_input) >= self.DIM_MS
-        for i in range(self.count):
-            self._render(i, game, panel, now_ms)
 
     def _set(self, k, v):
         if self._sig[k] != v:
