@@ -56,9 +56,10 @@ class Rig:
         self.drain()
 
     def drain(self):
+        """Calls at the same time until the frame is rendered and nothing is busy."""
         self.screens.update(self.game, self.panel, self.now)
         for _ in range(200):
-            if not self.screens.busy:
+            if not self.screens.busy and not self.screens.to_render:
                 return
             self.screens.update(self.game, self.panel, self.now)
         raise AssertionError("screens stay busy")

@@ -450,7 +450,7 @@ def test_seats_render_as_text_for_the_terminal():
     buses, pin, models = fake_board(cfg)
     scr = build(cfg, buses, pin)
     scr.update(None, None, 0)
-    while scr.busy:
+    while scr.busy or scr.to_render:
         scr.update(None, None, 0)
     art = seats_art(models).split("\n")
     assert art[0].split() == ["P1", "P2", "P3", "P4"]

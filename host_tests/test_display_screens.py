@@ -120,7 +120,7 @@ def test_startup_shows_player_numbers_until_the_game_starts():
 def test_screens_with_no_panel_show_hello():
     rig = Rig("ht16k33")
     rig.screens.update(rig.game, None, 50)
-    while rig.screens.busy:
+    while rig.screens.busy or rig.screens.to_render:
         rig.screens.update(rig.game, None, 50)
     assert rig.seen(2) == "P  3"
 

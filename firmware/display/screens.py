@@ -6,10 +6,11 @@
     screens.wake(now_ms)                               # on any key: OLEDs undim
 
 Contract with the main loop: a frame starts at once when the game or the panel
-changed, otherwise every FRAME_MS; in a frame every seat's view is rendered into
-text, ONE seat per `update` call (the shooter's first, then in seat order; a seat
-costs about 2 ms on the chip), and a changed text goes to its driver. Then
-`update` does at most ONE slice of bus work and returns:
+changed, otherwise FRAME_MS after the previous one started (once it is finished);
+in a frame every seat's view is rendered into text, ONE seat per `update` call
+(the shooter's first, then in seat order; a seat costs 2-4 ms on the chip), and a
+changed text goes to its driver. Then `update` does at most ONE slice of bus work
+and returns:
 - changed content first: one seven-segment display's changed digits, or one
   OLED's changed cells (a page or a few, about OLED.SLICE_BYTES of data: a big
   change takes several calls); the shooter's display first, then the others in
@@ -19,9 +20,9 @@ costs about 2 ms on the chip), and a changed text goes to its driver. Then
   or one page of an OLED after its re-initialisation): one display at a time, so
   that each is fully refreshed every REFRESH_MS and a display upset by
   interference recovers.
-`busy` is True while seats of the current frame are still to be rendered or
-some display's changed content is not yet fully sent (periodic refresh work does
-not count; a failed display counts only once its
+`busy` is True while seats of a frame that follows a change are still to be
+rendered or some display's changed content is not yet fully sent (periodic
+frames and periodic refresh work do not count; a failed display counts only once its
 retry is due, and stops counting when the retry fails again). The loop calls `update` every pass while `busy` (about
 every 1-2 ms) and at its frame cadence otherwise; repeated calls finish the job.
 
@@ -106,6 +107,7 @@ class Screens:
         self.refresh_next = 0
         self.refreshing = -1       # display under periodic refresh, -1: none
         self.to_render = 0         # bit i: seat i still to render in this frame
+        self.urgent = False        # the frame follows a change: busy until rendered
         self.busy = False
         self.started = False
 
@@ -130,9 +132,10 @@ class Screens:
             self.level = 0 if b < 0 else (MAX_BRIGHTNESS if b > MAX_BRIGHTNESS else b)
         if game is not None:
             self.ctx.update(game)
-        if self._activity(game, panel, now_ms) or \
-                ticks_diff(now_ms, self.frame_at) >= self.FRAME_MS:
-            self._frame(now_ms)
+        if self._activity(game, panel, now_ms):
+            self._frame(now_ms, True)
+        elif not self.to_render and ticks_diff(now_ms, self.frame_at) >= self.FRAME_MS:
+            self._frame(now_ms, False)
         if self.to_render:
             i = game.shooter if game is not None else -1
             if i < 0 or i >= self.count or not self.to_render >> i & 1:
@@ -151,16 +154,18 @@ class Screens:
                 if self.kinds[i] == KIND_OLED:
                     self.displays[i].refresh()
         self._slice(game, now_ms)
-        busy = self.to_render != 0
+        busy = self.to_render != 0 and self.urgent
         for i in range(self.count):
             if self.changed[i] and (not self.failed >> i & 1 or
                                     ticks_diff(now_ms, self.retry_at[i]) >= 0):
                 busy = True
         self.busy = busy
 
-    def _frame(self, now_ms):
-        """A new frame: every seat is rendered again, one per call."""
+    def _frame(self, now_ms, urgent):
+        """A new frame: every seat is rendered again, one per call. `urgent`: after
+        a change (it makes `busy`), else the periodic frame (pages, blinking)."""
         self.frame_at = now_ms
+        self.urgent = urgent
         self.to_render = (1 << self.count) - 1
         # burn-in shift and dimming (OLEDs)
         if ticks_diff(now_ms, self.shift_at) >= self.SHIFT_MS:
