@@ -5,8 +5,9 @@ per half-bit, about 55 us each on the chip: a byte took 1 ms. Here one viper
 function sends a whole frame (start, bytes LSB first with the ninth-clock ACK
 read, stop) by writing the SIO registers directly: GPIO_OUT_SET/CLR for the
 levels, GPIO_OE_SET/CLR to release DIO (input with the pad's pull-up) for the
-ACK, GPIO_IN to read it. A half-bit is HALF_LOOPS turns of a busy loop (about
-2 us at 125 MHz; the chip allows ~250 kHz, i.e. 2 us half-bits).
+ACK, GPIO_IN to read it. A half-bit is HALF_LOOPS turns of a busy loop: 2.5 us
+measured on the emulated Pico at 125 MHz (a 200 kHz clock; the chip allows about
+250 kHz), so a 5-byte frame takes 0.25 ms.
 
 Compiled by mpy-cross with -march=armv6m (tools/deploy.py); board/factory.py
 chooses it on the Pico (display.screens.TM1637_DRIVER). CPython, the simulator
@@ -18,7 +19,7 @@ import micropython
 from display.sevenseg import SevenSegment
 
 _EIO = 5
-HALF_LOOPS = 40        # busy-loop turns per half-bit (see docs/DISPLAYS.md: measured)
+HALF_LOOPS = 14        # busy-loop turns per half-bit: 2.5 us on the emulated Pico (docs/DISPLAYS.md)
 
 
 @micropython.viper
