@@ -52,8 +52,18 @@ class Rig:
         self.update()
 
     def update(self, dt=10):
+        """One call of the loop's contract: update, then again while busy."""
         self.now += dt
+        self.drain()
+
+    def drain(self):
+        """Calls at the same time until the frame is rendered and nothing is busy."""
         self.screens.update(self.game, self.panel, self.now)
+        for _ in range(200):
+            if not self.screens.busy and not self.screens.to_render:
+                return
+            self.screens.update(self.game, self.panel, self.now)
+        raise AssertionError("screens stay busy")
 
     def shot(self, f):
         err = self.game.shot(f)
@@ -74,7 +84,7 @@ class Rig:
         start = self.now - self.now % cycle + cycle
         for k in range(24):
             self.now = start + k * (PAGE_MS // 2) + 1
-            self.screens.update(self.game, self.panel, self.now)
+            self.drain()
             s = self.seen(i)
             s = s[what] if what else s
             if s not in out:

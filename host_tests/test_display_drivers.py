@@ -12,7 +12,10 @@ from display.ht16k33 import HT16K33
 from display.max7219 import MAX7219Chain
 from display.oled import SSD1306_I2C, SH1106_I2C, SSD1306_SPI
 from display.tca9548a import TCA9548A
+from display.cells import Cells
 from display import fonts
+from display import views as V
+from fakedisplays import read_oled
 from display.segments import CHARS, encode
 
 
@@ -227,45 +230,119 @@ def page_writes(log):
     return out
 
 
+def oled_text(top=b"", big=b"", side=b"", bottom=b"", inverted=False):
+    """A LayoutOLED text: status line, big characters, side text, item line."""
+    t = bytearray(b" " * V.OLED_TEXT)
+    t[0:len(top)] = top
+    t[22:22 + len(big)] = big
+    t[26:26 + len(side)] = side
+    t[30:30 + len(bottom)] = bottom
+    if inverted:
+        t[V.OLED_INV] = ord("I")
+    return t
+
+
+def oled_cells():
+    return Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV)
+
+
 @pytest.mark.parametrize("cls,chip,offset", [(SSD1306_I2C, "ssd1306", 0),
                                              (SH1106_I2C, "sh1106", 2)])
-def test_oled_pixels_match_the_frame_buffer(cls, chip, offset):
+def test_oled_shows_its_text_and_first_sends_whole_pages(cls, chip, offset):
     i2c = I2C(0)
     dev = i2c.attach(OLEDDevice(0x3D, chip))
-    d = cls(i2c, 0x3D)
-    d.buf[0] = 0x01                 # pixel (0, 0)
-    d.buf[7 * 128 + 127] = 0x80     # pixel (127, 63)
-    d.buf[3 * 128 + 64] = 0x10      # pixel (64, 28)
+    d = cls(i2c, 0x3D, oled_cells())
+    d.show(oled_text(b"PLAYER 2", b" 45", b"+17", b"NEED 8"))
     d.flush()
-    px = dev.pixels()
-    lit = [(x, y) for y in range(64) for x in range(128) if px[y][x]]
-    assert lit == [(0, 0), (64, 28), (127, 63)]
+    seen = read_oled(dev.pixels())
+    assert seen == {"top": "PLAYER 2", "big": "45", "side": "+17", "bottom": "NEED 8",
+                    "inverted": False}
     assert dev.on
     writes = page_writes(i2c.log)
     assert [(p, c, len(b)) for p, c, b in writes] == [(p, offset, 128) for p in range(8)]
 
 
-def test_sh1106_changed_span_lands_two_columns_in():
+def test_sh1106_changed_cell_lands_two_columns_in():
     i2c = I2C(0)
     dev = i2c.attach(OLEDDevice(0x3C, "sh1106"))
-    d = SH1106_I2C(i2c, 0x3C)
+    d = SH1106_I2C(i2c, 0x3C, oled_cells())
+    d.show(oled_text(bottom=b"A"))
     d.flush()
     i2c.clear_log()
-    for x in range(40, 45):
-        d.buf[2 * 128 + x] = 0xFF
+    d.show(oled_text(bottom=b"AB"))            # cell 1 of the item line: column 7
     assert d.flush() == 5
-    assert i2c.log == [(0x3C, b"\x00\xb2\x0a\x12"), (0x3C, b"\x40" + b"\xff" * 5)]
-    assert dev.ram[2][42:47] == b"\xff" * 5
-    assert dev.pixels()[16][40] == 1 and dev.pixels()[16][39] == 0
+    b = bytes(fonts.SMALL[66 * 5:66 * 5 + 5])
+    assert i2c.log == [(0x3C, b"\x00\xb7\x09\x10"), (0x3C, b"\x40" + b)]
+    assert dev.ram[7][9:14] == b
+    assert read_oled(dev.pixels())["bottom"] == "AB"
 
 
-def test_oled_unchanged_frame_sends_nothing_and_contrast_is_one_command():
+def test_oled_big_digit_change_sends_only_the_pages_where_the_glyphs_differ():
     i2c = I2C(0)
     dev = i2c.attach(OLEDDevice(0x3C, "ssd1306"))
-    d = SSD1306_I2C(i2c, 0x3C)
+    d = SSD1306_I2C(i2c, 0x3C, oled_cells())
+    d.show(oled_text(big=b" 38"))
     d.flush()
     i2c.clear_log()
-    assert d.flush() == 0 and i2c.log == []
+    d.show(oled_text(big=b" 39"))              # 8 -> 9: only the lower left bar goes
+    n = d.flush()
+    writes = page_writes(i2c.log)
+    assert writes and all(c == 60 and len(data) == 28 for _, c, data in writes)
+    pages = [p for p, _, _ in writes]
+    assert 0 < len(pages) < 6 and n == 28 * len(pages)
+    glyph = fonts.BIG_INDEX[ord("9")] * 28 * 6
+    for p, _, data in writes:
+        assert data == fonts.BIG[glyph + (p - 1) * 28:glyph + p * 28]
+    assert read_oled(dev.pixels())["big"] == "39"
+
+
+def test_oled_step_sends_a_bounded_slice():
+    i2c = I2C(0)
+    i2c.attach(OLEDDevice(0x3C, "ssd1306"))
+    d = SSD1306_I2C(i2c, 0x3C, oled_cells())
+    d.show(oled_text(b"X"))
+    d.flush()
+    d.show(oled_text(b"Y", b"888", b"+99", b"Z"))
+    slices = []
+    while d.pending():
+        slices.append(d.step())
+    assert len(slices) > 1
+    assert all(n < d.SLICE_BYTES + 3 * 28 for n in slices)
+    d.refresh()                                # a full refresh: one page a step
+    slices = []
+    while d.pending():
+        slices.append(d.step())
+    assert slices[:8] == [128] * 8
+
+
+def test_oled_shift_and_inverted_line_resend_whole_pages():
+    i2c = I2C(0)
+    dev = i2c.attach(OLEDDevice(0x3C, "sh1106"))
+    d = SH1106_I2C(i2c, 0x3C, oled_cells())
+    d.show(oled_text(b"AT TABLE", b" 12"))
+    d.flush()
+    i2c.clear_log()
+    d.show(oled_text(b"AT TABLE", b" 12", inverted=True))
+    assert d.flush() == 128                    # page 0 only
+    assert read_oled(dev.pixels())["inverted"]
+    assert dev.ram[0][2] == 0xFF               # column 0: a lit margin
+    d.show(oled_text(b"AT TABLE", b" 12", inverted=True), 2)
+    assert d.flush() == 8 * 128
+    px = dev.pixels()
+    seen = read_oled(px)
+    assert seen["top"] == "AT TABLE" and seen["big"] == "12"
+    assert not any(px[y][x] for y in range(8, 56) for x in range(0, 2))
+
+
+def test_oled_unchanged_text_sends_nothing_and_contrast_is_one_command():
+    i2c = I2C(0)
+    dev = i2c.attach(OLEDDevice(0x3C, "ssd1306"))
+    d = SSD1306_I2C(i2c, 0x3C, oled_cells())
+    d.show(oled_text(b"HELLO"))
+    d.flush()
+    i2c.clear_log()
+    d.show(oled_text(b"HELLO"))
+    assert not d.pending() and d.flush() == 0 and i2c.log == []
     d.brightness(2)
     d.flush()
     assert i2c.log == [(0x3C, b"\x00\x81\x22\x40")]
@@ -275,13 +352,16 @@ def test_oled_unchanged_frame_sends_nothing_and_contrast_is_one_command():
 def test_oled_shift_rows_uses_the_start_line():
     i2c = I2C(0)
     dev = i2c.attach(OLEDDevice(0x3C, "ssd1306"))
-    d = SSD1306_I2C(i2c, 0x3C)
-    d.buf[128 + 10] = 0x01           # pixel (10, 8)
+    d = SSD1306_I2C(i2c, 0x3C, oled_cells())
+    d.show(oled_text(big=b"  8"))
     d.flush()
+    before = dev.pixels()
     d.shift_rows(1)
     d.flush()
     assert dev.start_line == 1
-    assert dev.pixels()[7][10] == 1 and dev.pixels()[8][10] == 0
+    after = dev.pixels()
+    assert after != before
+    assert all(after[y] == before[(y + 1) % 64] for y in range(64))
 
 
 def test_oled_over_spi_uses_dc_for_commands_and_data():
@@ -294,11 +374,13 @@ def test_oled_over_spi_uses_dc_for_commands_and_data():
         def spi_write(self, data):
             seen.append((dc.level, cs.level, bytes(data)))
     spi.attach(Probe())
-    d = SSD1306_SPI(spi, dc.pin(), cs.pin())
+    d = SSD1306_SPI(spi, dc.pin(), cs.pin(), oled_cells())
+    d.show(oled_text(b"A"))
     d.flush()
     assert seen[0][:2] == (0, 0) and seen[0][2][0] == 0x20      # init: page mode
     assert seen[1] == (0, 0, b"\xb0\x00\x10")
     assert seen[2][:2] == (1, 0) and len(seen[2][2]) == 128
+    assert seen[2][2][1:6] == bytes(fonts.SMALL[65 * 5:65 * 5 + 5])
 
 
 def test_tca9548a_selects_the_channel_before_each_write():
@@ -307,10 +389,11 @@ def test_tca9548a_selects_the_channel_before_each_write():
     a = mux.channels[0].attach(OLEDDevice(0x3C, "sh1106"))
     b = mux.channels[5].attach(OLEDDevice(0x3C, "sh1106"))
     m = TCA9548A(i2c, 0x71)
-    da = SH1106_I2C(m.channel(0), 0x3C)
-    db = SH1106_I2C(m.channel(5), 0x3C)
-    fonts.small(da.buf, 0, 0, b"A", 1)
-    fonts.small(db.buf, 0, 0, b"B", 1)
+    cells = oled_cells()
+    da = SH1106_I2C(m.channel(0), 0x3C, cells)
+    db = SH1106_I2C(m.channel(5), 0x3C, cells)
+    da.show(oled_text(b"A"))
+    db.show(oled_text(b"B"))
     da.flush()
     db.flush()
     log = i2c.log
@@ -318,8 +401,8 @@ def test_tca9548a_selects_the_channel_before_each_write():
         if addr == 0x3C:
             assert log[k - 1][0] == 0x71
     assert (0x71, b"\x01") in log and (0x71, b"\x20") in log
-    assert a.ram[0][2:7] == bytes(fonts.SMALL[65 * 5:65 * 5 + 5])
-    assert b.ram[0][2:7] == bytes(fonts.SMALL[66 * 5:66 * 5 + 5])
+    assert a.ram[0][3:8] == bytes(fonts.SMALL[65 * 5:65 * 5 + 5])
+    assert b.ram[0][3:8] == bytes(fonts.SMALL[66 * 5:66 * 5 + 5])
 
 
 def test_seven_segment_art_draws_segments():
@@ -367,6 +450,8 @@ def test_seats_render_as_text_for_the_terminal():
     buses, pin, models = fake_board(cfg)
     scr = build(cfg, buses, pin)
     scr.update(None, None, 0)
+    while scr.busy or scr.to_render:
+        scr.update(None, None, 0)
     art = seats_art(models).split("\n")
     assert art[0].split() == ["P1", "P2", "P3", "P4"]
     assert art[1].startswith(" _ ") and art[2].startswith("|_|")   # a P
@@ -375,12 +460,12 @@ def test_seats_render_as_text_for_the_terminal():
 def test_oled_full_refresh_never_blanks_the_panel():
     i2c = I2C(0)
     dev = i2c.attach(OLEDDevice(0x3C, "sh1106"))
-    d = SH1106_I2C(i2c, 0x3C)
-    fonts.small(d.buf, 0, 3, b"45", 2)
+    d = SH1106_I2C(i2c, 0x3C, oled_cells())
+    d.show(oled_text(bottom=b"45"))
     d.flush()
     assert dev.on
     dev.commands.clear()
     d.flush(True)
     cmds = [c for c, _ in dev.commands]
     assert 0xAE not in cmds and cmds[-1] == 0xAF    # on again only after the content
-    assert dev.ram[3][2:7] == bytes(fonts.SMALL[52 * 5:52 * 5 + 5])
+    assert dev.ram[7][3:8] == bytes(fonts.SMALL[52 * 5:52 * 5 + 5])

@@ -4,6 +4,7 @@ from cowboy import facts as F
 from display import ui as U
 from display.screens import Screens, SHIFTS
 from displayrig import Rig
+from fakedisplays import read_oled
 
 
 def test_unplugged_display_is_noted_others_carry_on_and_it_comes_back():
@@ -119,6 +120,8 @@ def test_startup_shows_player_numbers_until_the_game_starts():
 def test_screens_with_no_panel_show_hello():
     rig = Rig("ht16k33")
     rig.screens.update(rig.game, None, 50)
+    while rig.screens.busy or rig.screens.to_render:
+        rig.screens.update(rig.game, None, 50)
     assert rig.seen(2) == "P  3"
 
 
@@ -140,3 +143,76 @@ def test_renders_at_once_on_a_change_and_at_most_every_frame_otherwise():
     assert calls == [1]
     rig.shot(F.B3)                         # a stroke renders at once
     assert calls == [1, 1]
+
+
+def _traffic(rig):
+    """(bus, address) of every OLED data write since the last clear, in order."""
+    out = []
+    for name in sorted(rig.buses):
+        for addr, data in rig.buses[name].log:
+            if data[:1] == b"\x40":
+                out.append((name, addr))
+    return out
+
+
+def _clear(rig):
+    for b in rig.buses.values():
+        b.clear_log()
+
+
+def test_each_update_does_one_slice_and_the_shooter_goes_first():
+    rig = Rig("oled4", players=3)
+    rig.shot(F.B5)
+    _clear(rig)
+    assert rig.game.shot(0) == 0           # a miss: player 2 comes to the table
+    scr = rig.screens
+    calls = []
+    rig.now += 10
+    for _ in range(100):
+        scr.update(rig.game, rig.panel, rig.now)
+        calls.append(set(_traffic(rig)))
+        _clear(rig)
+        if not scr.busy:
+            break
+    assert not scr.busy
+    touched = [c for c in calls if c]
+    assert all(len(c) == 1 for c in touched)             # one display per call
+    assert touched[0] == {("i2c0", 0x3D)}                 # player 2, the shooter, first
+    assert {("i2c0", 0x3C)} in touched                    # player 1 loses the table
+    assert len(touched) >= 3                              # in several calls
+    assert read_oled(rig.models[1].pixels())["top"] == "PLAYER 2     AT TABLE"
+    assert read_oled(rig.models[0].pixels())["big"] == "5"
+
+
+def test_periodic_refresh_goes_a_page_per_call_and_does_not_make_busy():
+    rig = Rig("oled4")
+    scr = rig.screens
+    rig.update()
+    _clear(rig)
+    rig.now += Screens.REFRESH_MS // 4 + 1     # a refresh is due, nothing changed
+    pages = 0
+    for _ in range(12):
+        rig.now += 1
+        scr.update(rig.game, rig.panel, rig.now)
+        assert not any(scr.changed)               # refresh work is not "changed"
+        sent = _traffic(rig)
+        assert len(sent) <= 1
+        pages += len(sent)
+        _clear(rig)
+    assert pages == 8
+
+
+def test_a_change_overtakes_a_periodic_refresh():
+    rig = Rig("oled4")
+    scr = rig.screens
+    rig.update(Screens.REFRESH_MS // 4 + 1)     # display 1's refresh starts
+    i = scr.refreshing
+    assert i >= 0
+    rig.game.shot(F.B5)                        # player 1 scores
+    _clear(rig)
+    rig.now += 1
+    while True:
+        scr.update(rig.game, rig.panel, rig.now)
+        if not scr.busy:
+            break
+    assert read_oled(rig.models[0].pixels())["side"] == "+5"

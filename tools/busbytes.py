@@ -10,7 +10,7 @@ six addressing commands and 1024 bytes of data).
 
 Bus time: I2C 9 bits per byte (8 + ACK) plus start and stop per transaction, at
 the build's clock; SPI 8 bits per byte at its baud rate; TM1637 9 clocks per byte
-plus start/stop, at the driver's bit time (two DELAY_US per clock).
+plus start/stop, at the 5 us clock of the Pico's SIO transport (display/tm1637_sio.py).
 
     python tools/busbytes.py
 """
@@ -23,7 +23,6 @@ for p in ("host_tests", os.path.join("host_tests", "fakes"), "firmware"):
 
 from board import config                       # noqa: E402
 from cowboy import facts as F                  # noqa: E402
-from display.tm1637 import TM1637              # noqa: E402
 from display.views import PAGE_MS              # noqa: E402
 from displayrig import Rig                     # noqa: E402
 
@@ -64,7 +63,7 @@ class Meter:
 def bus_ms(cfg, nbytes, trans):
     bus = next(iter(cfg["buses"].values()), None)
     if bus is None:
-        clock_us = 2 * TM1637.DELAY_US
+        clock_us = 5.0          # display/tm1637_sio.py on the Pico: 2.5 us half-bits
         return (nbytes * 9 + trans * 3) * clock_us / 1000.0, "%d kHz bit-banged" % (
             1000 // clock_us)
     if bus["kind"] == "spi":
@@ -83,18 +82,18 @@ def measure(cfg):
         rig.now = PAGE_MS * 60 + phase * PAGE_MS + 1
         for f in (F.B1 | F.B3 | (3 << F.CAROM), 0, F.B3, 0, F.B5):
             rig.game.shot(f)
-        rig.screens.update(rig.game, rig.panel, rig.now)
+        rig.drain()
         b0, t0 = meter.read()
         rig.game.shot(F.B3 | (2 << F.CAROM))
-        rig.screens.update(rig.game, rig.panel, rig.now)
+        rig.drain()
         b1, t1 = meter.read()
         if "stroke" not in out or b1 - b0 > out["stroke"][0]:
             out["stroke"] = (b1 - b0, t1 - t0)
     rig.now = PAGE_MS * 60 + 1
-    rig.screens.update(rig.game, rig.panel, rig.now)
+    rig.drain()
     b0, t0 = meter.read()
     rig.game.shot(0)
-    rig.screens.update(rig.game, rig.panel, rig.now)
+    rig.drain()
     b1, t1 = meter.read()
     out["inning"] = (b1 - b0, t1 - t0)
     b0, t0 = meter.read()

@@ -87,7 +87,11 @@ def build(out=BUILD):
             rel = rel[:-3] + ".mpy"
             dst = os.path.join(out, rel)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
-            res = subprocess.run(mpy_cross() + ["-s", rel[:-4] + ".py", "-o", dst, src],
+            # device-only native code (viper) is compiled for the RP2040's Cortex-M0+
+            with open(src) as f:
+                native = "@micropython.viper" in f.read()
+            arch = ["-march=armv6m"] if native else []
+            res = subprocess.run(mpy_cross() + arch + ["-s", rel[:-4] + ".py", "-o", dst, src],
                                  capture_output=True, text=True)
             if res.returncode:
                 raise DeployError("mpy-cross failed on firmware/%s:\n%s"

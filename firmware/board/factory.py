@@ -4,6 +4,7 @@ One of the two modules that import `machine` (with main.py): everything else
 receives the objects made here. `make()` returns the assembled application
 (app.loop.App) ready to `run()`.
 """
+import sys
 import time
 
 import machine
@@ -53,6 +54,13 @@ def make(watchdog=None, root="/"):
     from app import loop
     from input.pio_quadrature import factory as pio_quadrature
     build = config.selected()
+    for e in build["displays"]:
+        # TM1637 frames by direct SIO register writes (native code: the chip only)
+        if e[0] == "tm1637" and sys.platform == "rp2":
+            from display import screens
+            from display.tm1637_sio import TM1637SIO
+            screens.TM1637_DRIVER = TM1637SIO
+            break
     return loop.make(key_pin, buses(build), display_pin, build=build, pwm=buzzer(),
                      root=root, quadrature=pio_quadrature, watchdog=watchdog,
                      clock=time.ticks_ms)

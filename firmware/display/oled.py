@@ -1,14 +1,23 @@
-"""SSD1306 and SH1106 128x64 monochrome OLED drivers.
+"""SSD1306 and SH1106 128x64 monochrome OLED drivers, drawn from text cells.
 
-Logic (frame buffer, what changed, init, contrast) is separate from transport:
-subclasses implement `write_cmds(src, n)` and `write_data(src, start, n)` for I2C
-or SPI, as in micropython-lib's ssd1306. The frame buffer is MONO_VLSB: byte
-`page * 128 + x` holds 8 vertical pixels (bit 0 on top), which is the chips' own
-page layout, so a changed run of columns in a page goes out as one write.
+The panel's own RAM is the picture: there is no frame buffer. The driver is given
+a cell layout (display/cells.py: where each character of a text is drawn, and in
+which glyph size) and the text to show (`show(text, dx)`); it keeps, per page, the
+text that page last received, and `step()` sends only the columns of the cells
+that differ, composed from pre-rendered glyphs into one small transmit buffer
+(page, column low, column high, then the data of each span). A big digit that
+changes only where its glyph differs costs those pages; a shift of the picture
+(`dx`, against burn-in) or an inverted status line resends whole pages.
 
-Both chips are driven in page addressing mode (page, column low, column high, then
-data), which they share; the SH1106 has 132 columns of RAM with the panel on 2-129,
-hence its 2-column offset.
+Work is sliced: `step()` sends pages until about SLICE_BYTES of data went out
+(one whole page at most when pages are resent in full) and returns whether
+something is still to send; `flush()` steps until everything is sent. `refresh()`
+re-initialises the chip and resends every page over the following steps.
+
+Logic is separate from transport: subclasses implement `write_cmds(src, n)` and
+`send_data(n)` (the data already composed in the shared buffer at DATA_AT) for
+I2C or SPI. Both chips are driven in page addressing mode, which they share; the
+SH1106 has 132 columns of RAM with the panel on 2-129, hence its 2-column offset.
 """
 try:
     from micropython import const
@@ -51,6 +60,8 @@ SH1106_INIT = bytes((
 
 WIDTH = const(128)
 PAGES = const(8)
+_UNKNOWN = const(255)     # a page whose content the driver does not know
+MERGE = const(6)          # spans closer than this go out as one (a span costs 5 bytes)
 
 # One transmit buffer and a view of each length, shared by every OLED: writes
 # happen one at a time, and a view per length lets a span go out without slicing.
@@ -66,22 +77,28 @@ def _views():
 
 
 class OLED:
-    """`buf` is the frame buffer to draw in; several OLEDs may share one when each
-    is drawn just before its flush (display/screens.py does): 1 KB saved per OLED.
-    What the panel holds is tracked per display, so flushes stay differential."""
     COL_OFFSET = 0
     INIT = SSD1306_INIT
+    DATA_AT = 1               # where send_data() finds its bytes in _TX
+    SLICE_BYTES = 160         # data bytes a step() sends at most (unless one page is more)
 
-    def __init__(self, buf=None):
+    def __init__(self, cells=None):
         _views()
-        self.buf = buf if buf is not None else bytearray(WIDTH * PAGES)
-        self._sent = bytearray(WIDTH * PAGES)
         self._cmd = bytearray(4)
         self.level = 8
         self.start_line = 0
-        self._sent_level = -1
-        self._sent_start = -1
-        self._valid = False
+        self.cells = None
+        if cells is not None:
+            self.layout(cells)
+
+    def layout(self, cells):
+        """Take a display.cells.Cells layout; everything is resent."""
+        self.cells = cells
+        self.want = bytearray(cells.size)          # the text to show
+        self.sent = bytearray(PAGES * cells.size)  # per page: the text it last got
+        self.sent_dx = bytearray(PAGES)
+        self.dx = 0
+        self.refresh()
 
     def brightness(self, level):
         """0-15, mapped onto the contrast register."""
@@ -91,45 +108,114 @@ class OLED:
         """Show RAM row n on top (hardware, nothing redrawn): moves the picture up."""
         self.start_line = n & 63
 
+    def refresh(self):
+        """Re-initialise the chip and resend every page (over the next steps)."""
+        self._init = True
+        self.dirty = 0xFF
+        for p in range(PAGES):
+            self.sent_dx[p] = _UNKNOWN
+        self._sent_level = -1
+        self._sent_start = -1
+        self._on = False
+
+    def show(self, text, dx=0):
+        """Show `text` (bytes of the layout's size), dx columns to the right."""
+        cells = self.cells
+        want = self.want
+        if dx != self.dx:
+            self.dx = dx
+            self.dirty = 0xFF
+        for c in range(cells.size):
+            if text[c] != want[c]:
+                want[c] = text[c]
+                self.dirty |= cells.pmask[c]
+
+    def pending(self):
+        """Something is still to send."""
+        return (self.dirty != 0 or self._init or not self._on
+                or self.level != self._sent_level or self.start_line != self._sent_start)
+
     def flush(self, full=False):
-        """Send the changed column span of each page (everything if `full`).
+        """Send everything that is pending (all, re-initialised, if `full`).
         Returns the number of data bytes sent."""
+        if full:
+            self.refresh()
+        n = 0
+        while self.pending():
+            n += self.step()
+        return n
+
+    def step(self):
+        """One slice of work; returns the number of data bytes sent. An OSError
+        from the bus propagates and makes the next steps a full refresh."""
+        try:
+            return self._step()
+        except OSError:
+            self.refresh()
+            raise
+
+    def _step(self):
         count = 0
-        buf = self.buf
-        sent = self._sent
-        if full or not self._valid:
-            self._valid = False
+        if self._init:
             self.write_cmds(self.INIT, len(self.INIT))
-            for p in range(PAGES):
+            self._init = False
+        cells = self.cells
+        size = cells.size
+        want = self.want
+        sent = self.sent
+        dx = self.dx
+        inv = cells.inv
+        for p in range(PAGES):
+            if not self.dirty >> p & 1:
+                continue
+            base = p * size
+            full = self.sent_dx[p] != dx or (p == 0 and want[inv] != sent[inv])
+            if full:
                 self._span(p, 0, WIDTH)
-            count = WIDTH * PAGES     # all sent: the display goes on below
-            self._sent_level = -1
-            self._sent_start = -1
-        else:
-            for p in range(PAGES):
-                base = p * WIDTH
-                first = -1
-                last = -1
-                for x in range(WIDTH):
-                    if buf[base + x] != sent[base + x]:
-                        if first < 0:
-                            first = x
-                        last = x
-                if first >= 0:
-                    self._valid = False
-                    self._span(p, first, last + 1 - first)
-                    count += last + 1 - first
-        if self.level != self._sent_level or self.start_line != self._sent_start:
-            self._valid = False
+                count += WIDTH
+            else:
+                a = -1
+                b = -1
+                on = cells.pages[p]
+                for k in range(len(on)):
+                    c = on[k]
+                    if cells.same_on_page(c, p, want[c], sent[base + c]):
+                        continue
+                    x = cells.x[c] + dx
+                    if x >= WIDTH:
+                        continue
+                    e = x + cells.width_of(c)
+                    if e > WIDTH:
+                        e = WIDTH
+                    if a >= 0 and x - b <= MERGE:
+                        if e > b:
+                            b = e
+                        continue
+                    if a >= 0:
+                        self._span(p, a, b - a)
+                        count += b - a
+                    a = x
+                    b = e
+                if a >= 0:
+                    self._span(p, a, b - a)
+                    count += b - a
+            for c in range(size):
+                sent[base + c] = want[c]
+            self.sent_dx[p] = dx
+            self.dirty &= ~(1 << p)
+            if full or count >= self.SLICE_BYTES:
+                return count
+        if self.level != self._sent_level or self.start_line != self._sent_start \
+                or not self._on:
             c = self._cmd
             c[0] = SET_CONTRAST
             c[1] = self.level * 17
             c[2] = SET_START_LINE | self.start_line
             c[3] = SET_DISP | 1       # on after (re)initialisation: content is in place
-            self.write_cmds(c, 4 if count == WIDTH * PAGES else 3)
+            self.write_cmds(c, 3 if self._on else 4)
             self._sent_level = self.level
             self._sent_start = self.start_line
-        self._valid = True
+            self._on = True
         return count
 
     def _span(self, page, x, n):
@@ -139,19 +225,15 @@ class OLED:
         c[1] = SET_LOW_COLUMN | (col & 0x0F)
         c[2] = SET_HIGH_COLUMN | (col >> 4)
         self.write_cmds(c, 3)
-        start = page * WIDTH + x
-        self.write_data(self.buf, start, n)
-        sent = self._sent
-        buf = self.buf
-        for i in range(start, start + n):
-            sent[i] = buf[i]
+        self.cells.compose(_TX, self.DATA_AT, page, x, x + n, self.want, self.dx)
+        self.send_data(n)
 
 
 class OLED_I2C(OLED):
     """I2C transport: a control byte (0x00 commands, 0x40 data) opens each write."""
 
-    def __init__(self, i2c, addr=0x3C, buf=None):
-        OLED.__init__(self, buf)
+    def __init__(self, i2c, addr=0x3C, cells=None):
+        OLED.__init__(self, cells)
         self.i2c = i2c
         self.addr = addr
 
@@ -161,18 +243,18 @@ class OLED_I2C(OLED):
             _TX[i + 1] = src[i]
         self.i2c.writeto(self.addr, _TXV[n + 1])
 
-    def write_data(self, src, start, n):
+    def send_data(self, n):
         _TX[0] = 0x40
-        for i in range(n):
-            _TX[i + 1] = src[start + i]
         self.i2c.writeto(self.addr, _TXV[n + 1])
 
 
 class OLED_SPI(OLED):
     """4-wire SPI transport: the DC pin tells commands (0) from data (1)."""
 
-    def __init__(self, spi, dc, cs, buf=None):
-        OLED.__init__(self, buf)
+    DATA_AT = 0
+
+    def __init__(self, spi, dc, cs, cells=None):
+        OLED.__init__(self, cells)
         self.spi = spi
         self.dc = dc
         self.cs = cs
@@ -191,9 +273,7 @@ class OLED_SPI(OLED):
             _TX[i] = src[i]
         self._out(0, n)
 
-    def write_data(self, src, start, n):
-        for i in range(n):
-            _TX[i] = src[start + i]
+    def send_data(self, n):
         self._out(1, n)
 
 

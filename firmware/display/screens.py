@@ -1,14 +1,32 @@
-"""All players' displays as one object the main loop calls once per pass.
+"""All players' displays as one object the main loop calls.
 
     screens = build(config.selected(), buses, pin)    # at start-up
     screens.update(game, panel, now_ms)                # every loop pass
+    screens.busy                                       # changed content not yet sent
     screens.wake(now_ms)                               # on any key: OLEDs undim
 
-`update` decides each seat's view, renders it into text, redraws a display only
-when its text changed and flushes only what changed on the wire. Besides that it:
-- fully refreshes (re-initialises and resends) one display every
-  REFRESH_MS / displays, so each is refreshed every REFRESH_MS and a display upset
-  by interference recovers;
+Contract with the main loop: a frame starts at once when the game or the panel
+changed, otherwise FRAME_MS after the previous one started (once it is finished);
+in a frame every seat's view is rendered into text, ONE seat per `update` call
+(the shooter's first, then in seat order; a seat costs 2-4 ms on the chip), and a
+changed text goes to its driver. Then `update` does at most ONE slice of bus work
+and returns:
+- changed content first: one seven-segment display's changed digits, or one
+  OLED's changed cells (a page or a few, about OLED.SLICE_BYTES of data: a big
+  change takes several calls); the shooter's display first, then the others in
+  seat order;
+- otherwise a failed display's retry (a full refresh's first slice) when due;
+- otherwise one slice of the periodic full refresh (a whole seven-segment display,
+  or one page of an OLED after its re-initialisation): one display at a time, so
+  that each is fully refreshed every REFRESH_MS and a display upset by
+  interference recovers.
+`busy` is True while seats of a frame that follows a change are still to be
+rendered or some display's changed content is not yet fully sent (periodic
+frames and periodic refresh work do not count; a failed display counts only once its
+retry is due, and stops counting when the retry fails again). The loop calls `update` every pass while `busy` (about
+every 1-2 ms) and at its frame cadence otherwise; repeated calls finish the job.
+
+Besides that it:
 - catches OSError from a display (unplugged, NACK): the display is marked failed
   (`failed` bit mask, `errors` counts), the others carry on, and it is retried
   with a full refresh every RETRY_MS;
@@ -21,8 +39,6 @@ from ticks import ticks_diff, ticks_add
 
 from display import views as V
 from display.ui import MAX_BRIGHTNESS
-from display.sevenseg import SevenSegment
-from display.oled import OLED
 
 KIND_4 = 4
 KIND_8 = 8
@@ -31,6 +47,10 @@ KIND_OLED = 64
 # Columns the OLED picture moves right, in turn, against burn-in. (Vertically the
 # layout has no spare row: the status line, big digits and item line fill 64 rows.)
 SHIFTS = (0, 1, 2, 1)
+
+# Seven-segment builds keep this: board/factory.py sets a faster TM1637 transport
+# on the Pico, called as TM1637_DRIVER(clk_pin, dio_pin, clk_gpio, dio_gpio).
+TM1637_DRIVER = None
 
 
 class Screens:
@@ -49,13 +69,18 @@ class Screens:
         self.seats = [V.Seat(i) for i in range(n)]
         self.kinds = bytearray(n)
         self.layouts = []
-        self.shown = []            # the text last drawn per seat
+        self.shown = []            # the text last rendered per seat
+        cells = None
         for i in range(n):
             d = displays[i]
-            if isinstance(d, OLED):
+            if hasattr(d, "show"):         # an OLED (display/oled.py): text cells
                 self.kinds[i] = KIND_OLED
                 lay = V.LayoutOLED()
-            elif isinstance(d, SevenSegment) and d.digits >= 8:
+                if cells is None:
+                    from display.cells import Cells
+                    cells = Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV)
+                d.layout(cells)
+            elif d is not None and d.digits >= 8:
                 self.kinds[i] = KIND_8
                 lay = V.Layout8()
             else:
@@ -67,7 +92,8 @@ class Screens:
         self.failed = 0            # bit i: display i failed and waits for a retry
         self.errors = bytearray(n)  # failures per display (saturating)
         self.retry_at = [0] * n
-        self.dirty = bytearray(n)  # 1: redraw even if the text is the same
+        self.dirty = bytearray(n)  # 1: hand the text over even if it is the same
+        self.changed = bytearray(n)  # 1: the driver holds content not yet sent
         self.levels = bytearray(b"\xff" * n)  # brightness last given to each driver
         self._sig = [0] * 14        # what a key or a stroke changes
         self._force = True
@@ -79,6 +105,10 @@ class Screens:
         self.shift_at = 0
         self.refresh_at = 0
         self.refresh_next = 0
+        self.refreshing = -1       # display under periodic refresh, -1: none
+        self.to_render = 0         # bit i: seat i still to render in this frame
+        self.urgent = False        # the frame follows a change: busy until rendered
+        self.busy = False
         self.started = False
         self.busy = False          # changed content not yet fully sent
 
@@ -95,6 +125,7 @@ class Screens:
             self.dirty[i] = 1
 
     def update(self, game, panel, now_ms):
+        """Render what changed, then at most one slice of bus work (see above)."""
         if not self.started:
             self._start(now_ms)
         if panel is not None and panel.settings is not None:
@@ -102,10 +133,41 @@ class Screens:
             self.level = 0 if b < 0 else (MAX_BRIGHTNESS if b > MAX_BRIGHTNESS else b)
         if game is not None:
             self.ctx.update(game)
-        if not self._activity(game, panel, now_ms) and \
-                ticks_diff(now_ms, self.frame_at) < self.FRAME_MS:
-            return
+        if self._activity(game, panel, now_ms):
+            self._frame(now_ms, True)
+        elif not self.to_render and ticks_diff(now_ms, self.frame_at) >= self.FRAME_MS:
+            self._frame(now_ms, False)
+        if self.to_render:
+            i = game.shooter if game is not None else -1
+            if i < 0 or i >= self.count or not self.to_render >> i & 1:
+                i = 0
+                while not self.to_render >> i & 1:
+                    i += 1
+            self.to_render &= ~(1 << i)
+            self._render(i, game, panel, now_ms)
+        if self.count and self.refreshing < 0 and \
+                ticks_diff(now_ms, self.refresh_at) >= self.REFRESH_MS // self.count:
+            self.refresh_at = now_ms
+            i = self.refresh_next
+            self.refresh_next = i + 1 if i + 1 < self.count else 0
+            if self.displays[i] is not None and not self.failed >> i & 1:
+                self.refreshing = i
+                if self.kinds[i] == KIND_OLED:
+                    self.displays[i].refresh()
+        self._slice(game, now_ms)
+        busy = self.to_render != 0 and self.urgent
+        for i in range(self.count):
+            if self.changed[i] and (not self.failed >> i & 1 or
+                                    ticks_diff(now_ms, self.retry_at[i]) >= 0):
+                busy = True
+        self.busy = busy
+
+    def _frame(self, now_ms, urgent):
+        """A new frame: every seat is rendered again, one per call. `urgent`: after
+        a change (it makes `busy`), else the periodic frame (pages, blinking)."""
         self.frame_at = now_ms
+        self.urgent = urgent
+        self.to_render = (1 << self.count) - 1
         # burn-in shift and dimming (OLEDs)
         if ticks_diff(now_ms, self.shift_at) >= self.SHIFT_MS:
             self.shift_at = now_ms
@@ -116,16 +178,6 @@ class Screens:
                 if self.kinds[i] == KIND_OLED:
                     self.dirty[i] = 1
         self.dimmed = ticks_diff(now_ms, self.last_input) >= self.DIM_MS
-        # which display gets its periodic full refresh in this pass
-        full_i = -1
-        if self.count and ticks_diff(now_ms, self.refresh_at) >= self.REFRESH_MS // self.count:
-            self.refresh_at = now_ms
-            full_i = self.refresh_next
-            self.refresh_next += 1
-            if self.refresh_next >= self.count:
-                self.refresh_next = 0
-        for i in range(self.count):
-            self._one(i, game, panel, now_ms, i == full_i)
 
     def _set(self, k, v):
         if self._sig[k] != v:
@@ -155,7 +207,8 @@ class Screens:
             self.last_input = now_ms
         return n > 0
 
-    def _one(self, i, game, panel, now_ms, full):
+    def _render(self, i, game, panel, now_ms):
+        """Seat i's text; a changed text or level goes to its driver (no bus work)."""
         d = self.displays[i]
         if d is None:
             return
@@ -163,36 +216,73 @@ class Screens:
         seat.update(game, panel, self.ctx)
         text = self.layouts[i].render(seat, now_ms)
         shown = self.shown[i]
-        changed = self.dirty[i] or not text.same(shown)
         kind = self.kinds[i]
-        if changed:
+        if self.dirty[i] or not text.same(shown):
             shown.copy(text)
             self.dirty[i] = 0
-            if kind != KIND_OLED:
-                d.text(text.buf)
+            if kind == KIND_OLED:
+                d.show(shown.buf, SHIFTS[self.shift])
+                if d.pending():
+                    self.changed[i] = 1
+            else:
+                d.text(shown.buf)
+                self.changed[i] = 1
         level = self.level
         if kind == KIND_OLED and self.dimmed:
             level = self.DIM_LEVEL
         if level != self.levels[i]:
             self.levels[i] = level
             d.brightness(level)
-            changed = True
-        if self.failed >> i & 1:
-            if ticks_diff(now_ms, self.retry_at[i]) < 0:
+            self.changed[i] = 1
+
+    def _slice(self, game, now_ms):
+        n = self.count
+        first = game.shooter if game is not None else -1
+        if first >= 0 and first < n and self.changed[first] and \
+                not self.failed >> first & 1:
+            self._work(first, now_ms, False)
+            return
+        for i in range(n):
+            if self.changed[i] and not self.failed >> i & 1:
+                self._work(i, now_ms, False)
                 return
-            full = True
-        if not (changed or full):
-            return                         # nothing to send: skip the driver's diff
-        if kind == KIND_OLED:              # OLEDs share one frame buffer: draw now
-            V.draw_oled(d.buf, shown, SHIFTS[self.shift])
+        for i in range(n):
+            if self.failed >> i & 1 and ticks_diff(now_ms, self.retry_at[i]) >= 0:
+                self._work(i, now_ms, True)
+                return
+        i = self.refreshing
+        if i >= 0:
+            self._work(i, now_ms, self.kinds[i] != KIND_OLED)
+
+    def _work(self, i, now_ms, full):
+        """One slice for display i; `full`: re-initialise and resend it."""
+        d = self.displays[i]
         try:
-            d.flush(full)
+            if self.kinds[i] == KIND_OLED:
+                if full:
+                    d.refresh()
+                d.step()
+                more = d.pending()
+            else:
+                d.flush(full)
+                more = False
             self.failed &= ~(1 << i)
         except OSError:
             self.failed |= 1 << i
             if self.errors[i] < 255:
                 self.errors[i] += 1
             self.retry_at[i] = ticks_add(now_ms, self.RETRY_MS)
+            self.changed[i] = 1            # all of it goes again at the retry
+            more = True
+        if not more:
+            self.changed[i] = 0
+            if self.refreshing == i:
+                self.refreshing = -1
+        elif self.failed >> i & 1:
+            if self.refreshing == i:
+                self.refreshing = -1
+        elif full:
+            self.changed[i] = 1            # a retry found it: the rest as changed content
 
 
 def build(build, buses, pin):
@@ -207,12 +297,8 @@ def build(build, buses, pin):
 
 
 def drivers(build, buses, pin):
-    """The list of display drivers, one per seat (see build())."""
-    from display.tm1637 import TM1637
-    from display.ht16k33 import HT16K33
-    from display.max7219 import MAX7219Chain
-    from display.oled import SSD1306_I2C, SH1106_I2C, WIDTH, PAGES
-    from display.tca9548a import TCA9548A
+    """The list of display drivers, one per seat (see build()). Only the driver
+    modules the build uses are imported (seven-segment builds load no glyphs)."""
 
     pins = {}
 
@@ -224,15 +310,19 @@ def drivers(build, buses, pin):
     entries = build["displays"]
     chains = {}
     muxes = {}
-    frame = None              # one frame buffer for every OLED (see display/oled.py)
     out = []
     for e in entries:
         kind = e[0]
         if kind == "tm1637":
-            out.append(TM1637(get_pin(e[1]), get_pin(e[2])))
+            if TM1637_DRIVER is not None:
+                out.append(TM1637_DRIVER(get_pin(e[1]), get_pin(e[2]), e[1], e[2]))
+            else:
+                from display.tm1637 import TM1637
+                out.append(TM1637(get_pin(e[1]), get_pin(e[2])))
         elif kind == "max7219":
             name = e[1]
             if name not in chains:
+                from display.max7219 import MAX7219Chain
                 count = 0
                 for x in entries:
                     if x[0] == "max7219" and x[1] == name:
@@ -241,18 +331,19 @@ def drivers(build, buses, pin):
                 chains[name] = MAX7219Chain(buses[name], get_pin(cfg["cs"]), count)
             out.append(chains[name].module(e[2]))
         elif kind == "ht16k33":
+            from display.ht16k33 import HT16K33
             out.append(HT16K33(buses[e[1]], e[2]))
         elif kind == "ssd1306" or kind == "sh1106":
             bus = buses[e[1]]
             if len(e) > 3:
                 name = e[1]
                 if name not in muxes:
+                    from display.tca9548a import TCA9548A
                     muxes[name] = TCA9548A(bus, build["buses"][name].get("mux", 0x70))
                 bus = muxes[name].channel(e[3])
+            from display.oled import SSD1306_I2C, SH1106_I2C
             cls = SH1106_I2C if kind == "sh1106" else SSD1306_I2C
-            if frame is None:
-                frame = bytearray(WIDTH * PAGES)
-            out.append(cls(bus, e[2], frame))
+            out.append(cls(bus, e[2]))
         else:
             raise ValueError(kind)
     return out

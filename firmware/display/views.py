@@ -27,7 +27,6 @@ except ImportError:
 from cowboy import codes as C
 from cowboy import facts as F
 from display import ui as U
-from display import fonts
 
 # Main value of a seat.
 MAIN_BLANK = const(0)     # seat not in the game
@@ -633,6 +632,16 @@ _SIDE = const(26)
 _BOTTOM = const(30)
 OLED_TEXT = const(51)
 COLS = const(21)
+OLED_INV = _INV
+# Where each character of the OLED text is drawn (display/cells.py): (first index,
+# count, kind, x of the first cell, step, top page); kinds 1 small (5x7 on one
+# page), 2 big (28x48, pages 1-6), 3 small at double size (two pages).
+OLED_CELLS = (
+    (_TOP, COLS, 1, 1, 6, 0),         # status line, 6-pixel cells from column 1
+    (_BIG, 3, 2, 0, 30, 1),           # big score: 28 columns and a 2-column gap
+    (_SIDE, 3, 3, 90, 12, 2),         # inning points beside the score
+    (_BOTTOM, COLS, 1, 1, 6, 7),      # item line
+)
 
 
 def item21(t, seat, k):
@@ -798,18 +807,13 @@ class LayoutOLED:
 
 
 def draw_oled(buf, text, dx):
-    """Draw an OLED text (LayoutOLED) into a frame buffer, dx pixels to the right."""
-    for i in range(len(buf)):
-        buf[i] = 0
-    b = text.buf
-    if b[_INV] == 73:
-        for x in range(128):
-            buf[x] = 0xFF
-    fonts.small_from(buf, dx + 1, 0, b, _TOP, COLS, b[_INV] == 73)
-    x = dx
-    for k in range(3):
-        if b[_BIG + k] != _SPACE:
-            fonts.big(buf, x, 1, b[_BIG + k])
-        x += fonts.BIG_W + 2
-    fonts.small2(buf, dx + 90, 2, b, _SIDE, 3)
-    fonts.small_from(buf, dx + 1, 7, b, _BOTTOM, COLS, False)
+    """Draw an OLED text (LayoutOLED) into a 1 KB frame buffer, dx pixels to the
+    right (tests and tools; the OLED driver composes only changed cells itself)."""
+    global _cells
+    if _cells is None:
+        from display.cells import Cells
+        _cells = Cells(OLED_CELLS, OLED_TEXT, _INV)
+    _cells.draw(buf, text.buf, dx)
+
+
+_cells = None

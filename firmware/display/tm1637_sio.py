@@ -1,0 +1,129 @@
+"""TM1637 at its own speed on the RP2040: one native call per frame (device only).
+
+The portable driver (display/tm1637.py) makes a method call and a `Pin.value()`
+per half-bit, about 55 us each on the chip: a byte took 1 ms. Here one viper
+function sends a whole frame (start, bytes LSB first with the ninth-clock ACK
+read, stop) by writing the SIO registers directly: GPIO_OUT_SET/CLR for the
+levels, GPIO_OE_SET/CLR to release DIO (input with the pad's pull-up) for the
+ACK, GPIO_IN to read it. A half-bit is HALF_LOOPS turns of a busy loop: 2.5 us
+measured on the emulated Pico at 125 MHz (a 200 kHz clock; the chip allows about
+250 kHz), so a 5-byte frame takes 0.25 ms.
+
+Compiled by mpy-cross with -march=armv6m (tools/deploy.py); board/factory.py
+chooses it on the Pico (display.screens.TM1637_DRIVER). CPython, the simulator
+and the host tests use the portable driver, which speaks the same frames.
+Modules on a shared CLK each keep their own DIO, as with the portable driver.
+"""
+import micropython
+
+from display.sevenseg import SevenSegment
+
+_EIO = 5
+HALF_LOOPS = 14        # busy-loop turns per half-bit: 2.5 us on the emulated Pico (docs/DISPLAYS.md)
+
+
+@micropython.viper
+def _frame(clk: int, dio: int, buf, n: int, half: int) -> int:
+    """Start, n bytes of buf, stop on the pins of masks clk and dio; returns the
+    number of bytes the chip did not acknowledge."""
+    sio = ptr32(0xD0000000)
+    src = ptr8(buf)
+    nack = 0
+    # start: DIO falls while CLK is high
+    sio[9] = clk | dio           # GPIO_OE_SET: both driven
+    sio[5] = clk                 # GPIO_OUT_SET
+    sio[6] = dio                 # GPIO_OUT_CLR
+    j = half
+    while j > 0:
+        j -= 1
+    sio[6] = clk
+    j = half
+    while j > 0:
+        j -= 1
+    k = 0
+    while k < n:
+        b = src[k]
+        i = 0
+        while i < 8:
+            if b & 1:
+                sio[5] = dio
+            else:
+                sio[6] = dio
+            b = b >> 1
+            j = half
+            while j > 0:
+                j -= 1
+            sio[5] = clk
+            j = half
+            while j > 0:
+                j -= 1
+            sio[6] = clk
+            i += 1
+        sio[10] = dio            # GPIO_OE_CLR: release DIO, the chip acknowledges
+        j = half
+        while j > 0:
+            j -= 1
+        sio[5] = clk
+        j = half
+        while j > 0:
+            j -= 1
+        if sio[1] & dio:         # GPIO_IN: still high = no ACK
+            nack += 1
+        sio[6] = clk
+        j = half
+        while j > 0:
+            j -= 1
+        sio[6] = dio
+        sio[9] = dio             # drive DIO (low) again
+        k += 1
+    # stop: DIO rises while CLK is high
+    sio[6] = dio
+    j = half
+    while j > 0:
+        j -= 1
+    sio[5] = clk
+    j = half
+    while j > 0:
+        j -= 1
+    sio[5] = dio
+    j = half
+    while j > 0:
+        j -= 1
+    return nack
+
+
+class TM1637SIO(SevenSegment):
+    """The TM1637 driver of display/tm1637.py, sending through _frame()."""
+
+    def __init__(self, clk, dio, clk_gpio, dio_gpio, digits=4):
+        SevenSegment.__init__(self, digits)
+        self.clk_mask = 1 << clk_gpio
+        self.dio_mask = 1 << dio_gpio
+        self.half = HALF_LOOPS
+        self._buf = bytearray(1 + digits)
+        dio.init(dio.OUT, dio.PULL_UP)   # the pad pull-up holds released DIO high
+        dio.value(1)
+        clk.init(clk.OUT)
+        clk.value(1)
+
+    def _send(self, n):
+        if _frame(self.clk_mask, self.dio_mask, self._buf, n, self.half):
+            raise OSError(_EIO)
+
+    def _command(self, c):
+        self._buf[0] = c
+        self._send(1)
+
+    def _init(self):
+        self._command(0x40)          # data command: write display, auto-increment
+
+    def _write(self, i, j):
+        b = self._buf
+        b[0] = 0xC0 | i              # address command
+        seg = self.seg
+        for k in range(i, j):
+            b[1 + k - i] = seg[k]
+        self._send(1 + j - i)
+
+    def _level(self):
+        self._command(0x88 | (self.level >> 1))   # display on, pulse width 0-7
