@@ -2,10 +2,13 @@
 
 Run by test_journal_lfs.py under micropython: `micropython lfs_journal.py MODE`.
 Modes print "OK <mode> ..." as their last line; any mismatch raises.
-  cuts   power cut at every flash operation of one appended action
-  bytes  the journal cut at every byte offset, and corrupt tails
-  heap   appending with the heap locked
-  wear   bytes and erases per action (printed, not checked)
+  cuts     power cut at every flash operation of one appended action
+  bytes    the journal cut at every byte offset, and corrupt tails
+  migrate  a version-1 journal.bin resumed and rewritten
+  rename   power cut at every flash operation of archiving a game (issue 12)
+  heap     appending with the heap locked
+  pico     resuming a long game in a Pico-sized heap
+  wear     bytes and erases per action, and of the layouts compared (printed)
 """
 import sys
 import os
@@ -14,7 +17,7 @@ import vfs
 
 from ramblock import RAMBlock, PowerCut
 from cowboy.game import Game
-from app.journal import Journal, JOURNAL
+from app.journal import Journal, JOURNAL, TAIL, TAIL_RECORDS, joined, prepare
 import journal_harness as H
 
 MNT = "/fs"
@@ -80,6 +83,7 @@ def check_cuts(played, count, tear):
             except PowerCut:
                 pass
             _ABANDONED.append(j._f)
+            _ABANDONED.append(j._t)
             power_down()
             bd2, j2 = power_up(bd.survivor())
             s = H.state(j2.game)
@@ -111,7 +115,55 @@ def write_file(path, data, n):
     f.close()
 
 
+def read_file(path):
+    try:
+        f = open(path, "rb")
+    except OSError:
+        return b""
+    data = f.read()
+    f.close()
+    return data
+
+
+def on_flash():
+    """The game on flash as one stream (what the export gives)."""
+    return joined(read_file(ROOT + JOURNAL), read_file(ROOT + TAIL))
+
+
+def files(body, nb, tail=None, nt=0):
+    """Replace the journal's files: journal.bin as body[:nb], journal.tail as
+    tail[:nt] (no tail file when tail is None)."""
+    write_file(ROOT + JOURNAL, body, nb)
+    if tail is None:
+        try:
+            os.remove(ROOT + TAIL)
+        except OSError:
+            pass
+    else:
+        write_file(ROOT + TAIL, tail, nt)
+
+
+def resumed(image0, body, nb, tail=None, nt=0):
+    """Power up, put these files in place, resume; the journal."""
+    bd, j = power_up(image0)
+    j.close()
+    files(body, nb, tail, nt)
+    j.resume(3, 1)
+    return j
+
+
+def append_survives(j, seed, where):
+    r = H.Rng(seed)
+    while not H.step(j, r):
+        pass
+    s = H.state(j.game)
+    j.resume(3, 1)
+    assert H.state(j.game) == s, "append after %s lost" % where
+
+
 def check_bytes(played):
+    """The journal cut at every byte offset (as one file, and with its last records
+    in the tail file cut short), corrupt records, headers and tails."""
     rng = H.Rng(11)
     bd, j = power_up()
     fresh = H.state(j.game)
@@ -120,65 +172,177 @@ def check_bytes(played):
         H.play(j, rng, 1)
         states.append(H.state(j.game))
     j.close()
-    f = open(ROOT + JOURNAL, "rb")
-    data = f.read()
-    f.close()
+    data = on_flash()
+    body = read_file(ROOT + JOURNAL)
+    tail = read_file(ROOT + TAIL)
     power_down()
     image0 = bytes(bd.image)
     size = len(data)
-    assert size == 8 + 4 * played
+    folded = (played - 1) // TAIL_RECORDS * TAIL_RECORDS    # records in journal.bin
+    assert size == 8 + 4 * played and len(body) == 8 + 4 * folded
     for cut in range(size + 1):
-        bd, j = power_up(image0)
-        j.close()
-        write_file(ROOT + JOURNAL, data, cut)
-        j.resume(3, 1)
         k = (cut - 8) // 4 if cut >= 8 else 0
-        assert H.state(j.game) == states[k], "cut at byte %d" % cut
-        assert j.records == k
-        if cut >= 8:
-            assert os.stat(ROOT + JOURNAL)[6] == 8 + 4 * k, "tail not dropped at %d" % cut
-        # and the next append lands on a clean tail
-        r = H.Rng(cut)
-        while not H.step(j, r):
-            pass
-        s = H.state(j.game)
-        j.resume(3, 1)
-        assert H.state(j.game) == s, "append after cut at byte %d lost" % cut
-        power_down()
-    # Every single-bit error in the last record drops just that record.
+        layouts = [(data, cut, None, 0)]           # one file (a version-1 journal's shape)
+        if cut > len(body):                        # journal.bin whole, the tail cut short
+            layouts.append((body, len(body), tail, 8 + cut - len(body)))
+        for layout in layouts:
+            j = resumed(image0, *layout)
+            assert H.state(j.game) == states[k], "cut at byte %d" % cut
+            assert j.records == k
+            if cut >= 8:
+                assert on_flash() == data[:8 + 4 * k], "tail not dropped at %d" % cut
+            append_survives(j, cut, "cut at byte %d" % cut)     # lands on a clean tail
+            power_down()
+    # Every single-bit error in the last record (in the tail) drops just that record.
     flips = 0
-    buf = bytearray(data)
-    for byte in range(size - 4, size):
+    buf = bytearray(tail)
+    last = 8 + 4 * (played - folded - 1)
+    for byte in range(last, last + 4):
         for bit in range(8):
             buf[byte] ^= 1 << bit
-            bd, j = power_up(image0)
-            j.close()
-            write_file(ROOT + JOURNAL, buf, size)
-            j.resume(3, 1)
+            j = resumed(image0, body, len(body), buf, len(buf))
             assert H.state(j.game) == states[played - 1], "flip %d.%d" % (byte, bit)
             power_down()
             buf[byte] ^= 1 << bit
             flips += 1
-    # A corrupt record in the middle: the game resumes just before it.
-    mid = played // 2
-    buf[8 + 4 * mid + 1] ^= 0x10
-    bd, j = power_up(image0)
-    j.close()
-    write_file(ROOT + JOURNAL, buf, size)
-    j.resume(3, 1)
+    # A flipped bit in the tail's header: journal.bin's records, the tail dropped.
+    buf[5] ^= 4
+    j = resumed(image0, body, len(body), buf, len(buf))
+    assert H.state(j.game) == states[folded] and j.dropped == 4 * (played - folded)
+    append_survives(j, 1, "a bad tail header")
+    power_down()
+    buf[5] ^= 4
+    # A corrupt record in the middle: the game resumes just before it, tail dropped.
+    mid = folded // 2
+    bad = bytearray(body)
+    bad[8 + 4 * mid + 1] ^= 0x10
+    j = resumed(image0, bad, len(bad), tail, len(tail))
     assert H.state(j.game) == states[mid]
+    append_survives(j, 2, "a corrupt record")
+    power_down()
+    # A fold cut short: journal.bin has the tail's records too; read once.
+    j = resumed(image0, data, size, tail, len(tail))
+    assert H.state(j.game) == states[played] and j.dropped == 0
+    assert on_flash() == data
+    append_survives(j, 3, "a fold cut short")
+    power_down()
+    # The copy in journal.bin torn: dropped, and the tail gives the records again.
+    bad = bytearray(data)
+    bad[len(body) + 2] ^= 1
+    j = resumed(image0, bad, size, tail, len(tail))
+    assert H.state(j.game) == states[played]
+    power_down()
+    # journal.bin goes on with another valid record than the tail's: the tail is
+    # not used (a record is valid only in its place).
+    from app import journal as J
+    other = bytearray(body) + bytearray(4)
+    J.write_record(memoryview(other)[len(body):], J.UNDO, 0, body[-1])
+    j = resumed(image0, other, len(other), tail, len(tail))
+    assert (j.records, j.dropped) == (folded + 1, 4 * (played - folded)), (j.records, j.dropped)
     power_down()
     # Tails of erased flash, zeros and noise after the last record.
     tails = (b"\xff" * 7, b"\x00" * 4, b"\x00" * 9, b"\x10\x00\x00", b"\xff\xff\xff\xff\xff")
-    for tail in tails:
-        bd, j = power_up(image0)
-        j.close()
-        write_file(ROOT + JOURNAL, data + tail, size + len(tail))
-        j.resume(3, 1)
-        assert H.state(j.game) == states[played], "tail %r" % (tail,)
-        assert j.dropped == len(tail)
+    for junk in tails:
+        j = resumed(image0, data + junk, size + len(junk))
+        assert H.state(j.game) == states[played], "tail %r" % (junk,)
+        assert j.dropped == len(junk)
         power_down()
     return size, flips
+
+
+def check_migration(played):
+    """A version-1 journal.bin (one file, older firmware) resumes and is rewritten."""
+    from app import journal as J
+    rng = H.Rng(12)
+    bd, j = power_up()
+    H.play(j, rng, played)
+    want = H.state(j.game)
+    j.close()
+    data = on_flash()
+    # the same records as version 1: version byte 1, the chain re-seeded
+    v1 = bytearray(data)
+    v1[2] = 1
+    crc = v1[7] = J.crc8(0, v1, 0, 7)
+    for pos in range(8, len(v1), 4):
+        crc = v1[pos + 3] = J.crc8(crc, v1, pos, 3)
+    for stale in (False, True):       # with no tail, or a stale one of the same game
+        j.close()
+        files(v1, len(v1), read_file(ROOT + TAIL) if stale else None, TAIL_SIZE_ALL)
+        assert J.read_header(v1, 8) >= 0 and v1[2] == 1
+        j.resume(3, 1)
+        assert H.state(j.game) == want and j.records == played and j.archived is None
+        assert on_flash() == data, "not rewritten as version 2"
+        append_survives(j, 4, "a migration")
+        j.close()
+        files(data, len(data))
+    power_down()
+    return played
+
+
+TAIL_SIZE_ALL = 1000
+
+
+def check_rename():
+    """Issue 12: a power cut inside the archive's rename across directories.
+
+    littlefs finishes such a move lazily, at the next write; until then the entry
+    after the moved one (journal.tail, and settings.json in the version-1 layout)
+    may read as missing. Returns (cuts, cuts that hid a file at boot without
+    prepare(), cuts that hid one with prepare() first)."""
+    bd, j = power_up()
+    write_file(ROOT + "settings.json", b'{"players": 3, "opener": 1, "brightness": 8}\n', 45)
+    H.play(j, H.Rng(13), 60)
+    before = H.state(j.game)
+    j.close()
+    data = on_flash()
+    power_down()
+    image = bytes(bd.image)
+    bd, j = power_up(image)
+    bd.reset_counts()
+    j.new_game(2, 0)
+    ops = bd.ops()
+    power_down()
+    hidden = hidden_after = 0
+    for cut in range(ops):
+        bd, j = power_up(image)
+        bd.cut_after(cut)
+        try:
+            j.new_game(2, 0)
+            raise AssertionError("no power cut at operation %d of %d" % (cut, ops))
+        except PowerCut:
+            pass
+        _ABANDONED.append(j._f)
+        _ABANDONED.append(j._t)
+        power_down()
+        survivor = bytes(bd.survivor())
+        # boot as the loop did: read the settings first
+        vfs.mount(vfs.VfsLfs2(RAMBlock(image=survivor), progsize=PROG), MNT)
+        hidden += not settings_readable()
+        power_down()
+        # boot with prepare() first
+        vfs.mount(vfs.VfsLfs2(RAMBlock(image=survivor), progsize=PROG), MNT)
+        prepare(ROOT)
+        hidden_after += not settings_readable()
+        j = Journal(Game(), ROOT)
+        j.resume(3, 1)
+        s = H.state(j.game)
+        if s != before:
+            # archived whole (the tail's records in it), a new game started
+            assert j.game._n == 0, "cut at op %d" % cut
+            assert read_file(ROOT + "games/000001.part") == data, "cut at op %d" % cut
+        power_down()
+    return ops, hidden, hidden_after
+
+
+def settings_readable():
+    """settings.json and journal.tail (the entries after journal.bin) both open."""
+    for name in ("settings.json", TAIL):
+        try:
+            f = open(ROOT + name)
+        except OSError:
+            return False
+        f.close()
+    return True
 
 
 def check_heap():
@@ -245,14 +409,29 @@ def _report(title, bd, marks, actions):
             prev[0] + 1, m[0], (m[1] - prev[1]) / (m[0] - prev[0]),
             (m[2] - prev[2]) // (m[0] - prev[0])))
         prev = m
-    print("  all %d actions: %.2f erases, %d bytes per action; most-erased block: %d" % (
+    print("  all %d actions: %.3f erases, %d bytes per action; most-erased block: %d" % (
         actions, bd.erases / actions, bd.bytes // actions, max(bd.wear)))
 
 
+def _fresh(blocks):
+    """A new filesystem with the files a board has: settings.json and games/."""
+    power_down()
+    bd = RAMBlock(blocks=blocks)
+    vfs.VfsLfs2.mkfs(bd, progsize=PROG)
+    vfs.mount(vfs.VfsLfs2(bd, progsize=PROG), MNT)
+    write_file(ROOT + "settings.json", b'{"players": 4, "opener": 0, "brightness": 8}\n', 45)
+    os.mkdir(ROOT + "games")
+    bd.reset_counts()
+    return bd
+
+
 def wear(actions, blocks):
-    """Erases and bytes programmed per action: journal kept open vs. reopened."""
+    """Erases and bytes programmed per action: the journal, and the layouts it was
+    chosen from (the same number of 4-byte records, one commit each)."""
     rng = H.Rng(5)
-    bd, j = power_up(blocks=blocks)
+    bd = _fresh(blocks)
+    j = Journal(Game(), ROOT)
+    j.resume(3, 1)
     marks = []
     bd.reset_counts()
     for k in range(actions):
@@ -260,53 +439,71 @@ def wear(actions, blocks):
         if (k + 1) % 100 == 0:
             marks.append((k + 1, bd.erases, bd.bytes))
     j.close()
-    power_down()
-    _report("Journal (file kept open, flushed per record):", bd, marks, actions)
-    # The same records with the file opened in append mode and closed per record.
-    bd = RAMBlock(blocks=blocks)
-    vfs.VfsLfs2.mkfs(bd, progsize=PROG)
-    vfs.mount(vfs.VfsLfs2(bd, progsize=PROG), MNT)
+    _report("Journal (journal.bin + a tail of %d records; 2 files to open):" % TAIL_RECORDS,
+            bd, marks, actions)
     rec = bytearray(4)
-    f = open(ROOT + JOURNAL, "wb")
+    # Version 1: one file kept open, flushed per record.
+    bd = _fresh(blocks)
+    f = open(ROOT + "one.bin", "wb")
     f.write(bytearray(8))
-    f.close()
-    bd.reset_counts()
-    marks = []
+    f.flush()
     for k in range(actions):
-        f = open(ROOT + JOURNAL, "ab")
-        f.write(rec)
-        f.close()
-        if (k + 1) % 100 == 0:
-            marks.append((k + 1, bd.erases, bd.bytes))
-    power_down()
-    _report("Reopened in append mode and closed per record:", bd, marks, actions)
-    # Split into files of 32 records, each small enough to stay inline in metadata.
-    bd = RAMBlock(blocks=blocks)
-    vfs.VfsLfs2.mkfs(bd, progsize=PROG)
-    vfs.mount(vfs.VfsLfs2(bd, progsize=PROG), MNT)
-    os.mkdir(ROOT + "seg")
-    bd.reset_counts()
-    marks = []
-    f = None
-    for k in range(actions):
-        if k % 32 == 0:
-            if f:
-                f.close()
-            f = open(ROOT + "seg/%03d" % (k // 32), "ab")
+        rec[0] = k
         f.write(rec)
         f.flush()
-        if (k + 1) % 100 == 0:
-            marks.append((k + 1, bd.erases, bd.bytes))
     f.close()
+    _report("One file, appended and flushed per record (version 1; 1 file):", bd, [],
+            actions)
+    # Numbered chunk files of K records in a folder, each kept inline.
+    for k_max in (32, 126):
+        bd = _fresh(blocks)
+        os.mkdir(ROOT + "seg")
+        f = None
+        for k in range(actions):
+            if k % k_max == 0:
+                if f:
+                    f.close()
+                f = open(ROOT + "seg/%04d" % (k // k_max), "ab")   # allocates
+            rec[0] = k
+            f.write(rec)
+            f.flush()
+        f.close()
+        _report("Chunk files of %d records (%d files to open):" % (
+            k_max, 1 + (actions + k_max - 1) // k_max), bd, [], actions)
+    # journal.bin + a fixed-size tail of K records, rewritten whole per record.
+    for k_max in (32, 56):
+        bd = _fresh(blocks)
+        size = 8 + 4 * k_max
+        img = bytearray(size)
+        records = memoryview(img)[8:]
+        t = open(ROOT + "t.tail", "wb")
+        b = open(ROOT + "t.bin", "wb")
+        b.write(bytearray(8))
+        b.flush()
+        n = 0
+        for k in range(actions):
+            if n == k_max:
+                b.write(records)
+                b.flush()
+                n = 0
+            img[8 + 4 * n] = k & 255
+            n += 1
+            img[3] = n
+            t.seek(0)
+            t.write(img)
+            t.flush()
+        t.close()
+        b.close()
+        _report("journal.bin + a tail of %d records (%d bytes):" % (k_max, size), bd, [],
+                actions)
     power_down()
-    _report("Files of 32 records (not used: a file is opened every 32 records):", bd,
-            marks, actions)
 
 
 def check_pico_heap(actions):
-    """Resume a long game inside a Pico's heap (the RAM flash takes 64 KiB of it)."""
+    """Resume a long game inside a Pico's heap (the RAM flash takes 48 KiB of it)."""
     import gc
-    bd, j = power_up(blocks=16)
+    gc.collect()
+    bd, j = power_up(blocks=12)
     H.play(j, H.Rng(8), actions)
     want = H.state(j.game)
     j.close()
@@ -319,8 +516,8 @@ def check_pico_heap(actions):
 
 def main(mode):
     if mode == "cuts":
-        for played, count, tear in ((0, 140, False), (0, 140, True), (300, 20, False),
-                                    (300, 20, True)):
+        for played, count, tear in ((0, 140, False), (0, 140, True), (328, 20, False),
+                                    (328, 20, True)):
             cuts, b, a = check_cuts(played, count, tear)
             print("actions %d-%d%s: %d cuts: %d resumed before, %d after the action"
                   % (played + 1, played + count, " (torn writes)" if tear else "",
@@ -329,6 +526,13 @@ def main(mode):
     elif mode == "bytes":
         size, flips = check_bytes(int(sys.argv[2]) if len(sys.argv) > 2 else 60)
         print("OK bytes %d %d" % (size, flips))
+    elif mode == "migrate":
+        print("OK migrate %d" % check_migration(int(sys.argv[2]) if len(sys.argv) > 2 else 70))
+    elif mode == "rename":
+        ops, hidden, after = check_rename()
+        print("archive: %d flash operations; cut at each: a file missing at boot "
+              "%d times without prepare(), %d with it" % (ops, hidden, after))
+        print("OK rename %d %d" % (hidden > 0, after))
     elif mode == "heap":
         print("OK heap %d" % check_heap())
     elif mode == "pico":

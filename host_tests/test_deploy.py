@@ -160,7 +160,7 @@ def test_export_writes_json_lines(fake, tmp_path):
         else:
             j.shot(H.random_facts(rng))
     j.new_game(3, 1)
-    H.play(j, rng, 40)
+    H.play(j, rng, 100)                      # 96 records in journal.bin, 4 in its tail
     current = H.state(j.game)
     j.close()
     out = tmp_path / "export"
@@ -168,7 +168,9 @@ def test_export_writes_json_lines(fake, tmp_path):
     assert res.returncode == 0, res.stdout + res.stderr
     names = sorted(os.listdir(str(out)))
     assert names == ["000001-jnl.jsonl", "current.jsonl", "raw"]
-    game, _ = record.replay((out / "current.jsonl").read_text().splitlines())
+    lines = (out / "current.jsonl").read_text().splitlines()
+    assert len(lines) == 1 + 100             # the header, then every action of both files
+    game, _ = record.replay(lines)
     assert H.state(game) == current
     game, _ = record.replay((out / "000001-jnl.jsonl").read_text().splitlines())
     assert game.winner >= 0

@@ -23,8 +23,9 @@ def board_journal(tmp_path, seed, actions, players=4, opener=1):
     j.resume(players, opener)
     H.play(j, H.Rng(seed), actions)
     j.close()
-    with open(str(tmp_path) + "/" + J.JOURNAL, "rb") as f:
-        return f.read()
+    with open(str(tmp_path) + "/" + J.JOURNAL, "rb") as f, \
+            open(str(tmp_path) + "/" + J.TAIL, "rb") as t:
+        return J.joined(f.read(), t.read())     # the game as one stream
 
 
 def binary_trace(data):

@@ -10,8 +10,8 @@ deploy: build, check the board (MicroPython on an RP2040, a .mpy format this
 mpy-cross writes), copy only files whose SHA-256 differs, remove stale program
 files (a stale .py would shadow its .mpy), reset. The game data on the board
 (journal.bin, games/, settings.json, nowdt) is never touched.
-export: copy journal.bin and games/ from the board, write JSON Lines next to
-them with tools/journal.py, reset the board (the game resumes from its journal).
+export: copy journal.bin, journal.tail and games/ from the board, write JSON
+Lines next to them with tools/journal.py (the current game: both files joined), reset the board (the game resumes from its journal).
 Set MPREMOTE to use another mpremote command (the tests use a simulated board),
 DEVICE_BUILD to build somewhere else than build/device/.
 """
@@ -316,7 +316,7 @@ def export(port="auto", dest="export", out=sys.stdout):
         for ln in res.stdout.splitlines():
             if ln.startswith("FILE "):
                 path = ln.split(" ", 3)[3]
-                if path == "journal.bin" or path.startswith("games/"):
+                if path in ("journal.bin", "journal.tail") or path.startswith("games/"):
                     names.append(path)
     if not names:
         mpremote(port, ["reset"])
@@ -329,10 +329,16 @@ def export(port="auto", dest="export", out=sys.stdout):
                      + [["reset"]]))
     failed = 0
     for p in names:
+        if p == "journal.tail":
+            continue
         base = "current" if p == "journal.bin" else os.path.basename(p).replace(".", "-")
         target = os.path.join(dest, base + ".jsonl")
         with open(os.path.join(raw, p), "rb") as f:
             data = f.read()
+        if p == "journal.bin" and "journal.tail" in names:
+            # the current game's last records are in the tail: one stream of both
+            with open(os.path.join(raw, "journal.tail"), "rb") as f:
+                data = tool.J.joined(data, f.read())
         try:
             text = tool.to_json(data)
         except tool.JournalError as e:

@@ -3,22 +3,33 @@
 A power cut loses at most the record being written. littlefs commits a file only
 at flush/close, and every record carries a CRC-8 chained from the header and the
 records before it, so a torn, stale or corrupt tail is detected on boot, dropped,
-and the file rewritten to its good prefix before anything else is appended.
+and the journal rewritten to its good prefix before anything else is appended.
 
-File layout (docs/JOURNAL.md):
+Record stream (docs/JOURNAL.md; the export format):
   header  8 bytes: b"CJ", VERSION, players, opener (0-based), 0, 0, crc8(bytes 0-6)
   record  4 bytes: kind << 20 | word as 24 bits big-endian, crc8(previous crc, 3 bytes)
 Kinds: ACTION (word = rules-core action word: a stroke's facts or a choice), UNDO,
 REDO (word 0). Replaying the records through `Game` gives the state and the redo
 list exactly as they were.
 
-Appending is allocation-free: the file stays open and the record is built in a
-preallocated buffer. An accepted action is applied to the game at once and its
+On flash the stream is split in two files, so that an action costs one small
+littlefs metadata commit instead of a 4 KiB block erase (docs/JOURNAL.md, "Flash
+wear"): `journal.bin` holds the header and the first `base` records; `journal.tail`
+is a fixed-size file (TAIL_SIZE bytes, small enough for littlefs to keep it inline
+in the directory's metadata) with its own 8-byte header (b"CT", VERSION, n, base as
+24 bits, crc8 of bytes 0-6 seeded with the stream header's CRC) and room for
+TAIL_RECORDS records, of which the first n are the records after `base`. Each
+action rewrites the whole tail (one commit); when it is full its records are
+appended to journal.bin in one write (one erase) and the tail starts again empty.
+
+Appending is allocation-free: both files stay open and the records are built in
+preallocated buffers. An accepted action is applied to the game at once and its
 record is held (`pending`) until the main loop calls `sync()`, after the displays
 show the action: a flash write (an erase stops the chip for 45 ms or more) never
 delays what the players see. At most one action is ever shown and not yet on
-flash; a power cut loses at most that one. Each record is flushed (one littlefs
-commit).
+flash; a power cut loses at most that one.
+
+Call `prepare(root)` first thing at start-up, before anything reads a file.
 """
 import os
 
@@ -30,9 +41,12 @@ except ImportError:
     def const(x):
         return x
 
-VERSION = const(1)
+VERSION = const(2)     # 2: the stream split into journal.bin and journal.tail
+OLDEST = const(1)      # 1: one file, journal.bin; the same records (read, then migrated)
 HEADER_SIZE = const(8)
 RECORD_SIZE = const(4)
+TAIL_RECORDS = const(48)                        # records the tail holds
+TAIL_SIZE = const(8 + 4 * 48)                   # 200 bytes: one 256-byte commit
 
 ACTION = const(1)      # word: a rules-core action word (stroke facts, or a choice)
 UNDO = const(2)
@@ -44,6 +58,7 @@ BAD = const(-1)        # not a journal, or its header is torn or corrupt
 OLD = const(-2)        # a journal of another format version: archive it, never read it
 
 JOURNAL = "journal.bin"
+TAIL = "journal.tail"
 TMP = "journal.tmp"
 GAMES = "games"
 FINISHED = ".jnl"      # archive suffixes: a finished game,
@@ -90,11 +105,12 @@ def write_header(buf, players, opener):
 def read_header(buf, n):
     """`players * 16 + opener` from a header, or BAD / OLD.
 
-    `n` is how many bytes of buf were read from the file.
+    `n` is how many bytes of buf were read from the file. Versions OLDEST to
+    VERSION have the same records; buf[2] says which one it is.
     """
     if n < 3 or buf[0] != 0x43 or buf[1] != 0x4A:
         return BAD
-    if buf[2] != VERSION:
+    if buf[2] < OLDEST or buf[2] > VERSION:
         return OLD
     if n < HEADER_SIZE or crc8(0, buf, 0, 7) != buf[7]:
         return BAD
@@ -133,6 +149,61 @@ def read_record(buf, crc):
     return v
 
 
+def write_tail_header(buf, n, base, seed):
+    """Fill buf[0:8] with a tail header after `base` records, holding `n`; `seed` is
+    the stream header's CRC, so a tail fits only the journal.bin it was written for."""
+    buf[0] = 0x43   # "C"
+    buf[1] = 0x54   # "T"
+    buf[2] = VERSION
+    buf[3] = n
+    buf[4] = (base >> 16) & 0xFF
+    buf[5] = (base >> 8) & 0xFF
+    buf[6] = base & 0xFF
+    buf[7] = crc8(seed, buf, 0, 7)
+
+
+def read_tail_header(buf, got, seed):
+    """(n, base) of a tail of `got` bytes read into buf, or (-1, 0) if it is not one.
+
+    A tail cut short keeps the whole records it still holds."""
+    if (got < HEADER_SIZE or buf[0] != 0x43 or buf[1] != 0x54 or buf[2] != VERSION
+            or crc8(seed, buf, 0, 7) != buf[7] or buf[3] > TAIL_RECORDS):
+        return -1, 0
+    return min(buf[3], (got - HEADER_SIZE) // RECORD_SIZE), buf[4] << 16 | buf[5] << 8 | buf[6]
+
+
+def joined(body, tail):
+    """The game as one stream (header + records, docs/JOURNAL.md) from the bytes of
+    journal.bin and journal.tail (b"" if missing), as `Journal.resume` reads them;
+    the records are not checked here (tools/journal.py replays them)."""
+    if len(body) < HEADER_SIZE or tail is None or len(tail) < HEADER_SIZE:
+        return bytes(body)
+    n, base = read_tail_header(bytearray(tail[:HEADER_SIZE]), len(tail), body[7])
+    count = (len(body) - HEADER_SIZE) // RECORD_SIZE
+    if n < 0 or base > count:
+        return bytes(body)
+    end = HEADER_SIZE + RECORD_SIZE * count
+    over = count - base                 # records in both (a fold cut before its end)
+    t = HEADER_SIZE + RECORD_SIZE * min(over, n)
+    if bytes(body[HEADER_SIZE + RECORD_SIZE * base:end]) != bytes(tail[HEADER_SIZE:t]):
+        return bytes(body)
+    return bytes(body[:end]) + bytes(tail[t:HEADER_SIZE + RECORD_SIZE * n])
+
+
+def prepare(root="/"):
+    """Make the filesystem consistent before anything reads it: call first at boot.
+
+    A power cut inside a rename across directories (the archive) leaves littlefs a
+    move to finish; until it runs its repair, which only a write triggers, the
+    directory entries involved (and others in the same metadata) can read as
+    missing. mkdir runs that repair first, and fails harmlessly when games/ exists.
+    """
+    try:
+        os.mkdir(root + GAMES)
+    except OSError:
+        pass
+
+
 def _exists(path):
     return _size(path) >= 0
 
@@ -164,8 +235,9 @@ def apply_record(game, v):
 class Journal:
     """The game in progress on flash. `root` is a directory ending in "/".
 
-    Use: `resume()` once at start-up, then `shot()`, `choice()`, `undo()`, `redo()`
-    instead of the same calls on the game, and `new_game()` to start another.
+    Use: `prepare(root)` and `resume()` once at start-up, then `shot()`, `choice()`,
+    `undo()`, `redo()` instead of the same calls on the game, `sync()` once the
+    displays show the action, and `new_game()` to start another.
     """
 
     def __init__(self, game, root="/"):
@@ -173,13 +245,19 @@ class Journal:
         self.root = root
         self.path = root + JOURNAL
         self.failed = False       # the last write to flash failed (flash full, ...)
-        self.records = 0          # records in the file
-        self.dropped = 0          # bytes of tail dropped at the last resume
+        self.records = 0          # records in the journal (journal.bin and the tail)
+        self.dropped = 0          # bytes of records dropped at the last resume
         self.archived = None      # where resume() moved an unusable journal, if it did
-        self._f = None
+        self._f = None            # journal.bin, open for appending
+        self._t = None            # journal.tail, open for writing
         self._buf = bytearray(HEADER_SIZE)
         self._rec = bytearray(RECORD_SIZE)     # the record being appended
-        self._crc = 0
+        self._tail = bytearray(TAIL_SIZE)      # the tail file's image
+        self._full = memoryview(self._tail)[HEADER_SIZE:]   # its records, to fold
+        self._crc = 0             # CRC of the last record (the chain)
+        self._seed = 0            # the header's CRC (seeds the tail header)
+        self._base = 0            # records in journal.bin before the tail's
+        self._n = 0               # records in the tail
         self._seq = -1
         self.pending = False      # an action's record waits for sync()
         self._kind = 0
@@ -192,7 +270,7 @@ class Journal:
         Returns the number of actions replayed. A tail that is torn, corrupt or
         refused by the rules core is dropped; a journal of another format version or
         with an unreadable header is archived and a new game started with
-        `players` and `opener`.
+        `players` and `opener`; a version-1 journal is rewritten as version 2.
         """
         self.close()
         self.dropped = 0
@@ -206,6 +284,7 @@ class Journal:
             return self.records
 
     def _resume(self, players, opener):
+        prepare(self.root)              # the loop calls it earlier; harmless twice
         _remove(self.root + TMP)
         self.records = 0
         game = self.game
@@ -218,6 +297,12 @@ class Journal:
             return 0
         n = f.readinto(buf)
         h = read_header(buf, n)
+        if h >= 0 and buf[2] != VERSION:
+            f.close()
+            self._migrate()             # version 1: the same records, re-chained
+            f = open(self.path, "rb")
+            n = f.readinto(buf)
+            h = read_header(buf, n)
         if h < 0:
             f.close()
             if h == BAD and n < HEADER_SIZE:
@@ -227,9 +312,14 @@ class Journal:
             self.new_game(players, opener, archive=False)
             return 0
         game.new_game(h >> 4, h & 15)
-        crc = header_crc(buf)
+        seed = header_crc(buf)
+        self._seed = seed
+        tn, base = self._read_tail(seed)
+        usable = tn >= 0
+        crc = seed
         good = HEADER_SIZE
         count = 0
+        tail = self._tail
         while True:
             if f.readinto(rec) != RECORD_SIZE:
                 break
@@ -239,18 +329,85 @@ class Journal:
             crc = rec[3]
             good += RECORD_SIZE
             count += 1
+            if usable and count > base:
+                # a record in both files (a fold cut short): the same bytes, or no tail
+                i = HEADER_SIZE + RECORD_SIZE * (count - base - 1)
+                if (count - base > tn or rec[0] != tail[i] or rec[1] != tail[i + 1]
+                        or rec[2] != tail[i + 2] or rec[3] != tail[i + 3]):
+                    usable = False
         size = f.seek(0, 2)
         f.close()
+        dropped = self.dropped + size - good
+        used = 0
+        if usable and base <= count:
+            # the tail's records after journal.bin's, moved to the front of the image
+            k = count - base
+            while k + used < tn:
+                i = HEADER_SIZE + RECORD_SIZE * (k + used)
+                v = read_record(memoryview(tail)[i:i + RECORD_SIZE], crc)
+                if v < 0 or apply_record(game, v):
+                    break
+                crc = tail[i + 3]
+                j = HEADER_SIZE + RECORD_SIZE * used
+                for b in range(RECORD_SIZE):
+                    tail[j + b] = tail[i + b]
+                used += 1
+            dropped += RECORD_SIZE * (tn - k - used)
+        elif tn > 0:
+            dropped += RECORD_SIZE * tn
         if size != good:
-            self.dropped = size - good
             self._truncate(good)
-        self.records = count
+        self.dropped = dropped
         self._crc = crc
+        self._base = count
+        self._n = used
+        self.records = count + used
         self._open()
-        return count
+        return self.records
+
+    def _read_tail(self, seed):
+        """(n, base) of journal.tail read into the image, or (-1, 0) if unusable."""
+        try:
+            t = open(self.root + TAIL, "rb")
+        except OSError:
+            return -1, 0
+        tail = self._tail
+        got = t.readinto(tail) or 0
+        t.close()
+        n, base = read_tail_header(tail, got, seed)
+        if n < 0 and got >= HEADER_SIZE and tail[0] == 0x43 and tail[1] == 0x54:
+            # a tail with a damaged header: its records are lost (count as it says)
+            self.dropped = RECORD_SIZE * min(tail[3], TAIL_RECORDS,
+                                             (got - HEADER_SIZE) // RECORD_SIZE)
+        return n, base
+
+    def _migrate(self):
+        """Rewrite a version-1 journal.bin as version 2: same records, chain from the
+        new header. Its good prefix only: the rest would be dropped anyway."""
+        buf = self._buf
+        rec = self._rec
+        src = open(self.path, "rb")
+        n = src.readinto(buf)
+        h = read_header(buf, n)
+        old = header_crc(buf)
+        new = write_header(buf, h >> 4, h & 15)
+        self._reset_tail(new)           # no tail may pair with the new journal.bin
+        tmp = self.root + TMP
+        dst = open(tmp, "wb")
+        dst.write(buf)
+        while src.readinto(rec) == RECORD_SIZE:
+            v = read_record(rec, old)
+            if v < 0:
+                break
+            old = rec[3]
+            new = write_record(rec, v >> 20, v & _WORD_MASK, new)
+            dst.write(rec)
+        src.close()
+        dst.close()
+        os.rename(tmp, self.path)
 
     def _truncate(self, size):
-        """Rewrite the journal as its first `size` bytes (tmp file, then rename)."""
+        """Rewrite journal.bin as its first `size` bytes (tmp file, then rename)."""
         tmp = self.root + TMP
         src = open(self.path, "rb")
         dst = open(tmp, "wb")
@@ -267,7 +424,22 @@ class Journal:
         dst.close()
         os.rename(tmp, self.path)
 
+    def _reset_tail(self, seed):
+        """An empty tail for the journal.bin whose header CRC is `seed` (one commit)."""
+        self._base = 0
+        self._n = 0
+        self._close_tail()
+        write_tail_header(self._tail, 0, 0, seed)
+        t = open(self.root + TAIL, "wb")
+        t.write(self._tail)
+        t.close()
+
     def _open(self):
+        """Open both files; the tail is written once as it stands (base, n, records)."""
+        write_tail_header(self._tail, self._n, self._base, self._seed)
+        self._t = open(self.root + TAIL, "wb")
+        self._t.write(self._tail)
+        self._t.flush()
         self._f = open(self.path, "ab")
         self.failed = False
 
@@ -312,22 +484,39 @@ class Journal:
         self.pending = True
 
     def sync(self):
-        """Write the held record to flash (may stall the chip for an erase)."""
+        """Write the held record to flash: one commit of the tail, and when the tail
+        is full, first one append of its records to journal.bin (an erase)."""
         if not self.pending:
             return
         self.pending = False
         f = self._f
-        if f is None:
+        t = self._t
+        if f is None or t is None:
             self.failed = True
             return
-        crc = write_record(self._rec, self._kind, self._word, self._crc)
+        tail = self._tail
         try:
-            f.write(self._rec)
-            f.flush()
+            if self._n == TAIL_RECORDS:
+                f.write(self._full)         # the full tail, appended in one commit
+                f.flush()
+                self._base += TAIL_RECORDS
+                self._n = 0
+            rec = self._rec
+            crc = write_record(rec, self._kind, self._word, self._crc)
+            i = HEADER_SIZE + RECORD_SIZE * self._n
+            tail[i] = rec[0]
+            tail[i + 1] = rec[1]
+            tail[i + 2] = rec[2]
+            tail[i + 3] = crc
+            write_tail_header(tail, self._n + 1, self._base, self._seed)
+            t.seek(0)
+            t.write(tail)
+            t.flush()
         except OSError:
             self.failed = True
             self.close()            # resume() drops whatever part reached flash
             return
+        self._n += 1
         self._crc = crc
         self.records += 1
 
@@ -343,13 +532,18 @@ class Journal:
             return err
         self.sync()                 # the old game's last action belongs to its file
         self.close()
-        self.records = 0
         try:
-            if archive and _size(self.path) > HEADER_SIZE:   # a game with actions in it
+            if archive and (self.records or _size(self.path) > HEADER_SIZE):
+                if self._n:         # the tail's records into journal.bin: one stream
+                    f = open(self.path, "ab")
+                    f.write(self._full[:RECORD_SIZE * self._n])
+                    f.close()
                 self._archive(FINISHED if finished else PARTIAL)
-            tmp = self.root + TMP
+            self.records = 0
             buf = self._buf
-            self._crc = write_header(buf, players, opener)
+            self._seed = self._crc = write_header(buf, players, opener)
+            self._reset_tail(self._seed)    # before the header it belongs to
+            tmp = self.root + TMP
             f = open(tmp, "wb")
             f.write(buf)
             f.close()
@@ -360,8 +554,17 @@ class Journal:
             self.failed = True
         return 0
 
+    def _close_tail(self):
+        if self._t is not None:
+            try:
+                self._t.close()
+            except OSError:
+                pass
+            self._t = None
+
     def close(self):
         self.sync()
+        self._close_tail()
         if self._f is not None:
             try:
                 self._f.close()
@@ -370,7 +573,7 @@ class Journal:
             self._f = None
 
     def _archive(self, suffix):
-        """Move the journal file into games/ under the next number; returns the path."""
+        """Move journal.bin into games/ under the next number; returns the path."""
         games = self.root + GAMES
         if not _exists(games):
             os.mkdir(games)
