@@ -26,7 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 BUILD = os.environ.get("DEVICE_BUILD") or os.path.join(ROOT, "build", "device")
 SOURCE_KEPT = ("boot.py", "main.py")
-DATA = ("journal.bin", "journal.tmp", "games", "settings.json", "settings.tmp", "nowdt")
+DATA = ("journal.bin", "journal.tail", "journal.tmp", "games", "settings.json", "settings.tmp", "nowdt")
 MIN_VERSION = (1, 23, 0)
 PICO_URL = "https://micropython.org/download/RPI_PICO/"
 

@@ -153,6 +153,9 @@ def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadratur
         pin interrupts from this moment on, so a key pressed while the journal
         is resumed or the displays start is applied once the loop runs.
     """
+    if root is not None:
+        from app.journal import prepare
+        prepare(root)       # littlefs consistent before settings or journal are read
     from input.build import build as build_input
     if build is None:
         build = config.selected()

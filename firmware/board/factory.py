@@ -51,6 +51,8 @@ def buzzer():
 
 def make(watchdog=None, root="/"):
     """The scoreboard application on this board (app.loop.App)."""
+    from app.journal import prepare
+    prepare(root)           # before any file is read (docs/JOURNAL.md, start-up)
     from app import loop
     from input.pio_quadrature import factory as pio_quadrature
     build = config.selected()
