@@ -28,6 +28,7 @@ class Panel:
 
     def __init__(self, players=2):
         self.mode = U.MODE_GAME
+        self.version = 0
         self.facts = 0
         self.composing = False
         self.preview = 0

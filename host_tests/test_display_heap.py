@@ -19,6 +19,7 @@ class Stats:
     ready = True
 
 class Panel:
+    version = 0
     mode = U.MODE_HELLO
     facts = 0
     composing = False

@@ -95,7 +95,8 @@ class Screens:
         self.dirty = bytearray(n)  # 1: hand the text over even if it is the same
         self.changed = bytearray(n)  # 1: the driver holds content not yet sent
         self.levels = bytearray(b"\xff" * n)  # brightness last given to each driver
-        self._sig = [0] * 14        # what a key or a stroke changes
+        self._sig = [0] * 15        # what a key or a stroke changes
+        self.prev_shooter = -1      # who was at the table before the last change
         self._force = True
         self.frame_at = 0
         self.level = 8
@@ -138,11 +139,15 @@ class Screens:
         elif not self.to_render and ticks_diff(now_ms, self.frame_at) >= self.FRAME_MS:
             self._frame(now_ms, False)
         if self.to_render:
+            # the player at the table first, then the one who just left it: the
+            # displays a stroke changes; the others after
             i = game.shooter if game is not None else -1
             if i < 0 or i >= self.count or not self.to_render >> i & 1:
-                i = 0
-                while not self.to_render >> i & 1:
-                    i += 1
+                i = self.prev_shooter
+                if i < 0 or i >= self.count or not self.to_render >> i & 1:
+                    i = 0
+                    while not self.to_render >> i & 1:
+                        i += 1
             self.to_render &= ~(1 << i)
             self._render(i, game, panel, now_ms)
         if self.count and self.refreshing < 0 and \
@@ -179,30 +184,80 @@ class Screens:
                     self.dirty[i] = 1
         self.dimmed = ticks_diff(now_ms, self.last_input) >= self.DIM_MS
 
-    def _set(self, k, v):
-        if self._sig[k] != v:
-            self._sig[k] = v
-            return 1
-        return 0
-
     def _activity(self, game, panel, now_ms):
         """True when a stroke, an undo or a key changed something since the last
-        pass; that counts as input (OLEDs stay bright) and renders at once."""
+        pass; that counts as input (OLEDs stay bright) and renders at once.
+        (Written out rather than a helper per field: this runs every pass, and a
+        method call costs tens of microseconds on the RP2040.)"""
+        sig = self._sig
         n = 0
         if game is not None:
-            n = self._set(0, game.last) + self._set(1, game.shooter) + \
-                self._set(2, game.inning) + self._set(3, game.players)
+            v = game.shooter
+            if sig[1] != v:
+                self.prev_shooter = sig[1]
+                sig[1] = v
+                n = 1
+            v = game.last
+            if sig[0] != v:
+                sig[0] = v
+                n = 1
+            v = game.inning
+            if sig[2] != v:
+                sig[2] = v
+                n = 1
+            v = game.players
+            if sig[3] != v:
+                sig[3] = v
+                n = 1
         if panel is not None:
-            n += self._set(4, panel.mode) + self._set(5, panel.facts) + \
-                self._set(6, panel.note) + self._set(7, panel.menu_value) + \
-                self._set(8, panel.menu_item) + self._set(9, panel.field) + \
-                self._set(10, panel.preview) + self._set(11, panel.reject) + \
-                self._set(12, 1 if panel.composing else 0)
+            v = panel.version
+            if sig[4] != v:
+                sig[4] = v
+                n = 1
+            v = panel.mode
+            if sig[5] != v:
+                sig[5] = v
+                n = 1
+            v = panel.facts
+            if sig[6] != v:
+                sig[6] = v
+                n = 1
+            v = panel.note
+            if sig[7] != v:
+                sig[7] = v
+                n = 1
+            v = panel.menu_value
+            if sig[8] != v:
+                sig[8] = v
+                n = 1
+            v = panel.menu_item
+            if sig[9] != v:
+                sig[9] = v
+                n = 1
+            v = panel.field
+            if sig[10] != v:
+                sig[10] = v
+                n = 1
+            v = panel.preview
+            if sig[11] != v:
+                sig[11] = v
+                n = 1
+            v = panel.reject
+            if sig[12] != v:
+                sig[12] = v
+                n = 1
+            v = 1 if panel.composing else 0
+            if sig[13] != v:
+                sig[13] = v
+                n = 1
             if panel.settings is not None:
-                n += self._set(13, panel.settings.brightness)
+                v = panel.settings.brightness
+                if sig[14] != v:
+                    sig[14] = v
+                    n = 1
         if self._force:
             self._force = False
-            n += 1
+            n = 1
         if n:
             self.last_input = now_ms
         return n > 0

@@ -80,7 +80,12 @@ class PioQuadrature:
 
     pin_a: a machine.Pin for A, configured as input with pull-up; B must be
     the next GPIO. `read()` returns `state << 16 | count & 0xFFFF`.
+
+    The count lives in the state machine, so reading every few ms loses nothing;
+    a read drains the FIFO (up to 8 stale words, a `get()` each), so Encoders
+    reads it every READ_EVERY_MS rather than on every pass of the main loop.
     """
+    READ_EVERY_MS = 4
 
     def __init__(self, sm_id, pin_a, freq=-1):
         import rp2
