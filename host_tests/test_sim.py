@@ -192,3 +192,79 @@ def test_keyboard_reaches_every_panel_key_short_and_long():
     doc = open(os.path.join(ROOT, "docs", "SIMULATOR.md")).read()
     for ch in ("`!` `#` `%`", "`M`", "`F`", "`S`", "`?`"):
         assert ch in doc
+
+
+# ---- script files and arguments that are wrong: exit 2 and a message, never a traceback
+
+def both(*args):
+    """(status, stderr) under CPython, then under micropython."""
+    a = sim_py(*args)
+    b = sim_mpy(*args)
+    return [(a.returncode, a.stderr), (b.status, b.err)]
+
+
+def test_script_that_is_not_utf8_exits_2_naming_the_line(tmp_path):
+    p = tmp_path / "latin1.keys"
+    p.write_bytes(b"3\nOK\n# caf\xe9\nMISS\n")
+    for status, err in both("--script", str(p)):
+        assert status == 2, err
+        assert "line 3" in err and "UTF-8" in err and "Traceback" not in err
+
+
+def test_script_with_a_utf8_bom_is_read_as_text(tmp_path):
+    p = tmp_path / "bom.keys"
+    p.write_bytes(b"\xef\xbb\xbf3\nOK\nMISS\n")
+    a = sim_py("--script", str(p), "--state")
+    b = sim_mpy("--script", str(p), "--state")
+    assert a.returncode == 0, a.stderr
+    assert b.status == 0, b.err
+    assert '"scores": [3, 0]' in a.stdout.splitlines()[-1]
+    assert a.stdout == b.out
+
+
+def test_wait_is_bounded(tmp_path):
+    path = write(tmp_path, "3\nWAIT 999999999\n")
+    for status, err in both("--script", path):
+        assert status == 2 and "line 2" in err and "at most" in err, err
+    # the bound itself is accepted
+    import sim
+    s = sim.Sim(2)
+    assert sim.parse_script("WAIT %d\n" % sim.MAX_WAIT_MS, s) == [
+        ("wait", sim.MAX_WAIT_MS, False)]
+
+
+def test_root_naming_a_missing_directory_exits_2(tmp_path):
+    missing = str(tmp_path / "no" / "such")
+    for status, err in both("--root", missing, "--script", os.devnull):
+        assert status == 2 and missing in err and "Traceback" not in err, err
+    assert not os.path.exists(missing)
+
+
+@pytest.mark.parametrize("args,named", [
+    (("--players", "abc"), "abc"),
+    (("--players",), "--players"),
+    (("--players", "9"), "9"),
+    (("--build",), "--build"),
+    (("--frobnicate",), "--frobnicate"),
+])
+def test_bad_argument_is_named(args, named):
+    for status, err in both(*(args + ("--script", os.devnull))):
+        assert status == 2 and named in err and "Traceback" not in err, err
+
+
+def test_players_with_root_is_saved_for_the_next_new_game(tmp_path):
+    root = tmp_path / "flash"
+    root.mkdir()
+    res = sim_py("--root", str(root), "--players", "3", "--script", os.devnull, "--state")
+    assert res.returncode == 0, res.stderr
+    assert '"players": 3' in res.stdout.splitlines()[-1]
+    assert '"players": 3' in (root / "settings.json").read_text()
+    # a game is under way in the journal: a different --players does not change it,
+    # the setting is kept for the next new game
+    p = tmp_path / "a.keys"
+    p.write_text("3\nOK\n")
+    assert sim_py("--root", str(root), "--script", str(p)).returncode == 0
+    res = sim_py("--root", str(root), "--players", "4", "--script", os.devnull, "--state")
+    state = res.stdout.splitlines()[-1]
+    assert '"players": 3' in state and '"inning": 3' in state, state
+    assert '"players": 4' in (root / "settings.json").read_text()

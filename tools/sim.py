@@ -29,6 +29,7 @@ GAP_MS = 140            # then released this long
 HOLD_EXTRA_MS = 200     # HOLD: the long-press time plus this
 TURN_MS = 5             # between two quadrature states of one detent
 STEP_MS = 1             # simulated time step
+MAX_WAIT_MS = 600000    # WAIT: at most ten minutes of simulated time per line
 
 USAGE = ("usage: sim.py [--players N] [--build NAME] [--root DIR] [--script FILE [--state]]\n"
          "builds: " + " ".join(sorted(config.BUILDS)))
@@ -137,9 +138,14 @@ class Sim:
         else:
             settings = Settings(self.root).load()
         if players is not None:
-            settings.players = players
-            if settings.opener >= players:
-                settings.opener = 0
+            if self.root is None:
+                settings.players = players
+                if settings.opener >= players:
+                    settings.opener = 0
+            else:
+                # kept, as the set-up menu keeps it: a game found in the journal
+                # goes on with its own players, the next new game has these
+                settings.set(players=players)
         pwm = None
         if config.BUZZER is not None:
             from fakesystem import PWM
@@ -312,11 +318,23 @@ class Sim:
 
 # ---- scripts ---------------------------------------------------------------------
 def parse_script(text, sim):
-    """Script lines -> [(kind, arg, long)]; ScriptError names the bad line."""
+    """Script lines -> [(kind, arg, long)]; ScriptError names the bad line.
+
+    `text` is a str, or bytes read from a file: UTF-8, checked line by line (a
+    bad byte is reported with its line number), a leading byte order mark skipped."""
     out = []
     number = 0
-    for raw in text.split("\n"):
+    for raw in text.split(b"\n" if isinstance(text, bytes) else "\n"):
         number += 1
+        if isinstance(raw, bytes):
+            if number == 1 and raw[:3] == b"\xef\xbb\xbf":
+                raw = raw[3:]
+            try:
+                raw = raw.decode("utf-8")
+            except UnicodeError:
+                raise ScriptError("line %d: not UTF-8 text" % number)
+        elif number == 1 and raw[:1] == "\ufeff":
+            raw = raw[1:]
         line = raw.strip()
         if "#" in line:
             line = line[:line.index("#")].strip()
@@ -327,6 +345,9 @@ def parse_script(text, sim):
             ok = len(words) == 2 and words[1].isdigit()
             if not ok:
                 raise ScriptError("line %d: WAIT needs milliseconds: %r" % (number, raw))
+            if len(words[1]) > 9 or int(words[1]) > MAX_WAIT_MS:
+                raise ScriptError("line %d: WAIT takes at most %d ms (ten minutes): %r"
+                                  % (number, MAX_WAIT_MS, raw))
             out.append(("wait", int(words[1]), False))
         elif words[0] == "HOLD":
             if len(words) != 2 or not sim.known(words[1], True):
@@ -340,7 +361,8 @@ def parse_script(text, sim):
 
 
 def read_file(path):
-    f = open(path)
+    """The file's bytes (parse_script decodes them line by line)."""
+    f = open(path, "rb")
     try:
         return f.read()
     finally:
@@ -490,6 +512,20 @@ def _isatty():
         return False
 
 
+def _is_dir(path):
+    """True when `path` names a directory (os.stat under both interpreters)."""
+    try:
+        import os
+        return os.stat(path)[0] & 0x4000 != 0
+    except (ImportError, OSError):
+        return False
+
+
+def _fail(message):
+    sys.stderr.write("sim: %s\n%s\n" % (message, USAGE))
+    return 2
+
+
 def main(argv):
     players = None
     root = None
@@ -497,36 +533,36 @@ def main(argv):
     script = None
     state = False
     i = 0
-    try:
-        while i < len(argv):
-            a = argv[i]
-            if a == "--players":
-                i += 1
-                players = int(argv[i])
-            elif a == "--build":
-                i += 1
-                build = argv[i]
-            elif a == "--root":
-                i += 1
-                root = argv[i].rstrip("/") + "/"
-            elif a == "--script":
-                i += 1
-                script = argv[i]
-            elif a == "--state":
-                state = True
-            elif a in ("-h", "--help"):
-                print(USAGE)
-                print(HELP)
-                return 0
-            else:
-                raise ValueError(a)
+    while i < len(argv):
+        a = argv[i]
+        if a in ("--players", "--build", "--root", "--script"):
+            if i + 1 >= len(argv):
+                return _fail("%s needs a value" % a)
             i += 1
-    except (IndexError, ValueError):
-        sys.stderr.write(USAGE + "\n")
-        return 2
-    if players is not None and (players < 2 or players > 8):
-        sys.stderr.write("sim: --players takes 2 to 8\n")
-        return 2
+            v = argv[i]
+            if a == "--players":
+                if not v.isdigit() or len(v) > 2 or not 2 <= int(v) <= 8:
+                    return _fail("--players takes 2 to 8, not %r" % v)
+                players = int(v)
+            elif a == "--build":
+                build = v
+            elif a == "--root":
+                if not _is_dir(v):
+                    return _fail("--root %s: no such directory (create it first)" % v)
+                root = v.rstrip("/") + "/"
+            else:
+                script = v
+        elif a == "--state":
+            state = True
+        elif a in ("-h", "--help"):
+            print(USAGE)
+            print(HELP)
+            return 0
+        else:
+            return _fail("unknown argument %r" % a)
+        i += 1
+    if build not in config.BUILDS:
+        return _fail("--build %s: no such build" % build)
     if players is None and root is None:
         players = 2
     try:
