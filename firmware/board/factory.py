@@ -50,6 +50,6 @@ def make(watchdog=None, root="/"):
     """The scoreboard application on this board (app.loop.App)."""
     from app import loop
     from input.pio_quadrature import factory as pio_quadrature
-    build = config.selected()
+    build = config.selected(root)
     return loop.make(key_pin, buses(build), display_pin, build=build, pwm=buzzer(),
                      root=root, quadrature=pio_quadrature, watchdog=watchdog)
