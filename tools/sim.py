@@ -1,6 +1,7 @@
 """The scoreboard on a terminal: the real application on fake hardware.
 
-    python3 tools/sim.py [--players N] [--build NAME]          live, keyboard = panel
+    python3 tools/sim.py [--players N] [--build NAME] [--root DIR]   live, keyboard = panel
+    make sim PLAYERS=N BUILD=NAME ARGS="..."                    the same through make
     python3 tools/sim.py --players N --script FILE [--state]    scripted
     micropython tools/sim.py ...                                the same
 
@@ -8,8 +9,9 @@ The firmware runs unchanged: keys drive the fake GPIO pins of the panel (through
 the real debounce and encoder decoding), the displays are device models that
 decode the wire protocol, drawn here with characters. Time is simulated in 1 ms
 steps; live mode keeps it in step with the clock. docs/SIMULATOR.md has the key
-map and the script format. With standard input not a terminal and no --script,
-the bundled demo (tools/demo.keys) is played and the displays printed.
+map, the layouts that fit the terminal and the script format. With standard input
+not a terminal and no --script, the bundled demo (tools/demo.keys) is played and
+the displays printed.
 """
 import sys
 
@@ -54,7 +56,8 @@ KEYMAP = {
 HELP = ("keys: 1 3 5 balls (! # % = hold: jumped)  c=C2 v=C3  Enter=OK  m=MISS "
         "(M hold: no contact)  f=FOUL (F: no rail)  s=SCRATCH (S: cue off)  "
         "u/Backspace=UNDO  r=REDO  . , or arrows=ENC+/-  / Tab Down=ENC push  "
-        "?=hold ENC (menu)  > < ' \"=ENC2  P=power cut (--root)  q=quit")
+        "?=hold ENC (menu)  > < ' \"=ENC2  P=power cut (--root)  h=help and display codes  "
+        "q=quit")
 
 
 def pad(s, width):
