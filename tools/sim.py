@@ -339,10 +339,10 @@ class Sim:
                 held = [str(v) for i, v in enumerate((1, 3, 5)) if g.off_table >> i & 1]
                 s += "; ball%s %s off the table" % ("s" if len(held) > 1 else "",
                                                     " and ".join(held))
-        s += ". Scores: " + ", ".join(parts) + "."
         if self.boots > 1:
-            s += " Resumed after %d power cut%s." % (self.boots - 1,
+            s += "; resumed after %d power cut%s" % (self.boots - 1,
                                                      "s" if self.boots > 2 else "")
+        s += ". Scores: " + ", ".join(parts) + "."
         bz = self.app.buzzer
         if bz is not None and bz.playing():
             s += " ♪"
