@@ -407,8 +407,9 @@ def test_make_test_without_the_host_micropython_fails_naming_it(tmp_path):
     (venv / "bin").mkdir(parents=True)
     os.symlink(PY, str(venv / "bin" / "python"))
     (venv / ".installed").write_text("")
-    later = os.path.getmtime(os.path.join(ROOT, "requirements.txt")) + 10
-    os.utime(str(venv / ".installed"), (later, later))
+    later = max(os.path.getmtime(os.path.join(ROOT, "requirements.txt")),
+                os.path.getmtime(PY), time.time()) + 10
+    os.utime(str(venv / ".installed"), (later, later))      # installed: up to date
     env = {k: v for k, v in os.environ.items() if not k.startswith("MAKE")}
     res = subprocess.run(["make", "-s", "test", "VENV=%s" % venv], cwd=ROOT,
                          capture_output=True, text=True, env=env, timeout=60)
