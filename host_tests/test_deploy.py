@@ -177,3 +177,118 @@ def test_export_writes_json_lines(fake, tmp_path):
     assert fake.log.read_text().splitlines()[-1] == "reset"   # the scoreboard restarts
     first = json.loads((out / "current.jsonl").read_text().splitlines()[0])
     assert first == {"players": 3, "opener": 2}
+
+
+# ---- the display build stored on the board -------------------------------------------
+
+def test_deploy_build_is_stored_on_the_board_and_read_by_the_firmware(fake):
+    from board import config
+    res = fake("deploy", "--build", "oled4")
+    assert res.returncode == 0, res.stderr
+    assert "Display build: oled4 (stored on the board by this deploy; it was not chosen: " \
+        "tm1637)" in res.stdout
+    assert (fake.board / config.CHOICE_FILE).read_text() == "oled4\n"
+    root = str(fake.board) + "/"
+    assert config.chosen(root) == "oled4"
+    assert config.selected(root) is config.BUILDS["oled4"]
+    # a deploy without a build keeps the board's choice and says which it is
+    res = fake("deploy")
+    assert res.returncode == 0, res.stderr
+    assert "Display build: oled4 (stored on the board; change with" in res.stdout
+    assert "up to date" in res.stdout
+    assert (fake.board / config.CHOICE_FILE).read_text() == "oled4\n"
+    res = fake("deploy", "--build", "max7219")
+    assert "Display build: max7219 (stored on the board by this deploy; it was oled4)" \
+        in res.stdout and "Done; the board restarts." in res.stdout
+    assert config.chosen(root) == "max7219"
+
+
+def test_board_without_a_choice_or_with_a_bad_one_drives_the_default(tmp_path):
+    from board import config
+    root = str(tmp_path) + "/"
+    assert config.chosen(root) == config.BUILD
+    (tmp_path / config.CHOICE_FILE).write_text("oled9\n")
+    assert config.chosen(root) == config.BUILD
+    (tmp_path / config.CHOICE_FILE).write_text("ht16k33")
+    assert config.chosen(root) == "ht16k33"
+
+
+def test_board_factory_builds_the_stored_choice(tmp_path):
+    import rp2
+    from board import config, factory
+    from fakepins import Pin
+    Pin.reset_all()
+    rp2.PIO.reset_all()
+    (tmp_path / config.CHOICE_FILE).write_text("oled4\n")
+    app = factory.make(root=str(tmp_path) + "/")
+    assert len(app.screens.displays) == 4
+
+
+def test_make_deploy_build_dry_run_names_the_build(tmp_path):
+    env = dict(MAKE_ENV, MPREMOTE="false", DEVICE_BUILD=str(tmp_path / "device"))
+    res = subprocess.run(["make", "-s", "deploy", "DRY_RUN=1", "BUILD=oled4"], cwd=ROOT,
+                         env=env, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert "Display build: oled4 (stored on the board by this deploy)." in res.stdout
+    assert "Run `make deploy BUILD=oled4` with the Pico connected" in res.stdout
+    res = subprocess.run(["make", "-s", "deploy", "DRY_RUN=1"], cwd=ROOT, env=env,
+                         capture_output=True, text=True)
+    assert "Display build: the one stored on the board (tm1637 when none is)" in res.stdout
+
+
+def test_deploy_refuses_an_unknown_build(fake):
+    res = fake("deploy", "--build", "oled9", "--dry-run")
+    assert res.returncode == 2 and "oled9" in res.stderr and "oled4" in res.stderr
+    assert "Traceback" not in res.stderr
+
+
+# ---- no board: every message names what to do and the command to run next ---------------
+
+def _no_board(monkeypatch, capsys, tmp_path, cmd, ports=(), closed=False, port="auto"):
+    import deploy
+    monkeypatch.setenv("MPREMOTE", FAKE)
+    monkeypatch.setenv("FAKE_BOARD", "")
+    monkeypatch.setenv("DEVICE_BUILD", str(tmp_path / "device"))
+    monkeypatch.setattr(deploy, "BUILD", str(tmp_path / "device"))
+    for p in ports:
+        (tmp_path / p).write_text("")
+    monkeypatch.setattr(deploy, "SERIAL_PORTS", (str(tmp_path / "ttyACM*"),))
+    monkeypatch.setattr(deploy, "can_open", lambda p: not closed)
+    args = [cmd, "--port", port] + (["--out", str(tmp_path / "out")] if cmd == "export"
+                                     else [])
+    assert deploy.main(args) == 1
+    err = capsys.readouterr().err
+    return err.split("If the Pico does not run MicroPython yet")[0]
+
+
+@pytest.mark.parametrize("cmd", ["deploy", "export"])
+def test_nothing_connected_says_connect_then_the_same_command(monkeypatch, capsys,
+                                                             tmp_path, cmd):
+    said = _no_board(monkeypatch, capsys, tmp_path, cmd)
+    assert "No USB serial port is present. Connect the Pico" in said
+    assert "then run `make %s`" % cmd in said
+    other = "make export" if cmd == "deploy" else "make deploy"
+    assert other not in said
+
+
+def test_port_without_permission_names_the_dialout_group(monkeypatch, capsys, tmp_path):
+    said = _no_board(monkeypatch, capsys, tmp_path, "export", ports=["ttyACM0"],
+                     closed=True)
+    assert "ttyACM0 is there but this user may not open it" in said
+    assert "usermod -aG dialout" in said and "run `make export`" in said
+
+
+def test_port_in_use_says_close_the_other_program(monkeypatch, capsys, tmp_path):
+    said = _no_board(monkeypatch, capsys, tmp_path, "export", ports=["ttyACM0"])
+    assert "another program may have it open" in said and "run `make export`" in said
+    said = _no_board(monkeypatch, capsys, tmp_path, "deploy",
+                     port=str(tmp_path / "ttyACM0"))
+    assert "did not answer: another program may have it open" in said
+    assert "run `make deploy`" in said
+
+
+def test_named_port_that_does_not_exist(monkeypatch, capsys, tmp_path):
+    said = _no_board(monkeypatch, capsys, tmp_path, "deploy", ports=["ttyACM1"],
+                     port="/dev/ttyNOSUCH")
+    assert "There is no /dev/ttyNOSUCH" in said and "ttyACM1" in said
+    assert "run `make deploy`" in said

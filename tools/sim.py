@@ -1,6 +1,7 @@
 """The scoreboard on a terminal: the real application on fake hardware.
 
-    python3 tools/sim.py [--players N] [--build NAME]          live, keyboard = panel
+    python3 tools/sim.py [--players N] [--build NAME] [--root DIR]   live, keyboard = panel
+    make sim PLAYERS=N BUILD=NAME ARGS="..."                    the same through make
     python3 tools/sim.py --players N --script FILE [--state]    scripted
     micropython tools/sim.py ...                                the same
 
@@ -8,8 +9,9 @@ The firmware runs unchanged: keys drive the fake GPIO pins of the panel (through
 the real debounce and encoder decoding), the displays are device models that
 decode the wire protocol, drawn here with characters. Time is simulated in 1 ms
 steps; live mode keeps it in step with the clock. docs/SIMULATOR.md has the key
-map and the script format. With standard input not a terminal and no --script,
-the bundled demo (tools/demo.keys) is played and the displays printed.
+map, the layouts that fit the terminal and the script format. With standard input
+not a terminal and no --script, the bundled demo (tools/demo.keys) is played and
+the displays printed.
 """
 import sys
 
@@ -29,6 +31,7 @@ GAP_MS = 140            # then released this long
 HOLD_EXTRA_MS = 200     # HOLD: the long-press time plus this
 TURN_MS = 5             # between two quadrature states of one detent
 STEP_MS = 1             # simulated time step
+MAX_WAIT_MS = 600000    # WAIT: at most ten minutes of simulated time per line
 
 USAGE = ("usage: sim.py [--players N] [--build NAME] [--root DIR] [--script FILE [--state]]\n"
          "builds: " + " ".join(sorted(config.BUILDS)))
@@ -53,7 +56,8 @@ KEYMAP = {
 HELP = ("keys: 1 3 5 balls (! # % = hold: jumped)  c=C2 v=C3  Enter=OK  m=MISS "
         "(M hold: no contact)  f=FOUL (F: no rail)  s=SCRATCH (S: cue off)  "
         "u/Backspace=UNDO  r=REDO  . , or arrows=ENC+/-  / Tab Down=ENC push  "
-        "?=hold ENC (menu)  > < ' \"=ENC2  P=power cut (--root)  q=quit")
+        "?=hold ENC (menu)  > < ' \"=ENC2  P=power cut (--root)  h=help and display codes  "
+        "q=quit")
 
 
 def pad(s, width):
@@ -137,9 +141,14 @@ class Sim:
         else:
             settings = Settings(self.root).load()
         if players is not None:
-            settings.players = players
-            if settings.opener >= players:
-                settings.opener = 0
+            if self.root is None:
+                settings.players = players
+                if settings.opener >= players:
+                    settings.opener = 0
+            else:
+                # kept, as the set-up menu keeps it: a game found in the journal
+                # goes on with its own players, the next new game has these
+                settings.set(players=players)
         pwm = None
         if config.BUZZER is not None:
             from fakesystem import PWM
@@ -287,36 +296,91 @@ class Sim:
         return record.state_json(self.game)
 
     def status(self):
-        """One line for people: who is at the table, the stage, the buzzer."""
+        """The game in words, as a player would say it: every score, who is at the
+        table, the run of the current inning, the stage; then the table itself."""
         from cowboy import codes as C
         g = self.game
+        parts = []
+        for i in range(g.players):
+            p = "P%d %d" % (i + 1, g.scores[i])
+            if g.out >> i & 1:
+                p += " out"
+            elif g.fouls[i]:
+                p += " (%d foul%s)" % (g.fouls[i], "s" if g.fouls[i] > 1 else "")
+            parts.append(p)
+        s = ""
+        at = g.shooter
         if g.phase == C.PHASE_OVER:
-            s = "game over, player %d wins" % (g.winner + 1)
+            s += "Game over: P%d wins" % (g.winner + 1)
+            if g.scores[g.winner] == 101:
+                s += " with the 101st point"
+        elif g.phase == C.PHASE_CHOICE:
+            s += ("P%d chooses after the failed opening: OK to have it played again, "
+                  "push the encoder to take the table" % (at + 1))
         else:
-            s = "player %d %s (%s), inning %d" % (
-                g.shooter + 1, "to choose" if g.phase == C.PHASE_CHOICE else "at the table",
-                C.PHASE_NAME[g.phase], g.inning)
+            s += "P%d at the table" % (at + 1)
+            if g.phase == C.PHASE_OPENING:
+                s += ", opening stroke: the 3 ball first"
+            else:
+                total = g.total(at)
+                s += ", run %d" % g.inning
+                if g.inning and g.scores[at]:
+                    s += " (total %d)" % total
+                if g.phase == C.PHASE_POINTS:
+                    s += ", needs %d for exactly 90" % (90 - total)
+                elif g.phase == C.PHASE_CAROMS:
+                    s += ", caroms only, %d to go" % (100 - total)
+                else:
+                    s += ", call the 101st point"
+        if g.phase != C.PHASE_OVER:
             if g.cue_in_hand:
-                s += ", cue ball in hand"
+                s += "; cue ball in hand"
             if g.off_table:
-                s += ", off the table: " + " ".join(
-                    str(v) for i, v in enumerate((1, 3, 5)) if g.off_table >> i & 1)
+                held = [str(v) for i, v in enumerate((1, 3, 5)) if g.off_table >> i & 1]
+                s += "; ball%s %s off the table" % ("s" if len(held) > 1 else "",
+                                                    " and ".join(held))
         if self.boots > 1:
-            s += ", resumed after %d power cut%s" % (self.boots - 1,
-                                                      "s" if self.boots > 2 else "")
+            s += "; resumed after %d power cut%s" % (self.boots - 1,
+                                                     "s" if self.boots > 2 else "")
+        s += ". Scores: " + ", ".join(parts) + "."
         bz = self.app.buzzer
         if bz is not None and bz.playing():
-            s += "   ♪"
+            s += " ♪"
         return s
+
+    def seats(self):
+        """How many displays are in play: the game's players (the set-up menu's
+        player count while it is being changed), at most one per display."""
+        n = self.game.players
+        p = self.panel
+        try:
+            from display import ui as U
+            if p.mode == U.MODE_MENU and p.menu_item == U.MENU_PLAYERS:
+                n = max(n, p.menu_value)
+        except AttributeError:
+            pass
+        return min(n, len(self.models))
 
 
 # ---- scripts ---------------------------------------------------------------------
 def parse_script(text, sim):
-    """Script lines -> [(kind, arg, long)]; ScriptError names the bad line."""
+    """Script lines -> [(kind, arg, long)]; ScriptError names the bad line.
+
+    `text` is a str, or bytes read from a file: UTF-8, checked line by line (a
+    bad byte is reported with its line number), a leading byte order mark skipped."""
     out = []
     number = 0
-    for raw in text.split("\n"):
+    for raw in text.split(b"\n" if isinstance(text, bytes) else "\n"):
         number += 1
+        if isinstance(raw, bytes):
+            if number == 1 and raw[:3] == b"\xef\xbb\xbf":
+                raw = raw[3:]
+            try:
+                raw = raw.decode("utf-8")
+            except UnicodeError:
+                raise ScriptError("line %d: not UTF-8 text" % number)
+        elif number == 1 and raw[:1] == "\ufeff":
+            raw = raw[1:]
         line = raw.strip()
         if "#" in line:
             line = line[:line.index("#")].strip()
@@ -327,6 +391,9 @@ def parse_script(text, sim):
             ok = len(words) == 2 and words[1].isdigit()
             if not ok:
                 raise ScriptError("line %d: WAIT needs milliseconds: %r" % (number, raw))
+            if len(words[1]) > 9 or int(words[1]) > MAX_WAIT_MS:
+                raise ScriptError("line %d: WAIT takes at most %d ms (ten minutes): %r"
+                                  % (number, MAX_WAIT_MS, raw))
             out.append(("wait", int(words[1]), False))
         elif words[0] == "HOLD":
             if len(words) != 2 or not sim.known(words[1], True):
@@ -340,7 +407,8 @@ def parse_script(text, sim):
 
 
 def read_file(path):
-    f = open(path)
+    """The file's bytes (parse_script decodes them line by line)."""
+    f = open(path, "rb")
     try:
         return f.read()
     finally:
@@ -358,9 +426,324 @@ def run_script(sim, text, state=False, out=None):
         w.write(sim.state() + "\n")
 
 
-# ---- live mode -------------------------------------------------------------------
+# ---- live mode: what fits the terminal -------------------------------------------
+_BRAILLE_BITS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
+
+
+def braille(px, step=1):
+    """Pixel rows as braille text: 2 x 4 dots per character; with `step` 2 each dot
+    stands for 2 x 2 pixels (lit when any of them is)."""
+    h = len(px) // step
+    w = len(px[0]) // step if px else 0
+
+    def lit(x, y):
+        if step == 1:
+            return px[y][x]
+        r0 = px[2 * y]
+        r1 = px[2 * y + 1]
+        return r0[2 * x] | r0[2 * x + 1] | r1[2 * x] | r1[2 * x + 1]
+
+    out = []
+    for y in range(0, h - 3, 4):
+        line = []
+        for x in range(0, w - 1, 2):
+            n = 0
+            for dy in range(4):
+                bits = _BRAILLE_BITS[dy]
+                if lit(x, y + dy):
+                    n |= bits[0]
+                if lit(x + 1, y + dy):
+                    n |= bits[1]
+            line.append(chr(0x2800 + n))
+        out.append("".join(line))
+    return out
+
+
+def _digits(m):
+    segs = m.segments()
+    return segs if getattr(m, "on", True) else bytes(len(segs))
+
+
+def _seven_big(m):
+    return big7(_digits(m), color=False)[0]
+
+
+def _seven_art(m):
+    from fakedisplays import seg_art
+    return seg_art(_digits(m)).split("\n")
+
+
+def _seven_line(m):
+    from fakedisplays import seg_text
+    return ["[" + seg_text(_digits(m)) + "]"]
+
+
+def _oled_half(m):
+    return ["|" + r + "|" for r in m.art().split("\n")]
+
+
+def _oled_quads(m):
+    return ["|" + r + "|" for r in quads(m.pixels())]
+
+
+def _oled_braille(m):
+    return ["|" + r + "|" for r in braille(m.pixels())]
+
+
+def _oled_braille2(m):
+    return ["|" + r + "|" for r in braille(m.pixels(), 2)]
+
+
+# (name, draw, width and height of one display drawn, for d digits), largest first;
+# a label line goes above each display, except in the one-line layout
+SEVEN_LAYOUTS = (
+    ("big", _seven_big, lambda d: 6 * d, 5),
+    ("small", _seven_art, lambda d: 4 * d, 3),
+    ("line", _seven_line, lambda d: d + 4, 1),
+)
+OLED_LAYOUTS = (
+    ("half", _oled_half, lambda d: 130, 32),
+    ("quads", _oled_quads, lambda d: 66, 32),
+    ("braille", _oled_braille, lambda d: 66, 16),
+    ("braille2", _oled_braille2, lambda d: 34, 8),
+)
+GAP = 3                 # columns between two displays side by side
+
+
+def _cell(layout, digits):
+    """(width, height) of one seat: the display and its label."""
+    name, draw, wf, h = layout
+    if name == "line":
+        return 6 + wf(digits), 1            # "P1 ▶ [  12]"
+    return max(wf(digits), 8), h + 1
+
+
+def _per_row(n, cw, ch, width, height):
+    """Seats per row to fit n cells in width x height (rows one blank line apart),
+    the rows as even as possible; 0 when they do not fit."""
+    most = min(n, (width + GAP) // (cw + GAP))
+    if most < 1:
+        return 0
+    rows = (n + most - 1) // most
+    if rows * ch + (rows - 1 if ch > 1 else 0) > height:
+        return 0
+    return (n + rows - 1) // rows
+
+
+def wrap(text, width, most=99):
+    """`text` cut into lines of at most `width` characters at spaces."""
+    out = []
+    words = text.split(" ")
+    line = ""
+    for w in words:
+        while len(w) > width:
+            if line:
+                out.append(line)
+                line = ""
+            out.append(w[:width])
+            w = w[width:]
+        if not line:
+            line = w
+        elif len(line) + 1 + len(w) <= width:
+            line += " " + w
+        else:
+            out.append(line)
+            line = w
+    if line:
+        out.append(line)
+    if len(out) > most:
+        out = out[:most]
+        out[-1] = out[-1][:width - 1] + "…"
+    return out
+
+
+def needed(n, layout, digits, footer, width, height):
+    """The terminal size (columns, lines) nearest to width x height that the
+    layout fits with n seats."""
+    cw, ch = _cell(layout, digits)
+    best = None
+    for per in range(1, n + 1):
+        rows = (n + per - 1) // per
+        w = per * cw + (per - 1) * GAP
+        h = rows * ch + (rows - 1 if ch > 1 else 0) + footer
+        grow = max(0, w - width) + max(0, h - height)
+        if best is None or grow < best[0]:
+            best = (grow, (max(w, width), max(h, height)))
+    return best[1]
+
+
+def frame(sim, width, height, hint=""):
+    """The live screen: the displays in play, as large as they fit, the status,
+    a line of hints. Returns (lines of at most `width` characters, at most `height`
+    of them; the layout's name, "small terminal" when none fits; how many of the
+    lines draw the displays)."""
+    n = sim.seats()
+    seven = sim.seven()
+    layouts = SEVEN_LAYOUTS if seven else OLED_LAYOUTS
+    digits = len(sim.models[0].segments()) if seven else 0
+    status = sim.status()
+    hint = hint or "h: help, keys and codes   q: quit"
+    for layout in layouts:
+        for most in (4, 2):
+            footer = wrap(status, width, most) + [hint[:width]]
+            body = height - len(footer)
+            cw, ch = _cell(layout, digits)
+            per = _per_row(n, cw, ch, width, body)
+            if per:
+                drawn = _draw(sim, layout, n, per, cw)
+                return drawn + footer, layout[0], len(drawn)
+    layout = layouts[-1]
+    w, h = needed(n, layout, digits, 3, width, height)
+    msg = ("This terminal is %dx%d; %d %s display%s need at least %dx%d. Enlarge the "
+           "window or make the font smaller. q quits."
+           % (width, height, n, sim.build_name, "s" if n > 1 else "", w, h))
+    return wrap(msg, max(10, width))[:max(1, height)], "small terminal", 0
+
+
+def _draw(sim, layout, n, per, cw):
+    name, draw, wf, h = layout
+    g = sim.game
+    lines = []
+    for start in range(0, n, per):
+        row = range(start, min(n, start + per))
+        if name == "line":
+            cells = []
+            for i in row:
+                mark = "▶" if i == g.shooter else " "
+                cells.append(pad("P%d %s %s" % (i + 1, mark, draw(sim.models[i])[0]), cw))
+            lines.append((" " * GAP).join(cells).rstrip())
+            continue
+        if lines:
+            lines.append("")
+        labels = []
+        arts = []
+        for i in row:
+            label = "P%d" % (i + 1)
+            if i == g.shooter:
+                label += " ◀ at the table" if cw >= 18 else " ◀"
+            labels.append(pad(label, cw))
+            arts.append(draw(sim.models[i]))
+        lines.append((" " * GAP).join(labels).rstrip())
+        for r in range(h):
+            lines.append((" " * GAP).join(pad(a[r], cw) for a in arts).rstrip())
+    return lines
+
+
+# ---- live mode: help ---------------------------------------------------------------
+KEYS_HELP = (
+    ("1 3 5", "ball pocketed; ! # % (shifted): ball jumped off the table"),
+    ("c  v", "carom off 2 balls / off 3 balls"),
+    ("Enter", "OK: the stroke as composed (twice for the 101st point)"),
+    ("m  M", "MISS / no contact (a foul)"),
+    ("f  F", "FOUL / no rail after the contact"),
+    ("s  S", "SCRATCH (cue ball in a pocket) / cue ball off the table"),
+    ("u  r", "UNDO / REDO (Backspace: undo)"),
+    (". ,", "encoder turn (or arrows): pick a field, change a menu value"),
+    ("/", "encoder push (or Tab, Down); ? holds it: set-up menu"),
+    ("> < '", "second encoder, on builds that have one"),
+    ("P", "power cut and restart (with --root: the game resumes)"),
+    ("h", "this help; q quits"),
+)
+
+# What the views' running items mean; their texts come from the views themselves
+ITEM_MEANING = (
+    ("IT_INNING", 7, "the run of this inning (here 7), shown while at the table"),
+    ("IT_NEED", 8, "points still needed for exactly 90 (here 8)"),
+    ("IT_CAROMS", 7, "90 reached: caroms only, to 100"),
+    ("IT_CALL", 0, "100 reached: call the pocket for the 101st point"),
+    ("IT_OPENING", 0, "the opening stroke: the 3 ball first"),
+    ("IT_HAND", 0, "cue ball in hand (behind the head string)"),
+    ("IT_HELD", 5, "balls held off the table (spot covered), here 1 and 3"),
+    ("IT_FOULS", 2, "fouls in a row (here 2; the third puts the player out)"),
+    ("IT_OUT", 0, "out of the game after three fouls in a row"),
+    ("IT_WAIT", 0, "the game is over"),
+    ("IT_STAT_BEST", 12, "statistics: best inning"),
+    ("IT_STAT_INN", 9, "statistics: innings played"),
+    ("IT_STAT_FOULS", 3, "statistics: fouls"),
+    ("IT_STAT_AVG", 47, "statistics: points per inning"),
+)
+
+
+def _text(b):
+    s = b.decode() if hasattr(b, "decode") else str(b)
+    return s.rstrip()
+
+
+def legend():
+    """(code, meaning) pairs for what the 4-digit displays can show, read from the
+    views' own tables (a 4-character table beside its long-text twin) and drawn
+    by the views' own item code; what the views do not offer is left out."""
+    from display import views as V
+    out = []
+    seen = {}
+
+    def add(code, meaning):
+        if len(code.strip()) > 1 and code not in seen:
+            seen[code] = 1
+            out.append((code, meaning))
+
+    try:
+        seat = V.Seat(0)
+        t = V.Text(8)
+        for name, arg, meaning in ITEM_MEANING:
+            if not hasattr(V, name):
+                continue
+            seat.count = 1
+            seat.items[0] = getattr(V, name)
+            seat.args[0] = arg
+            t.clear()
+            V.item4(t, seat, 0)
+            add(_text(bytes(t.buf)), meaning)
+    except Exception:           # the views changed shape: keep what the tables give
+        pass
+    names = dir(V)
+    for name in sorted(names):
+        if not name.endswith("4") or name[:-1] + "21" not in names:
+            continue
+        short = getattr(V, name)
+        long = getattr(V, name[:-1] + "21")
+        if type(short) is not tuple or type(long) is not tuple or len(short) != len(long):
+            continue
+        for i in range(len(short)):
+            meaning = _text(long[i])
+            if meaning:
+                add(_text(short[i]), meaning.lower())
+    rejects = getattr(V, "REJECT21", ())
+    for i in range(1, len(rejects)):
+        add("E%3d" % i, "refused: " + _text(rejects[i]).lower())
+    return out
+
+
+def help_lines(width):
+    lines = ["Keys (the keyboard is the panel):"]
+    for k, what in KEYS_HELP:
+        for j, ln in enumerate(wrap(what, max(10, width - 8))):
+            lines.append(pad(k if j == 0 else "", 7) + " " + ln)
+    lines.append("")
+    lines.append("What the 4-digit displays show:")
+    for code, meaning in legend():
+        for j, ln in enumerate(wrap(meaning, max(10, width - 8))):
+            lines.append(pad('"%s"' % code if j == 0 else "", 7) + " " + ln)
+    return lines
+
+
+def help_page(width, height, page):
+    """One page of the help overlay: (lines, pages in all)."""
+    lines = help_lines(width)
+    per = max(1, height - 1)
+    pages = (len(lines) + per - 1) // per
+    page = page % pages
+    body = [ln[:width] for ln in lines[page * per:(page + 1) * per]]
+    body.append(("help %d/%d: h or Space: next page, another key: the game, q: quit"
+                 % (page + 1, pages))[:width])
+    return body, pages
+
+
+# ---- live mode: the terminal ------------------------------------------------------
 class Terminal:
-    """Raw keyboard input and full-screen redraws; restores the terminal on exit."""
+    """Raw keyboard input and full-screen redraws; restores the terminal on exit.
+    The size comes from os.get_terminal_size (CPython) or, where there is none
+    (micropython), from the terminal's answer to a cursor position request."""
 
     def __init__(self):
         import termios
@@ -381,12 +764,35 @@ class Terminal:
             self._read = None
         if self._read is None or not hasattr(self._read, "__call__"):
             self._read = None
+        self.asked = None              # size reported by the terminal (micropython)
         self.write("\x1b[?25l\x1b[2J")
 
     def write(self, s):
         sys.stdout.write(s)
         if hasattr(sys.stdout, "flush"):
             sys.stdout.flush()
+
+    def size(self):
+        """(columns, lines) of the terminal now."""
+        try:
+            import os
+            sz = os.get_terminal_size()
+            if sz.columns > 0 and sz.lines > 0:
+                return sz.columns, sz.lines
+        except (ImportError, AttributeError, OSError, ValueError):
+            pass
+        return self.asked or (80, 24)
+
+    def ask_size(self):
+        """Ask the terminal its size where the interpreter cannot (the answer comes
+        in with the keys): the cursor sent far right and down reports where it stops."""
+        try:
+            import os
+            os.get_terminal_size
+            return
+        except (ImportError, AttributeError):
+            pass
+        self.write("\x1b7\x1b[999;999H\x1b[6n\x1b8")
 
     def keys(self, timeout_ms):
         """Characters typed (escape sequences whole), waiting up to timeout_ms."""
@@ -404,9 +810,18 @@ class Terminal:
         out = []
         i = 0
         while i < len(s):
-            if s[i] == "\x1b" and i + 2 < len(s) and s[i + 1] == "[":
-                out.append(s[i:i + 3])
-                i += 3
+            if s[i] == "\x1b" and i + 1 < len(s) and s[i + 1] == "[":
+                j = i + 2
+                while j < len(s) and s[j] in "0123456789;":
+                    j += 1
+                seq = s[i:j + 1]
+                i = j + 1
+                if seq.endswith("R") and ";" in seq:        # cursor position: the size
+                    r, c = seq[2:-1].split(";")
+                    if r.isdigit() and c.isdigit():
+                        self.asked = (int(c), int(r))
+                    continue
+                out.append(seq)
             else:
                 out.append(s[i])
                 i += 1
@@ -426,15 +841,15 @@ def _clock():
     return lambda: int((time.monotonic() - t0) * 1000)
 
 
-def _size():
-    try:
-        import os
-        sz = os.get_terminal_size()
-        if sz.columns >= 20:
-            return sz.columns, sz.lines
-    except (ImportError, AttributeError, OSError):
-        pass
-    return 100, 40
+def _show(k):
+    if k == " ":
+        return "Space"
+    if len(k) == 1 and " " < k < "\x7f":
+        return k
+    return repr(k)
+
+
+HINT_MS = 3000          # how long the hint about an unknown key stays
 
 
 def live(sim):
@@ -443,31 +858,59 @@ def live(sim):
     pending = []
     shown = None
     drawn_at = -1000
+    asked_at = -10000
+    helping = -1                       # help page shown, or -1
+    hint = ""
+    hint_until = 0
     try:
         while True:
             for k in term.keys(5):
                 if k in ("q", "\x03", "\x04"):
                     return 0
-                if k == "P" and sim.root is not None:
+                if helping >= 0:
+                    helping = helping + 1 if k in ("h", " ") else -1
+                    if helping >= help_page(*term.size(), 0)[1]:
+                        helping = -1
+                    drawn_at = -1000
+                elif k in ("h", "H"):
+                    helping = 0
+                    drawn_at = -1000
+                elif k == "P" and sim.root is not None:
                     pending = []
                     sim.power_cut()
-                if k in KEYMAP:
+                elif k in KEYMAP:
                     pending.append(KEYMAP[k])
+                else:
+                    hint = ("key %s does nothing: h shows the keys" % _show(k)
+                            if k != "P" else "P (power cut) needs --root DIR")
+                    hint_until = sim.now + HINT_MS
+                    drawn_at = -1000
             while pending and sim.busy <= sim.now:
                 name, long = pending.pop(0)
                 if sim.known(name, long):
                     sim.key(name, long)
+                else:
+                    hint = "%s: this build has no %s" % (name, name.rstrip("+-"))
+                    hint_until = sim.now + HINT_MS
             sim.run_to(clock())
+            if sim.now - asked_at >= 1000:      # notice a resize within a second
+                asked_at = sim.now
+                term.ask_size()
             if sim.now - drawn_at < 50:
                 continue                      # redraw at most 20 times a second
             drawn_at = sim.now
-            width, height = _size()
-            frame = sim.picture(width, compact=True)
-            frame.append("build %s, %d players, t=%d.%ds: %s" % (
-                sim.build_name, sim.game.players, sim.now // 1000, sim.now // 100 % 10,
-                sim.status()))
-            frame.append(HELP)
-            text = "\x1b[H" + "\x1b[K\r\n".join(frame) + "\x1b[J"
+            width, height = term.size()
+            if helping >= 0:
+                lines, _ = help_page(width, height, helping)
+            else:
+                if hint and sim.now >= hint_until:
+                    hint = ""
+                lines, layout, body = frame(sim, width, height, hint)
+                if sim.seven() and layout != "line":    # lit segments in red
+                    for i in range(body):
+                        if lines[i] and not lines[i].startswith("P"):
+                            lines[i] = _RED + lines[i] + _OFF
+            text = "\x1b[H" + "\x1b[K\r\n".join(lines) + "\x1b[K\x1b[J"
             if text != shown:
                 term.write(text)
                 shown = text
@@ -490,6 +933,20 @@ def _isatty():
         return False
 
 
+def _is_dir(path):
+    """True when `path` names a directory (os.stat under both interpreters)."""
+    try:
+        import os
+        return os.stat(path)[0] & 0x4000 != 0
+    except (ImportError, OSError):
+        return False
+
+
+def _fail(message):
+    sys.stderr.write("sim: %s\n%s\n" % (message, USAGE))
+    return 2
+
+
 def main(argv):
     players = None
     root = None
@@ -497,36 +954,36 @@ def main(argv):
     script = None
     state = False
     i = 0
-    try:
-        while i < len(argv):
-            a = argv[i]
-            if a == "--players":
-                i += 1
-                players = int(argv[i])
-            elif a == "--build":
-                i += 1
-                build = argv[i]
-            elif a == "--root":
-                i += 1
-                root = argv[i].rstrip("/") + "/"
-            elif a == "--script":
-                i += 1
-                script = argv[i]
-            elif a == "--state":
-                state = True
-            elif a in ("-h", "--help"):
-                print(USAGE)
-                print(HELP)
-                return 0
-            else:
-                raise ValueError(a)
+    while i < len(argv):
+        a = argv[i]
+        if a in ("--players", "--build", "--root", "--script"):
+            if i + 1 >= len(argv):
+                return _fail("%s needs a value" % a)
             i += 1
-    except (IndexError, ValueError):
-        sys.stderr.write(USAGE + "\n")
-        return 2
-    if players is not None and (players < 2 or players > 8):
-        sys.stderr.write("sim: --players takes 2 to 8\n")
-        return 2
+            v = argv[i]
+            if a == "--players":
+                if not v.isdigit() or len(v) > 2 or not 2 <= int(v) <= 8:
+                    return _fail("--players takes 2 to 8, not %r" % v)
+                players = int(v)
+            elif a == "--build":
+                build = v
+            elif a == "--root":
+                if not _is_dir(v):
+                    return _fail("--root %s: no such directory (create it first)" % v)
+                root = v.rstrip("/") + "/"
+            else:
+                script = v
+        elif a == "--state":
+            state = True
+        elif a in ("-h", "--help"):
+            print(USAGE)
+            print(HELP)
+            return 0
+        else:
+            return _fail("unknown argument %r" % a)
+        i += 1
+    if build not in config.BUILDS:
+        return _fail("--build %s: no such build" % build)
     if players is None and root is None:
         players = 2
     try:

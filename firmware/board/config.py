@@ -68,9 +68,24 @@ BUILDS = {
     },
 }
 
-BUILD = "tm1637"     # the build this firmware image drives
+BUILD = "tm1637"     # the build when the board stores no choice
+
+# The board's choice of build: `make deploy BUILD=oled4` writes the name into this
+# file at the root of the board's filesystem; it stays there across deploys.
+CHOICE_FILE = "build.txt"
 
 
-def selected():
-    """The selected build's description."""
-    return BUILDS[BUILD]
+def chosen(root="/"):
+    """The name of the build this board drives: the one stored in CHOICE_FILE under
+    `root`, or BUILD when none (or no known build) is stored there."""
+    try:
+        with open(root + CHOICE_FILE) as f:
+            name = f.read().strip()
+    except OSError:
+        return BUILD
+    return name if name in BUILDS else BUILD
+
+
+def selected(root="/"):
+    """The description of the build this board drives (see chosen())."""
+    return BUILDS[chosen(root)]

@@ -55,7 +55,7 @@ def make(watchdog=None, root="/"):
     prepare(root)           # before any file is read (docs/JOURNAL.md, start-up)
     from app import loop
     from input.pio_quadrature import factory as pio_quadrature
-    build = config.selected()
+    build = config.selected(root)
     for e in build["displays"]:
         # TM1637 frames by direct SIO register writes (native code: the chip only)
         if e[0] == "tm1637" and sys.platform == "rp2":
