@@ -213,9 +213,11 @@ def test_board_without_a_choice_or_with_a_bad_one_drives_the_default(tmp_path):
     assert config.chosen(root) == "ht16k33"
 
 
-def test_board_factory_builds_the_stored_choice(tmp_path):
+def test_board_factory_builds_the_stored_choice(tmp_path, monkeypatch):
+    import time
     import rp2
     from board import config, factory
+    monkeypatch.setattr(time, "ticks_ms", lambda: 0, raising=False)   # the Pico's clock
     from fakepins import Pin
     Pin.reset_all()
     rp2.PIO.reset_all()

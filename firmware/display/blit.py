@@ -3,10 +3,13 @@
 `blit(dst, d, src, s, n, x)`: dst[d + i] = src[s + i] ^ x for i < n.
 `fill(dst, d, n, v)`: dst[d + i] = v for i < n.
 
-On the Pico (sys.platform "rp2") display/cells.py takes the same functions from
-display/blit_viper.py (native code); CPython, the unix and the WebAssembly
-MicroPython use these. Nothing here allocates.
+On the Pico (sys.platform "rp2") the same functions come from
+display/blit_viper.py (native code, imported below); CPython, the unix and the
+WebAssembly MicroPython use these. Nothing here allocates. (MicroPython v1.24
+allocates a slice object for `dst[a:b] = src`, so whole-buffer copies use these
+too.)
 """
+import sys
 
 
 def blit(dst, d, src, s, n, x):
@@ -17,3 +20,7 @@ def blit(dst, d, src, s, n, x):
 def fill(dst, d, n, v):
     for i in range(d, d + n):
         dst[i] = v
+
+
+if sys.platform == "rp2":
+    from display.blit_viper import blit, fill  # noqa: F811 (native versions)

@@ -15,14 +15,8 @@ pre-rendered glyphs: an OLED needs no frame buffer, its own RAM is the picture.
 `Cells.span(c, dx)` and `Cells.pages` tell the driver where a changed cell lands.
 Nothing here allocates after construction.
 """
-import sys
-
 from display.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE, BIG_W, BIG_PAGES
-
-if sys.platform == "rp2":
-    from display.blit_viper import blit, fill
-else:
-    from display.blit import blit, fill
+from display.blit import blit, fill
 
 NONE = 0
 SMALL_CELL = 1

@@ -94,6 +94,7 @@ class Screens:
         self.retry_at = [0] * n
         self.dirty = bytearray(n)  # 1: hand the text over even if it is the same
         self.changed = bytearray(n)  # 1: the driver holds content not yet sent
+        self._none = bytes(n)        # `changed` with nothing in it
         self.levels = bytearray(b"\xff" * n)  # brightness last given to each driver
         self._sig = [0] * 15        # what a key or a stroke changes
         self.prev_shooter = -1      # who was at the table before the last change
@@ -132,9 +133,9 @@ class Screens:
         if panel is not None and panel.settings is not None:
             b = panel.settings.brightness
             self.level = 0 if b < 0 else (MAX_BRIGHTNESS if b > MAX_BRIGHTNESS else b)
-        if game is not None:
-            self.ctx.update(game)
         if self._activity(game, panel, now_ms):
+            if game is not None:
+                self.ctx.update(game)     # read by the seats: only the game changes it
             self._frame(now_ms, True)
         elif not self.to_render and ticks_diff(now_ms, self.frame_at) >= self.FRAME_MS:
             self._frame(now_ms, False)
@@ -161,10 +162,11 @@ class Screens:
                     self.displays[i].refresh()
         self._slice(game, now_ms)
         busy = self.to_render != 0 and self.urgent
-        for i in range(self.count):
-            if self.changed[i] and (not self.failed >> i & 1 or
-                                    ticks_diff(now_ms, self.retry_at[i]) >= 0):
-                busy = True
+        if not busy and self.changed != self._none:   # (a C comparison: cheap)
+            for i in range(self.count):
+                if self.changed[i] and (not self.failed >> i & 1 or
+                                        ticks_diff(now_ms, self.retry_at[i]) >= 0):
+                    busy = True
         self.busy = busy
 
     def _frame(self, now_ms, urgent):
@@ -292,19 +294,21 @@ class Screens:
 
     def _slice(self, game, now_ms):
         n = self.count
-        first = game.shooter if game is not None else -1
-        if first >= 0 and first < n and self.changed[first] and \
-                not self.failed >> first & 1:
-            self._work(first, now_ms, False)
-            return
-        for i in range(n):
-            if self.changed[i] and not self.failed >> i & 1:
-                self._work(i, now_ms, False)
+        if self.changed != self._none:
+            first = game.shooter if game is not None else -1
+            if first >= 0 and first < n and self.changed[first] and \
+                    not self.failed >> first & 1:
+                self._work(first, now_ms, False)
                 return
-        for i in range(n):
-            if self.failed >> i & 1 and ticks_diff(now_ms, self.retry_at[i]) >= 0:
-                self._work(i, now_ms, True)
-                return
+            for i in range(n):
+                if self.changed[i] and not self.failed >> i & 1:
+                    self._work(i, now_ms, False)
+                    return
+        if self.failed:
+            for i in range(n):
+                if self.failed >> i & 1 and ticks_diff(now_ms, self.retry_at[i]) >= 0:
+                    self._work(i, now_ms, True)
+                    return
         i = self.refreshing
         if i >= 0:
             self._work(i, now_ms, self.kinds[i] != KIND_OLED)

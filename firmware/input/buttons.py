@@ -119,7 +119,8 @@ class Buttons:
         """Bring every key up to time `now` (ms, ticks_ms domain); events go to
         the ring stamped with the time the line changed."""
         if self.capturing:
-            self._replay()
+            if self._er != self._ew:
+                self._replay()
             if self.edges_lost != self._lost_seen:
                 self._lost_seen = self.edges_lost
                 self._sample(now)
