@@ -5,6 +5,8 @@ board/factory.py on the Pico, fakes in the simulator and the tests); `App.step(n
 is one pass of the loop with the time passed in, so the simulator and the tests
 drive it in simulated time. A pass allocates nothing.
 """
+import gc
+
 from board import config
 from cowboy.game import Game
 from display import ui
@@ -70,8 +72,6 @@ class App:
                     break             # shown first, stored next, then the next event
                 ev = ring.get()
         panel.tick(now)
-        if self.buzzer is not None:
-            self.buzzer.update(now)
         screens = self.screens
         busy = False
         self.wrote = False
@@ -82,6 +82,8 @@ class App:
                 self.frame_at = now
                 screens.update(self.game, panel, now)
             busy = screens.busy
+        if self.buzzer is not None:
+            self.buzzer.update(now)       # after the displays: a beep can wait 1 ms
         if not busy:
             if journal is not None and journal.pending:
                 self.wrote = True
@@ -98,8 +100,11 @@ class App:
         self.passes += 1
 
     def idle(self):
-        """True when nothing waits: no display work, no record to store."""
+        """True when nothing waits: no display work, no record to store, no key
+        edge being debounced (its event is due within milliseconds)."""
         if self.screens is not None and self.screens.busy:
+            return False
+        if self.inputs.buttons.settling():
             return False
         return self.journal is None or not self.journal.pending
 
@@ -115,6 +120,10 @@ class App:
         while work waits. With `ticks_us`, the longest passes are kept in
         `worst_us` / `worst_write_us` (read them over the REPL, docs/PERFORMANCE.md)."""
         self.start(ticks_ms())
+        # Start-up garbage (imports, the journal's resume) goes now: a pass allocates
+        # nothing, and on the chip a collection left for later stalled a key's
+        # update by some 10 ms.
+        gc.collect()
         while True:
             if ticks_us is None:
                 self.step(ticks_ms())

@@ -7,10 +7,13 @@
 
 Contract with the main loop: a frame starts at once when the game or the panel
 changed, otherwise FRAME_MS after the previous one started (once it is finished);
-in a frame every seat's view is rendered into text, ONE seat per `update` call
-(the shooter's first, then in seat order; a seat costs 2-4 ms on the chip), and a
-changed text goes to its driver. Then `update` does at most ONE slice of bus work
-and returns:
+in a frame every seat's view is rendered into text, one seat per `update` call
+(the shooter's first, then the one who just left the table, then in seat order; a
+seat costs 0.4-1 ms on the chip), and a changed text goes to its driver. Then
+`update` does at most one slice of bus work and returns; in a frame that follows
+a change, when that slice went to a seven-segment display (a quarter of a
+millisecond), a second render and slice follow in the same call, so a stroke's two
+displays change in one pass:
 - changed content first: one seven-segment display's changed digits, or one
   OLED's changed cells (a page or a few, about OLED.SLICE_BYTES of data: a big
   change takes several calls); the shooter's display first, then the others in
@@ -139,18 +142,6 @@ class Screens:
             self._frame(now_ms, True)
         elif not self.to_render and ticks_diff(now_ms, self.frame_at) >= self.FRAME_MS:
             self._frame(now_ms, False)
-        if self.to_render:
-            # the player at the table first, then the one who just left it: the
-            # displays a stroke changes; the others after
-            i = game.shooter if game is not None else -1
-            if i < 0 or i >= self.count or not self.to_render >> i & 1:
-                i = self.prev_shooter
-                if i < 0 or i >= self.count or not self.to_render >> i & 1:
-                    i = 0
-                    while not self.to_render >> i & 1:
-                        i += 1
-            self.to_render &= ~(1 << i)
-            self._render(i, game, panel, now_ms)
         if self.count and self.refreshing < 0 and \
                 ticks_diff(now_ms, self.refresh_at) >= self.REFRESH_MS // self.count:
             self.refresh_at = now_ms
@@ -160,7 +151,18 @@ class Screens:
                 self.refreshing = i
                 if self.kinds[i] == KIND_OLED:
                     self.displays[i].refresh()
-        self._slice(game, now_ms)
+        # After a change the two displays a stroke changes (the player at the table,
+        # then the one who just left it) go first, both in this call when the
+        # first was a seven-segment one (a render and a frame: under 2 ms).
+        for k in range(2 if self.urgent else 1):
+            if self.to_render:
+                self._render_next(game, panel, now_ms)
+            if k == 0:
+                kind = self._slice(game, now_ms)
+                if kind == KIND_OLED or not (self.to_render or self.changed != self._none):
+                    break
+            else:
+                self._slice(game, now_ms)
         busy = self.to_render != 0 and self.urgent
         if not busy and self.changed != self._none:   # (a C comparison: cheap)
             for i in range(self.count):
@@ -264,6 +266,19 @@ class Screens:
             self.last_input = now_ms
         return n > 0
 
+    def _render_next(self, game, panel, now_ms):
+        """Render the next seat of the frame: the shooter, the previous shooter,
+        then in seat order."""
+        i = game.shooter if game is not None else -1
+        if i < 0 or i >= self.count or not self.to_render >> i & 1:
+            i = self.prev_shooter
+            if i < 0 or i >= self.count or not self.to_render >> i & 1:
+                i = 0
+                while not self.to_render >> i & 1:
+                    i += 1
+        self.to_render &= ~(1 << i)
+        self._render(i, game, panel, now_ms)
+
     def _render(self, i, game, panel, now_ms):
         """Seat i's text; a changed text or level goes to its driver (no bus work)."""
         d = self.displays[i]
@@ -293,25 +308,28 @@ class Screens:
             self.changed[i] = 1
 
     def _slice(self, game, now_ms):
+        """One slice of bus work; returns the kind of display it went to (0: none)."""
         n = self.count
         if self.changed != self._none:
             first = game.shooter if game is not None else -1
             if first >= 0 and first < n and self.changed[first] and \
                     not self.failed >> first & 1:
                 self._work(first, now_ms, False)
-                return
+                return self.kinds[first]
             for i in range(n):
                 if self.changed[i] and not self.failed >> i & 1:
                     self._work(i, now_ms, False)
-                    return
+                    return self.kinds[i]
         if self.failed:
             for i in range(n):
                 if self.failed >> i & 1 and ticks_diff(now_ms, self.retry_at[i]) >= 0:
                     self._work(i, now_ms, True)
-                    return
+                    return self.kinds[i]
         i = self.refreshing
         if i >= 0:
             self._work(i, now_ms, self.kinds[i] != KIND_OLED)
+            return self.kinds[i]
+        return 0
 
     def _work(self, i, now_ms, full):
         """One slice for display i; `full`: re-initialise and resend it."""

@@ -64,6 +64,8 @@ class Buttons:
         self._pressed = array("i", bytes(4 * n))  # when the reported press began
         self._pending = 0               # bit i: key i has a change, lockout or LONG due
         self._started = False
+        self._ew = 0                    # edge ring: written only by the interrupt
+        self._er = 0                    # and only by poll()
         self.edges_lost = 0             # edge-ring overflows (then keys are resampled)
         self._lost_seen = 0
         self.capturing = False
@@ -74,14 +76,17 @@ class Buttons:
         """Debounced state of key i (True while pressed)."""
         return self._state[i] == 1
 
+    def settling(self):
+        """True while some key's line differs from its debounced state: an event
+        is due as soon as the line has held for confirm_ms (or the lockout ends)."""
+        return self._raw != self._state or self._er != self._ew
+
     # ---- edge capture (interrupt side) ---------------------------------------
     def _capture(self, clock):
         size = self.EDGES
         self._clock = clock
         self._eb = bytearray(size)            # i << 1 | level
         self._et = array("i", bytes(4 * size))
-        self._ew = 0                          # written only by the interrupt
-        self._er = 0                          # written only by poll()
         now = clock()
         for i in range(self.n):
             self._raw[i] = self.pins[i].value() ^ self._flip
