@@ -31,11 +31,37 @@ R_FOUL = const(7)            # another foul of the general rules (operator's "fo
 R_BALL_AT_90 = const(8)      # 90-99: an object ball was pocketed
 R_PAST_90 = const(9)         # below 90: the stroke took the total past 90
 R_PAST_100 = const(10)       # 90-99: the stroke took the total past 100 (ruling R3)
+R_BALL_AT_100 = const(11)    # at 100, house rule win_pockets_nothing: an object ball pocketed
 
 REASON_TEXT = (
     "", "no contact", "1 ball not first", "other ball hit", "cue ball off table",
-    "scratch", "no rail", "foul", "ball pocketed at 90+", "past 90", "past 100",
+    "scratch", "no rail", "foul", "ball pocketed at 90+", "past 90", "past 100", "ball pocketed at 100",
 )
+
+# House rules (RULES.md section 10): bits of the mask fixed by Game.new_game().
+# All off is the rule book as written; RULE_NAMES[i] is bit i, as in a game record.
+RULE_CAROM_NO_CUSHION = const(1)   # a carom below 100 needs no cushion (replaces R1)
+RULE_POCKET_90S_NO_FOUL = const(2)  # 90-99: a pocketed ball scores nothing, no foul
+RULE_WIN_POCKETS_NOTHING = const(4)  # at 100: pocketing any object ball is a foul (R4)
+RULE_TAKE_AS_LIES = const(8)       # "take" after a failed opening: balls as they lie
+RULES_ALL = const(15)
+
+RULE_NAMES = ("carom_no_cushion", "pocket_90s_no_foul", "win_pockets_nothing",
+              "take_as_lies")
+
+
+def rule_bit(name):
+    """The bit of a house rule's name, or 0 for a name that is none."""
+    for i in range(len(RULE_NAMES)):
+        if RULE_NAMES[i] == name:
+            return 1 << i
+    return 0
+
+
+def rule_names(mask):
+    """The names of the house rules on in `mask`, in RULE_NAMES order."""
+    return [RULE_NAMES[i] for i in range(len(RULE_NAMES)) if mask & (1 << i)]
+
 
 REASON_SHIFT = const(4)
 ENDS_INNING = const(1 << 8)     # the inning ends (scored nothing, foul, or win)
