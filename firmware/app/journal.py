@@ -6,7 +6,10 @@ records before it, so a torn, stale or corrupt tail is detected on boot, dropped
 and the file rewritten to its good prefix before anything else is appended.
 
 File layout (docs/JOURNAL.md):
-  header  8 bytes: b"CJ", VERSION, players, opener (0-based), 0, 0, crc8(bytes 0-6)
+  header  8 bytes: b"CJ", version, players, opener (0-based), house rules, 0,
+          crc8(bytes 0-6); version 1 (rules byte 0) for a game without house
+          rules, VERSION 2 for one with them, so that firmware that knows only
+          version 1 archives such a game instead of replaying it without its rules
   record  4 bytes: kind << 20 | word as 24 bits big-endian, crc8(previous crc, 3 bytes)
 Kinds: ACTION (word = rules-core action word: a stroke's facts or a choice), UNDO,
 REDO (word 0). Replaying the records through `Game` gives the state and the redo
@@ -30,7 +33,9 @@ except ImportError:
     def const(x):
         return x
 
-VERSION = const(1)
+VERSION = const(2)     # the newest format: version 2 headers carry house rules
+V_PLAIN = const(1)     # the format of a game without house rules (still written)
+_RULES_ALL = const(15)  # cowboy.codes.RULES_ALL
 HEADER_SIZE = const(8)
 RECORD_SIZE = const(4)
 
@@ -73,14 +78,15 @@ def crc8(crc, buf, start, n):
     return crc
 
 
-def write_header(buf, players, opener):
-    """Fill buf[0:8] with a header; returns its CRC (the seed of the record chain)."""
+def write_header(buf, players, opener, rules=0):
+    """Fill buf[0:8] with a header; returns its CRC (the seed of the record chain).
+    `rules`: the game's house rules mask (cowboy.codes.RULE_*)."""
     buf[0] = 0x43   # "C"
     buf[1] = 0x4A   # "J"
-    buf[2] = VERSION
+    buf[2] = VERSION if rules else V_PLAIN
     buf[3] = players
     buf[4] = opener
-    buf[5] = 0
+    buf[5] = rules
     buf[6] = 0
     c = crc8(0, buf, 0, 7)
     buf[7] = c
@@ -88,21 +94,29 @@ def write_header(buf, players, opener):
 
 
 def read_header(buf, n):
-    """`players * 16 + opener` from a header, or BAD / OLD.
+    """`players * 16 + opener` from a header, or BAD / OLD; the house rules of
+    a good header are `header_rules(buf)`.
 
     `n` is how many bytes of buf were read from the file.
     """
     if n < 3 or buf[0] != 0x43 or buf[1] != 0x4A:
         return BAD
-    if buf[2] != VERSION:
+    if buf[2] != VERSION and buf[2] != V_PLAIN:
         return OLD
     if n < HEADER_SIZE or crc8(0, buf, 0, 7) != buf[7]:
         return BAD
     players = buf[3]
     opener = buf[4]
-    if players < 2 or players > 8 or opener >= players or buf[5] or buf[6]:
+    if players < 2 or players > 8 or opener >= players or buf[6]:
+        return BAD
+    if buf[5] > _RULES_ALL or buf[5] and buf[2] == V_PLAIN:
         return BAD
     return players * 16 + opener
+
+
+def header_rules(buf):
+    """The house rules mask of a header read_header() accepted (0 in version 1)."""
+    return buf[5]
 
 
 def header_crc(buf):
