@@ -200,26 +200,27 @@ class Journal:
         self._word = 0
 
     # ---- start-up ------------------------------------------------------------
-    def resume(self, players=2, opener=0):
+    def resume(self, players=2, opener=0, rules=0):
         """Replay the journal into the game; start a new game if there is none.
 
         Returns the number of actions replayed. A tail that is torn, corrupt or
         refused by the rules core is dropped; a journal of another format version or
         with an unreadable header is archived and a new game started with
-        `players` and `opener`.
+        `players`, `opener` and `rules`. A resumed game keeps the house rules
+        of its header, whatever `rules` says.
         """
         self.close()
         self.dropped = 0
         self.archived = None
         try:
-            return self._resume(players, opener)
+            return self._resume(players, opener, rules)
         except OSError:
             # Flash failing or full: play on in memory, the panel shows the note.
             self.close()
             self.failed = True
             return self.records
 
-    def _resume(self, players, opener):
+    def _resume(self, players, opener, rules):
         _remove(self.root + TMP)
         self.records = 0
         game = self.game
@@ -228,7 +229,7 @@ class Journal:
         try:
             f = open(self.path, "rb")
         except OSError:
-            self.new_game(players, opener, archive=False)
+            self.new_game(players, opener, rules, archive=False)
             return 0
         n = f.readinto(buf)
         h = read_header(buf, n)
@@ -238,9 +239,9 @@ class Journal:
                 _remove(self.path)      # a header never completed: nothing to keep
             else:
                 self.archived = self._archive(FOREIGN)
-            self.new_game(players, opener, archive=False)
+            self.new_game(players, opener, rules, archive=False)
             return 0
-        game.new_game(h >> 4, h & 15)
+        game.new_game(h >> 4, h & 15, header_rules(buf))
         crc = header_crc(buf)
         good = HEADER_SIZE
         count = 0
@@ -346,13 +347,13 @@ class Journal:
         self.records += 1
 
     # ---- games ---------------------------------------------------------------
-    def new_game(self, players, opener, archive=True):
+    def new_game(self, players, opener, rules=0, archive=True):
         """Start a new game: archive the current one, write a fresh header.
 
         Returns the rules core's code (0, or E_PLAYERS for bad settings).
         """
         finished = self.game.winner >= 0
-        err = self.game.new_game(players, opener)
+        err = self.game.new_game(players, opener, rules)
         if err:
             return err
         self.sync()                 # the old game's last action belongs to its file
@@ -363,7 +364,7 @@ class Journal:
                 self._archive(FINISHED if finished else PARTIAL)
             tmp = self.root + TMP
             buf = self._buf
-            self._crc = write_header(buf, players, opener)
+            self._crc = write_header(buf, players, opener, rules)
             f = open(tmp, "wb")
             f.write(buf)
             f.close()
