@@ -49,7 +49,7 @@ def _records(data, each):
     h = J.read_header(buf, n)
     if h == J.OLD:
         raise JournalError("header: journal format version %d, this tool reads %d to %d"
-                           % (data[2], J.V_PLAIN, J.VERSION))
+                           % (data[2], 1, J.VERSION))
     if h < 0:
         raise JournalError("header: not a journal, or a torn or corrupt header")
     players, opener, rules = h >> 4, h & 15, J.header_rules(buf)

@@ -20,6 +20,7 @@ from array import array
 
 from cowboy import codes as C
 from cowboy import facts as F
+from cowboy import houserules
 from cowboy.game import Game, MAX_PLAYERS
 
 UNDO = "undo"
@@ -175,7 +176,7 @@ def rules_from_json(v):
             raise RecordError("rules: %s is not a name (a string)" % _name(name))
         if not name:
             raise RecordError("rules: an empty name")
-        bit = C.rule_bit(name)
+        bit = houserules.bit(name)
         if not bit:
             raise RecordError("rules: unknown house rule %s" % _name(name))
         if mask & bit:
@@ -188,7 +189,7 @@ def header_json(players, opener, rules=0):
     """The header line (without newline); "rules" only when a house rule is on."""
     text = '{"players": %d, "opener": %d' % (players, opener + 1)
     if rules:
-        text += ', "rules": %s' % dumps(C.rule_names(rules))
+        text += ', "rules": %s' % dumps(houserules.names(rules))
     return text + "}"
 
 

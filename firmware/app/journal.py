@@ -34,8 +34,8 @@ except ImportError:
         return x
 
 VERSION = const(2)     # the newest format: version 2 headers carry house rules
-V_PLAIN = const(1)     # the format of a game without house rules (still written)
-_RULES_ALL = const(15)  # cowboy.codes.RULES_ALL
+_V_PLAIN = const(1)     # the format of a game without house rules (still written)
+_RULES_ALL = const(15)  # cowboy.houserules.ALL
 HEADER_SIZE = const(8)
 RECORD_SIZE = const(4)
 
@@ -80,10 +80,10 @@ def crc8(crc, buf, start, n):
 
 def write_header(buf, players, opener, rules=0):
     """Fill buf[0:8] with a header; returns its CRC (the seed of the record chain).
-    `rules`: the game's house rules mask (cowboy.codes.RULE_*)."""
+    `rules`: the game's house rules mask (cowboy.houserules)."""
     buf[0] = 0x43   # "C"
     buf[1] = 0x4A   # "J"
-    buf[2] = VERSION if rules else V_PLAIN
+    buf[2] = VERSION if rules else _V_PLAIN
     buf[3] = players
     buf[4] = opener
     buf[5] = rules
@@ -101,7 +101,7 @@ def read_header(buf, n):
     """
     if n < 3 or buf[0] != 0x43 or buf[1] != 0x4A:
         return BAD
-    if buf[2] != VERSION and buf[2] != V_PLAIN:
+    if buf[2] != VERSION and buf[2] != _V_PLAIN:
         return OLD
     if n < HEADER_SIZE or crc8(0, buf, 0, 7) != buf[7]:
         return BAD
@@ -109,7 +109,7 @@ def read_header(buf, n):
     opener = buf[4]
     if players < 2 or players > 8 or opener >= players or buf[6]:
         return BAD
-    if buf[5] > _RULES_ALL or buf[5] and buf[2] == V_PLAIN:
+    if buf[5] > _RULES_ALL or buf[5] and buf[2] == _V_PLAIN:
         return BAD
     return players * 16 + opener
 

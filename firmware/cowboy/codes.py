@@ -38,31 +38,6 @@ REASON_TEXT = (
     "scratch", "no rail", "foul", "ball pocketed at 90+", "past 90", "past 100", "ball pocketed at 100",
 )
 
-# House rules (RULES.md section 10): bits of the mask fixed by Game.new_game().
-# All off is the rule book as written; RULE_NAMES[i] is bit i, as in a game record.
-RULE_CAROM_NO_CUSHION = const(1)   # a carom below 100 needs no cushion (replaces R1)
-RULE_POCKET_90S_NO_FOUL = const(2)  # 90-99: a pocketed ball scores nothing, no foul
-RULE_WIN_POCKETS_NOTHING = const(4)  # at 100: pocketing any object ball is a foul (R4)
-RULE_TAKE_AS_LIES = const(8)       # "take" after a failed opening: balls as they lie
-RULES_ALL = const(15)
-
-RULE_NAMES = ("carom_no_cushion", "pocket_90s_no_foul", "win_pockets_nothing",
-              "take_as_lies")
-
-
-def rule_bit(name):
-    """The bit of a house rule's name, or 0 for a name that is none."""
-    for i in range(len(RULE_NAMES)):
-        if RULE_NAMES[i] == name:
-            return 1 << i
-    return 0
-
-
-def rule_names(mask):
-    """The names of the house rules on in `mask`, in RULE_NAMES order."""
-    return [RULE_NAMES[i] for i in range(len(RULE_NAMES)) if mask & (1 << i)]
-
-
 REASON_SHIFT = const(4)
 ENDS_INNING = const(1 << 8)     # the inning ends (scored nothing, foul, or win)
 FOUL_FLAG = const(1 << 9)       # the stroke is a foul (reason says which)

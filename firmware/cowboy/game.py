@@ -31,7 +31,7 @@ STEP = const(32)             # actions between two far snapshots
 _SLOTS = const(65)           # HISTORY // STEP + 1: snapshots from the oldest to the newest
 NEAR = const(4)              # actions between two near snapshots
 _NEAR_SLOTS = const(64)      # near snapshots kept: the newest 256 positions
-_SNAP = const(30)            # bytes per snapshot: 14 of fields + scores + fouls
+_SNAP = const(28)            # bytes per snapshot: 12 of fields + scores + fouls
 _NOBODY = const(255)         # shooter/winner -1 in a snapshot byte
 
 # Indexed by a ball mask or a carom count; bytes so that lookups allocate nothing.
@@ -43,6 +43,12 @@ _SHOT_MASK = const(0x3FFFF)  # F.FACTS_MASK: an action word's facts
 _ACT_REPEAT = const(1 << 18)  # F.KIND_REPEAT << F.KIND
 _ACT_TAKE = const(2 << 18)    # F.KIND_TAKE << F.KIND
 _LIE_IN_HAND = const(8)       # in _lie: the failed opening left the cue ball in hand
+# House rules (cowboy/houserules.py: the same bits, public, with their names)
+_CAROM_NO_CUSHION = const(1)
+_POCKET_90S_NO_FOUL = const(2)
+_WIN_POCKETS_NOTHING = const(4)
+_TAKE_AS_LIES = const(8)
+_RULES_ALL = const(15)
 
 
 class Game:
@@ -63,10 +69,10 @@ class Game:
     # ---- game set-up -------------------------------------------------------
     def new_game(self, players, opener, rules=0):
         """Start a game; `opener` (0-based) plays the opening stroke. `rules`: the
-        house rules (a mask of C.RULE_* bits), fixed for the whole game."""
+        house rules (a mask of cowboy.houserules bits), fixed for the whole game."""
         if players < 2 or players > MAX_PLAYERS or opener < 0 or opener >= players:
             return C.E_PLAYERS
-        if rules < 0 or rules > C.RULES_ALL:
+        if rules < 0 or rules > _RULES_ALL:
             return C.E_BAD_VALUE
         self.rules = rules
         self._lie = 0     # what a failed opening left on the table (take_as_lies)
@@ -264,14 +270,12 @@ class Game:
         b[o + 4] = self.phase
         b[o + 5] = self.out
         b[o + 6] = self.winner & 0xFF
-        b[o + 7] = 1 if self.cue_in_hand else 0
-        b[o + 8] = self.off_table
+        b[o + 7] = (1 if self.cue_in_hand else 0) | self.rules << 1
+        b[o + 8] = self.off_table | self._lie << 3
         b[o + 9] = self.last & 0xFF
         b[o + 10] = (self.last >> 8) & 0xFF
         b[o + 11] = self.last >> 16
-        b[o + 12] = self.rules
-        b[o + 13] = self._lie
-        o += 14
+        o += 12
         for i in range(MAX_PLAYERS):
             b[o + i] = self.scores[i]
             b[o + MAX_PLAYERS + i] = self.fouls[i]
@@ -302,12 +306,12 @@ class Game:
         self.phase = b[o + 4]
         self.out = b[o + 5]
         self.winner = -1 if b[o + 6] == _NOBODY else b[o + 6]
-        self.cue_in_hand = b[o + 7] == 1
-        self.off_table = b[o + 8]
+        self.cue_in_hand = (b[o + 7] & 1) == 1
+        self.rules = b[o + 7] >> 1
+        self.off_table = b[o + 8] & 7
+        self._lie = b[o + 8] >> 3
         self.last = b[o + 9] | b[o + 10] << 8 | b[o + 11] << 16
-        self.rules = b[o + 12]
-        self._lie = b[o + 13]
-        o += 14
+        o += 12
         for i in range(MAX_PLAYERS):
             self.scores[i] = b[o + i]
             self.fouls[i] = b[o + MAX_PLAYERS + i]
@@ -336,19 +340,19 @@ class Game:
             reason = C.R_CUE_OFF
         elif cue == F.CUE_POCKET or (cue == F.CUE_CALLED and not final):
             reason = C.R_SCRATCH
-        elif f & F.F_NO_RAIL and not (carom and rules & C.RULE_CAROM_NO_CUSHION):
+        elif f & F.F_NO_RAIL and not (carom and rules & _CAROM_NO_CUSHION):
             reason = C.R_NO_RAIL          # at 100 a carom was a foul above already
         elif f & F.F_FOUL:
             reason = C.R_FOUL
         points = 0
         if final:
-            if reason == C.R_NONE and f & 7 and rules & C.RULE_WIN_POCKETS_NOTHING:
+            if reason == C.R_NONE and f & 7 and rules & _WIN_POCKETS_NOTHING:
                 reason = C.R_BALL_AT_100      # even into the called pocket: in hand
             elif reason == C.R_NONE and cue == F.CUE_CALLED:
                 return 1 | C.WIN | C.ENDS_INNING
         elif total >= 90:
             points = _CAROM_POINTS[carom]
-            if reason == C.R_NONE and f & 7 and not rules & C.RULE_POCKET_90S_NO_FOUL:
+            if reason == C.R_NONE and f & 7 and not rules & _POCKET_90S_NO_FOUL:
                 reason = C.R_BALL_AT_90
             elif reason == C.R_NONE and total + points > 100:
                 reason = C.R_PAST_100                                    # R3
@@ -373,9 +377,7 @@ class Game:
         self.last = out
         if out & C.FAILED_OPENING:
             # the lie "take" gives under take_as_lies: held balls, cue ball in hand
-            self._lie = (f >> F.HELD) & 7
-            if (f >> F.CUE) & 3 != F.CUE_TABLE:
-                self._lie |= _LIE_IN_HAND
+            self._lie = (f >> F.HELD) & 7 | (_LIE_IN_HAND if (f >> F.CUE) & 3 else 0)
             self.off_table = 0
             self.cue_in_hand = True
             self.phase = C.PHASE_CHOICE
@@ -405,19 +407,18 @@ class Game:
             self._settle()
 
     def _apply_choice(self, take):
-        self.inning = 0
-        if take and self.rules & C.RULE_TAKE_AS_LIES:
-            # an ordinary stroke with the balls as the failed opening left them
-            self.opener = self.shooter
-            self.off_table = self._lie & 7
-            self.cue_in_hand = (self._lie & _LIE_IN_HAND) != 0
-            self.last = C.CHOICE | C.CUE_IN_HAND if self.cue_in_hand else C.CHOICE
-            self._settle()
-            return
         if take:
             self.opener = self.shooter
         else:
             self.shooter = self.opener
+        self.inning = 0
+        if take and self.rules & _TAKE_AS_LIES:
+            # an ordinary stroke (scores are all 0) with the balls as they lie
+            self.phase = C.PHASE_POINTS
+            self.off_table = self._lie & 7
+            self.cue_in_hand = self._lie >= _LIE_IN_HAND
+            self.last = C.CHOICE | C.CUE_IN_HAND if self.cue_in_hand else C.CHOICE
+            return
         self.phase = C.PHASE_OPENING
         self.cue_in_hand = True
         self.off_table = 0
