@@ -36,6 +36,8 @@ def random_facts(rng, game):
             f["carom"] = rng.choice([2, 3])
     if rng.random() < 0.04:
         f["first"] = rng.choice([0, 1, 3, 5])
+    elif game.rules and game.phase == C.PHASE_OPENING and rng.random() < 0.3:
+        f["first"] = rng.choice([1, 5])          # failed openings: take_as_lies decides
     if rng.random() < 0.05:
         f["rail"] = False
     if rng.random() < 0.08:
