@@ -16,8 +16,9 @@ $(STAMP): requirements.txt
 	touch $(STAMP)
 
 ## The main job: the scoreboard on this terminal, no board needed.
+## RULES=carom_no_cushion,take_as_lies: play with house rules (docs/RULES.md).
 sim: $(STAMP)
-	$(BIN)/python tools/sim.py
+	$(BIN)/python tools/sim.py $(if $(RULES),--rules $(RULES))
 
 ## Every test, under CPython and under the real MicroPython interpreter.
 test: $(STAMP)
