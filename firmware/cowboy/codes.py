@@ -35,7 +35,8 @@ R_BALL_AT_100 = const(11)    # at 100, house rule win_pockets_nothing: an object
 
 REASON_TEXT = (
     "", "no contact", "1 ball not first", "other ball hit", "cue ball off table",
-    "scratch", "no rail", "foul", "ball pocketed at 90+", "past 90", "past 100", "ball pocketed at 100",
+    "scratch", "no rail", "foul", "ball pocketed at 90+", "past 90", "past 100",
+    "ball pocketed at 100",
 )
 
 REASON_SHIFT = const(4)
