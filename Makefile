@@ -25,8 +25,10 @@ $(STAMP): requirements.txt $(BIN)/python
 	touch $(STAMP)
 
 ## The main job: the scoreboard on this terminal, no board needed.
-## make sim PLAYERS=3 BUILD=oled4 ARGS="--root flash"  (or: python3 tools/sim.py --help)
-SIM_ARGS := $(if $(PLAYERS),--players $(PLAYERS)) $(if $(BUILD),--build $(BUILD)) $(ARGS)
+## make sim PLAYERS=3 BUILD=oled4 RULES=carom_no_cushion ARGS="--root flash"
+## (or: python3 tools/sim.py --help); RULES: house rules, docs/RULES.md
+SIM_ARGS := $(if $(PLAYERS),--players $(PLAYERS)) $(if $(BUILD),--build $(BUILD)) \
+	$(if $(RULES),--rules $(RULES)) $(ARGS)
 sim: $(BIN)/python
 	$(BIN)/python tools/sim.py $(SIM_ARGS)
 

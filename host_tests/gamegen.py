@@ -21,10 +21,14 @@ def random_facts(rng, game):
         f["cue"] = "called"
         if rng.random() < 0.2:
             f["first"] = rng.choice([3, 5, 1])
+        if game.rules and 1 in on and rng.random() < 0.2:
+            f["pocketed"] = [1]                  # win_pockets_nothing decides
         return f
     if game.phase == C.PHASE_CAROMS or final:
         if rng.random() < 0.6:
             f["carom"] = rng.choice([2, 2, 3])
+        if game.rules and on and rng.random() < 0.25:
+            f["pocketed"] = [rng.choice(on)]     # what the house rules judge at 90+
     else:
         k = rng.choice([0, 0, 1, 1, 1, 2, 3])
         f["pocketed"] = rng.sample(on, min(k, len(on)))
@@ -32,6 +36,8 @@ def random_facts(rng, game):
             f["carom"] = rng.choice([2, 3])
     if rng.random() < 0.04:
         f["first"] = rng.choice([0, 1, 3, 5])
+    elif game.rules and game.phase == C.PHASE_OPENING and rng.random() < 0.3:
+        f["first"] = rng.choice([1, 5])          # failed openings: take_as_lies decides
     if rng.random() < 0.05:
         f["rail"] = False
     if rng.random() < 0.08:
@@ -50,12 +56,13 @@ def random_facts(rng, game):
     return f
 
 
-def random_game(rng, max_actions=200, undo=0.08, redo=0.04):
-    """(players, opener 1-based, actions): an accepted game record, ending anywhere."""
+def random_game(rng, max_actions=200, undo=0.08, redo=0.04, rules=0):
+    """(players, opener 1-based, actions): an accepted game record, ending anywhere,
+    played under the house rules mask `rules`."""
     players = rng.randint(2, 8)
     opener = rng.randint(1, players)
     game = Game()
-    game.new_game(players, opener - 1)
+    game.new_game(players, opener - 1, rules)
     actions = []
     tries = 0
     while len(actions) < max_actions and tries < max_actions * 20:
@@ -77,8 +84,8 @@ def random_game(rng, max_actions=200, undo=0.08, redo=0.04):
     return players, opener, actions
 
 
-def record_lines(players, opener, actions):
-    return ['{"players": %d, "opener": %d}' % (players, opener)] + [
+def record_lines(players, opener, actions, rules=0):
+    return [record.header_json(players, opener - 1, rules)] + [
         record.dumps(a) for a in actions]
 
 

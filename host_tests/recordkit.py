@@ -32,28 +32,31 @@ def run_to(points):
     return out
 
 
-def lines(actions, players=2, opener=None):
+def lines(actions, players=2, opener=None, rules=None):
+    """Record lines; `rules`: the header's list of house rule names, if any."""
     head = {"players": players}
     if opener is not None:
         head["opener"] = opener
+    if rules is not None:
+        head["rules"] = rules
     return [json.dumps(head)] + [json.dumps(a) for a in actions]
 
 
-def play(actions, players=2, opener=None):
+def play(actions, players=2, opener=None, rules=None):
     """Replay; returns the final state as a dict."""
-    _, out = record.replay(lines(actions, players, opener))
+    _, out = record.replay(lines(actions, players, opener, rules))
     return json.loads(out[-1])
 
 
-def trace(actions, players=2, opener=None):
-    _, out = record.replay(lines(actions, players, opener), trace=True)
+def trace(actions, players=2, opener=None, rules=None):
+    _, out = record.replay(lines(actions, players, opener, rules), trace=True)
     return [json.loads(x) for x in out]
 
 
-def reject(actions, players=2):
+def reject(actions, players=2, rules=None):
     """The error message replay gives (it must give one)."""
     try:
-        record.replay(lines(actions, players))
+        record.replay(lines(actions, players, rules=rules))
     except record.RecordError as e:
         return str(e)
     raise AssertionError("record was accepted")

@@ -202,7 +202,7 @@ def test_long_numbers(tmp_path, number, reason):
 
 def test_numbers_within_the_limit_still_read():
     assert record.parse_json('{"a": -1234567890123456789}') == {"a": -1234567890123456789}
-    assert record.parse_header(' {"players": 2, "opener": 2} ') == (2, 1)
+    assert record.parse_header(' {"players": 2, "opener": 2} ') == (2, 1, 0)
 
 
 # ---- the journal converter follows the board's history ---------------------------

@@ -423,3 +423,42 @@ def test_make_test_without_the_host_micropython_fails_naming_it(tmp_path):
                          stdin=subprocess.DEVNULL, timeout=60)
     assert res.returncode == 0, res.stderr
     assert res.stdout.splitlines()[-1] == replay(os.path.join(DATA, "game1.jsonl"))
+
+
+# ---- house rules (--rules) ------------------------------------------------------
+TAKE_KEYS = "HOLD MISS\nENC\n"      # a failed opening (no contact), then "take"
+
+
+@pytest.mark.parametrize("rules, phase, in_hand", [
+    ((), "opening", "true"), (("--rules", "take_as_lies"), "points", "false"),
+    (("--rules", "carom_no_cushion,take_as_lies"), "points", "false")])
+def test_rules_option_reaches_the_game(tmp_path, rules, phase, in_hand):
+    res = sim_py(*(rules + ("--script", write(tmp_path, TAKE_KEYS), "--state")))
+    assert res.returncode == 0, res.stderr
+    state = res.stdout.splitlines()[-1]
+    assert '"phase": "%s"' % phase in state and '"cue_in_hand": %s' % in_hand in state
+
+
+def test_rules_option_under_micropython(tmp_path):
+    path = write(tmp_path, TAKE_KEYS)
+    a = sim_py("--rules", "take_as_lies", "--script", path, "--state")
+    b = sim_mpy("--rules", "take_as_lies", "--script", path, "--state")
+    assert b.status == 0, b.out + b.err
+    assert a.stdout == b.out and '"phase": "points"' in b.out.splitlines()[-1]
+
+
+def test_resumed_game_keeps_its_rules_whatever_the_option_says(tmp_path):
+    root = tmp_path / "flash"
+    root.mkdir()
+    first = sim_py("--root", str(root), "--rules", "take_as_lies", "--script",
+                   write(tmp_path, "HOLD MISS\n"), "--state")
+    assert '"phase": "choice"' in first.stdout.splitlines()[-1], first.stderr
+    res = sim_py("--root", str(root), "--script", write(tmp_path, "ENC\n"), "--state")
+    assert '"phase": "points"' in res.stdout.splitlines()[-1], res.stderr
+
+
+@pytest.mark.parametrize("value", ["take_as_lie", "carom_no_cushion,TAKE_AS_LIES"])
+def test_unknown_rule_exits_2(tmp_path, value):
+    res = sim_py("--rules", value, "--script", write(tmp_path, "MISS\n"))
+    assert res.returncode == 2 and res.stdout == ""
+    assert "unknown house rule" in res.stderr and "take_as_lies" in res.stderr

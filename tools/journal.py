@@ -41,20 +41,20 @@ class JournalError(Exception):
 
 def _records(data, each):
     """Check journal bytes record by record, as the board resumes them; call
-    each(game, v) after every record. Returns (players, opener)."""
+    each(game, v) after every record. Returns (players, opener, house rules)."""
     buf = bytearray(J.HEADER_SIZE)
     n = min(len(data), J.HEADER_SIZE)
     for i in range(n):
         buf[i] = data[i]
     h = J.read_header(buf, n)
     if h == J.OLD:
-        raise JournalError("header: journal format version %d, this tool reads %d"
-                           % (data[2], J.VERSION))
+        raise JournalError("header: journal format version %d, this tool reads %d to %d"
+                           % (data[2], 1, J.VERSION))
     if h < 0:
         raise JournalError("header: not a journal, or a torn or corrupt header")
-    players, opener = h >> 4, h & 15
+    players, opener, rules = h >> 4, h & 15, J.header_rules(buf)
     game = Game()
-    game.new_game(players, opener)
+    game.new_game(players, opener, rules)
     crc = buf[7]
     rec = bytearray(J.RECORD_SIZE)
     pos = J.HEADER_SIZE
@@ -76,7 +76,7 @@ def _records(data, each):
         each(game, v)
         crc = rec[3]
         pos += J.RECORD_SIZE
-    return players, opener
+    return players, opener, rules
 
 
 def _line(v):
@@ -93,8 +93,8 @@ def _line(v):
 def write_json(data, write):
     """Check journal bytes, then write them as JSON Lines, one write() per line
     (with its newline): nothing is written if the journal is bad."""
-    players, opener = _records(data, lambda g, v: None)
-    write('{"players": %d, "opener": %d}\n' % (players, opener + 1))
+    players, opener, rules = _records(data, lambda g, v: None)
+    write(record.header_json(players, opener, rules) + "\n")
     _records(data, lambda g, v: write(_line(v) + "\n"))
 
 
@@ -114,7 +114,7 @@ def binary_chunks(lines):
     except record.RecordError as e:
         raise JournalError(str(e))
     buf = bytearray(J.HEADER_SIZE)
-    crc = J.write_header(buf, play.players, play.opener)
+    crc = J.write_header(buf, play.players, play.opener, play.rules)
     chunks = [bytes(buf)]
     block = bytearray(4 * 256)
     rec = bytearray(J.RECORD_SIZE)

@@ -20,6 +20,7 @@ from array import array
 
 from cowboy import codes as C
 from cowboy import facts as F
+from cowboy import houserules
 from cowboy.game import Game, MAX_PLAYERS
 
 UNDO = "undo"
@@ -150,11 +151,11 @@ def _object(pairs):
 
 
 def parse_header(text, checked=False):
-    """(players, opener 0-based) from the header line (str or bytes; checked:
-    bytes that line_bytes() has accepted)."""
+    """(players, opener 0-based, house rules mask) from the header line (str or
+    bytes; checked: bytes that line_bytes() has accepted)."""
     obj = _load(text, checked)
     for k in obj:
-        if k not in ("players", "opener"):
+        if k not in ("players", "opener", "rules"):
             raise RecordError("unknown key %s in header" % _name(k))
     n = obj.get("players")
     if not _is_int(n) or n < 2 or n > MAX_PLAYERS:
@@ -162,7 +163,34 @@ def parse_header(text, checked=False):
     opener = obj.get("opener", 1)
     if not _is_int(opener) or opener < 1 or opener > n:
         raise RecordError("opener must be a player number from 1 to %d" % n)
-    return n, opener - 1
+    return n, opener - 1, rules_from_json(obj.get("rules", []))
+
+
+def rules_from_json(v):
+    """The house rules mask of a header's "rules" list (RULES.md section 10)."""
+    if type(v) is not list:
+        raise RecordError("rules must be a list of house rule names")
+    mask = 0
+    for name in v:
+        if type(name) is not str:
+            raise RecordError("rules: %s is not a name (a string)" % _name(name))
+        if not name:
+            raise RecordError("rules: an empty name")
+        bit = houserules.bit(name)
+        if not bit:
+            raise RecordError("rules: unknown house rule %s" % _name(name))
+        if mask & bit:
+            raise RecordError("rules lists %s twice" % name)
+        mask |= bit
+    return mask
+
+
+def header_json(players, opener, rules=0):
+    """The header line (without newline); "rules" only when a house rule is on."""
+    text = '{"players": %d, "opener": %d' % (players, opener + 1)
+    if rules:
+        text += ', "rules": %s' % dumps(houserules.names(rules))
+    return text + "}"
 
 
 def parse_action(text, checked=False):
@@ -555,14 +583,16 @@ class Replay:
     O(n * len / 2048) core steps, not O(n * len).
 
     board=True: the board's rules instead, undo and redo only as deep as the
-    core's own history (what the board's journal can replay)."""
+    core's own history (what the board's journal can replay). `rules`: the
+    house rules mask the game starts with."""
 
-    def __init__(self, players, opener, board=False):
+    def __init__(self, players, opener, board=False, rules=0):
         self.players = players
         self.opener = opener
+        self.rules = rules
         self.board = board
         self.game = Game()
-        self.game.new_game(players, opener)
+        self.game.new_game(players, opener, rules)
         self.line = Ints()      # action words: done (the first pos), then redoable
         self.pos = 0
         self.end = 0
@@ -599,7 +629,7 @@ class Replay:
 
     def _rebuild(self):
         g = self.game
-        g.new_game(self.players, self.opener)
+        g.new_game(self.players, self.opener, self.rules)
         line = self.line
         for i in range(self.pos):
             g.apply(line[i])
@@ -629,8 +659,8 @@ def read_record(lines, board=False):
             if i or j != len(b):
                 b = b[i:j]
             if play is None:
-                n, opener = parse_header(b, True)
-                play = Replay(n, opener, board)
+                n, opener, rules = parse_header(b, True)
+                play = Replay(n, opener, board, rules)
                 continue
             kind, word = parse_action(b, True)
             err = play.apply(kind, word)
@@ -644,9 +674,9 @@ def read_record(lines, board=False):
     return play, ops
 
 
-def replay_ops(players, opener, ops, each):
+def replay_ops(players, opener, ops, each, rules=0):
     """Replay checked actions; call each(game) after every one."""
-    play = Replay(players, opener)
+    play = Replay(players, opener, rules=rules)
     for i in range(ops.n):
         v = ops[i]
         kind = _OP_KIND[v >> 20] or SHOT
@@ -662,9 +692,9 @@ def run(lines, write, trace=False):
     if not trace:
         write(state_json(play.game))
         return play.game
-    players, opener = play.players, play.opener
+    players, opener, rules = play.players, play.opener, play.rules
     play = None             # its timeline of actions: free before the second pass
-    return replay_ops(players, opener, ops, lambda g: write(state_json(g)))
+    return replay_ops(players, opener, ops, lambda g: write(state_json(g)), rules)
 
 
 def replay(lines, trace=False):

@@ -3,6 +3,7 @@
     python3 tools/sim.py [--players N] [--build NAME] [--root DIR]   live, keyboard = panel
     make sim PLAYERS=N BUILD=NAME ARGS="..."                    the same through make
     python3 tools/sim.py --players N --script FILE [--state]    scripted
+    python3 tools/sim.py --rules NAME,... ...                   with house rules
     micropython tools/sim.py ...                                the same
 
 The firmware runs unchanged: keys drive the fake GPIO pins of the panel (through
@@ -25,6 +26,7 @@ from fakedisplays import fake_board  # noqa: E402
 from app import loop  # noqa: E402
 from app.settings import Settings  # noqa: E402
 import record  # noqa: E402
+from cowboy import houserules  # noqa: E402
 
 PRESS_MS = 60           # a key line: pressed this long,
 GAP_MS = 140            # then released this long
@@ -33,8 +35,10 @@ TURN_MS = 5             # between two quadrature states of one detent
 STEP_MS = 1             # simulated time step
 MAX_WAIT_MS = 600000    # WAIT: at most ten minutes of simulated time per line
 
-USAGE = ("usage: sim.py [--players N] [--build NAME] [--root DIR] [--script FILE [--state]]\n"
-         "builds: " + " ".join(sorted(config.BUILDS)))
+USAGE = ("usage: sim.py [--players N] [--build NAME] [--root DIR] [--rules NAME,...]\n"
+         "              [--script FILE [--state]]\n"
+         "builds: " + " ".join(sorted(config.BUILDS)) + "\n"
+         "house rules: " + " ".join(houserules.NAMES))
 
 # Terminal key -> (panel key, long press). Arrows arrive as escape sequences.
 KEYMAP = {
@@ -102,13 +106,33 @@ class ScriptError(Exception):
     pass
 
 
+class RulesError(Exception):
+    pass
+
+
+def parse_rules(text):
+    """The house rules mask of "NAME,NAME,..." (an empty text: none)."""
+    mask = 0
+    for name in text.split(","):
+        if not name:
+            continue
+        b = houserules.bit(name)
+        if not b:
+            raise RulesError("unknown house rule %r (house rules: %s)"
+                             % (name, " ".join(houserules.NAMES)))
+        mask |= b
+    return mask
+
+
 class Sim:
     """The application built from board.config with fake pins, buses and displays."""
 
-    def __init__(self, players=2, build="tm1637", root=None):
+    def __init__(self, players=2, build="tm1637", root=None, rules=0):
         """`root`: a directory (ending in "/") that plays the board's flash: the
         journal and the settings are kept there, so a new Sim resumes the game.
-        Without it nothing persists and `players` sets up the game."""
+        Without it nothing persists and `players` sets up the game. `rules`: the
+        house rules mask of a new game (a resumed game keeps its own)."""
+        self.rules = rules
         if build not in config.BUILDS:
             raise ScriptError("unknown build %r (builds: %s)"
                               % (build, " ".join(sorted(config.BUILDS))))
@@ -149,6 +173,7 @@ class Sim:
                 # kept, as the set-up menu keeps it: a game found in the journal
                 # goes on with its own players, the next new game has these
                 settings.set(players=players)
+        settings.rules = self.rules
         pwm = None
         if config.BUZZER is not None:
             from fakesystem import PWM
@@ -166,6 +191,17 @@ class Sim:
         self.busy = self.now
         self.boots += 1
         self.app.start(self.now)
+        self._house_rules(settings)
+
+    def _house_rules(self, settings):
+        """Give a game that has just started (nothing played, nothing resumed) the
+        simulator's house rules; a game resumed from the journal keeps its own."""
+        g = self.game
+        journal = self.app.journal
+        if g.rules == self.rules or g.position() or (journal and journal.records):
+            return
+        ref = journal if journal is not None else g
+        ref.new_game(g.players, g.opener, self.rules)
 
     def power_cut(self):
         """Cut the power and switch on again: the game resumes from the journal
@@ -953,10 +989,11 @@ def main(argv):
     build = "tm1637"
     script = None
     state = False
+    rules = 0
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ("--players", "--build", "--root", "--script"):
+        if a in ("--players", "--build", "--root", "--script", "--rules"):
             if i + 1 >= len(argv):
                 return _fail("%s needs a value" % a)
             i += 1
@@ -967,6 +1004,11 @@ def main(argv):
                 players = int(v)
             elif a == "--build":
                 build = v
+            elif a == "--rules":
+                try:
+                    rules = parse_rules(v)
+                except RulesError as e:
+                    return _fail(str(e))
             elif a == "--root":
                 if not _is_dir(v):
                     return _fail("--root %s: no such directory (create it first)" % v)
@@ -987,7 +1029,7 @@ def main(argv):
     if players is None and root is None:
         players = 2
     try:
-        sim = Sim(players, build, root)
+        sim = Sim(players, build, root, rules)
         if script is None and not _isatty():
             script = TOOLS + "/demo.keys"
         if script is not None:

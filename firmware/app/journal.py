@@ -6,7 +6,11 @@ records before it, so a torn, stale or corrupt tail is detected on boot, dropped
 and the journal rewritten to its good prefix before anything else is appended.
 
 Record stream (docs/JOURNAL.md; the export format):
-  header  8 bytes: b"CJ", VERSION, players, opener (0-based), 0, 0, crc8(bytes 0-6)
+  header  8 bytes: b"CJ", version, players, opener (0-based), house rules, 0,
+          crc8(bytes 0-6); version 2 (rules byte 0) for a game without house
+          rules, VERSION 3 for one with them, so that firmware that knows only
+          version 2 archives such a game instead of replaying it without its
+          rules; version 1 (one file, no tail, older firmware) is read and migrated
   record  4 bytes: kind << 20 | word as 24 bits big-endian, crc8(previous crc, 3 bytes)
 Kinds: ACTION (word = rules-core action word: a stroke's facts or a choice), UNDO,
 REDO (word 0). Replaying the records through `Game` gives the state and the redo
@@ -16,7 +20,7 @@ On flash the stream is split in two files, so that an action costs one small
 littlefs metadata commit instead of a 4 KiB block erase (docs/JOURNAL.md, "Flash
 wear"): `journal.bin` holds the header and the first `base` records; `journal.tail`
 is a fixed-size file (TAIL_SIZE bytes, small enough for littlefs to keep it inline
-in the directory's metadata) with its own 8-byte header (b"CT", VERSION, n, base as
+in the directory's metadata) with its own 8-byte header (b"CT", 2, n, base as
 24 bits, crc8 of bytes 0-6 seeded with the stream header's CRC) and room for
 TAIL_RECORDS records, of which the first n are the records after `base`. Each
 action rewrites the whole tail (one commit); when it is full its records are
@@ -41,8 +45,10 @@ except ImportError:
     def const(x):
         return x
 
-VERSION = const(2)     # 2: the stream split into journal.bin and journal.tail
+VERSION = const(3)     # the newest: 3 for a game with house rules (header byte 5)
+SPLIT = const(2)       # 2: the stream split into journal.bin and journal.tail, no rules
 OLDEST = const(1)      # 1: one file, journal.bin; the same records (read, then migrated)
+_RULES_ALL = const(15)  # cowboy.houserules.ALL
 HEADER_SIZE = const(8)
 RECORD_SIZE = const(4)
 TAIL_RECORDS = const(48)                        # records the tail holds
@@ -88,14 +94,15 @@ def crc8(crc, buf, start, n):
     return crc
 
 
-def write_header(buf, players, opener):
-    """Fill buf[0:8] with a header; returns its CRC (the seed of the record chain)."""
+def write_header(buf, players, opener, rules=0):
+    """Fill buf[0:8] with a header; returns its CRC (the seed of the record chain).
+    `rules`: the game's house rules mask (cowboy.houserules)."""
     buf[0] = 0x43   # "C"
     buf[1] = 0x4A   # "J"
-    buf[2] = VERSION
+    buf[2] = VERSION if rules else SPLIT
     buf[3] = players
     buf[4] = opener
-    buf[5] = 0
+    buf[5] = rules
     buf[6] = 0
     c = crc8(0, buf, 0, 7)
     buf[7] = c
@@ -103,7 +110,8 @@ def write_header(buf, players, opener):
 
 
 def read_header(buf, n):
-    """`players * 16 + opener` from a header, or BAD / OLD.
+    """`players * 16 + opener` from a header, or BAD / OLD; the house rules of
+    a good header are `header_rules(buf)`.
 
     `n` is how many bytes of buf were read from the file. Versions OLDEST to
     VERSION have the same records; buf[2] says which one it is.
@@ -116,9 +124,16 @@ def read_header(buf, n):
         return BAD
     players = buf[3]
     opener = buf[4]
-    if players < 2 or players > 8 or opener >= players or buf[5] or buf[6]:
+    if players < 2 or players > 8 or opener >= players or buf[6]:
+        return BAD
+    if buf[5] > _RULES_ALL or buf[5] and buf[2] != VERSION:
         return BAD
     return players * 16 + opener
+
+
+def header_rules(buf):
+    """The house rules mask of a header read_header() accepted (0 in version 1)."""
+    return buf[5]
 
 
 def header_crc(buf):
@@ -154,7 +169,7 @@ def write_tail_header(buf, n, base, seed):
     the stream header's CRC, so a tail fits only the journal.bin it was written for."""
     buf[0] = 0x43   # "C"
     buf[1] = 0x54   # "T"
-    buf[2] = VERSION
+    buf[2] = SPLIT
     buf[3] = n
     buf[4] = (base >> 16) & 0xFF
     buf[5] = (base >> 8) & 0xFF
@@ -166,7 +181,7 @@ def read_tail_header(buf, got, seed):
     """(n, base) of a tail of `got` bytes read into buf, or (-1, 0) if it is not one.
 
     A tail cut short keeps the whole records it still holds."""
-    if (got < HEADER_SIZE or buf[0] != 0x43 or buf[1] != 0x54 or buf[2] != VERSION
+    if (got < HEADER_SIZE or buf[0] != 0x43 or buf[1] != 0x54 or buf[2] != SPLIT
             or crc8(seed, buf, 0, 7) != buf[7] or buf[3] > TAIL_RECORDS):
         return -1, 0
     return min(buf[3], (got - HEADER_SIZE) // RECORD_SIZE), buf[4] << 16 | buf[5] << 8 | buf[6]
@@ -264,26 +279,28 @@ class Journal:
         self._word = 0
 
     # ---- start-up ------------------------------------------------------------
-    def resume(self, players=2, opener=0):
+    def resume(self, players=2, opener=0, rules=0):
         """Replay the journal into the game; start a new game if there is none.
 
         Returns the number of actions replayed. A tail that is torn, corrupt or
         refused by the rules core is dropped; a journal of another format version or
         with an unreadable header is archived and a new game started with
-        `players` and `opener`; a version-1 journal is rewritten as version 2.
+        `players`, `opener` and `rules`; a version-1 journal is rewritten as
+        version 2. A resumed game keeps the house rules of its header, whatever
+        `rules` says.
         """
         self.close()
         self.dropped = 0
         self.archived = None
         try:
-            return self._resume(players, opener)
+            return self._resume(players, opener, rules)
         except OSError:
             # Flash failing or full: play on in memory, the panel shows the note.
             self.close()
             self.failed = True
             return self.records
 
-    def _resume(self, players, opener):
+    def _resume(self, players, opener, rules):
         prepare(self.root)              # the loop calls it earlier; harmless twice
         _remove(self.root + TMP)
         self.records = 0
@@ -293,11 +310,11 @@ class Journal:
         try:
             f = open(self.path, "rb")
         except OSError:
-            self.new_game(players, opener, archive=False)
+            self.new_game(players, opener, rules, archive=False)
             return 0
         n = f.readinto(buf)
         h = read_header(buf, n)
-        if h >= 0 and buf[2] != VERSION:
+        if h >= 0 and buf[2] == OLDEST:
             f.close()
             self._migrate()             # version 1: the same records, re-chained
             f = open(self.path, "rb")
@@ -309,9 +326,9 @@ class Journal:
                 _remove(self.path)      # a header never completed: nothing to keep
             else:
                 self.archived = self._archive(FOREIGN)
-            self.new_game(players, opener, archive=False)
+            self.new_game(players, opener, rules, archive=False)
             return 0
-        game.new_game(h >> 4, h & 15)
+        game.new_game(h >> 4, h & 15, header_rules(buf))
         seed = header_crc(buf)
         self._seed = seed
         tn, base = self._read_tail(seed)
@@ -521,13 +538,13 @@ class Journal:
         self.records += 1
 
     # ---- games ---------------------------------------------------------------
-    def new_game(self, players, opener, archive=True):
+    def new_game(self, players, opener, rules=0, archive=True):
         """Start a new game: archive the current one, write a fresh header.
 
         Returns the rules core's code (0, or E_PLAYERS for bad settings).
         """
         finished = self.game.winner >= 0
-        err = self.game.new_game(players, opener)
+        err = self.game.new_game(players, opener, rules)
         if err:
             return err
         self.sync()                 # the old game's last action belongs to its file
@@ -541,7 +558,7 @@ class Journal:
                 self._archive(FINISHED if finished else PARTIAL)
             self.records = 0
             buf = self._buf
-            self._seed = self._crc = write_header(buf, players, opener)
+            self._seed = self._crc = write_header(buf, players, opener, rules)
             self._reset_tail(self._seed)    # before the header it belongs to
             tmp = self.root + TMP
             f = open(tmp, "wb")

@@ -31,10 +31,12 @@ R_FOUL = const(7)            # another foul of the general rules (operator's "fo
 R_BALL_AT_90 = const(8)      # 90-99: an object ball was pocketed
 R_PAST_90 = const(9)         # below 90: the stroke took the total past 90
 R_PAST_100 = const(10)       # 90-99: the stroke took the total past 100 (ruling R3)
+R_BALL_AT_100 = const(11)    # at 100, house rule win_pockets_nothing: an object ball pocketed
 
 REASON_TEXT = (
     "", "no contact", "1 ball not first", "other ball hit", "cue ball off table",
     "scratch", "no rail", "foul", "ball pocketed at 90+", "past 90", "past 100",
+    "ball pocketed at 100",
 )
 
 REASON_SHIFT = const(4)

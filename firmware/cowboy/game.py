@@ -42,6 +42,13 @@ _CAROM_POINTS = b"\x00\x00\x01\x02"
 _SHOT_MASK = const(0x3FFFF)  # F.FACTS_MASK: an action word's facts
 _ACT_REPEAT = const(1 << 18)  # F.KIND_REPEAT << F.KIND
 _ACT_TAKE = const(2 << 18)    # F.KIND_TAKE << F.KIND
+_LIE_IN_HAND = const(8)       # in _lie: the failed opening left the cue ball in hand
+# House rules (cowboy/houserules.py: the same bits, public, with their names)
+_CAROM_NO_CUSHION = const(1)
+_POCKET_90S_NO_FOUL = const(2)
+_WIN_POCKETS_NOTHING = const(4)
+_TAKE_AS_LIES = const(8)
+_RULES_ALL = const(15)
 
 
 class Game:
@@ -50,6 +57,8 @@ class Game:
         only replays actions already accepted (statistics, see `replay`)."""
         self.scores = bytearray(MAX_PLAYERS)
         self.fouls = bytearray(MAX_PLAYERS)
+        self.rules = 0
+        self._lie = 0
         self._near = None
         if history:
             self._hist = array("i", bytes(4 * HISTORY))
@@ -58,10 +67,15 @@ class Game:
         self.new_game(2, 0)
 
     # ---- game set-up -------------------------------------------------------
-    def new_game(self, players, opener):
-        """Start a game; `opener` (0-based) plays the opening stroke."""
+    def new_game(self, players, opener, rules=0):
+        """Start a game; `opener` (0-based) plays the opening stroke. `rules`: the
+        house rules (a mask of cowboy.houserules bits), fixed for the whole game."""
         if players < 2 or players > MAX_PLAYERS or opener < 0 or opener >= players:
             return C.E_PLAYERS
+        if rules < 0 or rules > _RULES_ALL:
+            return C.E_BAD_VALUE
+        self.rules = rules
+        self._lie = 0     # what a failed opening left on the table (take_as_lies)
         self.players = players
         self.opener = opener
         self.shooter = opener
@@ -256,8 +270,8 @@ class Game:
         b[o + 4] = self.phase
         b[o + 5] = self.out
         b[o + 6] = self.winner & 0xFF
-        b[o + 7] = 1 if self.cue_in_hand else 0
-        b[o + 8] = self.off_table
+        b[o + 7] = (1 if self.cue_in_hand else 0) | self.rules << 1
+        b[o + 8] = self.off_table | self._lie << 3
         b[o + 9] = self.last & 0xFF
         b[o + 10] = (self.last >> 8) & 0xFF
         b[o + 11] = self.last >> 16
@@ -292,8 +306,10 @@ class Game:
         self.phase = b[o + 4]
         self.out = b[o + 5]
         self.winner = -1 if b[o + 6] == _NOBODY else b[o + 6]
-        self.cue_in_hand = b[o + 7] == 1
-        self.off_table = b[o + 8]
+        self.cue_in_hand = (b[o + 7] & 1) == 1
+        self.rules = b[o + 7] >> 1
+        self.off_table = b[o + 8] & 7
+        self._lie = b[o + 8] >> 3
         self.last = b[o + 9] | b[o + 10] << 8 | b[o + 11] << 16
         o += 12
         for i in range(MAX_PLAYERS):
@@ -302,7 +318,9 @@ class Game:
 
     # ---- the rules ---------------------------------------------------------
     def _evaluate(self, f):
-        """Outcome of a valid stroke: points, foul reason, flags (RULES.md 3-6, R1-R7)."""
+        """Outcome of a valid stroke: points, foul reason, flags (RULES.md 3-6, R1-R7,
+        and the house rules of section 10 that are on)."""
+        rules = self.rules
         first = (f >> F.FIRST) & 7
         cue = (f >> F.CUE) & 3
         carom = (f >> F.CAROM) & 3
@@ -322,17 +340,19 @@ class Game:
             reason = C.R_CUE_OFF
         elif cue == F.CUE_POCKET or (cue == F.CUE_CALLED and not final):
             reason = C.R_SCRATCH
-        elif f & F.F_NO_RAIL:
-            reason = C.R_NO_RAIL
+        elif f & F.F_NO_RAIL and not (carom and rules & _CAROM_NO_CUSHION):
+            reason = C.R_NO_RAIL          # at 100 a carom was a foul above already
         elif f & F.F_FOUL:
             reason = C.R_FOUL
         points = 0
         if final:
-            if reason == C.R_NONE and cue == F.CUE_CALLED:
+            if reason == C.R_NONE and f & 7 and rules & _WIN_POCKETS_NOTHING:
+                reason = C.R_BALL_AT_100      # even into the called pocket: in hand
+            elif reason == C.R_NONE and cue == F.CUE_CALLED:
                 return 1 | C.WIN | C.ENDS_INNING
         elif total >= 90:
             points = _CAROM_POINTS[carom]
-            if reason == C.R_NONE and f & 7:
+            if reason == C.R_NONE and f & 7 and not rules & _POCKET_90S_NO_FOUL:
                 reason = C.R_BALL_AT_90
             elif reason == C.R_NONE and total + points > 100:
                 reason = C.R_PAST_100                                    # R3
@@ -356,6 +376,8 @@ class Game:
         s = self.shooter
         self.last = out
         if out & C.FAILED_OPENING:
+            # the lie "take" gives under take_as_lies: held balls, cue ball in hand
+            self._lie = (f >> F.HELD) & 7 | (_LIE_IN_HAND if (f >> F.CUE) & 3 else 0)
             self.off_table = 0
             self.cue_in_hand = True
             self.phase = C.PHASE_CHOICE
@@ -389,10 +411,17 @@ class Game:
             self.opener = self.shooter
         else:
             self.shooter = self.opener
+        self.inning = 0
+        if take and self.rules & _TAKE_AS_LIES:
+            # an ordinary stroke (scores are all 0) with the balls as they lie
+            self.phase = C.PHASE_POINTS
+            self.off_table = self._lie & 7
+            self.cue_in_hand = self._lie >= _LIE_IN_HAND
+            self.last = C.CHOICE | C.CUE_IN_HAND if self.cue_in_hand else C.CHOICE
+            return
         self.phase = C.PHASE_OPENING
         self.cue_in_hand = True
         self.off_table = 0
-        self.inning = 0
         self.last = C.CHOICE | C.CUE_IN_HAND
 
     def _settle(self):

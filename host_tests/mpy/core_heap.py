@@ -1,5 +1,5 @@
 # Under micropython: 10,000+ random strokes mixed with undo, redo, preview and
-# state reads, all with the heap locked. Prints "strokes N undos N redos N" or dies.
+# state reads, under random sets of house rules, all with the heap locked. Prints "strokes N undos N redos N" or dies.
 import micropython
 from cowboy import codes as C
 from cowboy.game import Game, MAX_PLAYERS
@@ -45,7 +45,7 @@ def small(v):
 def check_small(g):
     """Every state int below 2**30 (RP2040 small ints), scores at most 101."""
     if not (small(g.shooter) and small(g.inning) and small(g.out) and small(g.winner)
-            and small(g.off_table) and small(g.last) and small(g.total(0))
+            and small(g.off_table) and small(g.last) and small(g.total(0)) and small(g.rules)
             and small(g._n) and small(g._hist[(g._n - 1) % len(g._hist)])):
         raise SystemExit(3)
     for i in range(MAX_PLAYERS):
@@ -55,13 +55,13 @@ def check_small(g):
 
 def main():
     g = Game()
-    g.new_game(8, 0)
+    g.new_game(8, 0, 15)
     games = strokes = undos = redos = 0
     micropython.heap_lock()
     while strokes < 10000:
         if g.phase == C.PHASE_OVER:
             games += 1
-            g.new_game(2 + rand(MAX_PLAYERS - 1), 0)
+            g.new_game(2 + rand(MAX_PLAYERS - 1), 0, rand(16))
         r = rand(100)
         if r < 8:
             if g.undo() == C.OK:

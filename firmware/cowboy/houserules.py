@@ -1,0 +1,33 @@
+"""The house rules of RULES.md section 10: mask bits and record names.
+
+A game's house rules are one small int fixed by `Game.new_game(players, opener,
+rules)`; all off (0) is the rule book as written. Bit i is NAMES[i], the name a
+game record uses. The rules core mirrors the bits privately (cowboy/game.py), so
+the board loads this module only where it shows or parses the names.
+"""
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+CAROM_NO_CUSHION = const(1)     # a carom below 100 needs no cushion (replaces R1)
+POCKET_90S_NO_FOUL = const(2)   # 90-99: a pocketed ball scores nothing, no foul
+WIN_POCKETS_NOTHING = const(4)  # at 100: pocketing any object ball is a foul (R4)
+TAKE_AS_LIES = const(8)         # "take" after a failed opening: balls as they lie
+ALL = const(15)
+
+NAMES = ("carom_no_cushion", "pocket_90s_no_foul", "win_pockets_nothing", "take_as_lies")
+
+
+def bit(name):
+    """The mask bit of a house rule's name, or 0 for a name that is none."""
+    for i in range(len(NAMES)):
+        if NAMES[i] == name:
+            return 1 << i
+    return 0
+
+
+def names(mask):
+    """The names of the house rules on in `mask`, in NAMES order (a new list)."""
+    return [NAMES[i] for i in range(len(NAMES)) if mask & (1 << i)]
