@@ -218,15 +218,32 @@ def test_i2c_nack_raises_like_micropython():
 # ---- OLEDs ---------------------------------------------------------------------
 
 def page_writes(log):
-    """(page, column, data) for every data write after a page/column command."""
+    """(page, column, data) for every run of data after page/column commands,
+    reading the control bytes as the chip does (0x80/0xC0: one command/data byte
+    follows, then another control byte; 0x00/0x40: the rest are commands/data)."""
     out = []
     page = col = None
     for _, data in log:
-        if data[0] == 0x00 and len(data) == 4 and data[1] & 0xF0 == 0xB0:
-            page = data[1] & 7
-            col = (data[2] & 0x0F) | (data[3] & 0x0F) << 4
-        elif data[0] == 0x40:
-            out.append((page, col, data[1:]))
+        i = 0
+        while i < len(data):
+            ctrl = data[i]
+            if ctrl & 0x80:
+                chunk = data[i + 1:i + 2]
+                i += 2
+            else:
+                chunk = data[i + 1:]
+                i = len(data)
+            if ctrl & 0x40:
+                out.append((page, col, chunk))
+                col += len(chunk)
+                continue
+            for b in chunk:
+                if b & 0xF0 == 0xB0:
+                    page = b & 7
+                elif b & 0xF0 == 0x00:
+                    col = (col or 0) & 0xF0 | b
+                elif b & 0xF0 == 0x10:
+                    col = (col or 0) & 0x0F | (b & 0x0F) << 4
     return out
 
 
@@ -272,7 +289,8 @@ def test_sh1106_changed_cell_lands_two_columns_in():
     d.show(oled_text(bottom=b"AB"))            # cell 1 of the item line: column 7
     assert d.flush() == 5
     b = bytes(fonts.SMALL[66 * 5:66 * 5 + 5])
-    assert i2c.log == [(0x3C, b"\x00\xb7\x09\x10"), (0x3C, b"\x40" + b)]
+    # one write: page 7, column 9 (7 + the SH1106's offset 2) as single commands, the data
+    assert i2c.log == [(0x3C, b"\x80\xb7\x80\x09\x80\x10\x40" + b)]
     assert dev.ram[7][9:14] == b
     assert read_oled(dev.pixels())["bottom"] == "AB"
 

@@ -150,7 +150,8 @@ def _traffic(rig):
     out = []
     for name in sorted(rig.buses):
         for addr, data in rig.buses[name].log:
-            if data[:1] == b"\x40":
+            # a span: page and column after Co control bytes, then 0x40 and data
+            if data[:1] == b"\x40" or (data[:1] == b"\x80" and data[6:7] == b"\x40"):
                 out.append((name, addr))
     return out
 

@@ -76,12 +76,16 @@ class Cells:
         bg = 0xFF if p == 0 and text[self.inv] == _INVERTED else 0
         fill(tx, off, x1 - x0, bg)
         cells = self.pages[p]
-        for k in range(len(cells)):
+        kinds = self.kind
+        xs = self.x
+        for k in range(len(cells)):      # left to right: stop past x1
             c = cells[k]
-            kind = self.kind[c]
-            x = self.x[c] + dx
+            x = xs[c] + dx
+            if x >= x1:
+                break
+            kind = kinds[c]
             w = WIDTHS[kind]
-            if x >= x1 or x + w <= x0:
+            if x + w <= x0:
                 continue
             a = x0 if x < x0 else x
             b = x1 if x + w > x1 else x + w

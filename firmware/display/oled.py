@@ -15,8 +15,8 @@ something is still to send; `flush()` steps until everything is sent. `refresh()
 re-initialises the chip and resends every page over the following steps.
 
 Logic is separate from transport: subclasses implement `write_cmds(src, n)` and
-`send_data(n)` (the data already composed in the shared buffer at DATA_AT) for
-I2C or SPI. Both chips are driven in page addressing mode, which they share; the
+`send_span(page, column, n)` (the data already composed in the shared buffer at
+DATA_AT) for I2C or SPI. Both chips are driven in page addressing mode, which they share; the
 SH1106 has 132 columns of RAM with the panel on 2-129, hence its 2-column offset.
 """
 try:
@@ -24,6 +24,8 @@ try:
 except ImportError:
     def const(x):
         return x
+
+from display.blit import blit
 
 SET_LOW_COLUMN = const(0x00)      # | column & 0x0F
 SET_HIGH_COLUMN = const(0x10)     # | column >> 4
@@ -65,21 +67,21 @@ MERGE = const(6)          # spans closer than this go out as one (a span costs 5
 
 # One transmit buffer and a view of each length, shared by every OLED: writes
 # happen one at a time, and a view per length lets a span go out without slicing.
-_TX = bytearray(WIDTH + 2)
+_TX = bytearray(WIDTH + 8)
 _TXV = []
 
 
 def _views():
     if not _TXV:
         mv = memoryview(_TX)
-        for n in range(WIDTH + 3):
+        for n in range(WIDTH + 9):
             _TXV.append(mv[0:n])
 
 
 class OLED:
     COL_OFFSET = 0
     INIT = SSD1306_INIT
-    DATA_AT = 1               # where send_data() finds its bytes in _TX
+    DATA_AT = 0               # where send_span() finds its bytes in _TX
     SLICE_BYTES = 160         # data bytes a step() sends at most (unless one page is more)
 
     def __init__(self, cells=None):
@@ -179,7 +181,9 @@ class OLED:
                 on = cells.pages[p]
                 for k in range(len(on)):
                     c = on[k]
-                    if cells.same_on_page(c, p, want[c], sent[base + c]):
+                    w = want[c]
+                    o = sent[base + c]
+                    if w == o or cells.same_on_page(c, p, w, o):
                         continue
                     x = cells.x[c] + dx
                     if x >= WIDTH:
@@ -199,8 +203,7 @@ class OLED:
                 if a >= 0:
                     self._span(p, a, b - a)
                     count += b - a
-            for c in range(size):
-                sent[base + c] = want[c]
+            blit(sent, base, want, 0, size, 0)
             self.sent_dx[p] = dx
             self.dirty &= ~(1 << p)
             if full or count >= self.SLICE_BYTES:
@@ -219,18 +222,17 @@ class OLED:
         return count
 
     def _span(self, page, x, n):
-        c = self._cmd
-        col = x + self.COL_OFFSET
-        c[0] = SET_PAGE | page
-        c[1] = SET_LOW_COLUMN | (col & 0x0F)
-        c[2] = SET_HIGH_COLUMN | (col >> 4)
-        self.write_cmds(c, 3)
         self.cells.compose(_TX, self.DATA_AT, page, x, x + n, self.want, self.dx)
-        self.send_data(n)
+        self.send_span(page, x + self.COL_OFFSET, n)
 
 
 class OLED_I2C(OLED):
-    """I2C transport: a control byte (0x00 commands, 0x40 data) opens each write."""
+    """I2C transport: a control byte (0x00 commands, 0x40 data) opens each write.
+    A span goes out as one write: page and column as single commands, each after
+    a control byte with Co set (0x80), then 0x40 and the data: one I2C transaction
+    (a call costs some 100 us on the RP2040) instead of two."""
+
+    DATA_AT = 7
 
     def __init__(self, i2c, addr=0x3C, cells=None):
         OLED.__init__(self, cells)
@@ -243,9 +245,15 @@ class OLED_I2C(OLED):
             _TX[i + 1] = src[i]
         self.i2c.writeto(self.addr, _TXV[n + 1])
 
-    def send_data(self, n):
-        _TX[0] = 0x40
-        self.i2c.writeto(self.addr, _TXV[n + 1])
+    def send_span(self, page, col, n):
+        _TX[0] = 0x80
+        _TX[1] = SET_PAGE | page
+        _TX[2] = 0x80
+        _TX[3] = SET_LOW_COLUMN | (col & 0x0F)
+        _TX[4] = 0x80
+        _TX[5] = SET_HIGH_COLUMN | (col >> 4)
+        _TX[6] = 0x40
+        self.i2c.writeto(self.addr, _TXV[n + 7])
 
 
 class OLED_SPI(OLED):
@@ -255,6 +263,7 @@ class OLED_SPI(OLED):
 
     def __init__(self, spi, dc, cs, cells=None):
         OLED.__init__(self, cells)
+        self._span_cmd = bytearray(3)
         self.spi = spi
         self.dc = dc
         self.cs = cs
@@ -273,7 +282,15 @@ class OLED_SPI(OLED):
             _TX[i] = src[i]
         self._out(0, n)
 
-    def send_data(self, n):
+    def send_span(self, page, col, n):
+        c = self._span_cmd
+        c[0] = SET_PAGE | page
+        c[1] = SET_LOW_COLUMN | (col & 0x0F)
+        c[2] = SET_HIGH_COLUMN | (col >> 4)
+        self.dc.value(0)
+        self.cs.value(0)
+        self.spi.write(c)
+        self.cs.value(1)
         self._out(1, n)
 
 
