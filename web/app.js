@@ -14,6 +14,7 @@ const FLASH = "/flash/";                  // the boards' flash in the in-memory 
 const STORE = "cowboy.flash.";            // localStorage key prefix, one per build
 const PAGE = "cowboy.page";               // the page's own choices (build, sound)
 const MAX_CATCH_UP_MS = 250;              // simulated time one animation frame may run
+const HEAP_BYTES = 16 * 1024 * 1024;  // MicroPython heap: a small one makes the collector run all the time
 
 const $ = (id) => document.getElementById(id);
 let mp = null;          // the MicroPython instance
@@ -167,8 +168,7 @@ function draw() {
   }
 }
 
-function drawOled(seat, b64, level) {
-  const px = fromBase64(b64);
+function drawOled(seat, px, level) {
   const c = seat.canvas;
   if (c.width !== 128) {
     c.width = 128;
@@ -179,7 +179,7 @@ function drawOled(seat, b64, level) {
   const k = 0.45 + 0.55 * level;
   for (let p = 0; p < 8192; p++) {
     const o = p * 4;
-    if (px[p]) {
+    if (px.charCodeAt(p) === 49) {        // "1"
       img.data[o] = OLED_ON[0] * k;
       img.data[o + 1] = OLED_ON[1] * k;
       img.data[o + 2] = OLED_ON[2] * k;
@@ -587,6 +587,7 @@ async function start() {
   });
   mp = await loadMicroPython({
     url: "micropython.wasm",
+    heapsize: HEAP_BYTES,
     stdout: (line) => console.log(line),
     stderr: (line) => console.warn(line),
   });
@@ -620,6 +621,7 @@ function api() {
     },
     texts: () => board.texts(),
     arts: () => board.arts(),
+    pictures: () => board.pictures(),
     state: () => board.state(),
     idle: () => board.idle(),
   };

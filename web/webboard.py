@@ -12,7 +12,6 @@ Only the public surface of the firmware and the fakes is used:
 flash; the page mirrors it into the browser's storage (web/app.js).
 """
 import os
-from binascii import b2a_base64
 
 from board import config
 from fakepins import Pin
@@ -122,16 +121,18 @@ class Board:
         for name in config.PANEL:
             self.keys[name] = config.PANEL[name]
         self.turns = {}
+        self.encoders = []          # encoder names, the first one first
         for enc in loop.encoders(self.build):
             name, a, b, sw = enc
             self.keys[name] = sw
             self.turns[name] = (a, b)
+            self.encoders.append(name)
         self.app.start(self.now)
 
     # ---- the panel -------------------------------------------------------------
     def key_names(self):
         """Panel keys and encoder push switches of this build, then the encoders."""
-        return ",".join(self.keys) + ";" + ",".join(self.turns)
+        return ",".join(self.keys) + ";" + ",".join(self.encoders)
 
     def press(self, name):
         """The key goes down at the next pass (a pointer or a key went down)."""
@@ -241,11 +242,12 @@ class Board:
     def picture(self, i):
         """Display i as its model shows it: for seven segments "S" and its art()
         (three rows of _ | . per digit), for an OLED "O" and its 64 rows of 128
-        pixels, one byte 0/1 each, in base64."""
+        pixels as the characters "0" and "1" (no base64: binascii is slow there)."""
         m = self.models[i]
         if not hasattr(m, "pixels"):
             return "S" + m.art()
-        return "O" + b2a_base64(b"".join([bytes(row) for row in m.pixels()])).decode()
+        px = b"".join([bytes(row) for row in m.pixels()])
+        return "O" + px.replace(b"\x00", b"0").replace(b"\x01", b"1").decode()
 
     def changed(self):
         """Indices of displays whose picture changed since the last call, as a
@@ -263,6 +265,10 @@ class Board:
                 self.shown[i] = p
                 out.append(str(i))
         return ",".join(out)
+
+    def pictures(self):
+        """Every display's last picture handed out, separated by form feeds."""
+        return "\f".join([self.shown.get(i, "") for i in range(len(self.models))])
 
     def shown_picture(self, i):
         return self.shown.get(i, "")
