@@ -6,7 +6,10 @@ STAMP := $(VENV)/.installed
 MPY := $(BIN)/micropython
 PORT ?= auto
 
-.PHONY: sim test bench build deploy export clean venv pictures hardware
+NPM_STAMP := node_modules/.package-lock.json
+WEB_PORT ?= 8000
+
+.PHONY: sim test bench build deploy export clean venv pictures hardware web web-serve test-web
 
 venv: $(STAMP)
 
@@ -22,6 +25,21 @@ sim: $(STAMP)
 ## Every test, under CPython and under the real MicroPython interpreter.
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q host_tests
+
+## The scoreboard in a browser: a static site in build/web/ (docs/WEB.md).
+web: $(NPM_STAMP)
+	$(PYTHON) tools/web_build.py build
+
+## Serve build/web/ on http://127.0.0.1:$(WEB_PORT)/ (Ctrl-C stops).
+web-serve: web
+	$(PYTHON) tools/web_build.py serve --port $(WEB_PORT)
+
+## The browser test alone (part of `make test`); installs chromium and the npm packages.
+test-web: $(STAMP)
+	$(BIN)/python -m pytest -q host_tests/test_web.py
+
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
 
 ## Figures: allocation, latency, memory, bus bytes (writes build/bench.json).
 bench: $(STAMP)

@@ -244,6 +244,7 @@ def test_page_plays_like_the_simulator(tmp_path):
         size = sum(v[1] for v in got["transfer"][0].values())
         with open(FIGURES, "w") as f:
             json.dump({"startup_ms": marker, "bytes": size,
+                       "parts_ms": [s["parts"] for s in got["startup"]],
                        "files": got["transfer"][0]}, f, indent=1)
         assert 0 < marker[len(marker) // 2] < 10000
         assert set(got["transfer"][0]) >= {"/", "/app.js", "/micropython.wasm", "/cowboy.json"}

@@ -101,7 +101,8 @@ async function startupRuns(browser) {
       }
       return out;
     });
-    result.startup.push({ marker, wall });
+    const parts = await page.evaluate(() => document.documentElement.dataset.startup);
+    result.startup.push({ marker, wall, parts: parts.split(",").map(Number) });
     result.transfer.push(transfer);
     if (i === 0) {
       // The real-time clock: a key pressed for real changes the shooter's display.
