@@ -87,8 +87,13 @@ def ensure_tools():
 
 
 # ---- the key script and tools/sim.py -----------------------------------------------------
+COMMITS = ("OK", "MISS", "FOUL", "SCRATCH", "UNDO", "REDO")
+
+
 def parse_keys(path):
-    """drive.mjs lines: {kind, name, long, ms, number, shot} and the script text of each."""
+    """drive.mjs lines: {kind, name, long, ms, number, shot, check} and the script text
+    of each. The displays are read after every stroke (a key that commits, takes back
+    or applies again) and after lines marked [check]; [shot] marks the screenshot."""
     lines = []
     with open(path) as f:
         for number, raw in enumerate(f, 1):
@@ -96,9 +101,10 @@ def parse_keys(path):
             if not text:
                 continue
             words = text.split()
-            line = {"number": number, "text": text, "shot": "[shot]" in raw}
+            line = {"number": number, "text": text, "shot": "[shot]" in raw,
+                    "check": "[check]" in raw or words[-1] in COMMITS}
             if words[0] == "WAIT":
-                line.update(kind="wait", ms=int(words[1]))
+                line.update(kind="wait", ms=int(words[1]), check=False)
             elif words[0] == "HOLD":
                 line.update(kind="key", name=words[1], long=True)
             elif words[0][-1] in "+-":
@@ -110,12 +116,12 @@ def parse_keys(path):
 
 
 def prefix_script(lines, upto):
-    """The sim script for the displays read after key line `upto`: the lines so far,
-    with the 100 ms the browser waited after each earlier key line."""
+    """The sim script for the displays read after line `upto`: the lines so far,
+    with the 100 ms the browser waited after each earlier line it read them after."""
     out = []
     for i, line in enumerate(lines[:upto + 1]):
         out.append(line["text"])
-        if line["kind"] != "wait" and i < upto:
+        if line["check"] and i < upto:
             out.append("WAIT %d" % CHECK_MS)
     return "\n".join(out) + "\n"
 
@@ -180,9 +186,14 @@ def same(page, want, where):
         assert a == b, "%s, P%d: pixels differ" % (where, i + 1)
 
 
-# ---- the test ----------------------------------------------------------------------------------
-def _serve(directory):
+# ---- the tests -----------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The site built and served on a free localhost port (once per test process)."""
+    ensure_tools()
     import web_build
+    directory = str(tmp_path_factory.mktemp("site"))
+    web_build.build(directory)
     box = {}
     ready = threading.Event()
 
@@ -190,91 +201,87 @@ def _serve(directory):
         box["port"] = port
         ready.set()
 
-    t = threading.Thread(target=web_build.serve, args=(directory, 0, up), daemon=True)
-    t.start()
+    threading.Thread(target=web_build.serve, args=(directory, 0, up), daemon=True).start()
     assert ready.wait(10)
     return "http://127.0.0.1:%d/" % box["port"]
 
 
-def _expected(lines, pool):
-    """Futures of the simulator's reports: per build, one per key line, the final
-    game kept under a --root, and the resume from it."""
-    keyed = [i for i, line in enumerate(lines) if line["kind"] != "wait"]
-    full = prefix_script(lines, len(lines) - 1)
-    want = {}
-    for build in BUILDS:
-        checks = [pool.submit(sim, build, prefix_script(lines, i)) for i in keyed]
-
-        def resume(build=build):
-            root = tempfile.mkdtemp(prefix="web-sim-")
-            try:
-                sim(build, full, root=root)
-                return sim(build, "WAIT 2100\n", root=root, players=None)
-            finally:
-                shutil.rmtree(root, ignore_errors=True)
-        want[build] = {"checks": checks, "resume": pool.submit(resume)}
-    return want
-
-
-def test_page_plays_like_the_simulator(tmp_path):
-    ensure_tools()
-    import web_build
-    site = str(tmp_path / "site")
-    web_build.build(site)
-    url = _serve(site)
-    lines = parse_keys(KEYS)
+def drive(site, tmp_path, builds=(), startup_runs=0, phone=False):
+    """Run drive.mjs; its result, after checking it saw no console error."""
     os.makedirs(SHOTS, exist_ok=True)
-    plan = {"url": url, "chromium": CHROMIUM, "builds": BUILDS, "players": PLAYERS,
-            "lines": lines, "shots": SHOTS, "downloads": str(tmp_path), "startupRuns": 3}
+    plan = {"url": site, "chromium": CHROMIUM, "builds": list(builds), "players": PLAYERS,
+            "lines": parse_keys(KEYS), "shots": SHOTS, "downloads": str(tmp_path),
+            "startupRuns": startup_runs, "phone": phone}
     with open(tmp_path / "plan.json", "w") as f:
         json.dump(plan, f)
+    res = subprocess.run(["node", DRIVER, str(tmp_path / "plan.json"),
+                          str(tmp_path / "result.json")], cwd=ROOT,
+                         capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stdout + res.stderr
+    with open(tmp_path / "result.json") as f:
+        got = json.load(f)
+    assert "error" not in got, got["error"]
+    assert got["console"] == []
+    return got
+
+
+def test_start_up_size_real_time_and_touch(site, tmp_path):
+    got = drive(site, tmp_path, startup_runs=3, phone=True)
+    # Start-up and size, cold cache: recorded for docs/WEB.md.
+    marker = sorted(s["marker"] for s in got["startup"])
+    size = sum(v[1] for v in got["transfer"][0].values())
+    with open(FIGURES, "w") as f:
+        json.dump({"startup_ms": marker, "parts_ms": [s["parts"] for s in got["startup"]],
+                   "bytes": size, "files": got["transfer"][0]}, f, indent=1)
+    assert 0 < marker[len(marker) // 2] < 10000
+    assert set(got["transfer"][0]) >= {"/", "/app.js", "/micropython.wasm", "/cowboy.json"}
+    assert all(v[0] > 0 for v in got["transfer"][0].values())      # fetched, not cached
+    # Real time and touch: a key changes the shooter's display.
+    assert got["realtime"]["after"] != got["realtime"]["before"]
+    assert got["touch"]["after"] != got["touch"]["before"]
+    assert os.path.getsize(os.path.join(SHOTS, "phone.png")) > 10000
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_page_plays_like_the_simulator(site, tmp_path, build):
+    lines = parse_keys(KEYS)
+    keyed = [i for i, line in enumerate(lines) if line["check"]]
+    full = prefix_script(lines, len(lines) - 1)
+
+    def resume():
+        root = str(tmp_path / "flash")
+        os.mkdir(root)
+        sim(build, full, root=root)
+        return sim(build, "WAIT 2100\n", root=root, players=None)
+
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        want = _expected(lines, pool)
-        res = subprocess.run(["node", DRIVER, str(tmp_path / "plan.json"),
-                              str(tmp_path / "result.json")], cwd=ROOT,
-                             capture_output=True, text=True, timeout=600)
-        assert res.returncode == 0, res.stdout + res.stderr
-        with open(tmp_path / "result.json") as f:
-            got = json.load(f)
-        assert "error" not in got, got["error"]
-        assert got["console"] == []
+        checks = [pool.submit(sim, build, prefix_script(lines, i)) for i in keyed]
+        resumed = pool.submit(resume)
+        page = drive(site, tmp_path, builds=[build])["builds"][build]
+        checks = [c.result() for c in checks]
+        resumed = resumed.result()
 
-        # Start-up and size: recorded for docs/WEB.md.
-        marker = sorted(s["marker"] for s in got["startup"])
-        size = sum(v[1] for v in got["transfer"][0].values())
-        with open(FIGURES, "w") as f:
-            json.dump({"startup_ms": marker, "bytes": size,
-                       "parts_ms": [s["parts"] for s in got["startup"]],
-                       "files": got["transfer"][0]}, f, indent=1)
-        assert 0 < marker[len(marker) // 2] < 10000
-        assert set(got["transfer"][0]) >= {"/", "/app.js", "/micropython.wasm", "/cowboy.json"}
-        # Real time and touch: a key changes the shooter's display.
-        assert got["realtime"]["after"] != got["realtime"]["before"]
-        assert got["touch"]["after"] != got["touch"]["before"]
-
-        for build in BUILDS:
-            page = got["builds"][build]
-            checks = [c.result() for c in want[build]["checks"]]
-            assert len(page["checks"]) == len(checks)
-            for snap, expect in zip(page["checks"], checks):
-                same(page_view(snap), expect, "%s, after line %d of %s"
-                     % (build, snap["line"], os.path.basename(KEYS)))
-            final = checks[-1]["state"]
-            assert '"winner": 1' in final
-            resumed = want[build]["resume"].result()
-            assert resumed["state"] == final
-            same(page_view(page["cut"]), resumed, build + ", after the power cut")
-            same(page_view(page["reload"]), resumed, build + ", after the reload")
-            assert page["reloadBuild"] == build
-            out = subprocess.run([PY, os.path.join(TOOLS, "replay.py"), page["record"]],
-                                 capture_output=True, text=True)
-            assert out.returncode == 0, out.stderr
-            assert out.stdout.strip() == final
-            assert page["fresh"]["state"] != final
-            assert page["imported"]["state"] == final
-            same(page_view(page["imported"]), resumed, build + ", after the import")
-            assert "line 2" in page["badImport"]
-            assert page["afterBad"]["state"] == final
-        assert got["builds"][BUILDS[-1]]["offline"]["state"] == final
-    for build in BUILDS + ["phone"]:
-        assert os.path.getsize(os.path.join(SHOTS, build + ".png")) > 10000
+    # After every stroke: the same displays and the same state as tools/sim.py.
+    assert len(page["checks"]) == len(checks)
+    for snap, expect in zip(page["checks"], checks):
+        same(page_view(snap), expect, "%s, after line %d of %s"
+             % (build, snap["line"], os.path.basename(KEYS)))
+    final = checks[-1]["state"]
+    assert '"winner": 1' in final
+    # Power cut and reload: the game comes back from the journal in the browser's
+    # storage as it does in the simulator from its --root.
+    assert resumed["state"] == final
+    same(page_view(page["cut"]), resumed, build + ", after the power cut")
+    same(page_view(page["reload"]), resumed, build + ", after the reload")
+    assert page["reloadBuild"] == build
+    # The exported record replays to the same state; imported, the board resumes it.
+    out = subprocess.run([PY, os.path.join(TOOLS, "replay.py"), page["record"]],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == final
+    assert page["fresh"]["state"] != final
+    same(page_view(page["imported"]), resumed, build + ", after the import")
+    assert "line 2" in page["badImport"]
+    assert page["afterBad"]["state"] == final
+    same(page_view(page["offline"]), resumed, build + ", offline after a power cut")
+    assert os.path.getsize(os.path.join(SHOTS, build + ".png")) > 10000

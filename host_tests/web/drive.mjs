@@ -3,11 +3,12 @@
 //
 //   node host_tests/web/drive.mjs PLAN.json RESULT.json
 //
-// PLAN: {url, chromium, builds, players, lines, shots, downloads, startupRuns}
-//   lines: [{kind: "wait", ms} | {kind: "key", name, long} | {kind: "turn", name}]
+// PLAN: {url, chromium, builds, players, lines, shots, downloads, startupRuns, phone}
+//   lines: [{kind: "wait", ms} | {kind: "key", name, long} | {kind: "turn", name}],
+//   each with `check` (read the displays after it) and `shot` (screenshot after it)
 // Every line is played by clicking the page (manual clock, ?clock=manual: time
 // passes only through window.cowboy.advance, in the steps tools/sim.py takes);
-// after each key line 100 ms more pass and the displays are read back.
+// after each line marked `check` 100 ms more pass and the displays are read back.
 // RESULT: what the displays showed, the states, resume and import results, start-up
 // figures, and every console error (the test fails on any).
 import fs from "node:fs";
@@ -17,7 +18,7 @@ import { chromium } from "playwright-core";
 const PRESS_MS = 60;      // tools/sim.py: a key line is pressed 60 ms,
 const GAP_MS = 140;       // then released 140 ms;
 const HOLD_MS = 1000;     // HOLD: the long-press time (800 ms) plus 200 ms
-const CHECK_MS = 100;     // read the displays this long after each key line
+const CHECK_MS = 100;     // read the displays this long after a checked line
 
 const [planFile, resultFile] = process.argv.slice(2);
 const plan = JSON.parse(fs.readFileSync(planFile, "utf8"));
@@ -140,7 +141,7 @@ async function phone(browser) {
   await ctx.close();
 }
 
-async function oneBuild(browser, build, last) {
+async function oneBuild(browser, build) {
   const t0 = Date.now();
   const lap = (what) => console.log(`${build}: ${what} at ${Date.now() - t0} ms`);
   const ctx = await browser.newContext({ viewport: { width: 1100, height: 900 }, acceptDownloads: true });
@@ -155,7 +156,7 @@ async function oneBuild(browser, build, last) {
   for (let i = 0; i < plan.lines.length; i++) {
     const line = plan.lines[i];
     await play(page, line);
-    if (line.kind !== "wait") {
+    if (line.check) {
       await advance(page, CHECK_MS);
       out.checks.push({ line: line.number, ...(await snapshot(page)) });
     }
@@ -206,23 +207,19 @@ async function oneBuild(browser, build, last) {
   out.afterBad = await snapshot(page);
   lap("bad import");
 
-  if (last) {
-    // Offline once loaded: nothing more is fetched, a power cut still resumes.
-    await ctx.setOffline(true);
-    await page.click("#power");
-    await advance(page, 2100 + CHECK_MS);
-    out.offline = await snapshot(page);
-  }
+  // Offline once loaded: nothing more is fetched, a power cut still resumes.
+  await ctx.setOffline(true);
+  await page.click("#power");
+  await advance(page, 2100 + CHECK_MS);
+  out.offline = await snapshot(page);
   await ctx.close();
 }
 
 const browser = await chromium.launch({ executablePath: plan.chromium, args: ARGS, headless: true });
 try {
   await startupRuns(browser);
-  for (let i = 0; i < plan.builds.length; i++) {
-    await oneBuild(browser, plan.builds[i], i === plan.builds.length - 1);
-  }
-  await phone(browser);
+  for (const build of plan.builds) await oneBuild(browser, build);
+  if (plan.phone) await phone(browser);
 } catch (e) {
   result.error = String(e && e.stack || e);
 } finally {
