@@ -265,9 +265,9 @@ function drawDigit(ctx, x, y, d, on, off) {
 // ---- the buzzer -------------------------------------------------------------------------
 let osc = null;
 
-function playTones() {
-  const s = board.drain_tones();
-  if (!s || !$("sound").checked || MANUAL) return;
+// Made on a key press (browsers start sound only from a user's gesture).
+function wakeAudio() {
+  if (!$("sound").checked || MANUAL) return;
   if (!audio) {
     try {
       audio = new AudioContext();
@@ -279,9 +279,16 @@ function playTones() {
       osc.connect(gain).connect(audio.destination);
       osc.start();
     } catch (e) {
+      audio = null;
       return;
     }
   }
+  if (audio.state === "suspended") audio.resume();
+}
+
+function playTones() {
+  const s = board.drain_tones();
+  if (!s || !audio || !$("sound").checked) return;
   const base = audio.currentTime + 0.03 - board.now / 1000;
   for (const pair of s.split(",")) {
     const [t, hz] = pair.split(":").map(Number);
@@ -367,7 +374,7 @@ const held = new Map();       // pointer id or key code -> panel key name
 
 function press(name, id) {
   if (!board || failed) return;
-  if (audio && audio.state === "suspended") audio.resume();
+  wakeAudio();
   if (board.press(name)) held.set(id, name);
   markDown(name, true);
 }
@@ -392,6 +399,7 @@ function markDown(name, down) {
 
 function turn(name, d) {
   if (!board || failed) return;
+  wakeAudio();
   board.turn(name, d);
 }
 
@@ -483,6 +491,7 @@ function onKeyDown(e) {
   if (!(e.key in KEYS)) return;
   e.preventDefault();
   if (e.repeat) return;
+  wakeAudio();
   const [name, long] = KEYS[e.key];
   if (long) {
     board.tap(name, true);            // held past the long-press time
@@ -572,6 +581,7 @@ function bindSetup() {
   sound.addEventListener("change", () => {
     page.sound = sound.checked;
     savePage();
+    if (!sound.checked && osc) osc.frequency.setValueAtTime(0, audio.currentTime);
   });
   for (const el of document.querySelectorAll("#panel .key")) bindKey(el);
   addEventListener("keydown", onKeyDown);
