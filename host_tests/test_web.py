@@ -236,8 +236,10 @@ def test_start_up_size_real_time_and_touch(site, tmp_path):
     assert 0 < marker[len(marker) // 2] < 10000
     assert set(got["transfer"][0]) >= {"/", "/app.js", "/micropython.wasm", "/cowboy.json"}
     assert all(v[0] > 0 for v in got["transfer"][0].values())      # fetched, not cached
-    # Real time and touch: a key changes the shooter's display.
+    # Real time, keyboard and touch: keys change the shooter's display.
     assert got["realtime"]["after"] != got["realtime"]["before"]
+    assert got["realtime"]["typed"] != got["realtime"]["after"]
+    assert got["realtime"]["cleared"] != got["realtime"]["typed"]
     assert got["touch"]["after"] != got["touch"]["before"]
     assert os.path.getsize(os.path.join(SHOTS, "phone.png")) > 10000
 

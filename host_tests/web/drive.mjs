@@ -115,7 +115,15 @@ async function startupRuns(browser) {
       await page.waitForTimeout(120);
       await page.mouse.up();
       await page.waitForTimeout(400);
-      result.realtime = { before, after: await page.evaluate(() => window.cowboy.texts()) };
+      const after = await page.evaluate(() => window.cowboy.texts());
+      // The keyboard map of `make sim`: "1" toggles the 1 ball, Backspace (UNDO) clears.
+      await page.keyboard.press("1");
+      await page.waitForTimeout(400);
+      const typed = await page.evaluate(() => window.cowboy.texts());
+      await page.keyboard.press("Backspace");
+      await page.waitForTimeout(400);
+      const cleared = await page.evaluate(() => window.cowboy.texts());
+      result.realtime = { before, after, typed, cleared };
     }
     await ctx.close();
   }
