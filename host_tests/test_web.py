@@ -4,7 +4,7 @@ Set-up as on a clean CI machine: Debian's chromium (and node/npm) are installed
 with apt-get when missing, the npm packages with `npm ci` (exact versions from
 package-lock.json), the site is built with tools/web_build.py and served on
 localhost. host_tests/web/drive.mjs then plays host_tests/data/web3.keys on
-every build by clicking the page, and this test checks, after every key line,
+every build by clicking the page, and these tests check, after every stroke,
 that the displays the page decoded read the same as tools/sim.py's for the same
 keys, and the same rules state; then the resume after a power cut and after a
 reload, the exported record through tools/replay.py, the import, start-up time
@@ -57,7 +57,7 @@ def _apt(packages):
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     subprocess.run(["apt-get", "update", "-q"], check=True, env=env,
                    stdout=subprocess.DEVNULL)
-    subprocess.run(["apt-get", "install", "-y", "-q", "--no-install-recommends"] + packages,
+    subprocess.run(["apt-get", "install", "-y", "-q"] + packages,
                    check=True, env=env, stdout=subprocess.DEVNULL)
 
 
