@@ -7,7 +7,10 @@ STAMP := $(VENV)/.installed
 MPY := $(BIN)/micropython
 PORT ?= auto
 
-.PHONY: sim test bench build deploy export clean venv pictures hardware
+NPM_STAMP := node_modules/.package-lock.json
+WEB_PORT ?= 8000
+
+.PHONY: sim test bench build deploy export clean venv pictures hardware web web-serve test-web
 
 venv: $(STAMP)
 
@@ -41,6 +44,21 @@ test: $(STAMP)
 	  echo "or build MicroPython's unix port and copy its micropython binary to $(MPY)."; \
 	  echo "make sim works here (under CPython)."; exit 1; }
 	$(BIN)/python -m pytest -n 2 -q host_tests
+
+## The scoreboard in a browser: a static site in build/web/ (docs/WEB.md).
+web: $(NPM_STAMP)
+	$(PYTHON) tools/web_build.py build
+
+## Serve build/web/ on http://127.0.0.1:$(WEB_PORT)/ (Ctrl-C stops).
+web-serve: web
+	$(PYTHON) tools/web_build.py serve --port $(WEB_PORT)
+
+## The browser test alone (part of `make test`); installs chromium and the npm packages.
+test-web: $(STAMP)
+	$(BIN)/python -m pytest -q host_tests/test_web.py
+
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
 
 ## Figures: allocation, latency, memory, bus bytes (writes build/bench.json).
 bench: $(STAMP)

@@ -1,0 +1,144 @@
+"""web/webboard.py (the page's glue) without a browser, under CPython and the real
+MicroPython, and tools/web_build.py. The browser itself: test_web.py."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from mpy import FAKES, FIRMWARE, ROOT, TOOLS, check
+
+WEB = os.path.join(ROOT, "web")
+DATA = os.path.join(ROOT, "host_tests", "data")
+PY = sys.executable
+sys.path.insert(0, WEB)
+
+import web_build  # noqa: E402
+import webboard  # noqa: E402
+
+# The same steps as a scripted tools/sim.py run: a key line is 60 ms down, 140 ms up.
+PLAY = '''
+def play(b, path):
+    for raw in open(path):
+        w = raw.split("#")[0].split()
+        if not w:
+            continue
+        if w[0] == "WAIT":
+            b.advance(int(w[1]))
+        elif w[0][-1] in "+-":
+            b.turn(w[0][:-1], 1 if w[0][-1] == "+" else -1)
+            b.advance(200)
+        else:
+            long = w[0] == "HOLD"
+            b.tap(w[-1], long)
+            b.advance(1000 + 140 if long else 200)
+    b.advance(100)
+'''
+exec(PLAY)
+
+
+def sim(*args):
+    res = subprocess.run([PY, os.path.join(TOOLS, "sim.py")] + list(args),
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    return res.stdout.splitlines()
+
+
+def replay(path):
+    return subprocess.run([PY, os.path.join(TOOLS, "replay.py"), path], capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+@pytest.mark.parametrize("build", ["tm1637", "ht16k33"])
+def test_board_plays_like_the_simulator_and_resumes(tmp_path, build):
+    root = str(tmp_path) + "/"
+    b = webboard.Board(build, root, 2)
+    play(b, os.path.join(DATA, "game1.keys"))
+    out = sim("--build", build, "--script", os.path.join(DATA, "game1.keys"), "--state")
+    assert b.state() == out[-1] == replay(os.path.join(DATA, "game1.jsonl"))
+    want = [line.split(": ", 1)[1][1:-1] for line in out if line.startswith("P") and ': "' in line]
+    assert b.texts().split("\t") == want
+    assert b.changed() != "" and b.changed() == ""          # drawn once, then nothing new
+    pics = b.pictures().split("\f")
+    assert pics[0].startswith("S") and len(pics) == webboard.seats(build)
+    # The journal on the page's flash: a new power-on resumes the game.
+    again = webboard.Board(build, root)
+    assert again.state() == b.state()
+    # Export, then import into another flash: the same game.
+    record = tmp_path / "game.jsonl"
+    record.write_text(b.export_record())
+    assert replay(str(record)) == b.state()
+    other = str(tmp_path / "other") + "/"
+    os.mkdir(other)
+    assert webboard.import_record(other, record.read_text(), 8) == ""
+    assert webboard.Board(build, other).state() == b.state()
+
+
+def test_import_refuses_bad_records_naming_the_line(tmp_path):
+    root = str(tmp_path) + "/"
+    assert "line 2" in webboard.import_record(root, '{"players": 2}\n{"shot": 5}\n', 8)
+    assert "line 1" in webboard.import_record(root, "no json\n", 8)
+    five = '{"players": 5}\n{"shot": {}}\n'
+    assert "4 displays" in webboard.import_record(root, five, 4)
+    assert not os.path.exists(root + "journal.bin")
+
+
+def test_new_game_and_oled_pictures(tmp_path):
+    root = str(tmp_path) + "/"
+    b = webboard.Board("oled4", root, 2)
+    b.advance(2200)
+    b.changed()
+    pic = b.shown_picture(0)
+    assert pic[0] == "O" and len(pic) == 1 + 128 * 64 and set(pic[1:]) == {"0", "1"}
+    b.tap("MISS")
+    b.advance(300)
+    assert json.loads(b.state())["shooter"] == 2
+    b.new_game(4)
+    b2 = webboard.Board("oled4", root)
+    assert json.loads(b2.state())["players"] == 4
+    assert json.loads(b2.state())["shooter"] == 1
+    assert [n[-5:] for n in os.listdir(root + "games")] == [".part"]    # the game set aside
+    b2.advance(2200)
+    assert b2.changed() == "0,1,2,3"                      # the first pictures
+    b2.tap("3")
+    b2.advance(300)
+    assert b2.changed() == "0"                            # the shooter's display only
+
+
+def test_board_runs_under_micropython(tmp_path):
+    code = PLAY + '''
+import sys
+import webboard
+b = webboard.Board("max7219", "%s/", 2)
+play(b, "%s")
+print(b.state())
+print(b.export_record())
+''' % (tmp_path, os.path.join(DATA, "game1.keys"))
+    res = check(code=code, path=(WEB, FAKES, FIRMWARE, TOOLS))
+    lines = res.lines()
+    assert lines[0] == replay(os.path.join(DATA, "game1.jsonl"))
+    assert lines[1] == '{"players": 2, "opener": 1}'
+
+
+def test_site_bundle_leaves_out_device_modules(tmp_path):
+    files = web_build.sources()
+    names = [p.split("/cowboy/", 1)[1] for p in files]
+    for device in web_build.DEVICE_ONLY:
+        assert "firmware/" + device not in names
+    assert "firmware/app/loop.py" in names and "web/webboard.py" in names
+    for path, text in files.items():
+        for line in text.splitlines():
+            assert not line.startswith(("import machine", "import rp2", "from machine")), path
+            assert "@micropython.viper" not in line and "@micropython.native" not in line, path
+
+
+def test_build_tool_errors_exit_2(tmp_path, monkeypatch, capsys):
+    assert web_build.main([]) == 2
+    assert web_build.main(["build", "a", "b"]) == 2
+    assert web_build.main(["serve", "--port"]) == 2
+    assert web_build.main(["serve", "--dir", str(tmp_path)]) == 2
+    monkeypatch.setattr(web_build, "PACKAGE", str(tmp_path / "nothing"))
+    assert web_build.main(["build", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "npm ci" in err and "Traceback" not in err

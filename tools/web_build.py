@@ -1,0 +1,178 @@
+"""The scoreboard in a browser: build the static site, or serve it on localhost.
+
+    python3 tools/web_build.py build [OUT]          # default OUT: build/web
+    python3 tools/web_build.py serve [--port N] [--dir OUT]
+
+`build` writes plain files that any static host can serve:
+  index.html, app.js, style.css                 the page (web/)
+  micropython.mjs, micropython.wasm             MicroPython for WebAssembly (npm package
+                                                @micropython/micropython-webassembly-pyscript,
+                                                installed by `npm ci` from package-lock.json)
+  cowboy.json                                   the Python sources the page runs: firmware/
+                                                (without the device-only modules), the display,
+                                                bus and pin fakes, the record tools, web/webboard.py
+Nothing is fetched from anywhere else at run time. Missing input: a message and
+exit status 2.
+"""
+import json
+import os
+import shutil
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PACKAGE = os.path.join(ROOT, "node_modules", "@micropython",
+                       "micropython-webassembly-pyscript")
+PAGE = ("index.html", "app.js", "style.css")
+RUNTIME = ("micropython.mjs", "micropython.wasm")
+
+# Firmware modules the page must not import: they need the Pico (machine, rp2,
+# the watchdog) or only start the device.
+DEVICE_ONLY = ("boot.py", "main.py", "board/factory.py", "input/pio_quadrature.py",
+               "app/watchdog.py")
+FAKES = ("fakepins.py", "fakebuses.py", "fakedisplays.py")
+TOOLS = ("record.py", "journal.py", "toolpaths.py")
+# Where the sources go in the page's filesystem, and the import path.
+FS = "/cowboy"
+PATH = [FS + "/web", FS + "/fakes", FS + "/firmware", FS + "/tools"]
+
+
+class BuildError(Exception):
+    pass
+
+
+def _read(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        raise BuildError("cannot read %s" % os.path.relpath(path, ROOT))
+
+
+def sources():
+    """{path in the page's filesystem: source text} of every Python file the page runs."""
+    files = {}
+    fw = os.path.join(ROOT, "firmware")
+    for top, dirs, names in os.walk(fw):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(names):
+            if not name.endswith(".py"):
+                continue
+            rel = os.path.relpath(os.path.join(top, name), fw).replace(os.sep, "/")
+            if rel in DEVICE_ONLY:
+                continue
+            files[FS + "/firmware/" + rel] = _read(os.path.join(top, name))
+    for name in FAKES:
+        files[FS + "/fakes/" + name] = _read(os.path.join(ROOT, "host_tests", "fakes", name))
+    for name in TOOLS:
+        files[FS + "/tools/" + name] = _read(os.path.join(ROOT, "tools", name))
+    files[FS + "/web/webboard.py"] = _read(os.path.join(ROOT, "web", "webboard.py"))
+    return files
+
+
+def build(out):
+    if not os.path.isdir(PACKAGE):
+        raise BuildError("%s is missing: run `npm ci` (or `make web`)"
+                         % os.path.relpath(PACKAGE, ROOT))
+    bundle = {"path": PATH, "files": sources()}
+    os.makedirs(out, exist_ok=True)
+    for name in PAGE:
+        src = os.path.join(ROOT, "web", name)
+        if not os.path.isfile(src):
+            raise BuildError("cannot read web/%s" % name)
+        shutil.copyfile(src, os.path.join(out, name))
+    for name in RUNTIME:
+        src = os.path.join(PACKAGE, name)
+        if not os.path.isfile(src):
+            raise BuildError("cannot read %s" % os.path.relpath(src, ROOT))
+        shutil.copyfile(src, os.path.join(out, name))
+    with open(os.path.join(out, "cowboy.json"), "w", encoding="utf-8") as f:
+        json.dump(bundle, f, separators=(",", ":"), sort_keys=True)
+    total = 0
+    for name in PAGE + RUNTIME + ("cowboy.json",):
+        total += os.path.getsize(os.path.join(out, name))
+    return total
+
+
+MIME = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+        ".mjs": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+        ".json": "application/json", ".wasm": "application/wasm",
+        ".png": "image/png", ".jsonl": "application/x-ndjson"}
+
+
+def serve(directory, port, ready=None):
+    """Serve `directory` on 127.0.0.1:port (0: any free port) until interrupted.
+    `ready(port)` is called once the socket listens."""
+    import functools
+    import http.server
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        extensions_map = dict(http.server.SimpleHTTPRequestHandler.extensions_map, **MIME)
+
+        def end_headers(self):
+            self.send_header("Cache-Control", "no-cache")
+            super().end_headers()
+
+        def log_message(self, fmt, *args):
+            pass
+
+    handler = functools.partial(Handler, directory=directory)
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    if ready is not None:
+        ready(httpd.server_address[1])
+    try:
+        httpd.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        httpd.server_close()
+
+
+def main(argv):
+    usage = ("usage: web_build.py build [OUT] | serve [--port N] [--dir OUT]")
+    if not argv or argv[0] not in ("build", "serve"):
+        print(usage, file=sys.stderr)
+        return 2
+    default = os.path.join(ROOT, "build", "web")
+    if argv[0] == "build":
+        if len(argv) > 2:
+            print(usage, file=sys.stderr)
+            return 2
+        out = argv[1] if len(argv) == 2 else default
+        try:
+            total = build(out)
+        except BuildError as e:
+            print("web_build: %s" % e, file=sys.stderr)
+            return 2
+        print("web_build: %s, %d files, %d KB" % (os.path.relpath(out), len(PAGE) + 3,
+                                                 (total + 1023) // 1024))
+        return 0
+    port = 8000
+    directory = default
+    args = argv[1:]
+    try:
+        while args:
+            if args[0] == "--port":
+                port = int(args[1])
+            elif args[0] == "--dir":
+                directory = args[1]
+            else:
+                raise ValueError(args[0])
+            args = args[2:]
+    except (IndexError, ValueError):
+        print(usage, file=sys.stderr)
+        return 2
+    if not os.path.isfile(os.path.join(directory, "index.html")):
+        print("web_build: %s has no index.html: run `make web` first" % directory,
+              file=sys.stderr)
+        return 2
+
+    def ready(p):
+        print("serving %s on http://127.0.0.1:%d/  (Ctrl-C stops)" % (directory, p),
+              flush=True)
+
+    serve(directory, port, ready)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

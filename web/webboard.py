@@ -1,0 +1,340 @@
+"""The scoreboard in a browser: the firmware's application on fake hardware.
+
+Runs under MicroPython compiled to WebAssembly (and under CPython, for tests).
+The page's JavaScript calls a `Board`: keys pressed and released, encoder
+detents, time advanced in 1 ms passes of the main loop, and what the display
+chips show, read from the device models that decode the drivers' bytes
+(host_tests/fakes/fakedisplays.py), never from the game state.
+
+Only the public surface of the firmware and the fakes is used:
+`app.loop.make()`, `App.start()`, `App.step()`, `fakedisplays.fake_board()`.
+`root` is a directory of the page's in-memory filesystem that plays the board's
+flash; the page mirrors it into the browser's storage (web/app.js).
+"""
+import os
+
+from board import config
+from fakepins import Pin
+from fakedisplays import fake_board
+from app import loop
+from app.settings import Settings
+
+PRESS_MS = 60          # shortest press: a click or a typed key lasts this long
+HOLD_EXTRA_MS = 200    # a long press from the keyboard: the long-press time plus this
+TURN_MS = 5            # between two quadrature states of one detent
+LONG_MS = 800          # the panel's long-press time (docs/PANEL.md)
+MAX_TONES = 64
+
+
+def seats(build_name):
+    """How many player displays a build has."""
+    return len(config.BUILDS[build_name]["displays"])
+
+
+def builds():
+    """The builds of board/config.py, comma-separated."""
+    return ",".join(sorted(config.BUILDS))
+
+
+def _no_sleep(us):
+    pass
+
+
+def _quick_wires():
+    """The WebAssembly port's time.sleep_us() waits about 1.6 ms whatever it is
+    asked for; the fake wires need no settling time, so a driver that bit-bangs
+    (TM1637) gets a sleep that returns at once. Nothing else changes."""
+    from display import tm1637
+    if hasattr(tm1637, "sleep_us"):
+        tm1637.sleep_us = _no_sleep
+
+
+def _forget(obj, keep_log):
+    for name in ("log", "frames", "commands"):
+        v = getattr(obj, name, None)
+        if type(v) is list and not (keep_log and name == "log"):
+            del v[:]
+
+
+class ToneLog:
+    """A PWM stand-in for the buzzer pin: every change of frequency or duty is
+    logged with the time, for the page to play with Web Audio."""
+
+    def __init__(self, board):
+        self.board = board
+        self.hz = 0
+        self.duty = 0
+        self.log = []
+
+    def freq(self, f=None):
+        if f is None:
+            return self.hz
+        self.hz = f
+        self._log()
+
+    def duty_u16(self, d=None):
+        if d is None:
+            return self.duty
+        self.duty = d
+        self._log()
+
+    def deinit(self):
+        self.duty = 0
+        self._log()
+
+    def _log(self):
+        if len(self.log) < MAX_TONES:
+            self.log.append((self.board.now, self.hz if self.duty else 0))
+
+
+class Board:
+    """One scoreboard of build `build_name`, powered on at time 0."""
+
+    def __init__(self, build_name, root, players=None):
+        if build_name not in config.BUILDS:
+            raise ValueError("unknown build %r" % build_name)
+        self.build_name = build_name
+        self.build = config.BUILDS[build_name]
+        self.root = root
+        self.now = 0
+        self.timeline = []          # (time, gpio, level) pin changes to come
+        self.down = {}              # key name -> time its press started
+        self.shown = {}             # seat -> last picture handed out
+        _quick_wires()
+        Pin.reset_all()
+        buses, dpin, self.models = fake_board(self.build)
+        self.buses = [buses[k] for k in buses]
+        settings = Settings(root).load()
+        if players is not None:
+            settings.players = players
+            if settings.opener >= players:
+                settings.opener = 0
+        self.tones = ToneLog(self)
+
+        def key_pin(n):
+            return Pin(n, Pin.IN, Pin.PULL_UP)
+
+        pwm = self.tones if config.BUZZER is not None else None
+        self.app = loop.make(key_pin, buses, dpin, build=self.build, pwm=pwm,
+                             root=root, settings=settings)
+        self.keys = {}
+        for name in config.PANEL:
+            self.keys[name] = config.PANEL[name]
+        self.turns = {}
+        self.encoders = []          # encoder names, the first one first
+        for enc in loop.encoders(self.build):
+            name, a, b, sw = enc
+            self.keys[name] = sw
+            self.turns[name] = (a, b)
+            self.encoders.append(name)
+        self.app.start(self.now)
+
+    # ---- the panel -------------------------------------------------------------
+    def key_names(self):
+        """Panel keys and encoder push switches of this build, then the encoders."""
+        return ",".join(self.keys) + ";" + ",".join(self.encoders)
+
+    def press(self, name):
+        """The key goes down at the next pass (a pointer or a key went down)."""
+        if name not in self.keys or name in self.down:
+            return False
+        t = self.now + 1
+        self.down[name] = t
+        self.timeline.append((t, self.keys[name], 0))
+        return True
+
+    def release(self, name, hold_ms=0):
+        """The key comes up, after at least PRESS_MS (or `hold_ms`) down."""
+        t0 = self.down.pop(name, None)
+        if t0 is None:
+            return False
+        t = t0 + max(PRESS_MS, hold_ms)
+        if t <= self.now:
+            t = self.now + 1
+        self.timeline.append((t, self.keys[name], 1))
+        return True
+
+    def tap(self, name, long=False):
+        """A whole key stroke: pressed now, released after PRESS_MS, or after the
+        long-press time and a little more for a long press."""
+        if self.press(name):
+            self.release(name, LONG_MS + HOLD_EXTRA_MS if long else 0)
+
+    def turn(self, name, d):
+        """One detent of encoder `name`: the A and B lines walk a full cycle."""
+        if name not in self.turns:
+            return False
+        a, b = self.turns[name]
+        t = self.now
+        for e in self.timeline:
+            if e[1] == a and e[0] > t:
+                t = e[0] + TURN_MS          # after the detents still to come
+        # A | B << 1 walks 3 -> 2 -> 0 -> 1 -> 3 clockwise (input/quadrature.py)
+        seq = (2, 0, 1, 3) if d > 0 else (1, 0, 2, 3)
+        for i in range(4):
+            s = seq[i]
+            self.timeline.append((t + 1 + i * TURN_MS, a, s & 1))
+            self.timeline.append((t + 1 + i * TURN_MS, b, s >> 1))
+        return True
+
+    # ---- time ------------------------------------------------------------------
+    def advance(self, ms):
+        """Let `ms` of simulated time pass: one pass of the main loop per ms."""
+        end = self.now + ms
+        app = self.app
+        while self.now < end:
+            self.now += 1
+            if self.timeline:
+                self._pins()
+            app.step(self.now)
+            if self.now % 1000 == 0:
+                self._trim()
+
+    def _pins(self):
+        keep = []
+        for ev in self.timeline:
+            if ev[0] <= self.now:
+                p = Pin(ev[1])
+                if ev[2]:
+                    p.release()              # the pull-up takes the line high
+                else:
+                    p.drive(0)
+            else:
+                keep.append(ev)
+        self.timeline = keep
+
+    def _trim(self):
+        """The fake buses and chips log every transaction: forget the logs (an
+        OLED's own log is how `changed()` sees new bytes: it empties that one)."""
+        for bus in self.buses:
+            bus.clear_log()
+            devs = getattr(bus, "devices", None)
+            if type(devs) is dict:
+                devs = list(devs.values())
+            for d in devs or ():
+                _forget(d, hasattr(d, "pixels"))
+        for m in self.models:
+            _forget(m, hasattr(m, "pixels"))
+            chain = getattr(m, "chain", None)
+            if chain is not None:
+                _forget(chain, False)
+
+    def idle(self):
+        """No key or turn still under way."""
+        return not self.timeline and not self.down
+
+    # ---- what the displays show --------------------------------------------------
+    def kind(self):
+        """"oled" or "seven"."""
+        return "oled" if hasattr(self.models[0], "pixels") else "seven"
+
+    def texts(self):
+        """What each seven-segment display reads (tab-separated), "" for OLEDs."""
+        if self.kind() == "oled":
+            return ""
+        return "\t".join(m.text() for m in self.models)
+
+    def arts(self):
+        """Every display drawn with text characters (the models' art()), separated
+        by form feeds."""
+        return "\f".join(m.art() for m in self.models)
+
+    def picture(self, i):
+        """Display i as its model shows it: for seven segments "S" and its art()
+        (three rows of _ | . per digit), for an OLED "O" and its 64 rows of 128
+        pixels as the characters "0" and "1" (no base64: binascii is slow there)."""
+        m = self.models[i]
+        if not hasattr(m, "pixels"):
+            return "S" + m.art()
+        px = b"".join([bytes(row) for row in m.pixels()])
+        return "O" + px.replace(b"\x00", b"0").replace(b"\x01", b"1").decode()
+
+    def changed(self):
+        """Indices of displays whose picture changed since the last call, as a
+        comma-separated string; `shown_picture(i)` then gives the picture."""
+        out = []
+        for i in range(len(self.models)):
+            m = self.models[i]
+            log = getattr(m, "log", None)
+            if hasattr(m, "pixels") and log is not None:
+                if i in self.shown and not log:
+                    continue                 # nothing reached the chip since
+                del log[:]
+            p = self.picture(i)
+            if self.shown.get(i) != p:
+                self.shown[i] = p
+                out.append(str(i))
+        return ",".join(out)
+
+    def pictures(self):
+        """Every display's last picture handed out, separated by form feeds."""
+        return "\f".join([self.shown.get(i, "") for i in range(len(self.models))])
+
+    def shown_picture(self, i):
+        return self.shown.get(i, "")
+
+    def level(self, i):
+        """Brightness a model was set to, 0..1 (1 when the model has none)."""
+        m = self.models[i]
+        for name, top in (("contrast", 255), ("dimming", 15), ("pulse", 7)):
+            v = getattr(m, name, None)
+            if type(v) is int:
+                return (v + 1) / (top + 1)
+        chain = getattr(m, "chain", None)
+        if chain is not None:
+            return (chain.chips[m.pos].reg[0x0A] + 1) / 16
+        return 1
+
+    def drain_tones(self):
+        """Buzzer changes since the last call: "time:hz" pairs, comma-separated."""
+        log = self.tones.log
+        s = ",".join("%d:%d" % t for t in log)
+        del log[:]
+        return s
+
+    def state(self):
+        """The rules state as GAME-RECORD's state object (for the page's status line
+        and the tests), from tools/record.py."""
+        import record
+        return record.state_json(self.app.game)
+
+    def new_game(self, players):
+        """Set-up from the page: `players` saved in the settings and a new game in
+        the journal (the one in progress archived, as the set-up menu does). The
+        page then powers the board off and on."""
+        s = Settings(self.root).load()
+        s.set(players=players)
+        s.save()
+        j = self.app.journal
+        j.new_game(s.players, s.opener)
+        j.close()
+
+    # ---- the game record ---------------------------------------------------------
+    def export_record(self):
+        """The journal on the page's flash as GAME-RECORD JSON Lines."""
+        import journal as tool
+        with open(self.root + "journal.bin", "rb") as f:
+            data = f.read()
+        return tool.to_json(data)
+
+
+def import_record(root, text, seats_max):
+    """Check a GAME-RECORD text and write it as the journal under `root`; the next
+    power-on resumes it. Returns "" or a message naming the bad line."""
+    import journal as tool
+    lines = text.split("\n")
+    try:
+        data = tool.to_binary(lines)
+    except tool.JournalError as e:
+        return str(e)
+    players = data[3]
+    if players > seats_max:
+        return "the record has %d players, this build has %d displays" % (players, seats_max)
+    try:
+        os.stat(root + "journal.bin")
+        os.remove(root + "journal.bin")
+    except OSError:
+        pass
+    with open(root + "journal.bin", "wb") as f:
+        f.write(data)
+    return ""
