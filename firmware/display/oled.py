@@ -63,10 +63,15 @@ SH1106_INIT = bytes((
 WIDTH = const(128)
 PAGES = const(8)
 _UNKNOWN = const(255)     # a page whose content the driver does not know
-MERGE = const(6)          # spans closer than this go out as one (a span costs 5 bytes)
+MERGE = const(6)          # spans closer than this go out as one (a span costs 7 bytes)
+SPAN = const(8)           # a span's data is a multiple of this many columns
+_CMDS = const(32)         # command writes are at most this long
 
-# One transmit buffer and a view of each length, shared by every OLED: writes
-# happen one at a time, and a view per length lets a span go out without slicing.
+# One transmit buffer and a view of each length a write can have, shared by every
+# OLED: writes happen one at a time, and a ready view lets a write go out without
+# slicing (which allocates). Spans are rounded up to SPAN columns (the extra columns
+# are composed like the others, so they rewrite what is there), which keeps the
+# views few: some memoryviews instead of one per length (about 5 KiB on the host).
 _TX = bytearray(WIDTH + 8)
 _TXV = []
 
@@ -75,7 +80,9 @@ def _views():
     if not _TXV:
         mv = memoryview(_TX)
         for n in range(WIDTH + 9):
-            _TXV.append(mv[0:n])
+            # commands; a SPI span (data only); an I2C span (7 header bytes + data)
+            ok = n <= _CMDS or n % SPAN == 0 or (n - 7) % SPAN == 0
+            _TXV.append(mv[0:n] if ok else None)
 
 
 class OLED:
@@ -173,8 +180,7 @@ class OLED:
             base = p * size
             full = self.sent_dx[p] != dx or (p == 0 and want[inv] != sent[inv])
             if full:
-                self._span(p, 0, WIDTH)
-                count += WIDTH
+                count += self._span(p, 0, WIDTH)
             else:
                 a = -1
                 b = -1
@@ -196,13 +202,11 @@ class OLED:
                             b = e
                         continue
                     if a >= 0:
-                        self._span(p, a, b - a)
-                        count += b - a
+                        count += self._span(p, a, b - a)
                     a = x
                     b = e
                 if a >= 0:
-                    self._span(p, a, b - a)
-                    count += b - a
+                    count += self._span(p, a, b - a)
             blit(sent, base, want, 0, size, 0)
             self.sent_dx[p] = dx
             self.dirty &= ~(1 << p)
@@ -222,8 +226,14 @@ class OLED:
         return count
 
     def _span(self, page, x, n):
+        """Compose and send columns x.. of `page`, at least n of them, rounded up
+        to SPAN (moved left at the right edge); returns the columns sent."""
+        n = (n + SPAN - 1) // SPAN * SPAN
+        if x + n > WIDTH:
+            x = WIDTH - n
         self.cells.compose(_TX, self.DATA_AT, page, x, x + n, self.want, self.dx)
         self.send_span(page, x + self.COL_OFFSET, n)
+        return n
 
 
 class OLED_I2C(OLED):
