@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 MPY := $(BIN)/micropython
 PORT ?= auto
 
-.PHONY: sim test bench build deploy export clean venv pictures hardware
+.PHONY: sim test bench bench-pico build deploy export clean venv pictures hardware
 
 venv: $(STAMP)
 
@@ -26,6 +26,11 @@ test: $(STAMP)
 ## Figures: allocation, latency, memory, bus bytes (writes build/bench.json).
 bench: $(STAMP)
 	$(BIN)/python tools/bench.py
+
+## The figures on an emulated Pico (MicroPython v1.24.1 in build/pico-emulator), every
+## build: build/bench-pico.json. BENCH_PICO="--build oled4 --quick": one build, short game.
+bench-pico: $(STAMP)
+	$(BIN)/python tools/bench_pico.py $(BENCH_PICO)
 
 ## The tree that goes onto the board, compiled: build/device/.
 build: $(STAMP)

@@ -1,0 +1,743 @@
+"""The product's figures measured on an emulated Pico: `make bench-pico`.
+
+    python3 tools/bench_pico.py [--build NAME ...] [--quick] [--jobs N] [--analyse]
+
+Boots build/device/ (tools/deploy.py build) on the official MicroPython v1.24.1 in the
+pico-emulator (a copy in build/pico-emulator, made from /work/shared/pico-emulator when
+missing), once per display build and scenario, presses the panel keys as GPIO edges
+(pins from hardware/pinout.json), decodes every display from its bus and writes
+build/bench-pico.json, then prints a table. docs/PERFORMANCE.md ("On the emulated
+Pico") defines every figure.
+
+  --build NAME   only this build (repeatable); default: tm1637 max7219 ht16k33 oled4 oled8
+  --quick        only the short game (scenario "short"): latencies, boot with an empty
+                 journal, heap, TM1637 clock, presses inside an OLED refresh
+  --scenario S   only this scenario (short, long); repeatable
+  --jobs N       emulator runs at once (default 2)
+  --analyse      do not run the emulator: analyse the logs of the last run again
+  --emulator DIR the emulator copy to use (default build/pico-emulator)
+
+Bad arguments: a message and exit status 2.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path[:0] = [HERE, os.path.join(ROOT, "host_tests")]
+
+BUILD = os.path.join(ROOT, "build")
+OUT = os.path.join(BUILD, "bench-pico")
+RESULT = os.path.join(BUILD, "bench-pico.json")
+SHARED_EMULATOR = "/work/shared/pico-emulator"
+BUILDS = ("tm1637", "max7219", "ht16k33", "oled4", "oled8")
+SCENARIOS = ("short", "long")
+
+PRESS_MS = 60            # every scripted press is held this long (>= 50 ms)
+CYCLE_MS = 600           # measured keys: one acting edge per cycle, at PHASE_MS into it;
+PHASE_MS = 50            # pages turn (and the winner blinks) on multiples of 600 ms
+GAP_US = 100_000         # an update ends at the first 100 ms without a visible change
+LONG_KEYS = ("1", "3", "5", "MISS", "FOUL", "SCRATCH", "ENC")   # act on release
+JOURNAL_LONG = 2000      # actions in the journal of the "long" scenario
+
+
+class BenchError(Exception):
+    """A run that cannot be measured; str() says why."""
+
+
+# ---- the build selection (the one place that knows how a build is chosen) ----------------
+
+def select_build(config_source, build):
+    """board/config.py source text with `build` selected.
+
+    Today the build is the constant BUILD in firmware/board/config.py; when the
+    firmware reads a stored choice instead, change this function (and device_tree)."""
+    lines = config_source.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith("BUILD = "):
+            lines[i] = 'BUILD = "%s"     # selected by tools/bench_pico.py' % build
+            return "\n".join(lines)
+    raise BenchError("firmware/board/config.py has no BUILD = line")
+
+
+# ---- hardware description -----------------------------------------------------------------
+
+def firmware_config():
+    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    from board import config
+    return config
+
+
+def panel_pins():
+    """Panel key name -> GPIO, from hardware/pinout.json (the default build's pinout;
+    the panel and the first encoder are the same on every build)."""
+    with open(os.path.join(ROOT, "hardware", "pinout.json")) as f:
+        pinout = json.load(f)
+    b = pinout["builds"][pinout["default_build"]]["gpio"]
+    pins = {}
+    for name, g in b.items():
+        if g.get("function") == "panel":
+            pins[g["key"]] = int(name[2:])
+    cfg = firmware_config()
+    pins["ENC"] = cfg.ENCODER[3]
+    for k, v in cfg.PANEL.items():
+        if pins.get(k) != v:
+            raise BenchError("hardware/pinout.json disagrees with board/config.py on key %s" % k)
+    return pins
+
+
+def displays(build):
+    """[(kind, where)] for the build's displays, seat order, and the emulator wiring:
+    (tm1637 ACK models, I2C addresses that ACK per bus)."""
+    cfg = firmware_config()
+    b = cfg.BUILDS[build]
+    out, tm, i2c = [], [], {}
+    for d in b["displays"]:
+        kind = d[0]
+        if kind == "tm1637":
+            out.append(("tm1637", {"clk": d[1], "dio": d[2]}))
+            tm.append({"clk": d[1], "dio": d[2]})
+        elif kind == "max7219":
+            bus = b["buses"][d[1]]
+            out.append(("max7219", {"bus": bus["id"], "cs": bus["cs"], "pos": d[2],
+                                    "chips": len(b["displays"])}))
+        else:
+            bus = b["buses"][d[1]]
+            i2c.setdefault(str(bus["id"]), set()).add(d[2])
+            w = {"bus": bus["id"], "addr": d[2]}
+            if len(d) > 3:
+                w["mux"] = bus["mux"]
+                w["channel"] = d[3]
+                i2c[str(bus["id"])].add(bus["mux"])
+            out.append((kind, w))
+    i2c = {k: ["0x%02X" % a for a in sorted(v)] for k, v in i2c.items()}
+    return out, tm, i2c
+
+
+# ---- journals -------------------------------------------------------------------------------
+
+def long_record():
+    """JSON Lines of a 2-player game of JOURNAL_LONG actions: player 1 has banked 100
+    and is at the table (the final stage: OK OK wins)."""
+    import recordkit
+    miss = {"shot": {}}
+    tail = recordkit.run_to(100) + [miss, miss]     # P1 banks 100; P2 misses
+    body = JOURNAL_LONG - len(tail)                  # misses from the opening on
+    if body % 2:                                     # P1 must be at the table for the tail
+        raise BenchError("long journal: body of odd length")
+    return recordkit.lines([miss] * body + tail, players=2)
+
+
+def journal_bytes(lines):
+    import journal
+    return journal.to_binary(lines)
+
+
+# ---- device trees ---------------------------------------------------------------------------
+
+def device_tree(build, scenario, dest):
+    """build/device/ with `build` selected and the scenario's files (settings, journal)."""
+    from deploy import mpy_cross
+    if os.path.isdir(dest):
+        shutil.rmtree(dest)
+    shutil.copytree(os.path.join(BUILD, "device"), dest)
+    with open(os.path.join(ROOT, "firmware", "board", "config.py")) as f:
+        src = select_build(f.read(), build)
+    with tempfile.TemporaryDirectory() as tmp:
+        p = os.path.join(tmp, "config.py")
+        with open(p, "w") as f:
+            f.write(src)
+        res = subprocess.run(mpy_cross() + ["-s", "board/config.py", "-o",
+                                            os.path.join(dest, "board", "config.mpy"), p],
+                             capture_output=True, text=True)
+        if res.returncode:
+            raise BenchError("mpy-cross: " + res.stderr)
+    with open(os.path.join(dest, "settings.json"), "w") as f:
+        f.write('{"players": 2, "opener": 0, "brightness": 8}\n')
+    if scenario == "long":
+        with open(os.path.join(dest, "journal.bin"), "wb") as f:
+            f.write(journal_bytes(long_record()))
+
+
+# ---- plans (what the emulated hands do) ----------------------------------------------------
+
+class Plan:
+    """Steps for tools/bench_pico_plan.mjs, and what each measured key is."""
+
+    def __init__(self, name, pins):
+        self.name = name
+        self.pins = pins
+        self.steps = []
+        self.keys = []       # {label, key, acting, records, kind: latency|probe, ...}
+        self.n = 0
+
+    def step(self, **s):
+        self.steps.append(s)
+
+    def press(self, key, kind="latency", records=0, what="", ms=PRESS_MS, window_ms=None):
+        self.n += 1
+        label = "%d-%s" % (self.n, key)
+        self.step(press=self.pins[key], ms=ms, label=label)
+        self.keys.append({"label": label, "key": key, "records": records, "kind": kind,
+                          "what": what, "acting": "release" if key in LONG_KEYS else "press",
+                          "window_ms": window_ms})
+        return label
+
+    def measured(self, key, records=0, what="", window_ms=None):
+        """A key whose acting edge falls PHASE_MS into a CYCLE_MS period."""
+        lead = PRESS_MS if key in LONG_KEYS else 0
+        self.step(align={"period_ms": CYCLE_MS, "phase_ms": (PHASE_MS - lead) % CYCLE_MS})
+        return self.press(key, "latency", records, what, window_ms=window_ms)
+
+    def json(self, i2c, tm):
+        return {"name": self.name, "i2c_devices": i2c, "tm1637": tm, "steps": self.steps}
+
+
+def plan_short(build, pins):
+    """Empty journal: boot, the wiring check, ordinary keys, presses in OLED refreshes."""
+    p = Plan("%s-short" % build, pins)
+    p.step(serial="cowboy: up", timeout_ms=10000)
+    p.step(wait_ms=2300)                     # the start-up wiring check runs its course
+    p.measured("3", 0, "compose: the 3 ball (preview on the shooter's display)")
+    p.measured("C2", 0, "compose: carom off two balls")
+    p.measured("OK", 1, "scoring stroke 3+C2+OK (opening, 5 points)")
+    p.measured("MISS", 1, "MISS: player 1 banks, player 2 to the table (two displays)")
+    p.measured("5", 0, "compose: the 5 ball")
+    p.measured("OK", 1, "scoring stroke 5+OK")
+    p.measured("FOUL", 1, "FOUL: player 2's inning lost, player 1 to the table (two displays)")
+    p.measured("UNDO", 1, "UNDO of the FOUL")
+    p.measured("REDO", 1, "REDO of the FOUL")
+    if build.startswith("oled"):
+        for i in range(2):
+            p.step(after_i2c={"min_len": 100}, delay_ms=1, timeout_ms=3000,
+                   label="refresh-%d" % i)
+            p.press("MISS", "probe", 1, "MISS pressed 1 ms after the first page write of a "
+                    "full OLED refresh began")
+            p.step(wait_ms=400)
+    p.step(wait_ms=500)
+    return p
+
+
+def plan_long(build, pins):
+    """A 2,000-action journal (player 1 at 100): boot and resume, presses during the
+    resume, strokes in a grown game, a press inside an erase, UNDO/REDO with a full
+    history, the stroke that ends the game (statistics recount)."""
+    p = Plan("%s-long" % build, pins)
+    p.step(serial="cowboy: up", timeout_ms=15000)
+    p.step(wait_ms=5)
+    p.press("MISS", "probe", 1, "MISS pressed 5 ms after the boot report (journal resume)")
+    p.step(wait_ms=100)
+    p.press("MISS", "probe", 1, "MISS pressed 165 ms after the boot report")
+    p.step(wait_ms=2300)
+    p.measured("MISS", 1, "MISS in a grown game (player 1 at 100 keeps 100)")
+    p.measured("3", 0, "compose in a grown game")
+    p.measured("OK", 1, "scoring stroke 3+OK in a grown game")
+    p.measured("FOUL", 1, "FOUL in a grown game (two displays)")
+    p.measured("UNDO", 1, "UNDO with a full history")
+    p.measured("REDO", 1, "REDO with a full history")
+    p.measured("MISS", 1, "MISS in a grown game (player 1 at 100 keeps 100)")
+    p.step(wait_ms=40)
+    p.press("FOUL", "probe", 1, "FOUL pressed 40 ms after the MISS acted (its journal erase)")
+    p.step(wait_ms=400)
+    p.measured("OK", 0, "OK at 100: the winning stroke filled in (preview)")
+    p.measured("OK", 1, "the stroke that ends the game (statistics recount)",
+               window_ms=10000)
+    if build == "oled8":
+        # each UNDO/REDO of the winning stroke redraws all 8 seats: press inside seat c
+        for c in range(8):
+            p.step(after_i2c={"addr": 0x71, "data0": 1 << c}, delay_ms=1,
+                   timeout_ms=8000, label="seat-%d" % c)
+            p.press("UNDO" if c % 2 == 0 else "REDO", "probe", 1,
+                    "pressed 1 ms after seat %d of an 8-seat redraw was selected" % (c + 1))
+    p.step(wait_ms=500)
+    return p
+
+
+PLANS = {"short": plan_short, "long": plan_long}
+
+
+# ---- running the emulator --------------------------------------------------------------------
+
+def ensure_emulator(emu):
+    if not os.path.isdir(os.path.join(emu, "src")):
+        src = SHARED_EMULATOR
+        if not os.path.isdir(src):
+            raise BenchError("no emulator at %s (nor %s)" % (emu, SHARED_EMULATOR))
+        shutil.copytree(src, emu, symlinks=True)
+    subprocess.run([os.path.join(emu, "setup.sh")], check=True, stdout=subprocess.DEVNULL)
+
+
+def run_one(emu, build, scenario, pins):
+    """Make the device tree and the plan, run the emulator; returns the run's files."""
+    d = os.path.join(OUT, "%s-%s" % (build, scenario))
+    os.makedirs(d, exist_ok=True)
+    app = os.path.join(d, "device")
+    device_tree(build, scenario, app)
+    plan = PLANS[scenario](build, pins)
+    _, tm, i2c = displays(build)
+    with open(os.path.join(d, "plan.json"), "w") as f:
+        json.dump(plan.json(i2c, tm), f, indent=1)
+    with open(os.path.join(d, "keys.json"), "w") as f:
+        json.dump(plan.keys, f, indent=1)
+    env = dict(os.environ, BENCH_PLAN=os.path.join(d, "plan.json"))
+    t0 = time.time()
+    res = subprocess.run(["node", "src/cli.mjs", "run", os.path.join(HERE, "bench_pico_plan.mjs"),
+                          "--app", app, "--out", d, "--save-fs"],
+                         cwd=emu, env=env, capture_output=True, text=True)
+    with open(os.path.join(d, "emulator.txt"), "w") as f:
+        f.write(res.stdout + res.stderr)
+    return {"build": build, "scenario": scenario, "dir": d, "rc": res.returncode,
+            "wall_s": round(time.time() - t0, 1)}
+
+
+# ---- log analysis (pure functions: host_tests/test_bench_pico.py) ----------------------------
+
+def read_log(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def key_edges(events, keys, pins):
+    """For each planned key: its press and release edge times (us) from the log.
+
+    A key's mark `key:LABEL` comes just before its press edge (an `input` event with
+    level 0 on its pin); the release is that pin's next `input` event."""
+    marks = {}
+    for i, e in enumerate(events):
+        if e.get("ev") == "mark" and e.get("name", "").startswith("key:"):
+            marks[e["name"][4:]] = i
+    out = []
+    for k in keys:
+        pin = pins[k["key"]]
+        i = marks.get(k["label"])
+        press = release = None
+        if i is not None:
+            for e in events[i:]:
+                if e.get("ev") == "input" and e.get("pin") == pin:
+                    if press is None and e.get("level") == 0:
+                        press = e["t"]
+                    elif press is not None:
+                        release = e["t"]
+                        break
+        edge = release if k["acting"] == "release" else press
+        out.append(dict(k, press_us=press, release_us=release, edge_us=edge))
+    return out
+
+
+def merge_changes(histories):
+    """[(t, display index)] of every visible change, in time order; `histories` is one
+    list of (t, state) per display (consecutive equal states are not changes)."""
+    out = []
+    for i, h in enumerate(histories):
+        prev = object()
+        for t, s in h:
+            if s != prev:
+                out.append((t, i))
+                prev = s
+    out.sort()
+    return out
+
+
+def update_after(changes, t_edge, t_limit=None, gap_us=GAP_US):
+    """The update that answers an edge: the first visible changes after `t_edge`, up
+    to the first pause of `gap_us` without one (or `t_limit`). Returns
+    (first_t, last_t, sorted displays) or None when nothing changed."""
+    first = last = None
+    shown = set()
+    for t, i in changes:
+        if t <= t_edge:
+            continue
+        if t_limit is not None and t >= t_limit:
+            break
+        if last is not None and t - last >= gap_us:
+            break
+        if first is None:
+            first = t
+        last = t
+        shown.add(i)
+    if first is None:
+        return None
+    return first, last, sorted(shown)
+
+
+def settled_by(changes, t0, t1):
+    """Time of the last visible change in [t0, t1) (None if none): from then on until
+    t1 every display shows what it shows at t1."""
+    last = None
+    for t, _ in changes:
+        if t0 <= t < t1:
+            last = t
+    return last
+
+
+def first_bus_after(bus_times, t_edge):
+    """First display-bus activity (sorted times, us) after `t_edge`, or None."""
+    import bisect
+    i = bisect.bisect_right(bus_times, t_edge)
+    return bus_times[i] if i < len(bus_times) else None
+
+
+def tm1637_clock(events, clk):
+    """(median CLK period us, median byte time us) from the CLK pin's rising edges:
+    periods are rises less than 1 ms apart; a byte is 9 clocks (8 bits and the ACK)."""
+    rises = [e["t"] for e in events
+             if e.get("ev") == "gpio" and e.get("pin") == clk and e.get("level") == 1]
+    periods = sorted(b - a for a, b in zip(rises, rises[1:]) if b - a < 1000)
+    bytes_ = []
+    run = [rises[0]] if rises else []
+    for a, b in zip(rises, rises[1:]):
+        if b - a < 1000:
+            run.append(b)
+            continue
+        bytes_ += [run[k + 9] - run[k] for k in range(0, len(run) - 9, 9)]
+        run = [b]
+    bytes_ += [run[k + 9] - run[k] for k in range(0, len(run) - 9, 9)]
+    if not periods:
+        return None, None
+    med = periods[len(periods) // 2]
+    byte = sorted(bytes_)[len(bytes_) // 2] if bytes_ else med * 9
+    return med, byte
+
+
+def presses_acted(records_before, records_after, expected):
+    """(acted, lost) from the journal: records gained against records expected."""
+    acted = records_after - records_before
+    return acted, max(0, expected - acted)
+
+
+def boot_report(serial):
+    """(ms since reset, free, alloc) from the firmware's `cowboy: up` line, or None."""
+    for line in serial.splitlines():
+        if line.startswith("cowboy: up "):
+            w = line.split()
+            try:
+                return (int(w[2]), int(w[3].split("=")[1]), int(w[4].split("=")[1]))
+            except (IndexError, ValueError):
+                return None
+    return None
+
+
+# ---- decoding the displays -------------------------------------------------------------------
+
+def _emu_tools(emu):
+    p = os.path.join(emu, "tools")
+    if p not in sys.path:
+        sys.path.insert(0, p)
+
+
+def display_histories(log_path, events, build, emu):
+    """One [(t, visible state)] list per display of the build, from the emulator's decoders."""
+    _emu_tools(emu)
+    ds, _, _ = displays(build)
+    kind = ds[0][0]
+    if kind == "tm1637":
+        import tm1637_decode
+        clk = ds[0][1]["clk"]
+        decs = tm1637_decode.decode(log_path, clk, [w["dio"] for _, w in ds])
+        return [[(t, (tuple(s["segments"]), s["on"], s["brightness"]))
+                 for t, s in decs[w["dio"]].history.changes()] for _, w in ds]
+    if kind == "max7219":
+        import max7219_decode
+        w0 = ds[0][1]
+        chain = max7219_decode.decode(log_path, w0["cs"], w0["bus"], w0["chips"])
+        ch = chain.history.changes()
+        return [[(t, (tuple(s[w["pos"]]["segments"]), s[w["pos"]]["on"],
+                      s[w["pos"]]["intensity"])) for t, s in ch] for _, w in ds]
+    if kind == "ht16k33":
+        import ht16k33_decode
+        decs = ht16k33_decode.decode(log_path, ds[0][1]["bus"], [w["addr"] for _, w in ds])
+        return [[(t, json.dumps(s, sort_keys=True)) for t, s in decs[w["addr"]].history.changes()]
+                if w["addr"] in decs else [] for _, w in ds]
+    import sh1106_png
+    devs = [sh1106_png.SH1106() for _ in ds]
+    mux = {}                     # (bus, mux addr) -> channel mask
+    for e in events:
+        if e.get("ev") != "i2c" or e.get("op") != "w" or not e.get("ack"):
+            continue
+        for i, (_, w) in enumerate(ds):
+            if e["bus"] != w["bus"]:
+                continue
+            if "mux" in w and e["addr"] == w["mux"] and e["data"]:
+                mux[(w["bus"], w["mux"])] = e["data"][-1]
+            if e["addr"] != w["addr"]:
+                continue
+            if "mux" in w and not (mux.get((w["bus"], w["mux"]), 0) >> w["channel"]) & 1:
+                continue
+            devs[i].transaction(e.get("t_end", e["t"]), e["data"])
+    return [[(t, (s[0][2:130] + s[0][134:262] + s[0][266:394] + s[0][398:526] + s[0][530:658]
+                  + s[0][662:790] + s[0][794:922] + s[0][926:1054],) + s[1:])
+             for t, s in d.history.changes()] for d in devs]
+
+
+def bus_activity(events, build):
+    """Sorted times (us) of display-bus traffic: I2C/SPI transactions (their start) and
+    TM1637 / MAX7219 CS pin edges."""
+    ds, _, _ = displays(build)
+    pins = set()
+    for _, w in ds:
+        for k in ("clk", "dio", "cs"):
+            if k in w:
+                pins.add(w[k])
+    out = [e["t"] for e in events if e.get("ev") in ("i2c", "spi")
+           or (e.get("ev") == "gpio" and e.get("pin") in pins)]
+    out.sort()
+    return out
+
+
+def journal_records(fs_image, emu, workdir):
+    """Actions in journal.bin of a saved filesystem image (fs_dump + tools/journal.py)."""
+    ex = os.path.join(workdir, "fs-after")
+    if os.path.isdir(ex):
+        shutil.rmtree(ex)
+    r = subprocess.run([os.path.join(emu, ".venv", "bin", "python"),
+                        os.path.join(emu, "tools", "fs_dump.py"), fs_image, "--extract", ex],
+                       capture_output=True, text=True)
+    path = os.path.join(ex, "journal.bin")
+    if r.returncode or not os.path.exists(path):
+        return None
+    import journal
+    with open(path, "rb") as f:
+        text = journal.to_json(f.read())
+    with open(os.path.join(workdir, "journal-after.jsonl"), "w") as f:
+        f.write(text)
+    return len([x for x in text.splitlines() if x.strip()]) - 1
+
+
+def analyse(run, emu, pins):
+    """Figures of one run (build, scenario) from its log, summary and saved filesystem."""
+    build, scenario, d = run["build"], run["scenario"], run["dir"]
+    name = "%s-%s" % (build, scenario)
+    log_path = os.path.join(d, name + ".jsonl")
+    with open(os.path.join(d, name + ".summary.json")) as f:
+        summary = json.load(f)
+    with open(os.path.join(d, "keys.json")) as f:
+        keys = json.load(f)
+    events = read_log(log_path)
+    hist = display_histories(log_path, events, build, emu)
+    changes = merge_changes(hist)
+    bus = bus_activity(events, build)
+    edges = key_edges(events, keys, pins)
+    out = {"scenario": scenario, "passed": summary["passed"], "error": summary.get("error"),
+           "emulated_s": summary["emulated_s"], "wall_s": run.get("wall_s", summary["wall_s"]),
+           "flash": summary.get("flash_writes")}
+    up = boot_report(summary["serial"])
+    up_t = next((e["t"] for e in events if e.get("ev") == "serial" and e.get("dir") == "rx"
+                 and "cowboy: up" in e.get("text", "")), None)
+    if up:
+        out["boot_report"] = {"up_ms": up[0], "heap_free_bytes": up[1], "heap_alloc_bytes": up[2]}
+    if up_t is not None:
+        # the wiring check is drawn after the resume and stays HELLO_MS: every change
+        # before up + 1.9 s belongs to the first picture
+        t_pic = settled_by(changes, 0, up_t + 1_900_000)
+        out["boot_to_picture_ms"] = None if t_pic is None else round(t_pic / 1000, 1)
+        first = next((t for t, _ in changes if t > up_t), None)
+        out["boot_report_to_first_change_ms"] = None if first is None else \
+            round((first - up_t) / 1000, 1)
+    erases = [e["t"] for e in events if e.get("ev") == "flash" and e.get("op") == "erase"]
+    lat = []
+    for i, k in enumerate(edges):
+        nxt = next((x["press_us"] for x in edges[i + 1:] if x["press_us"] is not None), None)
+        r = {"label": k["label"], "key": k["key"], "acting_edge": k["acting"],
+             "what": k["what"], "kind": k["kind"]}
+        if k["edge_us"] is None:
+            r["error"] = "edge not found in the log"
+            lat.append(r)
+            continue
+        limit = k["edge_us"] + (k["window_ms"] or (CYCLE_MS - 100)) * 1000
+        if nxt is not None:
+            limit = min(limit, nxt)
+        u = update_after(changes, k["edge_us"], limit)
+        fb = first_bus_after(bus, k["edge_us"])
+        r["edge_ms"] = round(k["edge_us"] / 1000, 3)
+        r["first_bus_ms"] = None if fb is None or fb >= limit else round((fb - k["edge_us"]) / 1000, 2)
+        if u:
+            r["latency_ms"] = round((u[1] - k["edge_us"]) / 1000, 2)
+            r["first_change_ms"] = round((u[0] - k["edge_us"]) / 1000, 2)
+            r["displays_changed"] = [x + 1 for x in u[2]]
+        else:
+            r["latency_ms"] = None
+        if k["press_us"] is not None:
+            inside = [t for t in erases if t <= k["press_us"] < t + 45_000]
+            r["press_inside_erase"] = bool(inside)
+        lat.append(r)
+    out["keys"] = lat
+    recs = journal_records(os.path.join(d, name + ".fs-after.img"), emu, d)
+    before = JOURNAL_LONG if scenario == "long" else 0
+    expected = sum(k["records"] for k in keys)
+    if recs is not None:
+        acted, lost = presses_acted(before, recs, expected)
+        out["journal"] = {"records_before": before, "records_after": recs,
+                          "records_expected": before + expected, "lost": lost}
+    probes = [x for x in lat if x["kind"] == "probe"]
+    out["probes"] = probes
+    marks = {e["name"]: e["t"] for e in events if e.get("ev") == "mark"}
+    for pr in probes:
+        lab = pr["label"]
+        pr["answered"] = pr.get("latency_ms") is not None
+    out["triggers_missed"] = sorted(n[10:] for n in marks if n.startswith("trig-miss:"))
+    if displays(build)[0][0][0] == "tm1637":
+        per, byte = tm1637_clock(events, displays(build)[0][0][1]["clk"])
+        out["tm1637_clock_period_us"] = None if per is None else round(per, 1)
+        out["tm1637_byte_us"] = None if byte is None else round(byte, 1)
+    return out
+
+
+# ---- the report ----------------------------------------------------------------------------
+
+def _lat(keys, what):
+    v = [k["latency_ms"] for k in keys if k["kind"] == "latency" and what(k)
+         and k.get("latency_ms") is not None]
+    return v
+
+
+def summarise(build, runs):
+    s = {"build": build}
+    short, long_ = runs.get("short"), runs.get("long")
+    if short:
+        ks = short["keys"]
+        s["latency_ms"] = {k["label"]: k.get("latency_ms") for k in ks if k["kind"] == "latency"}
+        s["boot_empty_ms"] = short.get("boot_to_picture_ms")
+        s["heap"] = short.get("boot_report")
+        if "tm1637_clock_period_us" in short:
+            s["tm1637_clock_period_us"] = short["tm1637_clock_period_us"]
+            s["tm1637_byte_us"] = short["tm1637_byte_us"]
+    if long_:
+        ks = long_["keys"]
+        s["boot_2000_ms"] = long_.get("boot_to_picture_ms")
+        s["long_latency_ms"] = {k["label"]: k.get("latency_ms") for k in ks if k["kind"] == "latency"}
+    lost = pressed = 0
+    for r in runs.values():
+        j = r.get("journal")
+        if j:
+            lost += j["lost"]
+            pressed += j["records_expected"] - j["records_before"]
+    s["presses_lost"] = {"lost": lost, "journaling_presses": pressed}
+    return s
+
+
+def table(result):
+    rows = ["| build | OK | MISS | FOUL | UNDO/REDO | grown: OK / FOUL | full: UNDO / REDO | "
+            "end of game | boot empty / 2000 | lost | heap free |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
+
+    def f(v):
+        return "-" if v is None else ("%.1f" % v)
+
+    for b, r in result["builds"].items():
+        runs = r["runs"]
+        sk = {k["label"]: k for k in runs.get("short", {}).get("keys", [])}
+        lk = {k["label"]: k for k in runs.get("long", {}).get("keys", [])}
+
+        def g(keys, label):
+            return keys.get(label, {}).get("latency_ms")
+        su = r["summary"]
+        rows.append("| %s | %s | %s | %s | %s / %s | %s / %s | %s / %s | %s | %s / %s | %s of %s | %s |" % (
+            b, f(g(sk, "3-OK")), f(g(sk, "4-MISS")), f(g(sk, "7-FOUL")),
+            f(g(sk, "8-UNDO")), f(g(sk, "9-REDO")),
+            f(g(lk, "5-OK")), f(g(lk, "6-FOUL")), f(g(lk, "7-UNDO")), f(g(lk, "8-REDO")),
+            f(g(lk, "12-OK")), f(su.get("boot_empty_ms")), f(su.get("boot_2000_ms")),
+            su["presses_lost"]["lost"], su["presses_lost"]["journaling_presses"],
+            (su.get("heap") or {}).get("heap_free_bytes", "-")))
+    return "\n".join(rows)
+
+
+DEFINITIONS = {
+    "latency_ms": "from the key's acting edge (press; release for 1 3 5 MISS FOUL SCRATCH and "
+                  "the encoder switch) to the end of the bus transaction of the last visible "
+                  "change of the update that answers it: the first visible changes on any display "
+                  "after the edge, up to the first pause of 100 ms without one (decoded with the "
+                  "emulator's decoders; milliseconds of emulated time, 3 ms debounce included)",
+    "first_change_ms": "edge to the first visible change",
+    "first_bus_ms": "edge to the first display-bus activity (I2C/SPI start, TM1637 or CS edge)",
+    "boot_to_picture_ms": "reset to the last visible change of the first picture (the start-up "
+                          "wiring check, drawn after the journal is resumed)",
+    "boot_report": "the firmware's `cowboy: up` line: ms since reset after the application is "
+                   "assembled, gc.mem_free()/gc.mem_alloc() after a collection (bytes)",
+    "journal": "actions in journal.bin read back from the flash after the run against those the "
+               "scripted presses should have added; lost = presses the firmware did not act on",
+    "probes": "presses placed inside busy moments (OLED refresh, 8-seat redraw, erase, resume); "
+              "answered = a visible update followed",
+    "tm1637_clock_period_us": "median period between CLK rising edges within a transfer",
+    "tm1637_byte_us": "median time of 9 CLK periods (8 data bits and the ACK clock)",
+    "keys": "held %d ms each; measured keys act %d ms into a %d ms period of emulated time" % (
+        PRESS_MS, PHASE_MS, CYCLE_MS),
+    "players": 2,
+}
+
+
+def main(argv):
+    builds, scenarios, jobs, quick, only_analyse = [], [], 2, False, False
+    emu = os.path.join(BUILD, "pico-emulator")
+    i = 0
+    try:
+        while i < len(argv):
+            a = argv[i]
+            if a == "--build":
+                i += 1
+                if argv[i] not in BUILDS:
+                    raise ValueError("unknown build %s (builds: %s)" % (argv[i], " ".join(BUILDS)))
+                builds.append(argv[i])
+            elif a == "--scenario":
+                i += 1
+                if argv[i] not in SCENARIOS:
+                    raise ValueError("unknown scenario %s (%s)" % (argv[i], " ".join(SCENARIOS)))
+                scenarios.append(argv[i])
+            elif a == "--jobs":
+                i += 1
+                jobs = int(argv[i])
+            elif a == "--emulator":
+                i += 1
+                emu = os.path.abspath(argv[i])
+            elif a == "--quick":
+                quick = True
+            elif a == "--analyse":
+                only_analyse = True
+            else:
+                raise ValueError("unknown option %s" % a)
+            i += 1
+    except (IndexError, ValueError) as e:
+        print("bench_pico: %s\n%s" % (e, __doc__.split("\n\n")[1]), file=sys.stderr)
+        return 2
+    builds = builds or list(BUILDS)
+    scenarios = scenarios or (["short"] if quick else list(SCENARIOS))
+    t0 = time.time()
+    try:
+        pins = panel_pins()
+        work = [(b, s) for s in scenarios for b in builds]
+        if only_analyse:
+            runs = [{"build": b, "scenario": s, "dir": os.path.join(OUT, "%s-%s" % (b, s))}
+                    for b, s in work]
+        else:
+            ensure_emulator(emu)
+            from deploy import build as deploy_build
+            deploy_build()
+            # the long runs first: they take longest
+            work.sort(key=lambda w: w[1] != "long")
+            with ThreadPoolExecutor(max_workers=jobs) as ex:
+                runs = list(ex.map(lambda w: run_one(emu, w[0], w[1], pins), work))
+        result = {"definitions": DEFINITIONS, "builds": {}}
+        for r in runs:
+            a = analyse(r, emu, pins)
+            result["builds"].setdefault(r["build"], {"runs": {}})["runs"][r["scenario"]] = a
+        for b, r in result["builds"].items():
+            r["summary"] = summarise(b, r["runs"])
+    except BenchError as e:
+        print("bench_pico: %s" % e, file=sys.stderr)
+        return 2
+    result["bench_wall_s"] = round(time.time() - t0, 1)
+    result["date_utc"] = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
+    with open(RESULT, "w") as f:
+        json.dump(result, f, indent=1)
+    print(table(result))
+    print("wrote %s (%.0f s)" % (os.path.relpath(RESULT, ROOT), result["bench_wall_s"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
