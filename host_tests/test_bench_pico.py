@@ -12,8 +12,8 @@ import bench_pico as B  # noqa: E402
 PINS = {"OK": 5, "MISS": 6}
 
 
-def key(label, name, kind="latency", records=1):
-    return {"label": label, "key": name, "records": records, "kind": kind, "what": "",
+def key(label, name, kind="latency", record="shot"):
+    return {"label": label, "key": name, "record": record, "kind": kind, "what": "",
             "acting": "release" if name in B.LONG_KEYS else "press", "window_ms": None}
 
 
@@ -80,9 +80,26 @@ def test_tm1637_clock_from_rising_edges():
     assert byte == 900
 
 
-def test_presses_acted_counts_journal_records():
-    assert B.presses_acted(2000, 2009, 10) == (9, 1)
-    assert B.presses_acted(0, 8, 8) == (8, 0)
+def test_record_kinds():
+    assert [B.record_kind(x) for x in (
+        '{"shot": {}}', '{"shot": {"foul": true}}', '{"undo": true}', '{"redo": true}',
+        '{"shot": {"pocketed": [3]}}', '{"choice": "take"}')] == \
+        ["miss", "foul", "undo", "redo", "shot", "shot"]
+
+
+def test_match_records_finds_the_lost_press():
+    expected = ["miss", "miss", "shot", "foul", "undo", "miss", "foul"]
+    acted, extra = B.match_records(expected, ["shot", "foul", "undo", "miss"])
+    assert acted == [False, False, True, True, True, True, False]
+    assert extra == []
+    # two equal presses, one record: the one the displays answered acted
+    assert B.match_records(["miss", "miss", "shot"], ["miss", "shot"], [False, True, True])[0] \
+        == [False, True, True]
+    assert B.match_records(["miss", "miss", "shot"], ["miss", "shot"], [True, False, True])[0] \
+        == [True, False, True]
+    acted, extra = B.match_records(["undo"], ["undo", "redo"])
+    assert acted == [True] and extra == ["redo"]
+    assert B.match_records(["miss"], [])[0] == [False]
 
 
 def test_boot_report_parsed():

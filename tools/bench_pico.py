@@ -40,11 +40,12 @@ BUILDS = ("tm1637", "max7219", "ht16k33", "oled4", "oled8")
 SCENARIOS = ("short", "long")
 
 PRESS_MS = 60            # every scripted press is held this long (>= 50 ms)
-CYCLE_MS = 600           # measured keys: one acting edge per cycle, at PHASE_MS into it;
-PHASE_MS = 50            # pages turn (and the winner blinks) on multiples of 600 ms
+CYCLE_MS = 400           # measured keys: one acting edge per cycle, at PHASE_MS into it;
+PHASE_MS = 50            # pages turn on multiples of 1200 ms (ticks_ms), a cycle boundary
 GAP_US = 100_000         # an update ends at the first 100 ms without a visible change
 LONG_KEYS = ("1", "3", "5", "MISS", "FOUL", "SCRATCH", "ENC")   # act on release
 JOURNAL_LONG = 2000      # actions in the journal of the "long" scenario
+END_WAIT_MS = 3000       # after the stroke that ends the game (1.4 s recount in 2026-11)
 
 
 class BenchError(Exception):
@@ -174,26 +175,26 @@ class Plan:
         self.name = name
         self.pins = pins
         self.steps = []
-        self.keys = []       # {label, key, acting, records, kind: latency|probe, ...}
+        self.keys = []       # {label, key, acting, record (kind it adds), kind, what}
         self.n = 0
 
     def step(self, **s):
         self.steps.append(s)
 
-    def press(self, key, kind="latency", records=0, what="", ms=PRESS_MS, window_ms=None):
+    def press(self, key, kind="latency", record=None, what="", ms=PRESS_MS, window_ms=None):
         self.n += 1
         label = "%d-%s" % (self.n, key)
         self.step(press=self.pins[key], ms=ms, label=label)
-        self.keys.append({"label": label, "key": key, "records": records, "kind": kind,
+        self.keys.append({"label": label, "key": key, "record": record, "kind": kind,
                           "what": what, "acting": "release" if key in LONG_KEYS else "press",
                           "window_ms": window_ms})
         return label
 
-    def measured(self, key, records=0, what="", window_ms=None):
+    def measured(self, key, record=None, what="", window_ms=None):
         """A key whose acting edge falls PHASE_MS into a CYCLE_MS period."""
         lead = PRESS_MS if key in LONG_KEYS else 0
         self.step(align={"period_ms": CYCLE_MS, "phase_ms": (PHASE_MS - lead) % CYCLE_MS})
-        return self.press(key, "latency", records, what, window_ms=window_ms)
+        return self.press(key, "latency", record, what, window_ms=window_ms)
 
     def json(self, i2c, tm):
         return {"name": self.name, "i2c_devices": i2c, "tm1637": tm, "steps": self.steps}
@@ -204,20 +205,21 @@ def plan_short(build, pins):
     p = Plan("%s-short" % build, pins)
     p.step(serial="cowboy: up", timeout_ms=10000)
     p.step(wait_ms=2300)                     # the start-up wiring check runs its course
-    p.measured("3", 0, "compose: the 3 ball (preview on the shooter's display)")
-    p.measured("C2", 0, "compose: carom off two balls")
-    p.measured("OK", 1, "scoring stroke 3+C2+OK (opening, 5 points)")
-    p.measured("MISS", 1, "MISS: player 1 banks, player 2 to the table (two displays)")
-    p.measured("5", 0, "compose: the 5 ball")
-    p.measured("OK", 1, "scoring stroke 5+OK")
-    p.measured("FOUL", 1, "FOUL: player 2's inning lost, player 1 to the table (two displays)")
-    p.measured("UNDO", 1, "UNDO of the FOUL")
-    p.measured("REDO", 1, "REDO of the FOUL")
+    p.measured("3", None, "compose: the 3 ball (preview on the shooter's display)")
+    p.measured("C2", None, "compose: carom off two balls")
+    p.measured("OK", "shot", "scoring stroke 3+C2+OK (opening, 5 points)")
+    p.measured("MISS", "miss", "MISS: player 1 banks, player 2 to the table (two displays)")
+    p.measured("5", None, "compose: the 5 ball")
+    p.measured("OK", "shot", "scoring stroke 5+OK")
+    p.measured("FOUL", "foul", "FOUL: player 2's inning lost, player 1 to the table "
+               "(two displays)")
+    p.measured("UNDO", "undo", "UNDO of the FOUL")
+    p.measured("REDO", "redo", "REDO of the FOUL")
     if build.startswith("oled"):
         for i in range(2):
             p.step(after_i2c={"min_len": 100}, delay_ms=1, timeout_ms=3000,
                    label="refresh-%d" % i)
-            p.press("MISS", "probe", 1, "MISS pressed 1 ms after the first page write of a "
+            p.press("MISS", "probe", "miss", "MISS pressed 1 ms after the first page write of a "
                     "full OLED refresh began")
             p.step(wait_ms=400)
     p.step(wait_ms=500)
@@ -226,35 +228,38 @@ def plan_short(build, pins):
 
 def plan_long(build, pins):
     """A 2,000-action journal (player 1 at 100): boot and resume, presses during the
-    resume, strokes in a grown game, a press inside an erase, UNDO/REDO with a full
-    history, the stroke that ends the game (statistics recount)."""
+    resume, strokes in a grown game, UNDO/REDO with a full history, the stroke that
+    ends the game (statistics recount), a press inside an erase."""
     p = Plan("%s-long" % build, pins)
     p.step(serial="cowboy: up", timeout_ms=15000)
     p.step(wait_ms=5)
-    p.press("MISS", "probe", 1, "MISS pressed 5 ms after the boot report (journal resume)")
+    p.press("MISS", "probe", "miss", "MISS pressed 5 ms after the boot report (journal resume)")
     p.step(wait_ms=100)
-    p.press("MISS", "probe", 1, "MISS pressed 165 ms after the boot report")
-    p.step(wait_ms=2300)
-    p.measured("MISS", 1, "MISS in a grown game (player 1 at 100 keeps 100)")
-    p.measured("3", 0, "compose in a grown game")
-    p.measured("OK", 1, "scoring stroke 3+OK in a grown game")
-    p.measured("FOUL", 1, "FOUL in a grown game (two displays)")
-    p.measured("UNDO", 1, "UNDO with a full history")
-    p.measured("REDO", 1, "REDO with a full history")
-    p.measured("MISS", 1, "MISS in a grown game (player 1 at 100 keeps 100)")
-    p.step(wait_ms=40)
-    p.press("FOUL", "probe", 1, "FOUL pressed 40 ms after the MISS acted (its journal erase)")
-    p.step(wait_ms=400)
-    p.measured("OK", 0, "OK at 100: the winning stroke filled in (preview)")
-    p.measured("OK", 1, "the stroke that ends the game (statistics recount)",
-               window_ms=10000)
+    p.press("MISS", "probe", "miss", "MISS pressed 165 ms after the boot report")
+    p.step(after_bus=bus_pins(build), delay_ms=2200, timeout_ms=15000, label="picture")
+    p.measured("MISS", "miss", "MISS in a grown game (player 1 at 100 keeps 100)")
+    p.measured("3", None, "compose in a grown game")
+    p.measured("OK", "shot", "scoring stroke 3+OK in a grown game")
+    p.measured("FOUL", "foul", "FOUL in a grown game (two displays)")
+    p.measured("UNDO", "undo", "UNDO with a full history")
+    p.measured("REDO", "redo", "REDO with a full history")
+    p.measured("OK", None, "OK at 100: the winning stroke filled in (preview)")
+    p.measured("OK", "shot", "the stroke that ends the game (statistics recount)",
+               window_ms=END_WAIT_MS)
+    p.step(wait_ms=END_WAIT_MS)
     if build == "oled8":
         # each UNDO/REDO of the winning stroke redraws all 8 seats: press inside seat c
         for c in range(8):
             p.step(after_i2c={"addr": 0x71, "data0": 1 << c}, delay_ms=1,
-                   timeout_ms=8000, label="seat-%d" % c)
-            p.press("UNDO" if c % 2 == 0 else "REDO", "probe", 1,
+                   timeout_ms=10000, label="seat-%d" % c)
+            p.press("UNDO" if c % 2 == 0 else "REDO", "probe",
+                    "undo" if c % 2 == 0 else "redo",
                     "pressed 1 ms after seat %d of an 8-seat redraw was selected" % (c + 1))
+        p.step(wait_ms=3000)
+    p.measured("UNDO", "undo", "UNDO of the winning stroke", window_ms=10000)
+    p.measured("MISS", "miss", "MISS in a grown game (player 1 at 100 keeps 100)")
+    p.step(wait_ms=40)
+    p.press("FOUL", "probe", "foul", "FOUL pressed 40 ms after the MISS acted (its journal erase)")
     p.step(wait_ms=500)
     return p
 
@@ -405,10 +410,54 @@ def tm1637_clock(events, clk):
     return med, byte
 
 
-def presses_acted(records_before, records_after, expected):
-    """(acted, lost) from the journal: records gained against records expected."""
-    acted = records_after - records_before
-    return acted, max(0, expected - acted)
+def record_kind(line):
+    """miss, foul, undo, redo or shot (any other stroke or choice) of a record line."""
+    d = json.loads(line)
+    if d.get("undo"):
+        return "undo"
+    if d.get("redo"):
+        return "redo"
+    shot = d.get("shot")
+    if shot == {}:
+        return "miss"
+    if shot is not None and shot.get("foul"):
+        return "foul"
+    return "shot"
+
+
+def match_records(expected, added, answered=None):
+    """Which journaling presses acted: `expected` is the record kind each press should
+    add, in order; `added` the kinds of the records the journal gained; `answered`
+    (optional) whether a visible update followed each press. The presses and records
+    are aligned in order, as many matched as possible, preferring presses that were
+    answered on the displays (so the count of lost presses is exact, and of two equal
+    presses in a row the one the displays answered is the one that acted).
+    Returns (acted flags, records left unmatched)."""
+    n, m = len(expected), len(added)
+    if answered is None:
+        answered = [False] * n
+    # best[i][j]: best score aligning expected[i:] with added[j:]
+    best = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            v = max(best[i + 1][j], best[i][j + 1])
+            if expected[i] == added[j]:
+                v = max(v, best[i + 1][j + 1] + 2 + (1 if answered[i] else 0))
+            best[i][j] = v
+    acted = [False] * n
+    used = [False] * m
+    i = j = 0
+    while i < n and j < m:
+        if expected[i] == added[j] and \
+                best[i][j] == best[i + 1][j + 1] + 2 + (1 if answered[i] else 0):
+            acted[i] = used[j] = True
+            i += 1
+            j += 1
+        elif best[i][j] == best[i + 1][j]:
+            i += 1
+        else:
+            j += 1
+    return acted, [a for a, u in zip(added, used) if not u]
 
 
 def boot_report(serial):
@@ -475,6 +524,12 @@ def display_histories(log_path, events, build, emu):
              for t, s in d.history.changes()] for d in devs]
 
 
+def bus_pins(build):
+    """The after_bus step's filter: any I2C/SPI transaction or an edge on these pins."""
+    ds, _, _ = displays(build)
+    return {"pins": sorted({w[k] for _, w in ds for k in ("clk", "dio", "cs") if k in w})}
+
+
 def bus_activity(events, build):
     """Sorted times (us) of display-bus traffic: I2C/SPI transactions (their start) and
     TM1637 / MAX7219 CS pin edges."""
@@ -506,7 +561,7 @@ def journal_records(fs_image, emu, workdir):
         text = journal.to_json(f.read())
     with open(os.path.join(workdir, "journal-after.jsonl"), "w") as f:
         f.write(text)
-    return len([x for x in text.splitlines() if x.strip()]) - 1
+    return [x for x in text.splitlines() if x.strip()][1:]
 
 
 def analyse(run, emu, pins):
@@ -569,17 +624,18 @@ def analyse(run, emu, pins):
     out["keys"] = lat
     recs = journal_records(os.path.join(d, name + ".fs-after.img"), emu, d)
     before = JOURNAL_LONG if scenario == "long" else 0
-    expected = sum(k["records"] for k in keys)
+    journaling = [(r, k) for r, k in zip(lat, keys) if k["record"]]
     if recs is not None:
-        acted, lost = presses_acted(before, recs, expected)
-        out["journal"] = {"records_before": before, "records_after": recs,
-                          "records_expected": before + expected, "lost": lost}
-    probes = [x for x in lat if x["kind"] == "probe"]
-    out["probes"] = probes
+        added = [record_kind(x) for x in recs[before:]]
+        acted, extra = match_records([k["record"] for _, k in journaling], added,
+                                     [r.get("latency_ms") is not None for r, _ in journaling])
+        for (r, _), a in zip(journaling, acted):
+            r["acted"] = a
+        out["journal"] = {"records_before": before, "records_after": len(recs),
+                          "journaling_presses": len(journaling),
+                          "lost": acted.count(False), "unexpected_records": extra}
+    out["probes"] = [x for x in lat if x["kind"] == "probe"]
     marks = {e["name"]: e["t"] for e in events if e.get("ev") == "mark"}
-    for pr in probes:
-        lab = pr["label"]
-        pr["answered"] = pr.get("latency_ms") is not None
     out["triggers_missed"] = sorted(n[10:] for n in marks if n.startswith("trig-miss:"))
     if displays(build)[0][0][0] == "tm1637":
         per, byte = tm1637_clock(events, displays(build)[0][0][1]["clk"])
@@ -612,12 +668,14 @@ def summarise(build, runs):
         s["boot_2000_ms"] = long_.get("boot_to_picture_ms")
         s["long_latency_ms"] = {k["label"]: k.get("latency_ms") for k in ks if k["kind"] == "latency"}
     lost = pressed = 0
+    where = []
     for r in runs.values():
         j = r.get("journal")
         if j:
             lost += j["lost"]
-            pressed += j["records_expected"] - j["records_before"]
-    s["presses_lost"] = {"lost": lost, "journaling_presses": pressed}
+            pressed += j["journaling_presses"]
+        where += [k["what"] for k in r["keys"] if k.get("acted") is False]
+    s["presses_lost"] = {"lost": lost, "journaling_presses": pressed, "which": where}
     return s
 
 
@@ -641,7 +699,7 @@ def table(result):
             b, f(g(sk, "3-OK")), f(g(sk, "4-MISS")), f(g(sk, "7-FOUL")),
             f(g(sk, "8-UNDO")), f(g(sk, "9-REDO")),
             f(g(lk, "5-OK")), f(g(lk, "6-FOUL")), f(g(lk, "7-UNDO")), f(g(lk, "8-REDO")),
-            f(g(lk, "12-OK")), f(su.get("boot_empty_ms")), f(su.get("boot_2000_ms")),
+            f(g(lk, "10-OK")), f(su.get("boot_empty_ms")), f(su.get("boot_2000_ms")),
             su["presses_lost"]["lost"], su["presses_lost"]["journaling_presses"],
             (su.get("heap") or {}).get("heap_free_bytes", "-")))
     return "\n".join(rows)

@@ -13,6 +13,8 @@
 //   {"after_i2c": {bus, addr, data0, min_len}, "delay_ms": D, "timeout_ms": N, "label": L}
 //       run until an I2C write matching the filter ends, then D ms more; a mark
 //       "trig:L" (or "trig-miss:L" after the timeout)
+//   {"after_bus": {"pins": [...]}, "delay_ms": D, "timeout_ms": N, "label": L}
+//       run until display-bus traffic (any I2C/SPI transaction, an edge on those pins)
 //   {"after_flash": "erase"|"program", "delay_ms": D, "timeout_ms": N, "label": L}
 //       run until the flash model starts such an operation, then D ms more (marks as above)
 // The analysis reads the log (marks, input edges, bus traffic), never this file's results.
@@ -34,6 +36,21 @@ async function afterI2c(h, f, timeoutMs) {
   const find = () => {
     const ev = h.sim.log.events;
     for (; i < ev.length; i++) if (match(ev[i])) return true;
+    return false;
+  };
+  return h.runFor(timeoutMs * MS, find);
+}
+
+async function afterBus(h, f, timeoutMs) {
+  let i = h.sim.log.events.length;
+  const since = h.sim.nanos / 1000;
+  const pins = new Set(f.pins ?? []);
+  const find = () => {
+    const ev = h.sim.log.events;
+    for (; i < ev.length; i++) {
+      const e = ev[i];
+      if (e.t >= since && (e.ev === 'i2c' || e.ev === 'spi' || (e.ev === 'gpio' && pins.has(e.pin)))) return true;
+    }
     return false;
   };
   return h.runFor(timeoutMs * MS, find);
@@ -65,10 +82,11 @@ export default {
       } else if ('press' in s) {
         h.mark(`key:${s.label}`);
         await h.press(s.press, s.ms ?? 60);
-      } else if ('after_i2c' in s || 'after_flash' in s) {
-        const ok = 'after_i2c' in s
-          ? await afterI2c(h, s.after_i2c, s.timeout_ms ?? 2000)
-          : await afterFlash(h, s.after_flash, s.timeout_ms ?? 2000);
+      } else if ('after_i2c' in s || 'after_flash' in s || 'after_bus' in s) {
+        const t = s.timeout_ms ?? 2000;
+        const ok = 'after_i2c' in s ? await afterI2c(h, s.after_i2c, t)
+          : 'after_bus' in s ? await afterBus(h, s.after_bus, t)
+          : await afterFlash(h, s.after_flash, t);
         h.mark(`${ok ? 'trig' : 'trig-miss'}:${s.label}`);
         if (ok && s.delay_ms) await h.wait(s.delay_ms);
       } else throw new Error(`bench plan: unknown step ${JSON.stringify(s)}`);
