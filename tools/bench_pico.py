@@ -217,11 +217,13 @@ def plan_short(build, pins):
     p.measured("REDO", "redo", "REDO of the FOUL")
     if build.startswith("oled"):
         for i in range(2):
-            p.step(after_i2c={"min_len": 100}, delay_ms=1, timeout_ms=3000,
+            # past the last key's update, then the first whole-page write (129+ bytes:
+            # an update sends changed column spans, a full refresh whole pages)
+            p.step(wait_ms=400)
+            p.step(after_i2c={"min_len": 129}, delay_ms=1, timeout_ms=3000,
                    label="refresh-%d" % i)
             p.press("MISS", "probe", "miss", "MISS pressed 1 ms after the first page write of a "
-                    "full OLED refresh began")
-            p.step(wait_ms=400)
+                    "full OLED refresh ended")
     p.step(wait_ms=500)
     return p
 
@@ -775,14 +777,24 @@ def main(argv):
             ensure_emulator(emu)
             from deploy import build as deploy_build
             deploy_build()
+            os.makedirs(OUT, exist_ok=True)
             # the long runs first: they take longest
             work.sort(key=lambda w: w[1] != "long")
             with ThreadPoolExecutor(max_workers=jobs) as ex:
                 runs = list(ex.map(lambda w: run_one(emu, w[0], w[1], pins), work))
         result = {"definitions": DEFINITIONS, "builds": {}}
+        if os.path.exists(RESULT):       # keep the runs not measured this time
+            try:
+                with open(RESULT) as f:
+                    result["builds"] = json.load(f).get("builds", {})
+            except ValueError:
+                pass
         for r in runs:
             a = analyse(r, emu, pins)
+            a["date_utc"] = time.strftime("%Y-%m-%d %H:%M", time.gmtime(
+                os.path.getmtime(os.path.join(r["dir"], "keys.json"))))
             result["builds"].setdefault(r["build"], {"runs": {}})["runs"][r["scenario"]] = a
+        result["builds"] = {b: result["builds"][b] for b in BUILDS if b in result["builds"]}
         for b, r in result["builds"].items():
             r["summary"] = summarise(b, r["runs"])
     except BenchError as e:
