@@ -612,7 +612,8 @@ def analyse(run, emu, pins):
         u = update_after(changes, k["edge_us"], limit)
         fb = first_bus_after(bus, k["edge_us"])
         r["edge_ms"] = round(k["edge_us"] / 1000, 3)
-        r["first_bus_ms"] = None if fb is None or fb >= limit else round((fb - k["edge_us"]) / 1000, 2)
+        r["first_bus_ms"] = None if fb is None or fb >= limit else \
+            round((fb - k["edge_us"]) / 1000, 2)
         if u:
             r["latency_ms"] = round((u[1] - k["edge_us"]) / 1000, 2)
             r["first_change_ms"] = round((u[0] - k["edge_us"]) / 1000, 2)
@@ -648,60 +649,64 @@ def analyse(run, emu, pins):
 
 # ---- the report ----------------------------------------------------------------------------
 
-def _lat(keys, what):
-    v = [k["latency_ms"] for k in keys if k["kind"] == "latency" and what(k)
-         and k.get("latency_ms") is not None]
-    return v
+# The figures of the summary: (scenario, key label) -> name. Labels number the presses
+# of a plan in order, so they are the same on every build up to these keys.
+FIGURES = (
+    ("short", "3-OK", "ok", "scoring stroke 3+C2+OK"),
+    ("short", "4-MISS", "miss", "MISS, two displays"),
+    ("short", "7-FOUL", "foul", "FOUL, two displays"),
+    ("short", "8-UNDO", "undo", "UNDO"),
+    ("short", "9-REDO", "redo", "REDO"),
+    ("long", "5-OK", "grown_ok", "3+OK, 2,000-action journal"),
+    ("long", "6-FOUL", "grown_foul", "FOUL, 2,000-action journal"),
+    ("long", "7-UNDO", "full_undo", "UNDO, full history"),
+    ("long", "8-REDO", "full_redo", "REDO, full history"),
+    ("long", "10-OK", "end_of_game", "the stroke that ends the game"),
+)
 
 
 def summarise(build, runs):
-    s = {"build": build}
-    short, long_ = runs.get("short"), runs.get("long")
-    if short:
-        ks = short["keys"]
-        s["latency_ms"] = {k["label"]: k.get("latency_ms") for k in ks if k["kind"] == "latency"}
-        s["boot_empty_ms"] = short.get("boot_to_picture_ms")
-        s["heap"] = short.get("boot_report")
-        if "tm1637_clock_period_us" in short:
-            s["tm1637_clock_period_us"] = short["tm1637_clock_period_us"]
-            s["tm1637_byte_us"] = short["tm1637_byte_us"]
-    if long_:
-        ks = long_["keys"]
-        s["boot_2000_ms"] = long_.get("boot_to_picture_ms")
-        s["long_latency_ms"] = {k["label"]: k.get("latency_ms") for k in ks if k["kind"] == "latency"}
+    """The build's headline figures (ms unless said) from its runs."""
+    s = {"build": build, "latency_ms": {}}
+    for scenario, label, name, _ in FIGURES:
+        for k in runs.get(scenario, {}).get("keys", []):
+            if k["label"] == label:
+                s["latency_ms"][name] = k.get("latency_ms")
+    short, long_ = runs.get("short", {}), runs.get("long", {})
+    s["boot_empty_journal_ms"] = short.get("boot_to_picture_ms")
+    s["boot_2000_journal_ms"] = long_.get("boot_to_picture_ms")
+    s["heap"] = short.get("boot_report")
+    for k in ("tm1637_clock_period_us", "tm1637_byte_us"):
+        if k in short:
+            s[k] = short[k]
     lost = pressed = 0
-    where = []
+    which = []
     for r in runs.values():
         j = r.get("journal")
         if j:
             lost += j["lost"]
             pressed += j["journaling_presses"]
-        where += [k["what"] for k in r["keys"] if k.get("acted") is False]
-    s["presses_lost"] = {"lost": lost, "journaling_presses": pressed, "which": where}
+        which += ["%s: %s" % (r["scenario"], k["what"]) for k in r["keys"]
+                  if k.get("acted") is False]
+    s["presses_lost"] = {"lost": lost, "journaling_presses": pressed, "which": which}
     return s
 
 
 def table(result):
-    rows = ["| build | OK | MISS | FOUL | UNDO/REDO | grown: OK / FOUL | full: UNDO / REDO | "
-            "end of game | boot empty / 2000 | lost | heap free |",
-            "|---|---|---|---|---|---|---|---|---|---|---|"]
+    """The summary as a Markdown table (ms; lost: journaling presses not acted on)."""
+    head = [f[2] for f in FIGURES]
+    rows = ["| build | " + " | ".join(head) + " | boot empty / 2000 | lost | heap free |",
+            "|---" * (len(head) + 4) + "|"]
 
     def f(v):
-        return "-" if v is None else ("%.1f" % v)
+        return "-" if v is None else "%.1f" % v
 
     for b, r in result["builds"].items():
-        runs = r["runs"]
-        sk = {k["label"]: k for k in runs.get("short", {}).get("keys", [])}
-        lk = {k["label"]: k for k in runs.get("long", {}).get("keys", [])}
-
-        def g(keys, label):
-            return keys.get(label, {}).get("latency_ms")
         su = r["summary"]
-        rows.append("| %s | %s | %s | %s | %s / %s | %s / %s | %s / %s | %s | %s / %s | %s of %s | %s |" % (
-            b, f(g(sk, "3-OK")), f(g(sk, "4-MISS")), f(g(sk, "7-FOUL")),
-            f(g(sk, "8-UNDO")), f(g(sk, "9-REDO")),
-            f(g(lk, "5-OK")), f(g(lk, "6-FOUL")), f(g(lk, "7-UNDO")), f(g(lk, "8-REDO")),
-            f(g(lk, "10-OK")), f(su.get("boot_empty_ms")), f(su.get("boot_2000_ms")),
+        lat = su["latency_ms"]
+        rows.append("| %s | %s | %s / %s | %d of %d | %s |" % (
+            b, " | ".join(f(lat.get(n)) for n in head),
+            f(su.get("boot_empty_journal_ms")), f(su.get("boot_2000_journal_ms")),
             su["presses_lost"]["lost"], su["presses_lost"]["journaling_presses"],
             (su.get("heap") or {}).get("heap_free_bytes", "-")))
     return "\n".join(rows)
