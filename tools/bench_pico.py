@@ -588,14 +588,22 @@ def analyse(run, emu, pins):
                  and "cowboy: up" in e.get("text", "")), None)
     if up:
         out["boot_report"] = {"up_ms": up[0], "heap_free_bytes": up[1], "heap_alloc_bytes": up[2]}
-    if up_t is not None:
-        # the wiring check is drawn after the resume and stays HELLO_MS: every change
-        # before up + 1.9 s belongs to the first picture
-        t_pic = settled_by(changes, 0, up_t + 1_900_000)
-        out["boot_to_picture_ms"] = None if t_pic is None else round(t_pic / 1000, 1)
-        first = next((t for t, _ in changes if t > up_t), None)
-        out["boot_report_to_first_change_ms"] = None if first is None else \
-            round((first - up_t) / 1000, 1)
+    # the first picture: the first update after reset (displays are dark before it)
+    pic = update_after(changes, 0)
+    out["boot_to_picture_ms"] = None if pic is None else round(pic[1] / 1000, 1)
+    if up_t is not None and pic is not None:
+        out["boot_report_to_picture_ms"] = round((pic[0] - up_t) / 1000, 1)
+    trig = {}                    # key label -> the trigger mark just before it
+    last = None
+    for e in events:
+        if e.get("ev") == "mark":
+            n = e["name"]
+            if n.startswith("trig:") or n.startswith("trig-miss:"):
+                last = n
+            elif n.startswith("key:"):
+                if last:
+                    trig[n[4:]] = last
+                last = None
     erases = [e["t"] for e in events if e.get("ev") == "flash" and e.get("op") == "erase"]
     lat = []
     for i, k in enumerate(edges):
@@ -623,6 +631,10 @@ def analyse(run, emu, pins):
         if k["press_us"] is not None:
             inside = [t for t in erases if t <= k["press_us"] < t + 45_000]
             r["press_inside_erase"] = bool(inside)
+        if k["label"] in trig:
+            t = trig[k["label"]]
+            r["trigger"] = t.split(":", 1)[1]
+            r["triggered"] = t.startswith("trig:")
         lat.append(r)
     out["keys"] = lat
     recs = journal_records(os.path.join(d, name + ".fs-after.img"), emu, d)
@@ -637,9 +649,7 @@ def analyse(run, emu, pins):
         out["journal"] = {"records_before": before, "records_after": len(recs),
                           "journaling_presses": len(journaling),
                           "lost": acted.count(False), "unexpected_records": extra}
-    out["probes"] = [x for x in lat if x["kind"] == "probe"]
-    marks = {e["name"]: e["t"] for e in events if e.get("ev") == "mark"}
-    out["triggers_missed"] = sorted(n[10:] for n in marks if n.startswith("trig-miss:"))
+    out["triggers_missed"] = [x["label"] for x in lat if x.get("triggered") is False]
     if displays(build)[0][0][0] == "tm1637":
         per, byte = tm1637_clock(events, displays(build)[0][0][1]["clk"])
         out["tm1637_clock_period_us"] = None if per is None else round(per, 1)
@@ -720,14 +730,16 @@ DEFINITIONS = {
                   "emulator's decoders; milliseconds of emulated time, 3 ms debounce included)",
     "first_change_ms": "edge to the first visible change",
     "first_bus_ms": "edge to the first display-bus activity (I2C/SPI start, TM1637 or CS edge)",
-    "boot_to_picture_ms": "reset to the last visible change of the first picture (the start-up "
-                          "wiring check, drawn after the journal is resumed)",
+    "boot_to_picture_ms": "reset to the end of the first update of the displays (the start-up "
+                          "wiring check, drawn after the journal is resumed), as latency_ms",
     "boot_report": "the firmware's `cowboy: up` line: ms since reset after the application is "
                    "assembled, gc.mem_free()/gc.mem_alloc() after a collection (bytes)",
     "journal": "actions in journal.bin read back from the flash after the run against those the "
                "scripted presses should have added; lost = presses the firmware did not act on",
-    "probes": "presses placed inside busy moments (OLED refresh, 8-seat redraw, erase, resume); "
-              "answered = a visible update followed",
+    "kind": "latency: a measured key; probe: a press placed inside a busy moment (OLED "
+            "refresh, 8-seat redraw, erase, resume); trigger/triggered: the bus or flash event "
+            "it was placed after, and whether that event came",
+    "acted": "the journal gained the record this press should add",
     "tm1637_clock_period_us": "median period between CLK rising edges within a transfer",
     "tm1637_byte_us": "median time of 9 CLK periods (8 data bits and the ACK clock)",
     "keys": "held %d ms each; measured keys act %d ms into a %d ms period of emulated time" % (
