@@ -130,3 +130,10 @@ def test_long_journal_leaves_player_one_at_100_to_shoot():
 def test_bad_option_exits_2(capsys):
     assert B.main(["--build", "nope"]) == 2
     assert "unknown build" in capsys.readouterr().err
+
+
+def test_slow_pio_rewrites_the_default_clock():
+    src = "class P:\n    def __init__(self, sm_id, pin_a, freq=-1):\n        pass\n"
+    assert "freq=2000000)" in B.slow_pio(src, 2_000_000)
+    with pytest.raises(B.BenchError):
+        B.slow_pio("class P:\n    pass\n", 2_000_000)

@@ -15,6 +15,8 @@ Pico") defines every figure.
   --scenario S   only this scenario (short, long); repeatable
   --jobs N       emulator runs at once (default 2)
   --analyse      do not run the emulator: analyse the logs of the last run again
+  --pio-hz HZ    clock the encoder PIO state machines at HZ (e.g. 2000000) instead of
+                 clk_sys: the emulation runs faster; not the product as shipped
   --emulator DIR the emulator copy to use (default build/pico-emulator)
 
 Bad arguments: a message and exit status 2.
@@ -65,6 +67,30 @@ def select_build(config_source, build):
             lines[i] = 'BUILD = "%s"     # selected by tools/bench_pico.py' % build
             return "\n".join(lines)
     raise BenchError("firmware/board/config.py has no BUILD = line")
+
+
+def slow_pio(source, hz):
+    """input/pio_quadrature.py source with the encoder state machines clocked at `hz`
+    instead of clk_sys (--pio-hz: a faster emulation; `read()` then waits up to 13
+    PIO cycles for a fresh word instead of 0.1 us)."""
+    old = "def __init__(self, sm_id, pin_a, freq=-1):"
+    if old not in source:
+        raise BenchError("--pio-hz: input/pio_quadrature.py has no `%s`" % old)
+    return source.replace(old, old.replace("freq=-1", "freq=%d" % hz))
+
+
+def compile_into(dest, rel, source):
+    """Compile `source` (firmware path `rel`, e.g. board/config.py) into the tree `dest`."""
+    from deploy import mpy_cross
+    with tempfile.TemporaryDirectory() as tmp:
+        p = os.path.join(tmp, os.path.basename(rel))
+        with open(p, "w") as f:
+            f.write(source)
+        res = subprocess.run(mpy_cross() + ["-s", rel, "-o",
+                                            os.path.join(dest, rel[:-3] + ".mpy"), p],
+                             capture_output=True, text=True)
+        if res.returncode:
+            raise BenchError("mpy-cross %s: %s" % (rel, res.stderr))
 
 
 # ---- hardware description -----------------------------------------------------------------
@@ -142,23 +168,16 @@ def journal_bytes(lines):
 
 # ---- device trees ---------------------------------------------------------------------------
 
-def device_tree(build, scenario, dest):
+def device_tree(build, scenario, dest, pio_hz=None):
     """build/device/ with `build` selected and the scenario's files (settings, journal)."""
-    from deploy import mpy_cross
     if os.path.isdir(dest):
         shutil.rmtree(dest)
     shutil.copytree(os.path.join(BUILD, "device"), dest)
     with open(os.path.join(ROOT, "firmware", "board", "config.py")) as f:
-        src = select_build(f.read(), build)
-    with tempfile.TemporaryDirectory() as tmp:
-        p = os.path.join(tmp, "config.py")
-        with open(p, "w") as f:
-            f.write(src)
-        res = subprocess.run(mpy_cross() + ["-s", "board/config.py", "-o",
-                                            os.path.join(dest, "board", "config.mpy"), p],
-                             capture_output=True, text=True)
-        if res.returncode:
-            raise BenchError("mpy-cross: " + res.stderr)
+        compile_into(dest, "board/config.py", select_build(f.read(), build))
+    if pio_hz:
+        with open(os.path.join(ROOT, "firmware", "input", "pio_quadrature.py")) as f:
+            compile_into(dest, "input/pio_quadrature.py", slow_pio(f.read(), pio_hz))
     with open(os.path.join(dest, "settings.json"), "w") as f:
         f.write('{"players": 2, "opener": 0, "brightness": 8}\n')
     if scenario == "long":
@@ -280,12 +299,14 @@ def ensure_emulator(emu):
     subprocess.run([os.path.join(emu, "setup.sh")], check=True, stdout=subprocess.DEVNULL)
 
 
-def run_one(emu, build, scenario, pins):
+def run_one(emu, build, scenario, pins, pio_hz=None):
     """Make the device tree and the plan, run the emulator; returns the run's files."""
     d = os.path.join(OUT, "%s-%s" % (build, scenario))
     os.makedirs(d, exist_ok=True)
     app = os.path.join(d, "device")
-    device_tree(build, scenario, app)
+    device_tree(build, scenario, app, pio_hz)
+    with open(os.path.join(d, "pio_hz"), "w") as f:
+        f.write("%s\n" % (pio_hz or "clk_sys"))
     plan = PLANS[scenario](build, pins)
     _, tm, i2c = displays(build)
     with open(os.path.join(d, "plan.json"), "w") as f:
@@ -749,7 +770,7 @@ DEFINITIONS = {
 
 
 def main(argv):
-    builds, scenarios, jobs, quick, only_analyse = [], [], 2, False, False
+    builds, scenarios, jobs, quick, only_analyse, pio_hz = [], [], 2, False, False, None
     emu = os.path.join(BUILD, "pico-emulator")
     i = 0
     try:
@@ -768,6 +789,11 @@ def main(argv):
             elif a == "--jobs":
                 i += 1
                 jobs = int(argv[i])
+            elif a == "--pio-hz":
+                i += 1
+                pio_hz = int(argv[i])
+                if not 10_000 <= pio_hz <= 125_000_000:
+                    raise ValueError("--pio-hz: 10000 to 125000000")
             elif a == "--emulator":
                 i += 1
                 emu = os.path.abspath(argv[i])
@@ -798,7 +824,7 @@ def main(argv):
             # the long runs first: they take longest
             work.sort(key=lambda w: w[1] != "long")
             with ThreadPoolExecutor(max_workers=jobs) as ex:
-                runs = list(ex.map(lambda w: run_one(emu, w[0], w[1], pins), work))
+                runs = list(ex.map(lambda w: run_one(emu, w[0], w[1], pins, pio_hz), work))
         result = {"definitions": DEFINITIONS, "builds": {}}
         if os.path.exists(RESULT):       # keep the runs not measured this time
             try:
@@ -808,6 +834,11 @@ def main(argv):
                 pass
         for r in runs:
             a = analyse(r, emu, pins)
+            try:
+                with open(os.path.join(r["dir"], "pio_hz")) as f:
+                    a["encoder_pio_clock"] = f.read().strip()
+            except OSError:
+                a["encoder_pio_clock"] = "clk_sys"
             a["date_utc"] = time.strftime("%Y-%m-%d %H:%M", time.gmtime(
                 os.path.getmtime(os.path.join(r["dir"], "keys.json"))))
             result["builds"].setdefault(r["build"], {"runs": {}})["runs"][r["scenario"]] = a
