@@ -17,6 +17,7 @@ Pico") defines every figure.
   --analyse      do not run the emulator: analyse the logs of the last run again
   --pio-hz HZ    clock the encoder PIO state machines at HZ (e.g. 2000000) instead of
                  clk_sys: the emulation runs faster; not the product as shipped
+  --out DIR      runs and bench-pico.json in DIR instead of build/ (e.g. a "before" copy)
   --emulator DIR the emulator copy to use (default build/pico-emulator)
 
 Bad arguments: a message and exit status 2.
@@ -299,9 +300,9 @@ def ensure_emulator(emu):
     subprocess.run([os.path.join(emu, "setup.sh")], check=True, stdout=subprocess.DEVNULL)
 
 
-def run_one(emu, build, scenario, pins, pio_hz=None):
+def run_one(emu, build, scenario, pins, pio_hz=None, out=OUT):
     """Make the device tree and the plan, run the emulator; returns the run's files."""
-    d = os.path.join(OUT, "%s-%s" % (build, scenario))
+    d = os.path.join(out, "%s-%s" % (build, scenario))
     os.makedirs(d, exist_ok=True)
     app = os.path.join(d, "device")
     device_tree(build, scenario, app, pio_hz)
@@ -771,6 +772,7 @@ DEFINITIONS = {
 
 def main(argv):
     builds, scenarios, jobs, quick, only_analyse, pio_hz = [], [], 2, False, False, None
+    out, result_path = OUT, RESULT
     emu = os.path.join(BUILD, "pico-emulator")
     i = 0
     try:
@@ -794,6 +796,10 @@ def main(argv):
                 pio_hz = int(argv[i])
                 if not 10_000 <= pio_hz <= 125_000_000:
                     raise ValueError("--pio-hz: 10000 to 125000000")
+            elif a == "--out":
+                i += 1
+                out = os.path.abspath(argv[i])
+                result_path = os.path.join(out, "bench-pico.json")
             elif a == "--emulator":
                 i += 1
                 emu = os.path.abspath(argv[i])
@@ -814,21 +820,21 @@ def main(argv):
         pins = panel_pins()
         work = [(b, s) for s in scenarios for b in builds]
         if only_analyse:
-            runs = [{"build": b, "scenario": s, "dir": os.path.join(OUT, "%s-%s" % (b, s))}
+            runs = [{"build": b, "scenario": s, "dir": os.path.join(out, "%s-%s" % (b, s))}
                     for b, s in work]
         else:
             ensure_emulator(emu)
             from deploy import build as deploy_build
             deploy_build()
-            os.makedirs(OUT, exist_ok=True)
+            os.makedirs(out, exist_ok=True)
             # the long runs first: they take longest
             work.sort(key=lambda w: w[1] != "long")
             with ThreadPoolExecutor(max_workers=jobs) as ex:
-                runs = list(ex.map(lambda w: run_one(emu, w[0], w[1], pins, pio_hz), work))
+                runs = list(ex.map(lambda w: run_one(emu, w[0], w[1], pins, pio_hz, out), work))
         result = {"definitions": DEFINITIONS, "builds": {}}
-        if os.path.exists(RESULT):       # keep the runs not measured this time
+        if os.path.exists(result_path):  # keep the runs not measured this time
             try:
-                with open(RESULT) as f:
+                with open(result_path) as f:
                     result["builds"] = json.load(f).get("builds", {})
             except ValueError:
                 pass
@@ -850,10 +856,10 @@ def main(argv):
         return 2
     result["bench_wall_s"] = round(time.time() - t0, 1)
     result["date_utc"] = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
-    with open(RESULT, "w") as f:
+    with open(result_path, "w") as f:
         json.dump(result, f, indent=1)
     print(table(result))
-    print("wrote %s (%.0f s)" % (os.path.relpath(RESULT, ROOT), result["bench_wall_s"]))
+    print("wrote %s (%.0f s)" % (os.path.relpath(result_path, ROOT), result["bench_wall_s"]))
     return 0
 
 
