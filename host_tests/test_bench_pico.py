@@ -137,3 +137,15 @@ def test_slow_pio_rewrites_the_default_clock():
     assert "freq=2000000)" in B.slow_pio(src, 2_000_000)
     with pytest.raises(B.BenchError):
         B.slow_pio("class P:\n    pass\n", 2_000_000)
+
+
+def test_flash_busy_time_is_not_a_pause():
+    # a change at 5 ms, two erases (90 ms with the CPU stopped), the rest at 130 ms
+    changes = [(5000, 1), (130000, 0), (131000, 1)]
+    busy = B.flash_busy([{"ev": "flash", "op": "erase", "len": 4096, "t": 10000},
+                         {"ev": "flash", "op": "erase", "len": 4096, "t": 60000},
+                         {"ev": "flash", "op": "program", "len": 256, "t": 106000}])
+    assert busy == [(10000, 55000), (60000, 105000), (106000, 106400)]
+    assert B.busy_between(busy, 5000, 130000) == 90400
+    assert B.update_after(changes, 0) == (5000, 5000, [1])
+    assert B.update_after(changes, 0, busy=busy) == (5000, 131000, [0, 1])

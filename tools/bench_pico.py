@@ -46,6 +46,7 @@ PRESS_MS = 60            # every scripted press is held this long (>= 50 ms)
 CYCLE_MS = 400           # measured keys: one acting edge per cycle, at PHASE_MS into it;
 PHASE_MS = 50            # pages turn on multiples of 1200 ms (ticks_ms), a cycle boundary
 GAP_US = 100_000         # an update ends at the first 100 ms without a visible change
+PAGE_MS = 1200           # display/views.py PAGE_MS: items take turns on this clock
 LONG_KEYS = ("1", "3", "5", "MISS", "FOUL", "SCRATCH", "ENC")   # act on release
 JOURNAL_LONG = 2000      # actions in the journal of the "long" scenario
 END_WAIT_MS = 3000       # after the stroke that ends the game (1.4 s recount in 2026-11)
@@ -373,10 +374,17 @@ def merge_changes(histories):
     return out
 
 
-def update_after(changes, t_edge, t_limit=None, gap_us=GAP_US):
+def busy_between(busy, t1, t2):
+    """Microseconds of [t1, t2] covered by the (start, end) intervals `busy`."""
+    return sum(max(0, min(b, t2) - max(a, t1)) for a, b in busy)
+
+
+def update_after(changes, t_edge, t_limit=None, gap_us=GAP_US, busy=()):
     """The update that answers an edge: the first visible changes after `t_edge`, up
-    to the first pause of `gap_us` without one (or `t_limit`). Returns
-    (first_t, last_t, sorted displays) or None when nothing changed."""
+    to the first pause of `gap_us` without one (or `t_limit`). Time the flash is busy
+    (`busy`: (start, end) of each erase or program, while the CPU is stopped) does not
+    count in a pause. Returns (first_t, last_t, sorted displays) or None when nothing
+    changed."""
     first = last = None
     shown = set()
     for t, i in changes:
@@ -384,7 +392,7 @@ def update_after(changes, t_edge, t_limit=None, gap_us=GAP_US):
             continue
         if t_limit is not None and t >= t_limit:
             break
-        if last is not None and t - last >= gap_us:
+        if last is not None and t - last - busy_between(busy, last, t) >= gap_us:
             break
         if first is None:
             first = t
@@ -393,6 +401,20 @@ def update_after(changes, t_edge, t_limit=None, gap_us=GAP_US):
     if first is None:
         return None
     return first, last, sorted(shown)
+
+
+def flash_busy(events):
+    """(start, end) us of every flash erase and program in the log, at the flash
+    model's typical times (FLASH_TIMES_NS of the emulator's src/flash.mjs)."""
+    out = []
+    for e in events:
+        if e.get("ev") == "flash":
+            if e.get("op") == "erase":
+                d = {4096: 45_000, 32768: 120_000, 65536: 150_000}.get(e.get("len"), 45_000)
+            else:
+                d = 400
+            out.append((e["t"], e["t"] + d))
+    return out
 
 
 def settled_by(changes, t0, t1):
@@ -611,7 +633,7 @@ def analyse(run, emu, pins):
     if up:
         out["boot_report"] = {"up_ms": up[0], "heap_free_bytes": up[1], "heap_alloc_bytes": up[2]}
     # the first picture: the first update after reset (displays are dark before it)
-    pic = update_after(changes, 0)
+    pic = update_after(changes, 0, busy=busy)
     out["boot_to_picture_ms"] = None if pic is None else round(pic[1] / 1000, 1)
     if up_t is not None and pic is not None:
         out["boot_report_to_picture_ms"] = round((pic[0] - up_t) / 1000, 1)
@@ -626,7 +648,7 @@ def analyse(run, emu, pins):
                 if last:
                     trig[n[4:]] = last
                 last = None
-    erases = [e["t"] for e in events if e.get("ev") == "flash" and e.get("op") == "erase"]
+    busy = flash_busy(events)
     lat = []
     for i, k in enumerate(edges):
         nxt = next((x["press_us"] for x in edges[i + 1:] if x["press_us"] is not None), None)
@@ -636,10 +658,14 @@ def analyse(run, emu, pins):
             r["error"] = "edge not found in the log"
             lat.append(r)
             continue
-        limit = k["edge_us"] + (k["window_ms"] or (CYCLE_MS - 100)) * 1000
+        if k["window_ms"]:
+            limit = k["edge_us"] + k["window_ms"] * 1000
+        else:   # up to the next page turn (a multiple of PAGE_MS of ticks_ms, which
+            # starts at the reset: one boot per run)
+            limit = (k["edge_us"] // (PAGE_MS * 1000) + 1) * PAGE_MS * 1000
         if nxt is not None:
             limit = min(limit, nxt)
-        u = update_after(changes, k["edge_us"], limit)
+        u = update_after(changes, k["edge_us"], limit, busy=busy)
         fb = first_bus_after(bus, k["edge_us"])
         r["edge_ms"] = round(k["edge_us"] / 1000, 3)
         r["first_bus_ms"] = None if fb is None or fb >= limit else \
@@ -651,7 +677,7 @@ def analyse(run, emu, pins):
         else:
             r["latency_ms"] = None
         if k["press_us"] is not None:
-            inside = [t for t in erases if t <= k["press_us"] < t + 45_000]
+            inside = [a for a, b in busy if b - a > 1000 and a <= k["press_us"] < b]
             r["press_inside_erase"] = bool(inside)
         if k["label"] in trig:
             t = trig[k["label"]]
