@@ -632,6 +632,7 @@ def analyse(run, emu, pins):
                  and "cowboy: up" in e.get("text", "")), None)
     if up:
         out["boot_report"] = {"up_ms": up[0], "heap_free_bytes": up[1], "heap_alloc_bytes": up[2]}
+    busy = flash_busy(events)
     # the first picture: the first update after reset (displays are dark before it)
     pic = update_after(changes, 0, busy=busy)
     out["boot_to_picture_ms"] = None if pic is None else round(pic[1] / 1000, 1)
@@ -648,7 +649,6 @@ def analyse(run, emu, pins):
                 if last:
                     trig[n[4:]] = last
                 last = None
-    busy = flash_busy(events)
     lat = []
     for i, k in enumerate(edges):
         nxt = next((x["press_us"] for x in edges[i + 1:] if x["press_us"] is not None), None)
