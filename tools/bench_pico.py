@@ -277,7 +277,7 @@ def plan_long(build, pins):
                    timeout_ms=10000, label="seat-%d" % c)
             p.press("UNDO" if c % 2 == 0 else "REDO", "probe",
                     "undo" if c % 2 == 0 else "redo",
-                    "pressed 1 ms after seat %d of an 8-seat redraw was selected" % (c + 1))
+                    "pressed 1 ms after the multiplexer next selected seat %d" % (c + 1))
         p.step(wait_ms=3000)
     p.measured("UNDO", "undo", "UNDO of the winning stroke", window_ms=10000)
     p.measured("MISS", "miss", "MISS in a grown game (player 1 at 100 keeps 100)")
@@ -774,7 +774,8 @@ DEFINITIONS = {
     "latency_ms": "from the key's acting edge (press; release for 1 3 5 MISS FOUL SCRATCH and "
                   "the encoder switch) to the end of the bus transaction of the last visible "
                   "change of the update that answers it: the first visible changes on any display "
-                  "after the edge, up to the first pause of 100 ms without one (decoded with the "
+                  "after the edge, up to the first pause of 100 ms without one, flash-busy time "
+                  "not counted (decoded with the "
                   "emulator's decoders; milliseconds of emulated time, 3 ms debounce included)",
     "first_change_ms": "edge to the first visible change",
     "first_bus_ms": "edge to the first display-bus activity (I2C/SPI start, TM1637 or CS edge)",
