@@ -1,6 +1,7 @@
 """The product's figures measured on an emulated Pico: `make bench-pico`.
 
-    python3 tools/bench_pico.py [--build NAME ...] [--quick] [--jobs N] [--analyse]
+    python3 tools/bench_pico.py [--build NAME]... [--scenario S]... [--quick] [--jobs N]
+                                [--analyse] [--pio-hz HZ] [--out DIR] [--emulator DIR]
 
 Boots build/device/ (tools/deploy.py build) on the official MicroPython v1.24.1 in the
 pico-emulator (a copy in build/pico-emulator, made from /work/shared/pico-emulator when
@@ -880,6 +881,9 @@ def main(argv):
             r["summary"] = summarise(b, r["runs"])
     except BenchError as e:
         print("bench_pico: %s" % e, file=sys.stderr)
+        return 2
+    except OSError as e:       # --analyse without logs, a run that left no files
+        print("bench_pico: %s: %s" % (e.filename or "", e.strerror or e), file=sys.stderr)
         return 2
     result["bench_wall_s"] = round(time.time() - t0, 1)
     result["date_utc"] = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
