@@ -10,7 +10,7 @@ PORT ?= auto
 NPM_STAMP := node_modules/.package-lock.json
 WEB_PORT ?= 8000
 
-.PHONY: sim test bench build deploy export clean venv pictures hardware web web-serve test-web
+.PHONY: sim test bench bench-pico build deploy export clean venv pictures hardware web web-serve test-web
 
 venv: $(STAMP)
 
@@ -63,6 +63,11 @@ $(NPM_STAMP): package.json package-lock.json
 ## Figures: allocation, latency, memory, bus bytes (writes build/bench.json).
 bench: $(STAMP)
 	$(BIN)/python tools/bench.py
+
+## The figures on an emulated Pico (MicroPython v1.24.1 in build/pico-emulator), every
+## build: build/bench-pico.json. BENCH_PICO="--build oled4 --quick": one build, short game.
+bench-pico: $(STAMP)
+	$(BIN)/python tools/bench_pico.py $(BENCH_PICO)
 
 ## The tree that goes onto the board, compiled: build/device/.
 build: $(STAMP)

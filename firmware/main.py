@@ -1,4 +1,5 @@
 """Device entry: make the board, run the scoreboard under the watchdog."""
+import gc
 import time
 
 import machine
@@ -9,4 +10,12 @@ from board import factory
 wd = watchdog.shared(machine.WDT, machine.Timer)   # the one boot.py started
 wd.start()
 app = factory.make(watchdog=wd)
-watchdog.run(lambda: app.run(time.ticks_ms, time.sleep_ms, ticks_us=time.ticks_us), wd)
+
+
+def report():
+    """Boot report, once the game is resumed (read by tools/bench_pico.py)."""
+    print("cowboy: up %d free=%d alloc=%d" % (time.ticks_ms(), gc.mem_free(), gc.mem_alloc()))
+
+
+watchdog.run(lambda: app.run(time.ticks_ms, time.sleep_ms, ticks_us=time.ticks_us,
+                             started=report), wd)

@@ -115,15 +115,19 @@ class App:
             self.save_errors += 1
             self.panel.note = ui.NOTE_STORAGE
 
-    def run(self, ticks_ms, sleep_ms, period_ms=1, ticks_us=None):
+    def run(self, ticks_ms, sleep_ms, period_ms=1, ticks_us=None, started=None):
         """The device's endless loop: a pass every `period_ms` when idle, at once
         while work waits. With `ticks_us`, the longest passes are kept in
-        `worst_us` / `worst_write_us` (read them over the REPL, docs/PERFORMANCE.md)."""
+        `worst_us` / `worst_write_us` (read them over the REPL, docs/PERFORMANCE.md).
+        `started()` is called once the game is resumed and the heap collected."""
         self.start(ticks_ms())
         # Start-up garbage (imports, the journal's resume) goes now: a pass allocates
         # nothing, and on the chip a collection left for later stalled a key's
         # update by some 10 ms.
         gc.collect()
+        if started is not None:
+            started()
+            gc.collect()
         while True:
             if ticks_us is None:
                 self.step(ticks_ms())

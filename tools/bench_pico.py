@@ -1,0 +1,870 @@
+"""The product's figures measured on an emulated Pico: `make bench-pico`.
+
+    python3 tools/bench_pico.py [--build NAME]... [--scenario S]... [--quick] [--jobs N]
+                                [--analyse] [--pio-hz HZ] [--out DIR] [--emulator DIR]
+
+Boots build/device/ (tools/deploy.py build) on the official MicroPython v1.24.1 in the
+pico-emulator (a copy in build/pico-emulator, made from /work/shared/pico-emulator when
+missing), once per display build and scenario, presses the panel keys as GPIO edges
+(pins from hardware/pinout.json), decodes every display from its bus and writes
+build/bench-pico.json, then prints a table. docs/PERFORMANCE.md ("On the emulated
+Pico") defines every figure.
+
+  --build NAME   only this build (repeatable); default: tm1637 max7219 ht16k33 oled4 oled8
+  --quick        only the short game (scenario "short"): latencies, boot with an empty
+                 journal, heap, TM1637 clock, presses inside an OLED refresh
+  --scenario S   only this scenario (short, long); repeatable
+  --jobs N       emulator runs at once (default 2)
+  --analyse      do not run the emulator: analyse the logs of the last run again
+  --pio-hz HZ    clock the encoder PIO state machines at HZ (e.g. 2000000) instead of
+                 clk_sys: the emulation runs faster; not the product as shipped
+  --out DIR      runs and bench-pico.json in DIR instead of build/ (e.g. a "before" copy)
+  --emulator DIR the emulator copy to use (default build/pico-emulator)
+
+Bad arguments: a message and exit status 2.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path[:0] = [HERE, os.path.join(ROOT, "host_tests")]
+
+BUILD = os.path.join(ROOT, "build")
+OUT = os.path.join(BUILD, "bench-pico")
+RESULT = os.path.join(BUILD, "bench-pico.json")
+SHARED_EMULATOR = "/work/shared/pico-emulator"
+BUILDS = ("tm1637", "max7219", "ht16k33", "oled4", "oled8")
+SCENARIOS = ("short", "long")
+
+PRESS_MS = 60            # every scripted press is held this long (>= 50 ms)
+CYCLE_MS = 400           # measured keys: one acting edge per cycle, at PHASE_MS into it;
+PHASE_MS = 50            # pages turn on multiples of 1200 ms (ticks_ms), a cycle boundary
+GAP_US = 100_000         # an update ends at the first 100 ms without a visible change
+PAGE_MS = 1200           # display/views.py PAGE_MS: items take turns on this clock
+LONG_KEYS = ("1", "3", "5", "MISS", "FOUL", "SCRATCH", "ENC")   # act on release
+JOURNAL_LONG = 2000      # actions in the journal of the "long" scenario
+END_WAIT_MS = 3000       # after the stroke that ends the game (1.4 s recount in 2026-11)
+
+
+class BenchError(Exception):
+    """A run that cannot be measured; str() says why."""
+
+
+# ---- the build selection (the one place that knows how a build is chosen) ----------------
+
+def select_build(dest, build):
+    """Select `build` in the device folder `dest` as `make deploy BUILD=` does: the
+    name in the board's build file (firmware/board/config.py CHOICE_FILE)."""
+    config = firmware_config()
+    if build not in config.BUILDS:
+        raise BenchError("no build %r in firmware/board/config.py" % build)
+    with open(os.path.join(dest, config.CHOICE_FILE), "w") as f:
+        f.write(build + "\n")
+
+
+# ---- hardware description -----------------------------------------------------------------
+
+def firmware_config():
+    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    from board import config
+    return config
+
+
+def panel_pins():
+    """Panel key name -> GPIO, from hardware/pinout.json (the default build's pinout;
+    the panel and the first encoder are the same on every build)."""
+    with open(os.path.join(ROOT, "hardware", "pinout.json")) as f:
+        pinout = json.load(f)
+    b = pinout["builds"][pinout["default_build"]]["gpio"]
+    pins = {}
+    for name, g in b.items():
+        if g.get("function") == "panel":
+            pins[g["key"]] = int(name[2:])
+    cfg = firmware_config()
+    pins["ENC"] = cfg.ENCODER[3]
+    for k, v in cfg.PANEL.items():
+        if pins.get(k) != v:
+            raise BenchError("hardware/pinout.json disagrees with board/config.py on key %s" % k)
+    return pins
+
+
+def displays(build):
+    """[(kind, where)] for the build's displays, seat order, and the emulator wiring:
+    (tm1637 ACK models, I2C addresses that ACK per bus)."""
+    cfg = firmware_config()
+    b = cfg.BUILDS[build]
+    out, tm, i2c = [], [], {}
+    for d in b["displays"]:
+        kind = d[0]
+        if kind == "tm1637":
+            out.append(("tm1637", {"clk": d[1], "dio": d[2]}))
+            tm.append({"clk": d[1], "dio": d[2]})
+        elif kind == "max7219":
+            bus = b["buses"][d[1]]
+            out.append(("max7219", {"bus": bus["id"], "cs": bus["cs"], "pos": d[2],
+                                    "chips": len(b["displays"])}))
+        else:
+            bus = b["buses"][d[1]]
+            i2c.setdefault(str(bus["id"]), set()).add(d[2])
+            w = {"bus": bus["id"], "addr": d[2]}
+            if len(d) > 3:
+                w["mux"] = bus["mux"]
+                w["channel"] = d[3]
+                i2c[str(bus["id"])].add(bus["mux"])
+            out.append((kind, w))
+    i2c = {k: ["0x%02X" % a for a in sorted(v)] for k, v in i2c.items()}
+    return out, tm, i2c
+
+
+# ---- journals -------------------------------------------------------------------------------
+
+def long_record():
+    """JSON Lines of a 2-player game of JOURNAL_LONG actions: player 1 has banked 100
+    and is at the table (the final stage: OK OK wins)."""
+    import recordkit
+    miss = {"shot": {}}
+    tail = recordkit.run_to(100) + [miss, miss]     # P1 banks 100; P2 misses
+    body = JOURNAL_LONG - len(tail)                  # misses from the opening on
+    if body % 2:                                     # P1 must be at the table for the tail
+        raise BenchError("long journal: body of odd length")
+    return recordkit.lines([miss] * body + tail, players=2)
+
+
+def journal_bytes(lines):
+    import journal
+    return journal.to_binary(lines)
+
+
+# ---- device trees ---------------------------------------------------------------------------
+
+def device_tree(build, scenario, dest, pio_hz=None):
+    """build/device/ with `build` selected and the scenario's files (settings, journal)."""
+    if os.path.isdir(dest):
+        shutil.rmtree(dest)
+    shutil.copytree(os.path.join(BUILD, "device"), dest)
+    select_build(dest, build)
+    if pio_hz:
+        with open(os.path.join(ROOT, "firmware", "input", "pio_quadrature.py")) as f:
+            compile_into(dest, "input/pio_quadrature.py", slow_pio(f.read(), pio_hz))
+    with open(os.path.join(dest, "settings.json"), "w") as f:
+        f.write('{"players": 2, "opener": 0, "brightness": 8}\n')
+    if scenario == "long":
+        with open(os.path.join(dest, "journal.bin"), "wb") as f:
+            f.write(journal_bytes(long_record()))
+
+
+# ---- plans (what the emulated hands do) ----------------------------------------------------
+
+class Plan:
+    """Steps for tools/bench_pico_plan.mjs, and what each measured key is."""
+
+    def __init__(self, name, pins):
+        self.name = name
+        self.pins = pins
+        self.steps = []
+        self.keys = []       # {label, key, acting, record (kind it adds), kind, what}
+        self.n = 0
+
+    def step(self, **s):
+        self.steps.append(s)
+
+    def press(self, key, kind="latency", record=None, what="", ms=PRESS_MS, window_ms=None):
+        self.n += 1
+        label = "%d-%s" % (self.n, key)
+        self.step(press=self.pins[key], ms=ms, label=label)
+        self.keys.append({"label": label, "key": key, "record": record, "kind": kind,
+                          "what": what, "acting": "release" if key in LONG_KEYS else "press",
+                          "window_ms": window_ms})
+        return label
+
+    def measured(self, key, record=None, what="", window_ms=None):
+        """A key whose acting edge falls PHASE_MS into a CYCLE_MS period."""
+        lead = PRESS_MS if key in LONG_KEYS else 0
+        self.step(align={"period_ms": CYCLE_MS, "phase_ms": (PHASE_MS - lead) % CYCLE_MS})
+        return self.press(key, "latency", record, what, window_ms=window_ms)
+
+    def json(self, i2c, tm):
+        return {"name": self.name, "i2c_devices": i2c, "tm1637": tm, "steps": self.steps}
+
+
+def plan_short(build, pins):
+    """Empty journal: boot, the wiring check, ordinary keys, presses in OLED refreshes."""
+    p = Plan("%s-short" % build, pins)
+    p.step(serial="cowboy: up", timeout_ms=10000)
+    p.step(wait_ms=2300)                     # the start-up wiring check runs its course
+    p.measured("3", None, "compose: the 3 ball (preview on the shooter's display)")
+    p.measured("C2", None, "compose: carom off two balls")
+    p.measured("OK", "shot", "scoring stroke 3+C2+OK (opening, 5 points)")
+    p.measured("MISS", "miss", "MISS: player 1 banks, player 2 to the table (two displays)")
+    p.measured("5", None, "compose: the 5 ball")
+    p.measured("OK", "shot", "scoring stroke 5+OK")
+    p.measured("FOUL", "foul", "FOUL: player 2's inning lost, player 1 to the table "
+               "(two displays)")
+    p.measured("UNDO", "undo", "UNDO of the FOUL")
+    p.measured("REDO", "redo", "REDO of the FOUL")
+    if build.startswith("oled"):
+        for i in range(2):
+            # past the last key's update, then the first whole-page write (129+ bytes:
+            # an update sends changed column spans, a full refresh whole pages)
+            p.step(wait_ms=400)
+            p.step(after_i2c={"min_len": 129}, delay_ms=1, timeout_ms=3000,
+                   label="refresh-%d" % i)
+            p.press("MISS", "probe", "miss", "MISS pressed 1 ms after the first page write of a "
+                    "full OLED refresh ended")
+    p.step(wait_ms=500)
+    return p
+
+
+def plan_long(build, pins):
+    """A 2,000-action journal (player 1 at 100): boot and resume, presses during the
+    resume, strokes in a grown game, UNDO/REDO with a full history, the stroke that
+    ends the game (statistics recount), a press inside an erase."""
+    p = Plan("%s-long" % build, pins)
+    p.step(serial="cowboy: up", timeout_ms=15000)
+    p.step(wait_ms=5)
+    p.press("MISS", "probe", "miss", "MISS pressed 5 ms after the boot report (journal resume)")
+    p.step(wait_ms=100)
+    p.press("MISS", "probe", "miss", "MISS pressed 165 ms after the boot report")
+    p.step(after_bus=bus_pins(build), delay_ms=2200, timeout_ms=15000, label="picture")
+    p.measured("MISS", "miss", "MISS in a grown game (player 1 at 100 keeps 100)")
+    p.measured("3", None, "compose in a grown game")
+    p.measured("OK", "shot", "scoring stroke 3+OK in a grown game")
+    p.measured("FOUL", "foul", "FOUL in a grown game (two displays)")
+    p.measured("UNDO", "undo", "UNDO with a full history")
+    p.measured("REDO", "redo", "REDO with a full history")
+    p.measured("OK", None, "OK at 100: the winning stroke filled in (preview)")
+    p.measured("OK", "shot", "the stroke that ends the game (statistics recount)",
+               window_ms=END_WAIT_MS)
+    p.step(wait_ms=END_WAIT_MS)
+    if build == "oled8":
+        # each UNDO/REDO of the winning stroke redraws all 8 seats: press inside seat c
+        for c in range(8):
+            p.step(after_i2c={"addr": 0x71, "data0": 1 << c}, delay_ms=1,
+                   timeout_ms=10000, label="seat-%d" % c)
+            p.press("UNDO" if c % 2 == 0 else "REDO", "probe",
+                    "undo" if c % 2 == 0 else "redo",
+                    "pressed 1 ms after the multiplexer next selected seat %d" % (c + 1))
+        p.step(wait_ms=3000)
+    p.measured("UNDO", "undo", "UNDO of the winning stroke", window_ms=10000)
+    p.measured("MISS", "miss", "MISS in a grown game (player 1 at 100 keeps 100)")
+    p.step(wait_ms=40)
+    p.press("FOUL", "probe", "foul", "FOUL pressed 40 ms after the MISS acted (its journal erase)")
+    p.step(wait_ms=500)
+    return p
+
+
+PLANS = {"short": plan_short, "long": plan_long}
+
+
+# ---- running the emulator --------------------------------------------------------------------
+
+def ensure_emulator(emu):
+    if not os.path.isdir(os.path.join(emu, "src")):
+        src = SHARED_EMULATOR
+        if not os.path.isdir(src):
+            raise BenchError("no emulator at %s (nor %s)" % (emu, SHARED_EMULATOR))
+        shutil.copytree(src, emu, symlinks=True)
+    subprocess.run([os.path.join(emu, "setup.sh")], check=True, stdout=subprocess.DEVNULL)
+
+
+def run_one(emu, build, scenario, pins, pio_hz=None, out=OUT):
+    """Make the device tree and the plan, run the emulator; returns the run's files."""
+    d = os.path.join(out, "%s-%s" % (build, scenario))
+    os.makedirs(d, exist_ok=True)
+    app = os.path.join(d, "device")
+    device_tree(build, scenario, app, pio_hz)
+    with open(os.path.join(d, "pio_hz"), "w") as f:
+        f.write("%s\n" % (pio_hz or "clk_sys"))
+    plan = PLANS[scenario](build, pins)
+    _, tm, i2c = displays(build)
+    with open(os.path.join(d, "plan.json"), "w") as f:
+        json.dump(plan.json(i2c, tm), f, indent=1)
+    with open(os.path.join(d, "keys.json"), "w") as f:
+        json.dump(plan.keys, f, indent=1)
+    env = dict(os.environ, BENCH_PLAN=os.path.join(d, "plan.json"))
+    t0 = time.time()
+    res = subprocess.run(["node", "src/cli.mjs", "run", os.path.join(HERE, "bench_pico_plan.mjs"),
+                          "--app", app, "--out", d, "--save-fs"],
+                         cwd=emu, env=env, capture_output=True, text=True)
+    with open(os.path.join(d, "emulator.txt"), "w") as f:
+        f.write(res.stdout + res.stderr)
+    return {"build": build, "scenario": scenario, "dir": d, "rc": res.returncode,
+            "wall_s": round(time.time() - t0, 1)}
+
+
+# ---- log analysis (pure functions: host_tests/test_bench_pico.py) ----------------------------
+
+def read_log(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def key_edges(events, keys, pins):
+    """For each planned key: its press and release edge times (us) from the log.
+
+    A key's mark `key:LABEL` comes just before its press edge (an `input` event with
+    level 0 on its pin); the release is that pin's next `input` event."""
+    marks = {}
+    for i, e in enumerate(events):
+        if e.get("ev") == "mark" and e.get("name", "").startswith("key:"):
+            marks[e["name"][4:]] = i
+    out = []
+    for k in keys:
+        pin = pins[k["key"]]
+        i = marks.get(k["label"])
+        press = release = None
+        if i is not None:
+            for e in events[i:]:
+                if e.get("ev") == "input" and e.get("pin") == pin:
+                    if press is None and e.get("level") == 0:
+                        press = e["t"]
+                    elif press is not None:
+                        release = e["t"]
+                        break
+        edge = release if k["acting"] == "release" else press
+        out.append(dict(k, press_us=press, release_us=release, edge_us=edge))
+    return out
+
+
+def merge_changes(histories):
+    """[(t, display index)] of every visible change, in time order; `histories` is one
+    list of (t, state) per display (consecutive equal states are not changes)."""
+    out = []
+    for i, h in enumerate(histories):
+        prev = object()
+        for t, s in h:
+            if s != prev:
+                out.append((t, i))
+                prev = s
+    out.sort()
+    return out
+
+
+def busy_between(busy, t1, t2):
+    """Microseconds of [t1, t2] covered by the (start, end) intervals `busy`."""
+    return sum(max(0, min(b, t2) - max(a, t1)) for a, b in busy)
+
+
+def update_after(changes, t_edge, t_limit=None, gap_us=GAP_US, busy=()):
+    """The update that answers an edge: the first visible changes after `t_edge`, up
+    to the first pause of `gap_us` without one (or `t_limit`). Time the flash is busy
+    (`busy`: (start, end) of each erase or program, while the CPU is stopped) does not
+    count in a pause. Returns (first_t, last_t, sorted displays) or None when nothing
+    changed."""
+    first = last = None
+    shown = set()
+    for t, i in changes:
+        if t <= t_edge:
+            continue
+        if t_limit is not None and t >= t_limit:
+            break
+        if last is not None and t - last - busy_between(busy, last, t) >= gap_us:
+            break
+        if first is None:
+            first = t
+        last = t
+        shown.add(i)
+    if first is None:
+        return None
+    return first, last, sorted(shown)
+
+
+def flash_busy(events):
+    """(start, end) us of every flash erase and program in the log, at the flash
+    model's typical times (FLASH_TIMES_NS of the emulator's src/flash.mjs)."""
+    out = []
+    for e in events:
+        if e.get("ev") == "flash":
+            if e.get("op") == "erase":
+                d = {4096: 45_000, 32768: 120_000, 65536: 150_000}.get(e.get("len"), 45_000)
+            else:
+                d = 400
+            out.append((e["t"], e["t"] + d))
+    return out
+
+
+def settled_by(changes, t0, t1):
+    """Time of the last visible change in [t0, t1) (None if none): from then on until
+    t1 every display shows what it shows at t1."""
+    last = None
+    for t, _ in changes:
+        if t0 <= t < t1:
+            last = t
+    return last
+
+
+def first_bus_after(bus_times, t_edge):
+    """First display-bus activity (sorted times, us) after `t_edge`, or None."""
+    import bisect
+    i = bisect.bisect_right(bus_times, t_edge)
+    return bus_times[i] if i < len(bus_times) else None
+
+
+def tm1637_clock(events, clk):
+    """(median CLK period us, median byte time us) from the CLK pin's rising edges:
+    periods are rises less than 1 ms apart; a byte is 9 clocks (8 bits and the ACK)."""
+    rises = [e["t"] for e in events
+             if e.get("ev") == "gpio" and e.get("pin") == clk and e.get("level") == 1]
+    periods = sorted(b - a for a, b in zip(rises, rises[1:]) if b - a < 1000)
+    bytes_ = []
+    run = [rises[0]] if rises else []
+    for a, b in zip(rises, rises[1:]):
+        if b - a < 1000:
+            run.append(b)
+            continue
+        bytes_ += [run[k + 9] - run[k] for k in range(0, len(run) - 9, 9)]
+        run = [b]
+    bytes_ += [run[k + 9] - run[k] for k in range(0, len(run) - 9, 9)]
+    if not periods:
+        return None, None
+    med = periods[len(periods) // 2]
+    byte = sorted(bytes_)[len(bytes_) // 2] if bytes_ else med * 9
+    return med, byte
+
+
+def record_kind(line):
+    """miss, foul, undo, redo or shot (any other stroke or choice) of a record line."""
+    d = json.loads(line)
+    if d.get("undo"):
+        return "undo"
+    if d.get("redo"):
+        return "redo"
+    shot = d.get("shot")
+    if shot == {}:
+        return "miss"
+    if shot is not None and shot.get("foul"):
+        return "foul"
+    return "shot"
+
+
+def match_records(expected, added, answered=None):
+    """Which journaling presses acted: `expected` is the record kind each press should
+    add, in order; `added` the kinds of the records the journal gained; `answered`
+    (optional) whether a visible update followed each press. The presses and records
+    are aligned in order, as many matched as possible, preferring presses that were
+    answered on the displays (so the count of lost presses is exact, and of two equal
+    presses in a row the one the displays answered is the one that acted).
+    Returns (acted flags, records left unmatched)."""
+    n, m = len(expected), len(added)
+    if answered is None:
+        answered = [False] * n
+    # best[i][j]: best score aligning expected[i:] with added[j:]
+    best = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            v = max(best[i + 1][j], best[i][j + 1])
+            if expected[i] == added[j]:
+                v = max(v, best[i + 1][j + 1] + 2 + (1 if answered[i] else 0))
+            best[i][j] = v
+    acted = [False] * n
+    used = [False] * m
+    i = j = 0
+    while i < n and j < m:
+        if expected[i] == added[j] and \
+                best[i][j] == best[i + 1][j + 1] + 2 + (1 if answered[i] else 0):
+            acted[i] = used[j] = True
+            i += 1
+            j += 1
+        elif best[i][j] == best[i + 1][j]:
+            i += 1
+        else:
+            j += 1
+    return acted, [a for a, u in zip(added, used) if not u]
+
+
+def boot_report(serial):
+    """(ms since reset, free, alloc) from the firmware's `cowboy: up` line, or None."""
+    for line in serial.splitlines():
+        if line.startswith("cowboy: up "):
+            w = line.split()
+            try:
+                return (int(w[2]), int(w[3].split("=")[1]), int(w[4].split("=")[1]))
+            except (IndexError, ValueError):
+                return None
+    return None
+
+
+# ---- decoding the displays -------------------------------------------------------------------
+
+def _emu_tools(emu):
+    p = os.path.join(emu, "tools")
+    if p not in sys.path:
+        sys.path.insert(0, p)
+
+
+def display_histories(log_path, events, build, emu):
+    """One [(t, visible state)] list per display of the build, from the emulator's decoders."""
+    _emu_tools(emu)
+    ds, _, _ = displays(build)
+    kind = ds[0][0]
+    if kind == "tm1637":
+        import tm1637_decode
+        clk = ds[0][1]["clk"]
+        decs = tm1637_decode.decode(log_path, clk, [w["dio"] for _, w in ds])
+        return [[(t, (tuple(s["segments"]), s["on"], s["brightness"]))
+                 for t, s in decs[w["dio"]].history.changes()] for _, w in ds]
+    if kind == "max7219":
+        import max7219_decode
+        w0 = ds[0][1]
+        chain = max7219_decode.decode(log_path, w0["cs"], w0["bus"], w0["chips"])
+        ch = chain.history.changes()
+        return [[(t, (tuple(s[w["pos"]]["segments"]), s[w["pos"]]["on"],
+                      s[w["pos"]]["intensity"])) for t, s in ch] for _, w in ds]
+    if kind == "ht16k33":
+        import ht16k33_decode
+        decs = ht16k33_decode.decode(log_path, ds[0][1]["bus"], [w["addr"] for _, w in ds])
+        return [[(t, json.dumps(s, sort_keys=True)) for t, s in decs[w["addr"]].history.changes()]
+                if w["addr"] in decs else [] for _, w in ds]
+    import sh1106_png
+    devs = [sh1106_png.SH1106() for _ in ds]
+    mux = {}                     # (bus, mux addr) -> channel mask
+    for e in events:
+        if e.get("ev") != "i2c" or e.get("op") != "w" or not e.get("ack"):
+            continue
+        for i, (_, w) in enumerate(ds):
+            if e["bus"] != w["bus"]:
+                continue
+            if "mux" in w and e["addr"] == w["mux"] and e["data"]:
+                mux[(w["bus"], w["mux"])] = e["data"][-1]
+            if e["addr"] != w["addr"]:
+                continue
+            if "mux" in w and not (mux.get((w["bus"], w["mux"]), 0) >> w["channel"]) & 1:
+                continue
+            devs[i].transaction(e.get("t_end", e["t"]), e["data"])
+    return [[(t, (s[0][2:130] + s[0][134:262] + s[0][266:394] + s[0][398:526] + s[0][530:658]
+                  + s[0][662:790] + s[0][794:922] + s[0][926:1054],) + s[1:])
+             for t, s in d.history.changes()] for d in devs]
+
+
+def bus_pins(build):
+    """The after_bus step's filter: any I2C/SPI transaction or an edge on these pins."""
+    ds, _, _ = displays(build)
+    return {"pins": sorted({w[k] for _, w in ds for k in ("clk", "dio", "cs") if k in w})}
+
+
+def bus_activity(events, build):
+    """Sorted times (us) of display-bus traffic: I2C/SPI transactions (their start) and
+    TM1637 / MAX7219 CS pin edges."""
+    ds, _, _ = displays(build)
+    pins = set()
+    for _, w in ds:
+        for k in ("clk", "dio", "cs"):
+            if k in w:
+                pins.add(w[k])
+    out = [e["t"] for e in events if e.get("ev") in ("i2c", "spi")
+           or (e.get("ev") == "gpio" and e.get("pin") in pins)]
+    out.sort()
+    return out
+
+
+def journal_records(fs_image, emu, workdir):
+    """Actions in journal.bin of a saved filesystem image (fs_dump + tools/journal.py)."""
+    ex = os.path.join(workdir, "fs-after")
+    if os.path.isdir(ex):
+        shutil.rmtree(ex)
+    r = subprocess.run([os.path.join(emu, ".venv", "bin", "python"),
+                        os.path.join(emu, "tools", "fs_dump.py"), fs_image, "--extract", ex],
+                       capture_output=True, text=True)
+    path = os.path.join(ex, "journal.bin")
+    if r.returncode or not os.path.exists(path):
+        return None
+    import journal
+    with open(path, "rb") as f:
+        text = journal.to_json(f.read())
+    with open(os.path.join(workdir, "journal-after.jsonl"), "w") as f:
+        f.write(text)
+    return [x for x in text.splitlines() if x.strip()][1:]
+
+
+def analyse(run, emu, pins):
+    """Figures of one run (build, scenario) from its log, summary and saved filesystem."""
+    build, scenario, d = run["build"], run["scenario"], run["dir"]
+    name = "%s-%s" % (build, scenario)
+    log_path = os.path.join(d, name + ".jsonl")
+    with open(os.path.join(d, name + ".summary.json")) as f:
+        summary = json.load(f)
+    with open(os.path.join(d, "keys.json")) as f:
+        keys = json.load(f)
+    events = read_log(log_path)
+    hist = display_histories(log_path, events, build, emu)
+    changes = merge_changes(hist)
+    bus = bus_activity(events, build)
+    edges = key_edges(events, keys, pins)
+    out = {"scenario": scenario, "passed": summary["passed"], "error": summary.get("error"),
+           "emulated_s": summary["emulated_s"], "wall_s": run.get("wall_s", summary["wall_s"]),
+           "flash": summary.get("flash_writes")}
+    up = boot_report(summary["serial"])
+    up_t = next((e["t"] for e in events if e.get("ev") == "serial" and e.get("dir") == "rx"
+                 and "cowboy: up" in e.get("text", "")), None)
+    if up:
+        out["boot_report"] = {"up_ms": up[0], "heap_free_bytes": up[1], "heap_alloc_bytes": up[2]}
+    busy = flash_busy(events)
+    # the first picture: the first update after reset (displays are dark before it)
+    pic = update_after(changes, 0, busy=busy)
+    out["boot_to_picture_ms"] = None if pic is None else round(pic[1] / 1000, 1)
+    if up_t is not None and pic is not None:
+        out["boot_report_to_picture_ms"] = round((pic[0] - up_t) / 1000, 1)
+    trig = {}                    # key label -> the trigger mark just before it
+    last = None
+    for e in events:
+        if e.get("ev") == "mark":
+            n = e["name"]
+            if n.startswith("trig:") or n.startswith("trig-miss:"):
+                last = n
+            elif n.startswith("key:"):
+                if last:
+                    trig[n[4:]] = last
+                last = None
+    lat = []
+    for i, k in enumerate(edges):
+        nxt = next((x["press_us"] for x in edges[i + 1:] if x["press_us"] is not None), None)
+        r = {"label": k["label"], "key": k["key"], "acting_edge": k["acting"],
+             "what": k["what"], "kind": k["kind"]}
+        if k["edge_us"] is None:
+            r["error"] = "edge not found in the log"
+            lat.append(r)
+            continue
+        if k["window_ms"]:
+            limit = k["edge_us"] + k["window_ms"] * 1000
+        else:   # up to the next page turn (a multiple of PAGE_MS of ticks_ms, which
+            # starts at the reset: one boot per run)
+            limit = (k["edge_us"] // (PAGE_MS * 1000) + 1) * PAGE_MS * 1000
+        if nxt is not None:
+            limit = min(limit, nxt)
+        u = update_after(changes, k["edge_us"], limit, busy=busy)
+        fb = first_bus_after(bus, k["edge_us"])
+        r["edge_ms"] = round(k["edge_us"] / 1000, 3)
+        r["first_bus_ms"] = None if fb is None or fb >= limit else \
+            round((fb - k["edge_us"]) / 1000, 2)
+        if u:
+            r["latency_ms"] = round((u[1] - k["edge_us"]) / 1000, 2)
+            r["first_change_ms"] = round((u[0] - k["edge_us"]) / 1000, 2)
+            r["displays_changed"] = [x + 1 for x in u[2]]
+        else:
+            r["latency_ms"] = None
+        if k["press_us"] is not None:
+            inside = [a for a, b in busy if b - a > 1000 and a <= k["press_us"] < b]
+            r["press_inside_erase"] = bool(inside)
+        if k["label"] in trig:
+            t = trig[k["label"]]
+            r["trigger"] = t.split(":", 1)[1]
+            r["triggered"] = t.startswith("trig:")
+        lat.append(r)
+    out["keys"] = lat
+    recs = journal_records(os.path.join(d, name + ".fs-after.img"), emu, d)
+    before = JOURNAL_LONG if scenario == "long" else 0
+    journaling = [(r, k) for r, k in zip(lat, keys) if k["record"]]
+    if recs is not None:
+        added = [record_kind(x) for x in recs[before:]]
+        acted, extra = match_records([k["record"] for _, k in journaling], added,
+                                     [r.get("latency_ms") is not None for r, _ in journaling])
+        for (r, _), a in zip(journaling, acted):
+            r["acted"] = a
+        out["journal"] = {"records_before": before, "records_after": len(recs),
+                          "journaling_presses": len(journaling),
+                          "lost": acted.count(False), "unexpected_records": extra}
+    out["triggers_missed"] = [x["label"] for x in lat if x.get("triggered") is False]
+    if displays(build)[0][0][0] == "tm1637":
+        per, byte = tm1637_clock(events, displays(build)[0][0][1]["clk"])
+        out["tm1637_clock_period_us"] = None if per is None else round(per, 1)
+        out["tm1637_byte_us"] = None if byte is None else round(byte, 1)
+    return out
+
+
+# ---- the report ----------------------------------------------------------------------------
+
+# The figures of the summary: (scenario, key label) -> name. Labels number the presses
+# of a plan in order, so they are the same on every build up to these keys.
+FIGURES = (
+    ("short", "3-OK", "ok", "scoring stroke 3+C2+OK"),
+    ("short", "4-MISS", "miss", "MISS, two displays"),
+    ("short", "7-FOUL", "foul", "FOUL, two displays"),
+    ("short", "8-UNDO", "undo", "UNDO"),
+    ("short", "9-REDO", "redo", "REDO"),
+    ("long", "5-OK", "grown_ok", "3+OK, 2,000-action journal"),
+    ("long", "6-FOUL", "grown_foul", "FOUL, 2,000-action journal"),
+    ("long", "7-UNDO", "full_undo", "UNDO, full history"),
+    ("long", "8-REDO", "full_redo", "REDO, full history"),
+    ("long", "10-OK", "end_of_game", "the stroke that ends the game"),
+)
+
+
+def summarise(build, runs):
+    """The build's headline figures (ms unless said) from its runs."""
+    s = {"build": build, "latency_ms": {}}
+    for scenario, label, name, _ in FIGURES:
+        for k in runs.get(scenario, {}).get("keys", []):
+            if k["label"] == label:
+                s["latency_ms"][name] = k.get("latency_ms")
+    short, long_ = runs.get("short", {}), runs.get("long", {})
+    s["boot_empty_journal_ms"] = short.get("boot_to_picture_ms")
+    s["boot_2000_journal_ms"] = long_.get("boot_to_picture_ms")
+    s["heap"] = short.get("boot_report")
+    for k in ("tm1637_clock_period_us", "tm1637_byte_us"):
+        if k in short:
+            s[k] = short[k]
+    lost = pressed = 0
+    which = []
+    for r in runs.values():
+        j = r.get("journal")
+        if j:
+            lost += j["lost"]
+            pressed += j["journaling_presses"]
+        which += ["%s: %s" % (r["scenario"], k["what"]) for k in r["keys"]
+                  if k.get("acted") is False]
+    s["presses_lost"] = {"lost": lost, "journaling_presses": pressed, "which": which}
+    return s
+
+
+def table(result):
+    """The summary as a Markdown table (ms; lost: journaling presses not acted on)."""
+    head = [f[2] for f in FIGURES]
+    rows = ["| build | " + " | ".join(head) + " | boot empty / 2000 | lost | heap free |",
+            "|---" * (len(head) + 4) + "|"]
+
+    def f(v):
+        return "-" if v is None else "%.1f" % v
+
+    for b, r in result["builds"].items():
+        su = r["summary"]
+        lat = su["latency_ms"]
+        rows.append("| %s | %s | %s / %s | %d of %d | %s |" % (
+            b, " | ".join(f(lat.get(n)) for n in head),
+            f(su.get("boot_empty_journal_ms")), f(su.get("boot_2000_journal_ms")),
+            su["presses_lost"]["lost"], su["presses_lost"]["journaling_presses"],
+            (su.get("heap") or {}).get("heap_free_bytes", "-")))
+    return "\n".join(rows)
+
+
+DEFINITIONS = {
+    "latency_ms": "from the key's acting edge (press; release for 1 3 5 MISS FOUL SCRATCH and "
+                  "the encoder switch) to the end of the bus transaction of the last visible "
+                  "change of the update that answers it: the first visible changes on any display "
+                  "after the edge, up to the first pause of 100 ms without one, flash-busy time "
+                  "not counted (decoded with the "
+                  "emulator's decoders; milliseconds of emulated time, 3 ms debounce included)",
+    "first_change_ms": "edge to the first visible change",
+    "first_bus_ms": "edge to the first display-bus activity (I2C/SPI start, TM1637 or CS edge)",
+    "boot_to_picture_ms": "reset to the end of the first update of the displays (the start-up "
+                          "wiring check, drawn after the journal is resumed), as latency_ms",
+    "boot_report": "the firmware's `cowboy: up` line: ms since reset after the application is "
+                   "assembled, gc.mem_free()/gc.mem_alloc() after a collection (bytes)",
+    "journal": "actions in journal.bin read back from the flash after the run against those the "
+               "scripted presses should have added; lost = presses the firmware did not act on",
+    "kind": "latency: a measured key; probe: a press placed inside a busy moment (OLED "
+            "refresh, 8-seat redraw, erase, resume); trigger/triggered: the bus or flash event "
+            "it was placed after, and whether that event came",
+    "acted": "the journal gained the record this press should add",
+    "tm1637_clock_period_us": "median period between CLK rising edges within a transfer",
+    "tm1637_byte_us": "median time of 9 CLK periods (8 data bits and the ACK clock)",
+    "keys": "held %d ms each; measured keys act %d ms into a %d ms period of emulated time" % (
+        PRESS_MS, PHASE_MS, CYCLE_MS),
+    "players": 2,
+}
+
+
+def main(argv):
+    builds, scenarios, jobs, quick, only_analyse, pio_hz = [], [], 2, False, False, None
+    out, result_path = OUT, RESULT
+    emu = os.path.join(BUILD, "pico-emulator")
+    i = 0
+    try:
+        while i < len(argv):
+            a = argv[i]
+            if a == "--build":
+                i += 1
+                if argv[i] not in BUILDS:
+                    raise ValueError("unknown build %s (builds: %s)" % (argv[i], " ".join(BUILDS)))
+                builds.append(argv[i])
+            elif a == "--scenario":
+                i += 1
+                if argv[i] not in SCENARIOS:
+                    raise ValueError("unknown scenario %s (%s)" % (argv[i], " ".join(SCENARIOS)))
+                scenarios.append(argv[i])
+            elif a == "--jobs":
+                i += 1
+                jobs = int(argv[i])
+            elif a == "--pio-hz":
+                i += 1
+                pio_hz = int(argv[i])
+                if not 10_000 <= pio_hz <= 125_000_000:
+                    raise ValueError("--pio-hz: 10000 to 125000000")
+            elif a == "--out":
+                i += 1
+                out = os.path.abspath(argv[i])
+                result_path = os.path.join(out, "bench-pico.json")
+            elif a == "--emulator":
+                i += 1
+                emu = os.path.abspath(argv[i])
+            elif a == "--quick":
+                quick = True
+            elif a == "--analyse":
+                only_analyse = True
+            else:
+                raise ValueError("unknown option %s" % a)
+            i += 1
+    except (IndexError, ValueError) as e:
+        print("bench_pico: %s\n%s" % (e, __doc__.split("\n\n")[1]), file=sys.stderr)
+        return 2
+    builds = builds or list(BUILDS)
+    scenarios = scenarios or (["short"] if quick else list(SCENARIOS))
+    t0 = time.time()
+    try:
+        pins = panel_pins()
+        work = [(b, s) for s in scenarios for b in builds]
+        if only_analyse:
+            runs = [{"build": b, "scenario": s, "dir": os.path.join(out, "%s-%s" % (b, s))}
+                    for b, s in work]
+        else:
+            ensure_emulator(emu)
+            from deploy import build as deploy_build
+            deploy_build()
+            os.makedirs(out, exist_ok=True)
+            # the long runs first: they take longest
+            work.sort(key=lambda w: w[1] != "long")
+            with ThreadPoolExecutor(max_workers=jobs) as ex:
+                runs = list(ex.map(lambda w: run_one(emu, w[0], w[1], pins, pio_hz, out), work))
+        result = {"definitions": DEFINITIONS, "builds": {}}
+        if os.path.exists(result_path):  # keep the runs not measured this time
+            try:
+                with open(result_path) as f:
+                    result["builds"] = json.load(f).get("builds", {})
+            except ValueError:
+                pass
+        for r in runs:
+            a = analyse(r, emu, pins)
+            try:
+                with open(os.path.join(r["dir"], "pio_hz")) as f:
+                    a["encoder_pio_clock"] = f.read().strip()
+            except OSError:
+                a["encoder_pio_clock"] = "clk_sys"
+            a["date_utc"] = time.strftime("%Y-%m-%d %H:%M", time.gmtime(
+                os.path.getmtime(os.path.join(r["dir"], "keys.json"))))
+            result["builds"].setdefault(r["build"], {"runs": {}})["runs"][r["scenario"]] = a
+        result["builds"] = {b: result["builds"][b] for b in BUILDS if b in result["builds"]}
+        for b, r in result["builds"].items():
+            r["summary"] = summarise(b, r["runs"])
+    except BenchError as e:
+        print("bench_pico: %s" % e, file=sys.stderr)
+        return 2
+    except OSError as e:       # --analyse without logs, a run that left no files
+        print("bench_pico: %s: %s" % (e.filename or "", e.strerror or e), file=sys.stderr)
+        return 2
+    result["bench_wall_s"] = round(time.time() - t0, 1)
+    result["date_utc"] = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
+    with open(result_path, "w") as f:
+        json.dump(result, f, indent=1)
+    print(table(result))
+    print("wrote %s (%.0f s)" % (os.path.relpath(result_path, ROOT), result["bench_wall_s"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
