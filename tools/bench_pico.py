@@ -69,6 +69,30 @@ def select_build(dest, build):
         f.write(build + "\n")
 
 
+def slow_pio(source, hz):
+    """input/pio_quadrature.py source with the encoder state machines clocked at `hz`
+    instead of clk_sys (--pio-hz: a faster emulation; `read()` then waits up to 13
+    PIO cycles for a fresh word instead of 0.1 us)."""
+    old = "def __init__(self, sm_id, pin_a, freq=-1):"
+    if old not in source:
+        raise BenchError("--pio-hz: input/pio_quadrature.py has no `%s`" % old)
+    return source.replace(old, old.replace("freq=-1", "freq=%d" % hz))
+
+
+def compile_into(dest, rel, source):
+    """Compile `source` (firmware path `rel`, e.g. board/config.py) into the tree `dest`."""
+    from deploy import mpy_cross
+    with tempfile.TemporaryDirectory() as tmp:
+        p = os.path.join(tmp, os.path.basename(rel))
+        with open(p, "w") as f:
+            f.write(source)
+        res = subprocess.run(mpy_cross() + ["-s", rel, "-o",
+                                            os.path.join(dest, rel[:-3] + ".mpy"), p],
+                             capture_output=True, text=True)
+        if res.returncode:
+            raise BenchError("mpy-cross %s: %s" % (rel, res.stderr))
+
+
 # ---- hardware description -----------------------------------------------------------------
 
 def firmware_config():
