@@ -167,7 +167,7 @@ def test_journal_round_trip_keeps_the_rules(game):
     players, opener, actions, rules = game
     lines = record_lines(players, opener, actions, rules)
     data = T.to_binary(lines)
-    assert data[2] == (2 if rules else 1) and data[5] == rules
+    assert data[2] == (3 if rules else 2) and data[5] == rules
     back = T.to_json(data).splitlines()
     assert record.parse_header(back[0]) == (players, opener - 1, rules)
     _, want = record.replay(lines, trace=True)
@@ -180,17 +180,18 @@ def test_journal_header_codec_versions():
     buf = bytearray(8)
     J.write_header(buf, 3, 2)
     plain = bytes(buf)
-    assert plain[2] == 1 and plain[5] == plain[6] == 0         # format 1, as before
+    assert plain[2] == J.SPLIT == 2 and plain[5] == plain[6] == 0   # format 2, as before
     assert J.read_header(buf, 8) == 3 * 16 + 2 and J.header_rules(buf) == 0
     for mask in range(1, HR.ALL + 1):
         c = J.write_header(buf, 3, 2, mask)
-        assert c == buf[7] and buf[2] == J.VERSION == 2 and buf[5] == mask
+        assert c == buf[7] and buf[2] == J.VERSION == 3 and buf[5] == mask
         assert J.read_header(buf, 8) == 3 * 16 + 2 and J.header_rules(buf) == mask
-        # a reader of format 1 only (the firmware before house rules) treats byte 2 != 1
-        # as another format and archives the game: never replayed without its rules
-        assert buf[2] != 1
+        # a reader of formats 1 and 2 only (the firmware before house rules) treats
+        # byte 2 > 2 as another format and archives the game: never replayed without
+        # its rules
+        assert buf[2] > 2
     bad = bytearray(plain)
-    bad[5] = 8                                                 # rules in a format 1 header
+    bad[5] = 8                                                 # rules in a format 2 header
     bad[7] = J.crc8(0, bad, 0, 7)
     assert J.read_header(bad, 8) == J.BAD
     J.write_header(buf, 3, 2, 15)
