@@ -313,9 +313,15 @@ class Board:
     def export_record(self):
         """The journal on the page's flash as GAME-RECORD JSON Lines."""
         import journal as tool
+        from app.journal import joined
         with open(self.root + "journal.bin", "rb") as f:
-            data = f.read()
-        return tool.to_json(data)
+            body = f.read()
+        try:
+            with open(self.root + "journal.tail", "rb") as f:
+                tail = f.read()
+        except OSError:
+            tail = b""
+        return tool.to_json(joined(body, tail))
 
 
 def import_record(root, text, seats_max):
@@ -330,11 +336,12 @@ def import_record(root, text, seats_max):
     players = data[3]
     if players > seats_max:
         return "the record has %d players, this build has %d displays" % (players, seats_max)
-    try:
-        os.stat(root + "journal.bin")
-        os.remove(root + "journal.bin")
-    except OSError:
-        pass
+    for name in ("journal.bin", "journal.tail"):   # a tail left by the old game too
+        try:
+            os.stat(root + name)
+            os.remove(root + name)
+        except OSError:
+            pass
     with open(root + "journal.bin", "wb") as f:
         f.write(data)
     return ""
