@@ -39,8 +39,18 @@ class App:
         self.persist = True        # save settings changed in the menu
 
     def start(self, now):
-        """Resume the journaled game (or start one), then show the wiring check."""
+        """Show the wiring check at once (each display its player number), then
+        resume the journaled game (or start one): the displays come up before a
+        long journal is read back (about 1 ms an action on the RP2040), and keys
+        pressed meanwhile wait in the input layer."""
         s = self.panel.settings
+        screens = self.screens
+        if screens is not None:             # the panel starts in MODE_HELLO
+            screens.update(self.game, self.panel, now)
+            for _ in range(64 * screens.count):
+                if not screens.busy:
+                    break
+                screens.update(self.game, self.panel, now)
         resumed = False
         if self.journal is not None:
             self.journal.resume(s.players, s.opener)
