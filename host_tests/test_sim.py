@@ -373,7 +373,7 @@ def test_help_lists_every_key_and_the_codes_of_the_views_tables():
             c = code.decode().rstrip()
             if len(c.strip()) > 1:
                 assert '"%s"' % c in text, (table, c)
-    assert '"In 7"' in text and '"hAnd"' in text and '"E  1"' in text
+    assert '"r  7"' in text and '"hAnd"' in text and '"E  1"' in text
     pages = sim.help_page(40, 12, 0)[1]
     seen = []
     for p in range(pages):

@@ -43,7 +43,7 @@ class App:
         s = self.panel.settings
         resumed = False
         if self.journal is not None:
-            self.journal.resume(s.players, s.opener)
+            self.journal.resume(s.players, s.opener, s.rules)
             resumed = True
         self.panel.start(now, resumed)
         self.frame_at = now
