@@ -83,7 +83,7 @@ PAGE_MS = U.PAGE_MS       # how long each item shows when several take turns
 # Foul reasons (cowboy.codes R_*): the cue-ball ones read as the CUE field's values.
 REASON4 = (b"FoUL", b"noHt", b"not1", b"othr", b"CoFF", b"CPoc", b"rL n", b"FoUL",
            b"b 90", b"P 90", b"P100", b"b100")
-REASON21 = (b"FOUL", b"FOUL: NO CONTACT", b"FOUL: 1 BALL NOT FIRST",
+REASON21 = (b"FOUL", b"FOUL: NO CONTACT", b"FOUL: 1 BALL NOT 1ST",
             b"FOUL: OTHER BALL HIT", b"FOUL: CUE BALL OFF", b"FOUL: SCRATCH",
             b"FOUL: NO RAIL", b"FOUL", b"FOUL: BALL AT 90+", b"FOUL: PAST 90",
             b"FOUL: PAST 100", b"FOUL: BALL AT 100")
