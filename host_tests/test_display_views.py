@@ -4,6 +4,7 @@ the fake devices (characters on seven segments, text read off OLED pixels)."""
 from cowboy import codes as C
 from cowboy import facts as F
 from display import ui as U
+from display import views as V
 from displayrig import Rig
 
 ELEVEN = F.B1 | F.B3 | F.B5 | (3 << F.CAROM)     # 1 + 3 + 5 + 2
@@ -383,3 +384,60 @@ def test_a_refused_stroke_shows_its_reject_code_on_seven_segments():
     rig.panel.note = U.NOTE_REJECTED
     rig.panel.reject = C.E_CAROM_TOO_MANY
     assert rig.pages(0) == ["E  5"]
+
+
+def test_start_up_pages_player_build_notice_and_house_rules_on_every_layout():
+    from cowboy import houserules as H
+    for name, pages in (
+            ("tm1637", ["P  1", "1637", "CUt ", "CA.on", "10.on"]),
+            ("ht16k33", ["P  1", "Ht16", "CUt ", "CA.on", "10.on"]),
+            ("max7219", ["PLAyEr 1", "7219    ", "CUt     ", "CA.on    ", "10.on    "])):
+        rig = Rig(name)
+        rig.game.new_game(2, 0, H.CAROM_NO_CUSHION | H.WIN_POCKETS_NOTHING)
+        p = rig.panel
+        p.mode = U.MODE_HELLO
+        p.notice = U.NOTICE_CUT
+        p.notice_arg = 2
+        p.t_start = 100000
+        seen = []
+        for k in range(5):                       # the pages in order from the first
+            rig.now = p.t_start + k * V.PAGE_MS + 10
+            rig.drain()
+            seen.append(rig.seen(0))
+        assert seen == pages, name
+    rig = Rig("oled4")
+    rig.game.new_game(2, 0, H.TAKE_AS_LIES)
+    p = rig.panel
+    p.mode = U.MODE_HELLO
+    p.notice = U.NOTICE_NEW
+    p.t_start = 5000
+    seen = []
+    for k in range(4):
+        rig.now = p.t_start + k * V.PAGE_MS + 10
+        rig.drain()
+        s = rig.seen(1)
+        seen.append((s["top"], s["big"], s["bottom"]))
+    assert seen == [("PLAYER 2", "P2", "HELLO"), ("PLAYER 2", "P2", "DISPLAYS: OLED4"),
+                    ("PLAYER 2", "P2", "UNREADABLE: NEW GAME"),
+                    ("PLAYER 2   HOUSE RULE", "P2", "TAKE AS THE BALLS LIE")]
+    p.notice = U.NOTICE_CUT
+    p.notice_arg = 3
+    p.version += 1                               # the panel's changes bump it
+    rig.now = p.t_start + 2 * V.PAGE_MS + 10
+    rig.drain()
+    assert rig.seen(0)["bottom"] == "LOST LAST ACTIONS: 3"
+
+
+def test_a_foul_at_100_under_win_pockets_nothing_names_its_reason():
+    from cowboy import houserules as H
+    for name, reason in (("tm1637", "b100"), ("oled4", "FOUL: BALL AT 100")):
+        rig = Rig(name)
+        rig.game.new_game(2, 0, H.WIN_POCKETS_NOTHING)
+        for _ in range(8):
+            rig.shot(ELEVEN)
+        for _ in range(6):
+            rig.shot(CAROM3)                           # 100
+        rig.shot(F.B1 | (F.FIRST_B1 << F.FIRST) | (F.CUE_CALLED << F.CUE))
+        assert C.reason(rig.game.last) == C.R_BALL_AT_100
+        pages = rig.pages(0, "bottom" if name == "oled4" else None)
+        assert reason in pages, pages
