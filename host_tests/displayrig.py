@@ -8,10 +8,11 @@ from display.views import PAGE_MS
 
 
 class Settings:
-    def __init__(self, players=2, opener=0, brightness=8):
+    def __init__(self, players=2, opener=0, brightness=8, rules=0):
         self.players = players
         self.opener = opener
         self.brightness = brightness
+        self.rules = rules
 
 
 class Stats:
@@ -26,8 +27,12 @@ class Stats:
 class Panel:
     """The attributes the views read (display/ui.py contract), set by the test."""
 
-    def __init__(self, players=2):
+    def __init__(self, players=2, build=b"tm1637"):
         self.mode = U.MODE_GAME
+        self.t_start = 0
+        self.notice = U.NOTICE_NONE
+        self.notice_arg = 0
+        self.build = build
         self.version = 0
         self.facts = 0
         self.composing = False
@@ -48,7 +53,7 @@ class Rig:
         self.screens = build(self.cfg, self.buses, self.pin)
         self.game = Game()
         self.game.new_game(players, opener)
-        self.panel = Panel(players)
+        self.panel = Panel(players, name.encode() if isinstance(name, str) else b"")
         self.now = 0
         self.update()
 

@@ -10,6 +10,7 @@ class Settings:
     players = 4
     opener = 0
     brightness = 8
+    rules = 0
 
 class Stats:
     innings = bytearray(8)
@@ -31,6 +32,10 @@ class Panel:
     menu_value = 0
     settings = Settings()
     stats = Stats()
+    t_start = 0
+    notice = U.NOTICE_CUT
+    notice_arg = 3
+    build = b"oled8"
 '''
 
 SCRIPT = r'''
@@ -79,11 +84,16 @@ def run(steps):
     micropython.heap_unlock()
 
 ELEVEN = 7 | (3 << F.CAROM)
-run(40)                                            # hello
+run(40)                                            # hello: build, notice
+g.new_game(4, 0, 15)
+for notice in range(4):
+    p.notice = notice
+    run(20)                                        # hello: notices, house rules
+g.new_game(4, 0)
 p.mode = U.MODE_MENU
-for item in range(4):
+for item in range(U.MENU_CONFIRM + 1):
     p.menu_item = item
-    p.menu_value = 3
+    p.menu_value = 3 if item < U.MENU_RULE else 1
     run(15)
 p.mode = U.MODE_GAME
 run(60)                                            # opening, ball in hand
@@ -91,7 +101,8 @@ g.shot(ELEVEN); run(40)                            # inning points
 for k in range(6):
     g.shot(ELEVEN)
 g.shot(F.B5); run(40)                              # need 8 for 90
-g.shot(C and (F.CUE_POCKET << F.CUE)); run(40)     # foul reason, fouls, ball in hand
+g.shot(ELEVEN); run(10)
+g.shot(C and (F.CUE_POCKET << F.CUE)); run(40)     # foul reason, run lost, fouls, ball in hand
 g.shot(F.B3 | (F.B3 << F.HELD)); run(40)           # ball held off the table
 p.composing = True
 for f in (F.B5, F.CUE_POCKET << F.CUE, F.B1 | (F.B1 << F.JUMPED)):
@@ -120,7 +131,11 @@ g.shot((F.FIRST_B1 << F.FIRST) | (F.CUE_CALLED << F.CUE)); run(40)   # winner
 p.mode = U.MODE_STATS
 Stats.innings[0] = 7
 Stats.points[0] = 101
-run(40)
+Stats.best[0] = 100
+run(40)                                            # winner and statistics
+p.note = U.NOTE_GAME_OVER
+run(20)                                            # a refused key after the win
+p.note = 0
 print("fails", fails, "bytes", i2c.bytes + spi.bytes, "winner", g.winner)
 '''
 

@@ -4,6 +4,7 @@ the fake devices (characters on seven segments, text read off OLED pixels)."""
 from cowboy import codes as C
 from cowboy import facts as F
 from display import ui as U
+from display import views as V
 from displayrig import Rig
 
 ELEVEN = F.B1 | F.B3 | F.B5 | (3 << F.CAROM)     # 1 + 3 + 5 + 2
@@ -49,20 +50,52 @@ def test_opening_player_sees_score_opening_and_ball_in_hand():
     assert rig.pages(2) == ["P3     0"]
 
 
-def test_inning_points_and_banked_score_while_at_the_table():
+def test_the_player_at_the_table_shows_the_live_total_and_the_run():
     rig = Rig("ht16k33")
     rig.shot(ELEVEN)
     rig.shot(F.B5)
-    assert rig.pages(0) == [dots("   0"), "In16"]
+    assert rig.pages(0) == [dots("  16"), "r 16"]     # points lit: provisional
     rig.shot(MISS)                                 # inning ends: 16 banked
     assert rig.pages(0) == ["  16"]
     assert rig.pages(1) == [dots("   0")]
+    rig.shot(ELEVEN)                               # player 2
+    rig.shot(MISS)
+    rig.shot(F.B3)                                 # player 1 again: 16 + 3
+    assert rig.pages(0) == [dots("  19"), "r  3"]
+    rig = Rig("max7219")
+    rig.shot(ELEVEN)
+    assert rig.pages(0) == ["r 11 " + dots(" 11")]
     rig = Rig("oled4")
     rig.shot(ELEVEN)
+    rig.shot(F.B5)
     s = rig.seen(0)
     assert s["top"] == "PLAYER 1     AT TABLE" and s["inverted"]
-    assert (s["big"], s["side"]) == ("0", "+11")
+    assert (s["big"], s["side"]) == ("16", "+16")
+    assert rig.pages(0, "bottom") == ["BANKED 0 + RUN 16"]
     assert rig.seen(1)["top"] == "PLAYER 2" and not rig.seen(1)["inverted"]
+
+
+def test_a_foul_wipes_the_run_and_the_drop_shows():
+    rig = Rig("tm1637", players=3)
+    rig.shot(ELEVEN)
+    rig.shot(MISS)                                 # 11 banked
+    rig.shot(MISS)                                 # player 2
+    rig.shot(MISS)                                 # player 3
+    for _ in range(6):
+        rig.shot(ELEVEN)                           # player 1: 11 + 66 = 77
+    assert rig.pages(0)[0] == dots("  77")
+    rig.shot(SCRATCH)                              # the run of 66 is wiped
+    assert rig.pages(0) == ["  11", "CPoc", "- 66", "F  1"]
+    rig.shot(MISS)                                 # player 2 plays: the drop is history
+    assert rig.pages(0) == ["  11", "F  1"]
+    assert rig.game.undo() == 0                    # back to the foul: its reason again
+    rig.update()
+    assert rig.pages(0) == ["  11", "CPoc", "F  1"]
+    rig = Rig("oled4")
+    rig.shot(ELEVEN)
+    rig.shot(SCRATCH)
+    assert rig.seen(0)["big"] == "0"
+    assert rig.pages(0, "bottom") == ["FOUL: SCRATCH", "RUN LOST: 11", "1 FOUL (3 LOSE)"]
 
 
 def test_points_needed_for_exactly_90():
@@ -83,7 +116,7 @@ def test_caroms_only_then_the_called_101st_point():
     for _ in range(8):
         rig.shot(ELEVEN)
     rig.shot(CAROM3)                               # 90: caroms only
-    assert "CAro " + dots("  0") in rig.pages(0)
+    assert "CAro " + dots(" 90") in rig.pages(0)
     rig2 = Rig("oled4")
     for _ in range(8):
         rig2.shot(ELEVEN)
@@ -92,7 +125,7 @@ def test_caroms_only_then_the_called_101st_point():
     for _ in range(5):
         rig.shot(CAROM3)
         rig2.shot(CAROM3)                          # 100
-    assert "CALL " + dots("  0") in rig.pages(0)
+    assert "CALL " + dots("100") in rig.pages(0)
     assert "CALL THE 101ST POINT" in rig2.pages(0, "bottom")
 
 
@@ -100,7 +133,7 @@ def test_foul_reason_then_the_warning_on_the_fouling_players_display():
     rig = Rig("tm1637")
     rig.shot(F.B5)
     rig.shot(SCRATCH)                              # player 1 fouls, inning lost
-    assert rig.pages(0) == ["   0", "5CrA", "F  1"]
+    assert rig.pages(0) == ["   0", "CPoc", "-  5", "F  1"]
     assert "hAnd" in rig.pages(1)                  # incoming player: ball in hand
     rig.shot(MISS)                                 # player 2's stroke: reason gone
     assert rig.pages(0) == [dots("   0"), "F  1"]
@@ -118,7 +151,7 @@ def test_second_foul_warns_and_third_puts_the_player_out():
     assert "F  2" in rig.pages(0)
     rig.shot(SCRATCH)
     assert rig.game.out & 1
-    assert set(rig.pages(0)) == {"0ut ", "5CrA"}
+    assert set(rig.pages(0)) == {"0ut ", "CPoc"}
     rig.shot(MISS)
     assert rig.pages(0) == ["0ut "]
 
@@ -159,7 +192,7 @@ def test_preview_of_the_stroke_being_composed():
     assert rig.pages(0) == ["=  6"]
     p.facts = SCRATCH
     p.preview = g.preview(p.facts)
-    assert rig.pages(0) == ["5CrA"]
+    assert rig.pages(0) == ["CPoc"]
     p.facts = F.B1 | (F.B1 << F.JUMPED)
     p.preview = g.preview(p.facts)
     assert p.preview == -C.E_POCKET_AND_JUMP
@@ -199,36 +232,83 @@ def test_menu_shows_the_setting_and_which_seats_play():
     rig.panel.mode = U.MODE_MENU
     rig.panel.menu_item = U.MENU_PLAYERS
     rig.panel.menu_value = 3
+    rig.panel.settings.players = 3
     rig.update()
     assert [rig.seen(i) for i in range(5)] == ["PL 3"] * 3 + ["    "] * 2
     rig.panel.menu_item = U.MENU_BRIGHTNESS
     rig.panel.menu_value = 12
     rig.update()
-    assert rig.seen(0) == "br12"
+    assert [rig.seen(i) for i in range(5)] == ["br12"] * 3 + ["    "] * 2
+    for item, value, seen in ((U.MENU_OPENER, 1, "oP 2"), (U.MENU_RULE, 1, "CA.on"),
+                              (U.MENU_RULE + 3, 0, "tA.oF"), (U.MENU_BUILD, 0, "1637"),
+                              (U.MENU_START, 0, "Go  "), (U.MENU_CONFIRM, 0, "Go ?")):
+        rig.panel.menu_item = item
+        rig.panel.menu_value = value
+        rig.update()
+        assert [rig.seen(i) for i in range(5)] == [seen] * 3 + ["    "] * 2, item
     rig = Rig("oled4")
     rig.panel.mode = U.MODE_MENU
     rig.panel.menu_item = U.MENU_OPENER
     rig.panel.menu_value = 1
     rig.update()
     s = rig.seen(1)
-    assert (s["top"], s["big"], s["bottom"], s["inverted"]) == ("SET-UP", "2",
-                                                               "OPENING PLAYER", True)
+    assert (s["top"], s["big"], s["bottom"], s["inverted"]) == (
+        "SET-UP          OLED4", "2", "OPENING PLAYER", True)
     assert not rig.seen(0)["inverted"]
+    assert rig.seen(2)["top"] == ""                # seat 3 does not play
+    rig.panel.menu_item = U.MENU_RULE + 1
+    rig.update()
+    s = rig.seen(0)
+    assert (s["big"], s["bottom"]) == ("on", "90-99: POCKET NO FOUL")
+    rig.panel.menu_item = U.MENU_BUILD
+    rig.update()
+    assert rig.seen(0)["bottom"] == "DISPLAYS: OLED4"
+    rig = Rig("max7219")
+    rig.panel.mode = U.MODE_MENU
+    for item, value, seen in ((U.MENU_PLAYERS, 2, "PLAy   2"), (U.MENU_RULE + 2, 0, "10   oFF"),
+                              (U.MENU_RULE, 1, "CA    on"), (U.MENU_BUILD, 0, "bLd 7219")):
+        rig.panel.menu_item = item
+        rig.panel.menu_value = value
+        rig.update()
+        assert rig.seen(0) == seen
 
 
-def test_statistics_after_the_game():
+def win(rig):
+    for _ in range(8):
+        rig.shot(ELEVEN)
+    for _ in range(6):
+        rig.shot(CAROM3)                           # 100
+    rig.shot((F.FIRST_B1 << F.FIRST) | (F.CUE_CALLED << F.CUE))
+    assert rig.game.winner == 0
+
+
+def test_statistics_join_the_winner_view_once_counted():
     rig = Rig("tm1637")
+    win(rig)
     p = rig.panel
     p.mode = U.MODE_STATS
-    p.stats.best[0] = 23
-    p.stats.innings[0] = 12
-    p.stats.points[0] = 61
-    p.stats.fouls[0] = 2
-    assert rig.pages(0) == ["   0", "b 23", "I 12", "A 5.0", "F  2"]
+    p.stats.ready = False                          # still counting: the winner view
+    assert rig.pages(0) == [" 101", "----"]
+    assert rig.pages(1) == ["   0", "End "]
+    p.stats.ready = True
+    p.stats.best[0] = 101
+    p.stats.innings[0] = 1
+    p.stats.points[0] = 101
+    p.stats.best[1] = 9
+    p.stats.innings[1] = 12
+    p.stats.fouls[1] = 2
+    assert rig.pages(0) == [" 101", "----", "h101", "In 1", "A101", "F  0"]
+    assert rig.pages(1) == ["   0", "End ", "hi 9", "In12", "A 0.0", "F  2"]
+    p.note = U.NOTE_GAME_OVER                      # a refused key: End on every display
+    assert rig.pages(0) == ["End "] and rig.pages(1) == ["End "]
+    p.note = U.NOTE_NONE
+    assert rig.pages(0)[:2] == [" 101", "----"]    # the winner view stays
     rig = Rig("oled4")
+    win(rig)
     rig.panel.mode = U.MODE_STATS
     rig.panel.stats.best[1] = 9
     assert "BEST INNING 9" in rig.pages(1, "bottom")
+    assert rig.seen(0)["top"] == "PLAYER 1      WINNER!"
 
 
 def test_a_hundred_point_inning_still_fits_four_digits():
@@ -237,21 +317,21 @@ def test_a_hundred_point_inning_still_fits_four_digits():
         rig.shot(ELEVEN)
     for _ in range(6):
         rig.shot(CAROM3)
-    assert "I100 " + dots("  0") in rig.pages(0)
+    assert "r100 " + dots("100") in rig.pages(0)
 
 
 def test_foul_reason_follows_undo_and_redo():
     rig = Rig("tm1637", players=3)
     rig.shot(SCRATCH)                              # player 1 fouls
     rig.shot(0)                                    # player 2 misses
-    assert "5CrA" not in rig.pages(0)
+    assert "CPoc" not in rig.pages(0)
     assert rig.game.undo() == 0
     rig.update()
-    assert "5CrA" in rig.pages(0)                  # back to just after the foul
-    assert all("5CrA" not in rig.pages(i) for i in (1, 2))
+    assert "CPoc" in rig.pages(0)                  # back to just after the foul
+    assert all("CPoc" not in rig.pages(i) for i in (1, 2))
     assert rig.game.redo() == 0
     rig.update()
-    assert "5CrA" not in rig.pages(0)
+    assert "CPoc" not in rig.pages(0)
 
 
 def test_fields_being_edited_alternate_with_the_preview():
@@ -269,7 +349,9 @@ def test_fields_being_edited_alternate_with_the_preview():
         p.facts = facts
         p.preview = rig.game.preview(facts)
         pages = rig.pages(0)
-        assert seen in pages and len(pages) == 2, (seen, pages)
+        # with the preview in turn (a no-rail foul previews as its reason: the same text)
+        assert seen in pages and len(pages) == (1 if seen in ("rL n", "CPoc") else 2), \
+            (seen, pages)
 
 
 def test_previews_of_a_failed_opening_and_of_a_third_foul():
@@ -302,3 +384,60 @@ def test_a_refused_stroke_shows_its_reject_code_on_seven_segments():
     rig.panel.note = U.NOTE_REJECTED
     rig.panel.reject = C.E_CAROM_TOO_MANY
     assert rig.pages(0) == ["E  5"]
+
+
+def test_start_up_pages_player_build_notice_and_house_rules_on_every_layout():
+    from cowboy import houserules as H
+    for name, pages in (
+            ("tm1637", ["P  1", "1637", "CUt ", "CA.on", "10.on"]),
+            ("ht16k33", ["P  1", "Ht16", "CUt ", "CA.on", "10.on"]),
+            ("max7219", ["PLAyEr 1", "7219    ", "CUt     ", "CA.on    ", "10.on    "])):
+        rig = Rig(name)
+        rig.game.new_game(2, 0, H.CAROM_NO_CUSHION | H.WIN_POCKETS_NOTHING)
+        p = rig.panel
+        p.mode = U.MODE_HELLO
+        p.notice = U.NOTICE_CUT
+        p.notice_arg = 2
+        p.t_start = 100000
+        seen = []
+        for k in range(5):                       # the pages in order from the first
+            rig.now = p.t_start + k * V.PAGE_MS + 10
+            rig.drain()
+            seen.append(rig.seen(0))
+        assert seen == pages, name
+    rig = Rig("oled4")
+    rig.game.new_game(2, 0, H.TAKE_AS_LIES)
+    p = rig.panel
+    p.mode = U.MODE_HELLO
+    p.notice = U.NOTICE_NEW
+    p.t_start = 5000
+    seen = []
+    for k in range(4):
+        rig.now = p.t_start + k * V.PAGE_MS + 10
+        rig.drain()
+        s = rig.seen(1)
+        seen.append((s["top"], s["big"], s["bottom"]))
+    assert seen == [("PLAYER 2", "P2", "HELLO"), ("PLAYER 2", "P2", "DISPLAYS: OLED4"),
+                    ("PLAYER 2", "P2", "UNREADABLE: NEW GAME"),
+                    ("PLAYER 2   HOUSE RULE", "P2", "TAKE AS THE BALLS LIE")]
+    p.notice = U.NOTICE_CUT
+    p.notice_arg = 3
+    p.version += 1                               # the panel's changes bump it
+    rig.now = p.t_start + 2 * V.PAGE_MS + 10
+    rig.drain()
+    assert rig.seen(0)["bottom"] == "LOST LAST ACTIONS: 3"
+
+
+def test_a_foul_at_100_under_win_pockets_nothing_names_its_reason():
+    from cowboy import houserules as H
+    for name, reason in (("tm1637", "b100"), ("oled4", "FOUL: BALL AT 100")):
+        rig = Rig(name)
+        rig.game.new_game(2, 0, H.WIN_POCKETS_NOTHING)
+        for _ in range(8):
+            rig.shot(ELEVEN)
+        for _ in range(6):
+            rig.shot(CAROM3)                           # 100
+        rig.shot(F.B1 | (F.FIRST_B1 << F.FIRST) | (F.CUE_CALLED << F.CUE))
+        assert C.reason(rig.game.last) == C.R_BALL_AT_100
+        pages = rig.pages(0, "bottom" if name == "oled4" else None)
+        assert reason in pages, pages

@@ -8,6 +8,7 @@ from app.buzzer import Buzzer
 from app.panel import Panel
 from app.settings import Settings
 from cowboy import codes as C
+from cowboy import houserules
 from cowboy import facts as F
 from cowboy.game import Game
 from display import ui
@@ -24,9 +25,11 @@ class Journal:
         self.lines = []
         self.failed = False
 
-    def new_game(self, players, opener):
-        self.lines = ['{"players": %d, "opener": %d}' % (players, opener + 1)]
-        return self.game.new_game(players, opener)
+    def new_game(self, players, opener, rules=0):
+        names = "".join(', "%s"' % n for n in houserules.names(rules))
+        self.lines = ['{"players": %d, "opener": %d%s}' % (
+            players, opener + 1, ', "rules": [%s]' % names[2:] if rules else "")]
+        return self.game.new_game(players, opener, rules)
 
     def _keep(self, err, line):
         if not err:
@@ -111,9 +114,9 @@ def to_100(b):
 def test_start_shows_hello_then_game():
     b = Bench()
     assert b.panel.mode == ui.MODE_HELLO
-    b.panel.tick(b.panel.HELLO_MS - 1)
+    b.panel.tick(b.panel.hello_ms - 1)
     assert b.panel.mode == ui.MODE_HELLO
-    b.panel.tick(b.panel.HELLO_MS)
+    b.panel.tick(b.panel.hello_ms)
     assert b.panel.mode == ui.MODE_GAME
 
 
@@ -476,9 +479,113 @@ def test_setup_menu_on_the_encoder():
     b.press("UNDO")                      # leave: the game goes on
     assert p.mode == ui.MODE_GAME and b.game.inning == 3 and b.game.players == 2
     b.press("HOLD ENC", "ENC", "ENC", "ENC")
+    assert p.menu_item == ui.MENU_RULE   # the house rules, one item each
+    b.press("ENC", "ENC", "ENC", "ENC")
+    assert p.menu_item == ui.MENU_BUILD and p.build == b"tm1637"
+    b.press("ENC")
     assert p.menu_item == ui.MENU_START
     b.press("ENC")                       # start
     assert b.game.players == 5 and b.game.shooter == 4 and b.game.inning == 0
+    assert b.game.rules == 0
+
+
+def test_house_rules_page_asks_before_a_new_game_with_them():
+    b = Bench()
+    b.press("3", "OK")
+    p = b.panel
+    b.press("HOLD ENC", "ENC", "ENC", "ENC")
+    assert p.menu_item == ui.MENU_RULE and p.menu_value == 0
+    b.turn(1)                            # carom_no_cushion on
+    assert p.menu_value == 1 and p.settings.rules == 0 and b.game.rules == 0
+    b.press("ENC", "ENC")
+    b.turn(-1)                           # win_pockets_nothing on
+    b.press("ENC")
+    assert p.menu_item == ui.MENU_RULE + 3
+    b.press("ENC")                       # leaving the rules changed: asked first
+    assert p.menu_item == ui.MENU_CONFIRM and b.game.inning == 3
+    b.press("UNDO")                      # no: nothing changes
+    assert p.menu_item == ui.MENU_RULE and p.menu_value == 0 and p.settings.rules == 0
+    assert b.game.inning == 3 and b.game.rules == 0
+    b.turn(1)
+    b.press("MISS")                      # refused in the menu
+    assert p.note == ui.NOTE_NONE and p.refused == 1
+    b.press("OK")                        # start: asked first, from any item
+    assert p.menu_item == ui.MENU_CONFIRM
+    b.press("SCRATCH")
+    assert p.menu_item == ui.MENU_CONFIRM and p.refused == 2
+    b.press("OK")                        # yes: a new game with the rule
+    assert p.mode == ui.MODE_GAME and b.game.inning == 0 and b.game.position() == 0
+    assert b.game.rules == houserules.CAROM_NO_CUSHION == p.settings.rules
+    assert p.settings_dirty
+    assert b.journal.lines == ['{"players": 2, "opener": 1, "rules": ["carom_no_cushion"]}']
+    b.press("C2", "OK")                  # a carom off two balls, no cushion asked
+    b.check_replay()
+    b.press("HOLD ENC", "OK")            # rules unchanged: OK starts at once
+    assert b.game.rules == houserules.CAROM_NO_CUSHION and b.game.position() == 0
+    b.press("HOLD ENC", "ENC", "ENC", "ENC")
+    b.turn(1)                            # off again
+    b.press("HOLD ENC")                  # leaving the menu drops the change
+    assert p.mode == ui.MODE_GAME and p.settings.rules == houserules.CAROM_NO_CUSHION
+    b.press("HOLD ENC", "ENC", "ENC", "ENC")
+    assert p.menu_value == 1
+
+
+def test_the_menu_offers_as_many_players_as_the_build_has_seats():
+    b = Bench()
+    b.panel.board("oled4")
+    assert b.panel.seats == 4 and b.panel.build == b"oled4"
+    b.press("HOLD ENC")
+    b.turn(10)
+    assert b.panel.settings.players == 4
+    b.press("OK")
+    assert b.game.players == 4
+    b = Bench(players=8)
+    b.panel.board("oled4")
+    b.panel.start(0)                     # a new game from settings: no more than 4
+    assert b.game.players == 4 == b.panel.settings.players
+    from board import config
+    config.BUILDS["shared"] = dict(config.BUILDS["oled4"], players=8)
+    try:
+        b.panel.board("shared")          # a build that declares shared seats
+        b.press("HOLD ENC")
+        b.turn(10)
+        assert b.panel.settings.players == 8
+    finally:
+        del config.BUILDS["shared"]
+
+
+class Resumed:
+    """What app/journal.py tells after resume()."""
+    def __init__(self, game, dropped=0, archived=None, failed=False):
+        self.game = game
+        self.dropped = dropped
+        self.archived = archived
+        self.failed = failed
+
+    def new_game(self, players, opener, rules=0):
+        return self.game.new_game(players, opener, rules)
+
+
+def test_start_up_pages_tell_the_build_the_journal_and_the_house_rules():
+    g = Game()
+    g.new_game(2, 0)
+    p = Panel(g, settings(), journal=Resumed(g))
+    p.start(0, resumed=True)
+    assert (p.notice, p.hello_ms) == (ui.NOTICE_NONE, 2 * ui.PAGE_MS)
+    p.journal = Resumed(g, dropped=12)
+    p.start(0, resumed=True)
+    assert (p.notice, p.notice_arg, p.hello_ms) == (ui.NOTICE_CUT, 3, 3 * ui.PAGE_MS)
+    g.new_game(2, 0, houserules.TAKE_AS_LIES | houserules.CAROM_NO_CUSHION)
+    p.journal = Resumed(g, archived="/journal.old")
+    p.start(0, resumed=True)
+    assert (p.notice, p.hello_ms) == (ui.NOTICE_NEW, 5 * ui.PAGE_MS)
+    p.journal = Resumed(g, dropped=4, failed=True)
+    p.start(0, resumed=True)
+    assert p.notice == ui.NOTICE_STORAGE
+    p.tick(p.hello_ms - 1)
+    assert p.mode == ui.MODE_HELLO
+    p.event(P.PRESS << 8 | NAMES["C2"], 10)       # a key ends the pages and counts
+    assert p.mode == ui.MODE_GAME and p.facts == 2 << F.CAROM
 
 
 def test_menu_refuses_game_keys():

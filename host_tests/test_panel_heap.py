@@ -56,6 +56,12 @@ for i in range(5):
 keys("HOLD 5", "UNDO", "OK", "OK", "3", "UNDO", "REDO")  # the win, undone, redone
 keys("OK", "ENC+", "OK")                                 # new game, player 1 opens
 keys("HOLD ENC", "ENC+", "ENC", "ENC-", "ENC", "ENC+", "UNDO")
+# the house rules page: a switch on, asked, refused, dropped; on again and confirmed
+# (a new game with it); then off again, confirmed by ENC
+keys("HOLD ENC", "ENC", "ENC", "ENC", "ENC+", "ENC", "ENC", "ENC", "ENC", "MISS", "UNDO")
+keys("ENC+", "OK", "OK", "3", "OK")
+keys("HOLD ENC", "ENC", "ENC", "ENC", "ENC-", "ENC", "ENC", "ENC", "ENC", "ENC")
+keys("HOLD ENC", "ENC", "ENC", "ENC", "ENC", "ENC", "ENC", "ENC", "HOLD ENC")
 events = array("i", seq)
 
 game = Game()
@@ -89,7 +95,8 @@ micropython.heap_lock()
 for r in range(5):
     t = play(t)
 micropython.heap_unlock()
-print("winner", wins, "refused", panel.refused, "accepted", panel.accepted)
+print("winner", wins, "refused", panel.refused, "accepted", panel.accepted,
+      "rules", game.rules, panel.settings.rules)
 print("HEAP-LOCK-OK", len(events))
 """
 
@@ -101,6 +108,7 @@ def test_panel_handles_events_with_the_heap_locked():
     first = lines[-2].split()
     assert int(first[1]) > 0                  # the game was won (statistics shown)
     assert int(first[3]) > 0 and int(first[5]) > 100
+    assert first[7:9] == ["0", "0"]           # the house rule switched on, then off
 
 
 SOAK_CODE = r"""

@@ -107,3 +107,19 @@ def test_power_cut_during_save_keeps_old_or_new():
     ok, ops, old, new = out[-1].split()
     assert ok == "OK" and int(ops) > 0 and int(old) == int(ops)
     assert not any(ln.startswith("BAD") for ln in out)
+
+
+def test_house_rules_persist_and_bad_values_give_none(tmp_path):
+    root = str(tmp_path) + "/"
+    s = Settings(root)
+    s.set(rules=5)
+    assert Settings(root).load().rules == 5
+    s.set(rules=0)
+    assert Settings(root).load().rules == 0
+    for text in ('{"rules": 16}', '{"rules": -1}', '{"rules": "x"}', '{"rules": [1]}'):
+        with open(root + FILE, "w") as f:
+            f.write(text)
+        assert Settings(root).load().rules == 0, text
+    with open(root + FILE, "w") as f:
+        f.write('{"players": 3, "rules": 15}')
+    assert (Settings(root).load().players, Settings(root).load().rules) == (3, 15)

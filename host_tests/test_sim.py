@@ -373,7 +373,7 @@ def test_help_lists_every_key_and_the_codes_of_the_views_tables():
             c = code.decode().rstrip()
             if len(c.strip()) > 1:
                 assert '"%s"' % c in text, (table, c)
-    assert '"In 7"' in text and '"hAnd"' in text and '"E  1"' in text
+    assert '"r  7"' in text and '"hAnd"' in text and '"E  1"' in text
     pages = sim.help_page(40, 12, 0)[1]
     seen = []
     for p in range(pages):
@@ -462,3 +462,25 @@ def test_unknown_rule_exits_2(tmp_path, value):
     res = sim_py("--rules", value, "--script", write(tmp_path, "MISS\n"))
     assert res.returncode == 2 and res.stdout == ""
     assert "unknown house rule" in res.stderr and "take_as_lies" in res.stderr
+
+
+def test_start_up_tells_a_cut_back_journal_and_a_key_ends_it(tmp_path):
+    import sim
+    from app import journal as J
+    from display import ui as U
+    root = str(tmp_path) + "/"
+    s = sim.Sim(2, "tm1637", root=root)
+    s.play(sim.parse_script("3\nC2\nOK\n", s))
+    assert s.game.inning == 4
+    with open(root + J.JOURNAL, "ab") as f:
+        f.write(b"\x55\xaa\x55\xaa")             # a record that does not check out
+    s.power_cut()
+    p = s.panel
+    assert (p.notice, p.notice_arg) == (U.NOTICE_CUT, 1) and s.game.inning == 4
+    seen = []
+    for k in range(3):
+        s.run_to(p.t_start + k * U.PAGE_MS + 400)    # frames render a seat a call
+        seen.append(s.models[0].text())
+    assert seen == ["P  1", "1637", "CUt "]
+    s.play(sim.parse_script("5\n", s))           # a key: the game, with the key applied
+    assert p.mode == U.MODE_GAME and s.models[0].text() == "=  5"   # its preview

@@ -1,9 +1,10 @@
 """Render every display type in the main game situations to PNG (docs/pictures/).
 
-The pictures come from the fake devices: the firmware's Screens drive fake buses,
-the device models decode the wire protocol, and what they decoded is drawn.
-Each picture shows three players' displays, one row each; where a display shows
-several pages in turn, the pages stand side by side.
+The pictures come from the real application driven as a player would: tools/sim.py
+builds it on fake pins and buses and presses the panel keys; the device models
+decode the wire protocol, and what they decoded is drawn. So a picture can only
+show what the board shows. Each picture shows three players' displays, one row
+each; where a display shows several pages in turn, the pages stand side by side.
 
     python tools/pictures.py [outdir]
 """
@@ -11,134 +12,110 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for p in ("host_tests", os.path.join("host_tests", "fakes"), "firmware"):
+for p in ("tools", "host_tests", os.path.join("host_tests", "fakes"), "firmware"):
     sys.path.insert(0, os.path.join(ROOT, p))
 
-from cowboy import facts as F                         # noqa: E402
-from display import ui as U                           # noqa: E402
 from display.views import PAGE_MS                     # noqa: E402
-from displayrig import Rig                            # noqa: E402
+from cowboy import houserules                         # noqa: E402
 from fakedisplays import (OLEDDevice, png_bytes, seg_image, oled_image,  # noqa: E402
                           BACK)
-
-ELEVEN = F.B1 | F.B3 | F.B5 | (3 << F.CAROM)
-SCRATCH = F.CUE_POCKET << F.CUE
-CAROM3 = 3 << F.CAROM
+from sim import Sim                                   # noqa: E402
 
 LAYOUTS = (("4digit", "tm1637"), ("8digit", "max7219"), ("oled", "oled8"))
 
-
-def hello(rig):
-    rig.panel.mode = U.MODE_HELLO
-
-
-def opening(rig):
-    pass
+# Key lines as on the panel ("HOLD X": a long press; "ENC+": a detent clockwise).
+ELEVEN = ("1", "3", "5", "C3", "OK")                  # 1 + 3 + 5 + a 3-ball carom
+CAROM3 = ("C3", "OK")
 
 
-def at_table(rig):
-    for f in (ELEVEN, ELEVEN, F.B5, 0, F.B3, 0, 0, ELEVEN, F.B5, F.B1):
-        rig.shot(f)
+def keys(*groups):
+    out = []
+    for g in groups:
+        out += list(g) if isinstance(g, (tuple, list)) else [g]
+    return out
 
 
-def need_90(rig):
-    for _ in range(7):
-        rig.shot(ELEVEN)
-    rig.shot(F.B5)
+AT_TABLE = keys(ELEVEN, ELEVEN, "5", "OK", "MISS", "3", "OK", "MISS", "MISS",
+                ELEVEN, "5", "OK", "1", "OK")
+NEED_90 = keys(*([ELEVEN] * 7 + ["5", "OK"]))
+CAROMS_ONLY = keys(*([ELEVEN] * 8 + [CAROM3, CAROM3]))
+CALL_101 = keys(*([ELEVEN] * 8 + [CAROM3] * 6))
+FOUL = keys(ELEVEN, "MISS", "SCRATCH", "5", "OK", "SCRATCH")
+HELD = keys("3", "5", "ENC+", "ENC+", "ENC+", "ENC+", *(["ENC"] * 6 + ["OK"]))
+PREVIEW = keys(ELEVEN, "5", "C2")
+OUT = keys(*(["SCRATCH", "5", "OK", "MISS", "MISS"] * 3))
+WINNER = keys(CALL_101, "OK", "OK")
+MENU = keys("HOLD ENC", "ENC-")
+RULES_MENU = keys("HOLD ENC", "ENC", "ENC", "ENC", "ENC+")
 
-
-def caroms_only(rig):
-    for _ in range(8):
-        rig.shot(ELEVEN)
-    rig.shot(CAROM3)
-    rig.shot(CAROM3)
-
-
-def call_101(rig):
-    for _ in range(8):
-        rig.shot(ELEVEN)
-    for _ in range(6):
-        rig.shot(CAROM3)
-
-
-def foul(rig):
-    rig.shot(ELEVEN)
-    rig.shot(0)
-    rig.shot(SCRATCH)
-    rig.shot(F.B5)
-    rig.shot(SCRATCH)
-
-
-def held(rig):
-    rig.shot(F.B3 | F.B5 | ((F.B3 | F.B5) << F.HELD))
-
-
-def preview(rig):
-    rig.shot(ELEVEN)
-    rig.panel.composing = True
-    rig.panel.facts = F.B5 | (2 << F.CAROM)
-    rig.panel.preview = rig.game.preview(rig.panel.facts)
-
-
-def out(rig):
-    for _ in range(3):
-        rig.shot(SCRATCH)
-        rig.shot(F.B5)
-        rig.shot(0)
-        rig.shot(0)
-
-
-def winner(rig):
-    for _ in range(8):
-        rig.shot(ELEVEN)
-    for _ in range(6):
-        rig.shot(CAROM3)
-    rig.shot((F.FIRST_B1 << F.FIRST) | (F.CUE_CALLED << F.CUE))
-
-
-def menu(rig):
-    rig.panel.mode = U.MODE_MENU
-    rig.panel.menu_item = U.MENU_PLAYERS
-    rig.panel.menu_value = 2
-
-
+# (name, keys, house rules, what it shows); keys None: the start-up pages.
 SITUATIONS = (
-    ("hello", hello, "start-up: each display shows its player number"),
-    ("opening", opening, "player 1 to play the opening stroke"),
-    ("at-table", at_table, "player 1 at the table: banked score and inning points"),
-    ("need-90", need_90, "player 1 needs 8 points for exactly 90"),
-    ("caroms-only", caroms_only, "player 1 past 90: caroms only"),
-    ("call-101", call_101, "player 1 at 100: the called 101st point"),
-    ("foul", foul, "player 3 has just fouled (scratch); player 2 fouled in the last round"),
-    ("held", held, "balls 3 and 5 held off the table"),
-    ("preview", preview, "a stroke being entered: the preview before OK"),
-    ("out", out, "player 1 out after three fouls"),
-    ("winner", winner, "player 1 has won"),
-    ("menu", menu, "set-up menu: two players (display 3 dark)"),
+    ("hello", None, 0, "start-up: each display shows its player number, then the build"),
+    ("hello-rules", None, houserules.CAROM_NO_CUSHION | houserules.TAKE_AS_LIES,
+     "start-up of a game with two house rules on"),
+    ("opening", [], 0, "player 1 to play the opening stroke"),
+    ("at-table", AT_TABLE, 0,
+     "player 1 at the table: 27 banked, a run of 17, the total 44 (points lit)"),
+    ("need-90", NEED_90, 0, "player 1 needs 8 points for exactly 90"),
+    ("caroms-only", CAROMS_ONLY, 0, "player 1 past 90: caroms only"),
+    ("call-101", CALL_101, 0, "player 1 at 100: the called 101st point"),
+    ("foul", FOUL, 0, "player 3 has just fouled (scratch), wiping a run of 5; "
+                      "player 2 fouled in the last round"),
+    ("held", HELD, 0, "balls 3 and 5 held off the table"),
+    ("preview", PREVIEW, 0, "a stroke being entered: the preview before OK"),
+    ("out", OUT, 0, "player 1 out after three fouls"),
+    ("winner", WINNER, 0, "player 1 has won: the winner view, the statistics in turn"),
+    ("winner-key", WINNER + ["MISS"], 0, "a game key after the win: End"),
+    ("menu", MENU, 0, "set-up menu: two players (display 3 dark)"),
+    ("menu-rules", RULES_MENU, 0, "set-up menu: the first house rule switched on"),
 )
 
 
-def seat_pages(rig, i):
-    """Pictures of the pages seat i shows in turn (distinct ones)."""
-    pics = []
-    keys = []
-    base = rig.now - rig.now % (PAGE_MS * 60) + PAGE_MS * 60
-    for k in range(12):
-        rig.now = base + k * (PAGE_MS // 2) + 1
-        rig.screens.update(rig.game, rig.panel, rig.now)
-        m = rig.models[i]
-        if isinstance(m, OLEDDevice):
-            px = m.pixels()
-            key = str(px)
-            img = oled_image(px, scale=3)
-        else:
-            segs = m.segments()
-            lit = m.text().strip() != "" or any(segs)
-            key = (bytes(segs), lit)
-            img = seg_image(segs, on=m.text().strip() != "")
-        if key not in keys:
-            keys.append(key)
-            pics.append(img)
+def drive(build, keylist, rules):
+    """The application after these keys (None: at start-up)."""
+    sim = Sim(3, build, rules=rules)
+    if keylist is None:
+        sim.run_to(50)
+        return sim
+    sim.run_to(sim.panel.hello_ms + 50)       # the start-up pages are over
+    for k in keylist:
+        long = k.startswith("HOLD ")
+        sim.key(k[5:] if long else k, long)
+    sim.run_to(sim.busy + 50)
+    for _ in range(3000):                      # the statistics recount, in slices
+        if not sim.panel.stats.counting:
+            break
+        sim.run_to(sim.now + 10)
+    return sim
+
+
+def seat_pages(sim, seats, hello=False):
+    """Pictures of the pages each seat shows in turn (distinct ones). At start-up
+    the pages are taken from the first; otherwise over a whole turn of pages."""
+    pics = [[] for _ in range(seats)]
+    keys_ = [[] for _ in range(seats)]
+    if hello:
+        times = [sim.panel.t_start + k * (PAGE_MS // 2) + 20 for k in range(12)]
+        times = [t for t in times if t < sim.panel.t_start + sim.panel.hello_ms - 20]
+    else:
+        base = sim.now - sim.now % (PAGE_MS * 60) + PAGE_MS * 60
+        times = [base + k * (PAGE_MS // 2) + 20 for k in range(12)]
+    for t in times:
+        if t > sim.now:
+            sim.run_to(t)
+        for i in range(seats):
+            m = sim.models[i]
+            if isinstance(m, OLEDDevice):
+                px = m.pixels()
+                key = str(px)
+                img = oled_image(px, scale=3)
+            else:
+                segs = m.segments()
+                key = bytes(segs)
+                img = seg_image(segs, on=m.text().strip() != "")
+            if key not in keys_[i]:
+                keys_[i].append(key)
+                pics[i].append(img)
     return pics
 
 
@@ -165,15 +142,15 @@ def column(images, gap=8):
     return out
 
 
-def render(outdir):
+def render(outdir, only=None):
     os.makedirs(outdir, exist_ok=True)
     made = []
     for lname, build in LAYOUTS:
-        for sname, setup, _ in SITUATIONS:
-            rig = Rig(build, players=3)
-            setup(rig)
-            rig.update()
-            rows = [row(seat_pages(rig, i)) for i in range(3)]
+        for sname, keylist, rules, _ in SITUATIONS:
+            if only and sname not in only:
+                continue
+            sim = drive(build, keylist, rules)
+            rows = [row(p) for p in seat_pages(sim, 3, keylist is None)]
             path = os.path.join(outdir, "%s-%s.png" % (lname, sname))
             with open(path, "wb") as f:
                 f.write(png_bytes(column(rows)))

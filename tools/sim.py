@@ -186,6 +186,7 @@ class Sim:
                              root=self.root, settings=settings)
         self.game = self.app.game
         self.panel = self.app.panel
+        self.panel.board(self.build_name)    # the build shown at start-up and in the menu
         self.long_ms = self.app.inputs.buttons.long_ms
         self.timeline = []
         self.busy = self.now
@@ -683,7 +684,8 @@ KEYS_HELP = (
 
 # What the views' running items mean; their texts come from the views themselves
 ITEM_MEANING = (
-    ("IT_INNING", 7, "the run of this inning (here 7), shown while at the table"),
+    ("IT_INNING", 7, "the run of this inning (here 7) while at the table; the score "
+                     "shown is the total with the run, its points lit (a foul wipes the run)"),
     ("IT_NEED", 8, "points still needed for exactly 90 (here 8)"),
     ("IT_CAROMS", 7, "90 reached: caroms only, to 100"),
     ("IT_CALL", 0, "100 reached: call the pocket for the 101st point"),

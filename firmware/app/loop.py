@@ -53,7 +53,7 @@ class App:
                 screens.update(self.game, self.panel, now)
         resumed = False
         if self.journal is not None:
-            self.journal.resume(s.players, s.opener)
+            self.journal.resume(s.players, s.opener, s.rules)
             resumed = True
         self.panel.start(now, resumed)
         self.frame_at = now

@@ -54,9 +54,10 @@ _FIELDS = const(6)               # FIELD_NONE .. FIELD_CUE
 
 class Panel:
     """State the views read: `mode`, `facts`, `composing`, `preview`, `note`,
-    `reject`, `field`, `menu_item`, `menu_value`, `settings`, `stats`."""
+    `reject`, `field`, `menu_item`, `menu_value`, `settings`, `stats`, and at
+    start-up `t_start`, `notice`, `notice_arg`, `build`."""
 
-    HELLO_MS = 2000       # start-up wiring check: each display shows its number
+    HELLO_MS = 2000       # start-up at least this long: each display shows its number
 
     def __init__(self, game, settings=None, stats=None, buzzer=None, journal=None):
         self.game = game
@@ -86,6 +87,23 @@ class Panel:
         self.keymap = bytearray(range(len(KEYS)))   # event source -> K_* (see bind)
         self.accepted = 0         # keys accepted and refused (figures for tests/bench)
         self.refused = 0
+        self.hello_ms = self.HELLO_MS   # how long this start-up shows (start())
+        self.notice = ui.NOTICE_NONE    # what start-up found in the journal
+        self.notice_arg = 0             # NOTICE_CUT: records lost
+        self.build = b""                # the display build's name (board())
+        self.seats = MAX_PLAYERS        # players the build can show
+        self.rules_edit = 0             # house rules being changed in the menu
+
+    def board(self, name):
+        """The display build this panel serves (a board.config.BUILDS name): shown
+        at start-up and in the menu; the menu offers as many players as it has
+        seats, or as its "players" entry says when it declares shared seats."""
+        from board import config
+        self.build = name.encode()
+        b = config.BUILDS.get(name)
+        if b is not None:
+            self.seats = min(MAX_PLAYERS, max(MIN_PLAYERS,
+                                              b.get("players", len(b["displays"]))))
 
     def bind(self, names):
         """Take key sources from the input layer's key list (names in source order)."""
@@ -95,20 +113,46 @@ class Panel:
 
     # ---- start-up ----------------------------------------------------------
     def start(self, now, resumed=False):
-        """Show the wiring check, then the game; a new game unless `resumed`."""
+        """Show the start-up pages, then the game; a new game unless `resumed`.
+
+        The start-up pages (each display shows them in turn, ui.PAGE_MS each): its
+        player number (the wiring check), the display build, what the journal's
+        resume found (`notice`) and each house rule the game plays with."""
+        s = self.settings
+        if not self.build:
+            from board import config
+            self.board(config.chosen(getattr(s, "root", "/")))
+        if s.players > self.seats:
+            s.players = self.seats
         if not resumed:
-            s = self.settings
             if s.opener >= s.players:
                 s.opener = 0
-            self.ref.new_game(s.players, s.opener)
+            self.ref.new_game(s.players, s.opener, s.rules)
+        self.notice = ui.NOTICE_NONE
+        self.notice_arg = 0
+        j = self.journal
+        if j is not None:
+            if getattr(j, "failed", False):
+                self.notice = ui.NOTICE_STORAGE
+            elif getattr(j, "archived", None):
+                self.notice = ui.NOTICE_NEW
+            elif getattr(j, "dropped", 0):
+                self.notice = ui.NOTICE_CUT
+                self.notice_arg = (j.dropped + 3) // 4     # 4-byte records
+        pages = 2 + (self.notice != ui.NOTICE_NONE)
+        r = self.game.rules
+        while r:
+            pages += r & 1
+            r >>= 1
+        self.hello_ms = max(self.HELLO_MS, pages * ui.PAGE_MS)
         self.mode = ui.MODE_HELLO
         self.t_start = now
         self._fresh()
 
     def tick(self, now):
-        """Time-driven changes: the end of the start-up wiring check, a slice of
-        the statistics recount after a game."""
-        if self.mode == ui.MODE_HELLO and ticks_diff(now, self.t_start) >= self.HELLO_MS:
+        """Time-driven changes: the end of the start-up pages, a slice of the
+        statistics recount after a game."""
+        if self.mode == ui.MODE_HELLO and ticks_diff(now, self.t_start) >= self.hello_ms:
             self._to_game()
             self.version += 1
         if self.stats.counting and self.stats.work(self.game):
@@ -362,6 +406,7 @@ class Panel:
     def _open_menu(self, item):
         if self.mode != ui.MODE_MENU:
             self.back_mode = self.mode
+            self.rules_edit = self.settings.rules     # changes wait for confirmation
         self.mode = ui.MODE_MENU
         self.menu_item = item
         self._load_item()
@@ -376,6 +421,8 @@ class Panel:
             self.menu_value = s.opener
         elif item == ui.MENU_BRIGHTNESS:
             self.menu_value = s.brightness
+        elif ui.MENU_RULE <= item < ui.MENU_RULE + ui.RULES:
+            self.menu_value = self.rules_edit >> (item - ui.MENU_RULE) & 1
         else:
             self.menu_value = 0
 
@@ -383,8 +430,13 @@ class Panel:
         s = self.settings
         item = self.menu_item
         v = self.menu_value + d
+        if ui.MENU_RULE <= item < ui.MENU_RULE + ui.RULES:
+            self.rules_edit ^= 1 << (item - ui.MENU_RULE)     # on <-> off
+            self.menu_value ^= 1
+            return
         if item == ui.MENU_PLAYERS:
-            v = MIN_PLAYERS if v < MIN_PLAYERS else MAX_PLAYERS if v > MAX_PLAYERS else v
+            top = self.seats
+            v = MIN_PLAYERS if v < MIN_PLAYERS else top if v > top else v
             s.players = v
             if s.opener >= v:
                 s.opener = v - 1
@@ -401,10 +453,29 @@ class Panel:
             self.settings_dirty = True
 
     def _menu_key(self, k):
-        if k == K_OK or ((k == K_ENC or k == K_ENC2) and self.menu_item == ui.MENU_START):
-            self._new_game()
-        elif k == K_ENC or k == K_ENC2:
-            self.menu_item = (self.menu_item + 1) % (ui.MENU_START + 1)
+        item = self.menu_item
+        enc = k == K_ENC or k == K_ENC2
+        changed = self.rules_edit != self.settings.rules
+        if item == ui.MENU_CONFIRM:
+            if k == K_OK or enc:
+                self._new_game()
+            elif k == K_UNDO:             # no: the house rules stay as they were
+                self.rules_edit = self.settings.rules
+                self.menu_item = ui.MENU_RULE
+                self._load_item()
+                self._ok()
+            else:
+                self._refuse(ui.NOTE_NONE)
+        elif k == K_OK or (enc and item == ui.MENU_START) or \
+                (enc and changed and item == ui.MENU_RULE + ui.RULES - 1):
+            if changed:                   # new house rules: ask before a new game
+                self.menu_item = ui.MENU_CONFIRM
+                self.menu_value = 0
+                self._ok()
+            else:
+                self._new_game()
+        elif enc:
+            self.menu_item = item + 1 if item < ui.MENU_START else ui.MENU_PLAYERS
             self._load_item()
             self._ok()
         elif k == K_UNDO:
@@ -420,7 +491,10 @@ class Panel:
 
     def _new_game(self):
         s = self.settings
-        self.ref.new_game(s.players, s.opener)
+        if s.rules != self.rules_edit:
+            s.rules = self.rules_edit
+            self.settings_dirty = True
+        self.ref.new_game(s.players, s.opener, s.rules)
         self.stats.clear()
         self._to_game()
         if not self._stored():

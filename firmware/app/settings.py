@@ -1,4 +1,4 @@
-"""Set-up choices that survive power cuts: players, opener, brightness.
+"""Set-up choices that survive power cuts: players, opener, brightness, house rules.
 
 Stored as a tiny JSON object in `settings.json`, replaced atomically: the new text
 goes to `settings.tmp`, which is then renamed over the old file (a littlefs rename
@@ -20,12 +20,14 @@ FILE = "settings.json"
 TMP = "settings.tmp"
 MIN_PLAYERS = const(2)
 MAX_PLAYERS = const(8)
+ALL_RULES = const(15)   # cowboy.houserules.ALL: the house rules mask of a new game
 
 
 class Settings:
     players = 2
     opener = 0          # 0-based
     brightness = 8      # 0..MAX_BRIGHTNESS
+    rules = 0           # house rules of the next new game (cowboy/houserules.py bits)
 
     def __init__(self, root="/"):
         self.root = root
@@ -34,6 +36,7 @@ class Settings:
         self.players = Settings.players
         self.opener = Settings.opener
         self.brightness = Settings.brightness
+        self.rules = Settings.rules
 
     def load(self):
         """Read the file; fields that are missing or out of range keep their defaults."""
@@ -53,11 +56,14 @@ class Settings:
         b = d.get("brightness")
         if type(b) is int and 0 <= b <= MAX_BRIGHTNESS:
             self.brightness = b
+        r = d.get("rules")
+        if type(r) is int and 0 <= r <= ALL_RULES:
+            self.rules = r
         return self
 
-    def set(self, players=None, opener=None, brightness=None):
+    def set(self, players=None, opener=None, brightness=None, rules=None):
         """Change fields (clamped into range) and save when anything changed."""
-        old = (self.players, self.opener, self.brightness)
+        old = (self.players, self.opener, self.brightness, self.rules)
         if players is not None:
             self.players = min(MAX_PLAYERS, max(MIN_PLAYERS, players))
         if opener is not None:
@@ -66,12 +72,14 @@ class Settings:
             self.opener = 0
         if brightness is not None:
             self.brightness = min(MAX_BRIGHTNESS, max(0, brightness))
-        if (self.players, self.opener, self.brightness) != old:
+        if rules is not None:
+            self.rules = rules & ALL_RULES
+        if (self.players, self.opener, self.brightness, self.rules) != old:
             self.save()
 
     def save(self):
         tmp = self.root + TMP
         with open(tmp, "w") as f:
-            f.write('{"players": %d, "opener": %d, "brightness": %d}\n'
-                    % (self.players, self.opener, self.brightness))
+            f.write('{"players": %d, "opener": %d, "brightness": %d, "rules": %d}\n'
+                    % (self.players, self.opener, self.brightness, self.rules))
         os.rename(tmp, self.root + FILE)

@@ -27,6 +27,12 @@ NOTE_CONFIRM_WIN = const(7)     # at 100, first OK: preview of the winning strok
 NOTE_GAME_OVER = const(8)       # a key that needs a game while the game is over
 NOTE_STORAGE = const(9)         # the journal could not be written (flash full or failing)
 
+# What start-up found (panel.notice), shown on every display during MODE_HELLO.
+NOTICE_NONE = const(0)
+NOTICE_CUT = const(1)       # the journal's last records were unreadable: cut back (arg: lost)
+NOTICE_NEW = const(2)       # the journal could not be read: moved aside, a new game started
+NOTICE_STORAGE = const(3)   # the flash could not be read or written: the game is not kept
+
 # Rarer facts edited with the encoder (panel.field); the value lives in panel.facts.
 FIELD_NONE = const(0)
 FIELD_FIRST = const(1)     # first ball contacted: required / none / 1 / 3 / 5
@@ -39,7 +45,15 @@ FIELD_CUE = const(5)       # where the cue ball ended
 MENU_PLAYERS = const(0)
 MENU_OPENER = const(1)
 MENU_BRIGHTNESS = const(2)
-MENU_START = const(3)      # start the game with these settings
+MENU_RULE = const(3)       # MENU_RULE + k: house rule k (bit 1 << k) on or off
+RULES = const(4)           # house rules (cowboy/houserules.py NAMES order)
+MENU_BUILD = const(7)      # the display build this board drives (nothing to change)
+MENU_START = const(8)      # start the game with these settings
+MENU_CONFIRM = const(9)    # house rules changed: OK starts a new game with them
+
+# How long each page shows where several take turns on a display (views), and
+# so how long the start-up pages last (panel).
+PAGE_MS = const(1200)
 
 # settings.brightness is 0..MAX_BRIGHTNESS: the level every display driver takes.
 MAX_BRIGHTNESS = const(15)

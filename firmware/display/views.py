@@ -2,18 +2,26 @@
 
 `Seat` reads the rules core (`cowboy.game.Game`) and the panel (`display.ui`) and
 decides, for one player, a main value (score, player number, menu value ...) and a
-short list of items (inning points, stage cue, fouls, cue ball in hand, balls held
-off the table, the reason of a foul, a note, the preview of a stroke). Three layouts
-turn that into text:
+short list of items (the run, stage cue, fouls, cue ball in hand, balls held off
+the table, the reason of a foul and the run it wiped, a note, the preview of a
+stroke). Three layouts turn that into text:
 
 - `Layout4`  4-digit seven-segment: the score page and the items take turns.
 - `Layout8`  8-digit seven-segment: an item (or the player number) on the left four
-             digits, the banked score always on the right three.
-- `LayoutOLED` 128x64: a status line, the score in big digits, the inning points
-             beside them, and a line of text for the items, which take turns.
+             digits, the score always on the right three.
+- `LayoutOLED` 128x64: a status line, the score in big digits, the run beside
+             them, and a line of text for the items, which take turns.
+
+The player at the table shows the live total (banked score + the run of this
+inning), marked provisional: decimal points lit on seven segments, the run beside
+the big digits on an OLED. A foul wipes the run: the fouler's display drops back
+to the banked score and shows the run it lost.
 
 An urgent item (a note, a preview, the failed-opening choice) shows alone.
-Decimal points lit under the score mean "at the table".
+
+Every text a seven-segment display can show comes from the tables below (the
+`*4` tables, with their `*21` OLED twins); docs/DISPLAYS.md's legend is generated
+from them by tools/legend.py.
 
 Rendering writes into preallocated bytearrays and allocates nothing; texts are
 bytes constants. See docs/DISPLAYS.md for the rules with pictures.
@@ -28,19 +36,19 @@ from cowboy import codes as C
 from cowboy import facts as F
 from display import ui as U
 from display.blit import blit, fill
+from ticks import ticks_diff
 
 # Main value of a seat.
 MAIN_BLANK = const(0)     # seat not in the game
 MAIN_HELLO = const(1)     # player number (start-up wiring check)
-MAIN_SCORE = const(2)     # banked score
+MAIN_SCORE = const(2)     # the score: banked, or the live total at the table
 MAIN_OUT = const(3)       # eliminated (three fouls)
 MAIN_WIN = const(4)       # the winner
 MAIN_OVER = const(5)      # game over, not the winner: final score
 MAIN_MENU = const(6)      # set-up menu value
-MAIN_STATS = const(7)     # statistics after the game
 
 # Items, shown in turn (ordinary) or alone (urgent, >= IT_URGENT).
-IT_INNING = const(1)      # arg: inning points
+IT_INNING = const(1)      # arg: the run (inning points) of the player at the table
 IT_NEED = const(2)        # arg: points to reach exactly 90
 IT_CAROMS = const(3)      # arg: points to 100 (caroms only)
 IT_CALL = const(4)        # the called 101st point
@@ -55,6 +63,10 @@ IT_STAT_BEST = const(12)  # arg: best inning
 IT_STAT_INN = const(13)   # arg: innings played
 IT_STAT_FOULS = const(14)  # arg: fouls
 IT_STAT_AVG = const(15)   # arg: points per inning x10
+IT_LOST = const(16)       # arg: the run a foul just wiped (fouler's display)
+IT_BUILD = const(17)      # start-up: the display build (panel.build)
+IT_NOTICE = const(18)     # arg: start-up notice (ui.NOTICE_*), panel.notice_arg
+IT_RULE = const(19)       # arg: house rule k, on (start-up pages)
 IT_URGENT = const(32)
 IT_NOTE = const(32)       # arg: note code (panel.reject for NOTE_REJECTED)
 IT_PREVIEW = const(33)    # arg: the core's outcome code, or -reject
@@ -63,17 +75,18 @@ IT_CHOICE = const(35)     # failed opening: repeat or take
 IT_MENU = const(36)       # arg: menu item
 
 MAX_ITEMS = const(8)
-PAGE_MS = 1200            # how long each item shows when several take turns
+PAGE_MS = U.PAGE_MS       # how long each item shows when several take turns
 
 # ---- texts -------------------------------------------------------------------
 # Four characters for seven segments (see segments.py for what reads well) and up
 # to 21 for the OLED text line. Indexed by code.
-REASON4 = (b"FoUL", b"noHt", b"not1", b"othr", b"CUoF", b"SCrA", b"rAIL", b"FoUL",
-           b"bAL9", b"P 90", b"P100")
-REASON21 = (b"FOUL", b"FOUL: NO CONTACT", b"FOUL: 1 BALL NOT FIRST",
+# Foul reasons (cowboy.codes R_*): the cue-ball ones read as the CUE field's values.
+REASON4 = (b"FoUL", b"noHt", b"not1", b"othr", b"CoFF", b"CPoc", b"rL n", b"FoUL",
+           b"b 90", b"P 90", b"P100", b"b100")
+REASON21 = (b"FOUL", b"FOUL: NO CONTACT", b"FOUL: 1 BALL NOT 1ST",
             b"FOUL: OTHER BALL HIT", b"FOUL: CUE BALL OFF", b"FOUL: SCRATCH",
             b"FOUL: NO RAIL", b"FOUL", b"FOUL: BALL AT 90+", b"FOUL: PAST 90",
-            b"FOUL: PAST 100")
+            b"FOUL: PAST 100", b"FOUL: BALL AT 100")
 NOTE4 = (b"    ", b"bAL?", b"UndO", b"Err ", b"nonE", b"nonE", b"rEP?", b"101?",
          b"End ", b"FLSh")
 NOTE21 = (b"", b"BALLS/CAROM, THEN OK", b"CLEAR FIRST (UNDO)", b"NOT POSSIBLE",
@@ -88,9 +101,32 @@ FIELD21 = (b"", b"FIRST CONTACT:", b"RAIL AFTER CONTACT:", b"JUMPED:", b"HELD OF
            b"CUE BALL:")
 CUE4 = (b"tAb", b"Poc", b"CAL", b"oFF")
 CUE21 = (b"TABLE", b"POCKET", b"CALLED", b"OFF")
-MENU4 = (b"PL", b"oP", b"br", b"Go")
-MENU21 = (b"PLAYERS", b"OPENING PLAYER", b"BRIGHTNESS", b"START: PRESS OK")
-MENU8 = (b"PLAyS", b"oPEn ", b"brItE", b"StArt")
+# Set-up menu items (ui.MENU_*); the house rule items show RULE4/RULE21 instead.
+MENU4 = (b"PL", b"oP", b"br", b"", b"", b"", b"", b"", b"Go", b"Go ?")
+MENU21 = (b"PLAYERS", b"OPENING PLAYER", b"BRIGHTNESS", b"", b"", b"", b"",
+          b"DISPLAYS: ", b"START: PRESS OK", b"OK=NEW GAME UNDO=BACK")
+MENU8 = (b"PLAy ", b"oPEn ", b"brItE", b"", b"", b"", b"", b"bLd", b"Go", b"Go ?")
+# House rules (cowboy/houserules.py NAMES order): a short name, on or off.
+RULE4 = (b"CA", b"90", b"10", b"tA")
+RULE21 = (b"CAROM: NO CUSHION", b"90-99: POCKET NO FOUL", b"100: POCKETING = FOUL",
+          b"TAKE AS THE BALLS LIE")
+ONOFF4 = (b"oF", b"on")
+ONOFF8 = (b"oFF", b" on")
+# The display builds (board/config.py BUILDS names) and their 4-digit codes.
+BUILD4 = ((b"tm1637", b"1637"), (b"max7219", b"7219"), (b"ht16k33", b"Ht16"),
+          (b"oled4", b"oLd4"), (b"oled8", b"oLd8"))
+# What start-up found (ui.NOTICE_*).
+NOTICE4 = (b"", b"CUt ", b"bAd ", b"FLSh")
+NOTICE21 = (b"", b"LOST LAST ACTIONS: ", b"UNREADABLE: NEW GAME", b"STORAGE FAILING")
+# The items' own words (IT_*), each followed by its number where it has one.
+RUN4 = b"r"               # the run: r 17
+NEED4 = b"to"             # to 8: 8 points to exactly 90
+LOST4 = b"-"              # - 17: the run a foul wiped
+BEST4 = b"hi"             # statistics: high run (best inning)
+INN4 = b"In"              # statistics: innings played
+AVG4 = b"A"               # statistics: average
+FOULS4 = b"F"             # fouls in a row; statistics: fouls
+HELLO4 = b"P"             # start-up: the player number
 
 # What a previewed stroke says, in this order of importance (see _outcome); the
 # texts come first, a number or a reason follows for a reject, a foul, points.
@@ -231,8 +267,11 @@ class Context:
 
     def __init__(self):
         self.fouler = -1
+        self.lost = 0             # the run the fouler's foul wiped (0: none or unknown)
         self._shooter = -1
         self._seen = -1
+        self._pos = -1
+        self._run = 0
 
     def update(self, game):
         last = game.last
@@ -240,6 +279,13 @@ class Context:
         if s != self._shooter:
             self._seen = self._shooter
             self._shooter = s
+        # The run a foul wiped is the one seen just before it: known when the foul
+        # was seen being played (one action forward), not after an undo back to it.
+        pos = game.position()
+        if pos != self._pos:
+            self.lost = self._run if pos == self._pos + 1 and last & C.FOUL_FLAG else 0
+            self._pos = pos
+        self._run = game.inning
         self.fouler = -1
         if not last & C.FOUL_FLAG:
             return
@@ -261,6 +307,9 @@ class Seat:
 
     def __init__(self, index):
         self.index = index
+        self.t0 = 0              # when the start-up pages began (panel.t_start)
+        self.build = b""         # the display build's name (start-up, menu)
+        self.notice = 0          # start-up notice arg (records lost)
         self.main = MAIN_BLANK
         self.value = 0           # the main number
         self.at_table = False
@@ -281,6 +330,7 @@ class Seat:
     def _note(self, panel):
         """The panel's note, alone (urgent)."""
         self.urgent = True
+        self.count = 0
         self.reject = panel.reject
         self._add(IT_NOTE, panel.note)
 
@@ -294,6 +344,8 @@ class Seat:
         mode = panel.mode if panel is not None else U.MODE_HELLO
         if mode == U.MODE_HELLO or game is None:
             self.main = MAIN_HELLO
+            if panel is not None:
+                self._hello(game, panel)
             return
         if mode == U.MODE_MENU:
             self._menu(panel)
@@ -301,16 +353,16 @@ class Seat:
         if i >= game.players:
             self.main = MAIN_BLANK
             return
-        if mode == U.MODE_STATS and panel.stats.ready:
-            self._stats(game, panel)      # until then, the end of the game below
-            return
         self.value = game.scores[i]
         if game.phase == C.PHASE_OVER:
+            # The winner view stays; the statistics join its pages once counted.
             if game.winner == i:
                 self.main = MAIN_WIN
             else:
                 self.main = MAIN_OUT if game.out >> i & 1 else MAIN_OVER
                 self._add(IT_WAIT, game.winner)
+            if mode == U.MODE_STATS and panel.stats.ready:
+                self._stats(panel)
             if game.shooter < 0 and panel.note != U.NOTE_NONE:
                 self._note(panel)
             return
@@ -318,19 +370,24 @@ class Seat:
             self.main = MAIN_OUT
             if ctx.fouler == i:
                 self._add(IT_REASON, C.reason(game.last))
+                if ctx.lost:
+                    self._add(IT_LOST, ctx.lost)
             self._add(IT_OUT, 0)
             return
         self.main = MAIN_SCORE
         if game.shooter != i:
             if ctx.fouler == i:
                 self._add(IT_REASON, C.reason(game.last))
+                if ctx.lost:
+                    self._add(IT_LOST, ctx.lost)
             f = game.fouls[i]
             if f:
                 self._add(IT_FOULS, f)
             return
-        # at the table
+        # at the table: the live total, the run of this inning in it
         self.at_table = True
         self.inning = game.inning
+        self.value += self.inning
         if panel.note != U.NOTE_NONE:
             self._note(panel)
             return
@@ -345,7 +402,7 @@ class Seat:
                 self._add(IT_FIELD, panel.field)
             self._add(IT_PREVIEW, panel.preview)
             return
-        total = game.total(i)
+        total = self.value
         if self.inning:
             self._add(IT_INNING, self.inning)
         ph = game.phase
@@ -366,32 +423,41 @@ class Seat:
         if f:
             self._add(IT_FOULS, f)
 
+    def _hello(self, game, panel):
+        """Start-up pages besides the player number: the display build, what the
+        journal's resume found, each house rule the game plays with."""
+        self.t0 = panel.t_start
+        self.build = panel.build
+        self._add(IT_BUILD, 0)
+        if panel.notice:
+            self.notice = panel.notice_arg
+            self._add(IT_NOTICE, panel.notice)
+        r = game.rules if game is not None else 0
+        for k in range(U.RULES):
+            if r >> k & 1:
+                self._add(IT_RULE, k)
+
     def _menu(self, panel):
         item = panel.menu_item
         v = panel.menu_value
+        st = panel.settings
         self.main = MAIN_MENU
         self.urgent = True
+        self.build = panel.build
         self._add(IT_MENU, item)
-        if item == U.MENU_PLAYERS:
-            if self.index >= v:
-                self.main = MAIN_BLANK
-            self.value = v
+        self.value = v
+        n = v if item == U.MENU_PLAYERS else (st.players if st is not None else 8)
+        if self.index >= n:
+            self.main = MAIN_BLANK       # seats beyond the player count stay dark
         elif item == U.MENU_OPENER:
             self.value = v + 1           # menu_value is the 0-based opener
             self.at_table = self.index == v
-        elif item == U.MENU_BRIGHTNESS:
-            self.value = v
-        else:
-            st = panel.settings
+        elif item == U.MENU_START:
             self.value = st.players if st is not None else 8
-            if self.index >= self.value:
-                self.main = MAIN_BLANK
 
-    def _stats(self, game, panel):
+    def _stats(self, panel):
         i = self.index
         st = panel.stats
-        self.main = MAIN_STATS
-        self.value = game.scores[i]
         self._add(IT_STAT_BEST, st.best[i])
         self._add(IT_STAT_INN, st.innings[i])
         n = st.innings[i]
@@ -428,10 +494,10 @@ def item4(t, seat, k):
     it = seat.items[k]
     a = seat.args[k]
     if it == IT_INNING:
-        t.s(b"In" if a < 100 else b"I")
-        t.n(a, 2)
+        t.s(RUN4)
+        t.n(a, 3)
     elif it == IT_NEED:
-        t.s(b"to")
+        t.s(NEED4)
         t.n(a, 2)
     elif it == IT_CAROMS:
         t.s(b"CAro")
@@ -448,8 +514,8 @@ def item4(t, seat, k):
         while t.pos < start + 3:
             t.c(_SPACE)
     elif it == IT_FOULS:
-        t.s(b"F  ")
-        t.n(a)
+        t.s(FOULS4)
+        t.n(a, 3)
     elif it == IT_REASON:
         t.s(_pick(REASON4, a))
     elif it == IT_OUT:
@@ -457,13 +523,21 @@ def item4(t, seat, k):
     elif it == IT_WAIT:
         t.s(b"End ")
     elif it == IT_STAT_BEST:
-        t.s(b"b")
-        t.n(a, 3)
+        if a < 100:
+            t.s(BEST4)
+            t.n(a, 2)
+        else:
+            t.c(BEST4[0])
+            t.n(a, 3)
     elif it == IT_STAT_INN:
-        t.s(b"I")
-        t.n(a, 3)
+        if a < 100:
+            t.s(INN4)
+            t.n(a, 2)
+        else:
+            t.c(INN4[1])
+            t.n(a, 3)
     elif it == IT_STAT_AVG:
-        t.s(b"A")
+        t.s(AVG4)
         if a >= 1000:
             t.n(a // 10, 3)
         else:
@@ -471,8 +545,17 @@ def item4(t, seat, k):
             t.c(46)
             t.n(a % 10)
     elif it == IT_STAT_FOULS:
-        t.s(b"F")
+        t.s(FOULS4)
         t.n(a, 3)
+    elif it == IT_LOST:
+        t.s(LOST4)
+        t.n(a, 3)
+    elif it == IT_BUILD:
+        t.s(_build4(seat.build))
+    elif it == IT_NOTICE:
+        t.s(_pick(NOTICE4, a))
+    elif it == IT_RULE:
+        _rule4(t, a, 1)
     elif it == IT_NOTE:
         if a == U.NOTE_REJECTED:
             t.s(b"E")
@@ -493,9 +576,29 @@ def item4(t, seat, k):
         elif k == PV_POINTS:
             t.n(C.points(a), 3)
     elif it == IT_MENU:
-        t.s(MENU4[a])
-        if a != U.MENU_START:
-            t.n(seat.value, 2)
+        if U.MENU_RULE <= a < U.MENU_RULE + U.RULES:
+            _rule4(t, a - U.MENU_RULE, seat.value)
+        elif a == U.MENU_BUILD:
+            t.s(_build4(seat.build))
+        else:
+            t.s(MENU4[a])
+            if a < U.MENU_RULE:
+                t.n(seat.value, 2)
+
+
+def _rule4(t, k, on):
+    """`CA.on`: house rule k's short name, a point, on or off."""
+    t.s(RULE4[k])
+    t.c(46)
+    t.s(ONOFF4[1 if on else 0])
+
+
+def _build4(name):
+    """The 4-digit code of a display build's name (bytes)."""
+    for i in range(len(BUILD4)):
+        if BUILD4[i][0] == name:
+            return BUILD4[i][1]
+    return b"----"
 
 
 def _field4(t, field, f):
@@ -543,8 +646,12 @@ class Layout4:
         if m == MAIN_BLANK:
             return t
         if m == MAIN_HELLO:
-            t.s(b"P")
-            t.n(seat.value, 3)
+            k = _turn(seat, ticks_diff(now_ms, seat.t0), True)
+            if k >= 0:
+                item4(t, seat, k)
+            else:
+                t.s(HELLO4)
+                t.n(seat.value, 3)
             return t
         if m == MAIN_MENU:
             item4(t, seat, 0)
@@ -592,14 +699,27 @@ class Layout8:
         if m == MAIN_BLANK:
             return t
         if m == MAIN_HELLO:
-            t.s(b"PLAYEr ")
-            t.n(seat.value)
+            k = _turn(seat, ticks_diff(now_ms, seat.t0), True)
+            if k >= 0:
+                item4(t, seat, k)
+            else:
+                t.s(b"PLAYEr ")
+                t.n(seat.value)
             return t
         if m == MAIN_MENU:
-            t.s(MENU8[seat.args[0]])
-            if seat.args[0] != U.MENU_START:
+            a = seat.args[0]
+            if U.MENU_RULE <= a < U.MENU_RULE + U.RULES:
+                t.s(RULE4[a - U.MENU_RULE])
+                t.at(5)
+                t.s(ONOFF8[1 if seat.value else 0])
+                return t
+            t.s(MENU8[a])
+            if a < U.MENU_RULE:
                 t.at(5)
                 t.n(seat.value, 3)
+            elif a == U.MENU_BUILD:
+                t.at(4)
+                t.s(_build4(seat.build))
             return t
         k = _turn(seat, now_ms, False)
         if k >= 0:
@@ -644,7 +764,9 @@ def item21(t, seat, k):
     it = seat.items[k]
     a = seat.args[k]
     if it == IT_INNING:
-        t.s(b"INNING +")
+        t.s(b"BANKED ")
+        t.n(seat.value - a)
+        t.s(b" + RUN ")
         t.n(a)
     elif it == IT_NEED:
         t.s(b"NEED ")
@@ -689,6 +811,18 @@ def item21(t, seat, k):
     elif it == IT_STAT_FOULS:
         t.s(b"FOULS ")
         t.n(a)
+    elif it == IT_LOST:
+        t.s(b"RUN LOST: ")
+        t.n(a)
+    elif it == IT_BUILD:
+        t.s(MENU21[U.MENU_BUILD])
+        _upper(t, seat.build)
+    elif it == IT_NOTICE:
+        t.s(_pick(NOTICE21, a))
+        if a == U.NOTICE_CUT:
+            t.n(seat.notice)
+    elif it == IT_RULE:
+        t.s(RULE21[a])
     elif it == IT_NOTE:
         if a == U.NOTE_REJECTED:
             t.s(b"NO: ")
@@ -711,7 +845,19 @@ def item21(t, seat, k):
             if a & C.ENDS_INNING:
                 t.s(b", INNING ENDS")
     elif it == IT_MENU:
-        t.s(MENU21[a])
+        if U.MENU_RULE <= a < U.MENU_RULE + U.RULES:
+            t.s(RULE21[a - U.MENU_RULE])
+        else:
+            t.s(MENU21[a])
+            if a == U.MENU_BUILD:
+                _upper(t, seat.build)
+
+
+def _upper(t, name):
+    """A build's name in capitals (the OLED font has no lower case)."""
+    for i in range(len(name)):
+        c = name[i]
+        t.c(c - 32 if 97 <= c <= 122 else c)
 
 
 def _field21(t, field, f):
@@ -755,16 +901,30 @@ class LayoutOLED:
             t.at(_BIG)
             t.s(b"P")
             t.n(seat.value, 1)
+            k = _turn(seat, ticks_diff(now_ms, seat.t0), True)
+            if k >= 0 and seat.items[k] == IT_RULE:
+                t.at(11)
+                t.s(b"HOUSE RULE")
             t.at(_BOTTOM)
-            t.s(b"HELLO")
+            if k >= 0:
+                item21(t, seat, k)
+            else:
+                t.s(b"HELLO")
             return t
         if m == MAIN_MENU:
             t.s(b"SET-UP")
+            t.at(COLS - len(seat.build))      # the display build, right-aligned
+            _upper(t, seat.build)
+            a = seat.args[0]
             t.at(_BIG)
-            if seat.args[0] != U.MENU_START:
+            if a < U.MENU_RULE:
                 t.n(seat.value, 3)
-            else:
+            elif a < U.MENU_RULE + U.RULES:
+                t.s(ONOFF8[1 if seat.value else 0])
+            elif a == U.MENU_START:
                 t.s(b" Go")
+            elif a == U.MENU_CONFIRM:
+                t.s(b"Go?")
             if seat.at_table:
                 t.at(_INV)
                 t.c(73)
@@ -780,8 +940,6 @@ class LayoutOLED:
             t.s(b"      OUT")
         elif m == MAIN_OVER:
             t.s(b"GAME OVER")
-        elif m == MAIN_STATS:
-            t.s(b"    STATS")
         elif seat.at_table:
             t.s(b" AT TABLE")
             t.at(_INV)
@@ -796,7 +954,7 @@ class LayoutOLED:
             t.c(43)
             t.n(seat.inning)
         t.at(_BOTTOM)
-        k = _turn(seat, now_ms, False, IT_INNING)   # the inning is beside the score
+        k = _turn(seat, now_ms, False)
         if k >= 0:
             item21(t, seat, k)
         return t

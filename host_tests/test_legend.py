@@ -1,0 +1,172 @@
+"""The legend of docs/DISPLAYS.md is complete: every text the 4-digit and 8-digit
+layouts produce in play (random games under random house rules, every panel state)
+has an entry, and the docs carry the legend tools/legend.py generates."""
+import random
+
+import pytest
+
+import gamegen
+import legend
+import record
+from board import config
+from cowboy import codes as C
+from cowboy import facts as F
+from cowboy.game import Game
+from display import ui as U
+from display import views as V
+from displayrig import Panel
+
+TIMES = [k * V.PAGE_MS // 2 + 1 for k in range(24)]    # every page, both blink halves
+
+
+class Seen:
+    """Renders every seat with both seven-segment layouts and keeps the texts."""
+
+    def __init__(self):
+        self.four = {}
+        self.eight = {}
+        self.ctx = V.Context()
+        self.l4 = V.Layout4()
+        self.l8 = V.Layout8()
+
+    def look(self, game, panel, where):
+        self.ctx.update(game)
+        for i in range(8):
+            seat = V.Seat(i)
+            seat.update(game, panel, self.ctx)
+            for t in TIMES:
+                a = bytes(self.l4.render(seat, t).buf).decode()
+                b = bytes(self.l8.render(seat, t).buf).decode()
+                self.four.setdefault(a, where)
+                self.eight.setdefault(b, where)
+
+
+def play(seen, rng, rules):
+    players, opener, actions = gamegen.random_game(rng, max_actions=rng.randint(5, 400),
+                                                   rules=rules)
+    game = Game()
+    game.new_game(players, opener - 1, rules)
+    panel = Panel(players)
+    panel.settings.players = players
+    for n, act in enumerate(actions):
+        kind, word = record.parse_action(record.dumps(act))
+        assert record.apply(game, kind, word) == C.OK
+        seen.look(game, panel, act)
+        if n % 7 == 0 and game.phase not in (C.PHASE_OVER, C.PHASE_CHOICE):
+            panel.composing = True
+            panel.facts = gamegen.facts_int(gamegen.random_facts(rng, game))
+            panel.preview = game.preview(panel.facts)
+            panel.field = rng.randrange(6)
+            seen.look(game, panel, "preview %r" % panel.facts)
+            panel.composing = False
+            panel.field = U.FIELD_NONE
+    panel.mode = U.MODE_STATS
+    for k in range(8):
+        panel.stats.best[k] = rng.randrange(102)
+        panel.stats.innings[k] = rng.randrange(200)
+        panel.stats.points[k] = rng.randrange(102)
+        panel.stats.fouls[k] = rng.randrange(40)
+    seen.look(game, panel, "statistics")
+    for note in range(1, 10):
+        panel.note = note
+        panel.reject = rng.randrange(1, 15)
+        seen.look(game, panel, "note %d" % note)
+
+
+def panel_states(seen):
+    game = Game()
+    for rules in (0, 15, 5):
+        game.new_game(3, 0, rules)
+        for name in config.BUILDS:
+            panel = Panel(3, name.encode())
+            panel.mode = U.MODE_HELLO
+            for notice in range(4):
+                panel.notice = notice
+                panel.notice_arg = 7
+                seen.look(game, panel, "hello %s %d" % (name, notice))
+            panel.mode = U.MODE_MENU
+            for item in range(U.MENU_CONFIRM + 1):
+                for value in (0, 1, 2, 8, 15):
+                    panel.menu_item = item
+                    panel.menu_value = value
+                    seen.look(game, panel, "menu %d %d" % (item, value))
+    panel = Panel(3)
+    for note in range(1, 10):
+        for reject in range(1, 15):
+            panel.note = note
+            panel.reject = reject
+            seen.look(game, panel, "note")
+    panel.note = 0
+    panel.composing = True
+    for field in range(6):
+        for facts in range(0, 1 << 18, 997):
+            if F.first(facts) > F.FIRST_B1 + 2:
+                continue                        # no such value: the panel steps 0-4
+            panel.field = field
+            panel.facts = facts
+            panel.preview = game.preview(facts)
+            seen.look(game, panel, "field %d %d" % (field, facts))
+
+
+@pytest.fixture(scope="module")
+def seen():
+    s = Seen()
+    rng = random.Random(11)
+    for k in range(40):
+        play(s, rng, rng.randrange(16) if k % 2 else 0)
+    panel_states(s)
+    return s
+
+
+def test_every_4_digit_text_in_play_is_in_the_legend(seen):
+    known = legend.shapes4()
+    missing = {t: w for t, w in seen.four.items() if legend.shape(t) not in known}
+    assert not missing, missing
+    assert len(seen.four) > 150                 # the games did reach many situations
+
+
+def test_every_8_digit_word_in_play_is_in_the_legend(seen):
+    known = legend.known_words()
+    missing = {}
+    for t, w in seen.eight.items():
+        for word in legend.words(t):
+            if word not in known:
+                missing[word] = (t, w)
+    assert not missing, missing
+
+
+def test_the_coverage_check_fails_for_a_text_the_legend_lacks(monkeypatch):
+    known = legend.shapes4()
+    s = Seen()
+    monkeypatch.setattr(V, "CUE4", (b"tAb", b"Poc", b"CAL", b"XYZ"))   # a new text
+    game = Game()
+    game.new_game(2, 0)
+    panel = Panel(2)
+    panel.composing = True
+    panel.field = U.FIELD_CUE
+    panel.facts = F.CUE_OFF << F.CUE
+    panel.preview = game.preview(panel.facts)
+    s.look(game, panel, "cue off")
+    assert [t.strip() for t in s.four if legend.shape(t) not in known] == ["CXYZ"]
+
+
+def test_every_build_has_a_code_and_every_table_its_twin():
+    assert sorted(n.decode() for n, _ in V.BUILD4) == sorted(config.BUILDS)
+    assert len(V.REASON4) == len(V.REASON21) == len(C.REASON_TEXT)
+    assert len(V.NOTICE4) == len(V.NOTICE21)
+    assert len(V.RULE4) == len(V.RULE21) == U.RULES
+    for table in (V.REASON4, V.NOTE4, V.NOTICE4, V.CUE4, V.MENU4):
+        for code in table:
+            assert len(code.replace(b".", b"")) <= 4, code
+    for table in (V.REASON21, V.NOTE21, V.NOTICE21, V.RULE21, V.MENU21, V.REJECT21):
+        for text in table:
+            assert len(text) <= V.COLS, text
+
+
+def test_the_docs_carry_the_generated_legend():
+    assert legend.main(["--check"]) == 0
+
+
+def test_legend_tool_rejects_bad_arguments(capsys):
+    assert legend.main(["--wrong"]) == 2
+    assert "usage" in capsys.readouterr().err
