@@ -181,7 +181,7 @@ def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadratur
         prepare(root)       # littlefs consistent before settings or journal are read
     from input.build import build as build_input
     if build is None:
-        build = config.selected()
+        build = config.selected(root if root is not None else "/")
     from display.screens import build as build_screens
     from app.settings import Settings
     from app.buzzer import Buzzer
@@ -196,10 +196,14 @@ def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadratur
         journal = Journal(game, root)
     # keys before the displays start and before start() resumes the journal
     inputs = build_input(config.PANEL, encoders(build), key_pin, quadrature, clock=clock)
+    gc.collect()            # the imports' garbage, before the displays' many small buffers
     screens = build_screens(build, buses, display_pin)
     buzzer = Buzzer(pwm) if pwm is not None else None
     panel = Panel(game, settings, buzzer=buzzer, journal=journal)
     panel.bind(inputs.names)
+    for name in config.BUILDS:
+        if config.BUILDS[name] is build:
+            panel.board(name)       # its name at start-up and in the menu, its seats
     app = App(game, panel, inputs, screens, buzzer, journal, watchdog)
     app.persist = root is not None
     return app
