@@ -77,6 +77,7 @@ def main(argv):
                 time.sleep_ms(1)
             print("SETTLED" if hall.caught_up() else "UNSETTLED")
         elif cmd == "cut":
+            hall.close()                # the old board's socket goes with its power
             table.power_cut()
             hall = attach(table)
         elif cmd == "state":

@@ -138,6 +138,7 @@ class Hall:
         self._state_sent = None     # the state text last published
         self._state_due = True
         self._cache = None          # (game, [ops]) of an archived game being resent
+        self._record = (0, 0)       # (game, records) of the record being published
         g0 = 1
         try:
             for name in os.listdir(root + J.GAMES):
@@ -147,10 +148,10 @@ class Hall:
         except OSError:
             pass
         self._g0 = g0
-        self.ack_game, self.ack_pos, self.record_game = self._load_ack()
+        self.ack_game, self.ack_pos, self.record_game, self.record_n = self._load_ack()
         if self.ack_game == 0 or self.ack_game > self.current_game():
             self.ack_game, self.ack_pos = self.current_game(), 0
-        self._ack_saved = (self.ack_game, self.ack_pos, self.record_game)
+        self._ack_saved = (self.ack_game, self.ack_pos, self.record_game, self.record_n)
         self._ack_saved_at = _ticks()
         self._task = None
         self._loop = None if _MPY else asyncio.new_event_loop()
@@ -171,6 +172,24 @@ class Hall:
             self._task = self._create(self._run())
         self._step()
 
+    def close(self):
+        """Stop publishing and drop the connection (as a power cut would)."""
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+        c = self._c
+        self._c = None
+        stream = getattr(getattr(c, "protocol", None), "stream", None)
+        sock = getattr(getattr(stream, "writer", None), "s", None)
+        try:
+            if sock is not None:
+                sock.close()                # MicroPython's stream socket
+            elif stream is not None and stream.writer is not None:
+                stream.writer.close()
+        except Exception:
+            pass
+        self.connected = False
+
     # ---- positions -------------------------------------------------------------
     def current_game(self):
         seq = self.journal._seq
@@ -181,26 +200,30 @@ class Hall:
         return (self.connected and self.ack_game == self.current_game()
                 and self.ack_pos == self.journal.records and not self._state_due
                 and self._state_sent == T.state_json(self.game)
-                and (self.game.winner < 0 or self.record_game == self.ack_game))
+                and (self.game.winner < 0 or self._record_sent(self.ack_game,
+                                                                self.journal.records)))
+
+    def _record_sent(self, g, n):
+        return self.record_game == g and self.record_n == n
 
     def _load_ack(self):
         try:
             f = open(self.root + ACK_FILE)
             words = f.read().split()
             f.close()
-            return int(words[0]), int(words[1]), int(words[2])
+            return int(words[0]), int(words[1]), int(words[2]), int(words[3])
         except (OSError, ValueError, IndexError):
-            return 0, 0, 0
+            return 0, 0, 0, 0
 
     def _save_ack(self, force=False):
         now = _ticks()
-        v = (self.ack_game, self.ack_pos, self.record_game)
+        v = (self.ack_game, self.ack_pos, self.record_game, self.record_n)
         if v == self._ack_saved or not force and _diff(now, self._ack_saved_at) < ACK_SAVE_MS:
             return
         tmp = self.root + ACK_FILE + ".tmp"
         try:
             f = open(tmp, "w")
-            f.write("%d %d %d\n" % v)
+            f.write("%d %d %d %d\n" % v)
             f.close()
             os.rename(tmp, self.root + ACK_FILE)
         except OSError:
@@ -249,7 +272,8 @@ class Hall:
                 ops, done, header = self._archived_game(g)
                 if ops is not None and self.ack_pos < len(ops):
                     return self._action(g, self.ack_pos + 1, ops[self.ack_pos])
-                if ops is not None and done and self.record_game < g:
+                if ops is not None and done and not self._record_sent(g, len(ops)):
+                    self._record = (g, len(ops))
                     return ("game", record_text(g, header[0], header[1], header[2], ops),
                             1, True, "g")
                 self.ack_game = g + 1       # this game is done with (or gone)
@@ -264,8 +288,10 @@ class Hall:
                     return ("state", text, 0, True, "s")
             if self.ack_pos < self.journal.records:
                 return self._action(g, self.ack_pos + 1, self._current_op(self.ack_pos))
-            if self.game.winner >= 0 and self.record_game < g:
-                ops = [self._current_op(i) for i in range(self.journal.records)]
+            n = self.journal.records
+            if self.game.winner >= 0 and not self._record_sent(g, n):
+                self._record = (g, n)
+                ops = [self._current_op(i) for i in range(n)]
                 return ("game", record_text(g, self.game.players, self.game.opener,
                                             self.game.rules, ops), 1, True, "g")
             return None
@@ -355,7 +381,7 @@ class Hall:
                 self.ack_pos += 1
                 self.sent += 1
             elif kind == "g":
-                self.record_game = self.ack_game
+                self.record_game, self.record_n = self._record
                 self._save_ack(True)
             else:
                 self._state_sent = payload
