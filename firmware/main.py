@@ -10,6 +10,13 @@ from board import factory
 wd = watchdog.shared(machine.WDT, machine.Timer)   # the one boot.py started
 wd.start()
 app = factory.make(watchdog=wd)
+try:
+    import network      # only the Pico W's firmware has it: hall mode (docs/HALL.md)
+except ImportError:
+    network = None
+if network is not None:
+    from net import board as hall_board
+    hall_board.start(app, network)
 
 
 def report():

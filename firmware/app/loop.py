@@ -37,6 +37,7 @@ class App:
         self.worst_write_us = 0    # longest pass with one
         self.save_errors = 0
         self.persist = True        # save settings changed in the menu
+        self.net = None            # hall publisher (net/hall.py, Pico W): after_action, poll
 
     def start(self, now):
         """Show the wiring check at once (each display its player number), then
@@ -100,6 +101,8 @@ class App:
                 journal.sync()
                 if journal.failed:
                     panel.note = ui.NOTE_STORAGE
+                elif self.net is not None:
+                    self.net.after_action(journal.records, journal._kind << 20 | journal._word)
             elif panel.settings_dirty and panel.mode != ui.MODE_MENU:
                 panel.settings_dirty = False
                 if self.persist:
@@ -107,6 +110,8 @@ class App:
                     self._save()
         if self.watchdog is not None:
             self.watchdog.feed()
+        if self.net is not None and self.idle():
+            self.net.poll(now)            # network work only when nothing else waits
         self.passes += 1
 
     def idle(self):

@@ -1,0 +1,125 @@
+"""The text of game records (docs/GAME-RECORD.md): header and action lines, the
+state object. Pure formatting, no I/O: tools/record.py (replay, sim, journal
+converter) and the hall publisher on the board (net/hall.py) both use it, so the
+board publishes the very lines and states the host tools print. Runs under CPython
+and MicroPython; dict order differs between them, so objects are written from
+(key, value) lists in a fixed order.
+"""
+from cowboy import codes as C
+from cowboy import facts as F
+from cowboy import houserules
+
+UNDO = "undo"
+REDO = "redo"
+SHOT = "shot"
+CHOICE = "choice"
+
+_CUE_NAMES = ("table", "pocket", "called", "off")
+
+
+def _mask_list(mask):
+    return [F.BALL_VALUE[i] for i in range(3) if mask & (1 << i)]
+
+
+def facts_to_json(f):
+    """The FACTS of a facts int as (key, value) pairs in GAME-RECORD order, only
+    the keys that differ from their default (a list: dict order differs in MicroPython)."""
+    pairs = []
+    if F.pocketed(f):
+        pairs.append(("pocketed", _mask_list(F.pocketed(f))))
+    if F.carom(f):
+        pairs.append(("carom", F.carom(f)))
+    first = F.first(f)
+    if first == F.FIRST_NONE:
+        pairs.append(("first", 0))
+    elif first >= F.FIRST_B1:
+        pairs.append(("first", F.BALL_VALUE[first - F.FIRST_B1]))
+    if f & F.F_NO_RAIL:
+        pairs.append(("rail", False))
+    if F.cue(f):
+        pairs.append(("cue", _CUE_NAMES[F.cue(f)]))
+    if F.jumped(f):
+        pairs.append(("jumped", _mask_list(F.jumped(f))))
+    if f & F.F_FOUL:
+        pairs.append(("foul", True))
+    if F.held(f):
+        pairs.append(("held", _mask_list(F.held(f))))
+    return pairs
+
+
+def _object(pairs):
+    return "{" + ", ".join(['"%s": %s' % (k, dumps(v)) for k, v in pairs]) + "}"
+
+
+def header_json(players, opener, rules=0):
+    """The header line (without newline); "rules" only when a house rule is on."""
+    text = '{"players": %d, "opener": %d' % (players, opener + 1)
+    if rules:
+        text += ', "rules": %s' % dumps(houserules.names(rules))
+    return text + "}"
+
+
+def action_to_json(kind, word):
+    """One action line (without newline) for an action."""
+    if kind == SHOT:
+        return '{"shot": %s}' % _object(facts_to_json(word))
+    if kind == CHOICE:
+        return '{"choice": "%s"}' % ("take" if F.kind(word) == F.KIND_TAKE else "repeat")
+    return '{"%s": true}' % kind
+
+
+def dumps(obj):
+    """JSON text with a fixed key order, the same under CPython and MicroPython."""
+    if obj is None:
+        return "null"
+    if obj is True:
+        return "true"
+    if obj is False:
+        return "false"
+    if type(obj) is list:
+        return "[" + ", ".join([dumps(v) for v in obj]) + "]"
+    if type(obj) is dict:
+        return _object([(k, obj[k]) for k in obj])
+    if type(obj) is str:
+        return '"%s"' % obj
+    return str(obj)
+
+
+_NUM = ["%d" % i for i in range(256)]          # scores, fouls, players: bytes
+_BALL_LISTS = [", ".join(["%d" % b for b in _mask_list(m)]) for m in range(8)]
+_PLAYER_LISTS = {}                              # out mask -> "1, 3"
+
+
+def _bytes_list(a, n):
+    if n == 2:
+        return _NUM[a[0]] + ", " + _NUM[a[1]]
+    return ", ".join([_NUM[a[i]] for i in range(n)])
+
+
+def state_json(game):
+    """The state object of GAME-RECORD.md as one line of JSON."""
+    n = game.players
+    out = game.out
+    outs = _PLAYER_LISTS.get(out)
+    if outs is None:
+        outs = _PLAYER_LISTS[out] = ", ".join(["%d" % (i + 1) for i in range(8)
+                                               if out & (1 << i)])
+    return ('{"players": %d, "scores": [%s], "inning": %d, "shooter": %s, "phase": "%s", '
+            '"fouls": [%s], "out": [%s], "winner": %s, "cue_in_hand": %s, "off_table": [%s]}'
+            % (n, _bytes_list(game.scores, n), game.inning,
+               "null" if game.phase == C.PHASE_OVER else _NUM[game.shooter + 1],
+               C.PHASE_NAME[game.phase], _bytes_list(game.fouls, n), outs,
+               "null" if game.winner < 0 else _NUM[game.winner + 1],
+               "true" if game.cue_in_hand else "false", _BALL_LISTS[game.off_table & 7]))
+
+
+def op_json(op):
+    """The action line of a journal record value (app/journal.py: kind << 20 |
+    word; kind 1 an action word, 2 undo, 3 redo)."""
+    kind = op >> 20
+    if kind == 2:
+        return action_to_json(UNDO, 0)
+    if kind == 3:
+        return action_to_json(REDO, 0)
+    word = op & 0xFFFFF
+    return action_to_json(SHOT if F.kind(word) == F.KIND_SHOT else CHOICE, word)

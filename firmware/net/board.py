@@ -1,0 +1,17 @@
+"""Hall mode on a Pico W: Wi-Fi from hall.json, then the publisher (net/hall.py).
+
+Imported by main.py only when the firmware has the `network` module. Joining the
+network is started here and left to the Wi-Fi chip: the publisher's connection
+attempts fail quickly (and are retried with back-off) until it has an address.
+"""
+from net import hall
+
+
+def start(app, network, root="/"):
+    s = hall.load_settings(root)
+    if s is None or not s.get("ssid"):
+        return None
+    wlan = network.WLAN(network.STA_IF)
+    wlan.active(True)
+    wlan.connect(s["ssid"], s.get("wifi_password", ""))
+    return hall.attach(app, root)

@@ -1,0 +1,414 @@
+"""Hall mode: one table's game published to an MQTT broker (docs/HALL.md).
+
+Topics, under `cowboy/<hall>/<table>/`:
+  state   the state object of docs/GAME-RECORD.md (cowboy.recordtext.state_json),
+          retained; after new actions and after every (re)connect
+  action  {"game": G, "pos": N, "action": LINE}, QoS 1, in order: record N (from 1)
+          of the table's game number G, LINE its GAME-RECORD action line
+  game    a finished game as a whole record, retained, QoS 1: "# game G", the
+          header line, then every action line (JSON Lines, readable by replay.py)
+  status  "online" (retained) on connect; "offline", the last will
+
+The scoreboard loop hands over ints only: `after_action(pos, op)` after the journal
+stored an action, and `poll(now)` when the loop is idle. Everything else (text,
+sockets) happens inside poll(), which runs the asyncio client (aiomqttc) for one
+step: the client's tasks do a little work and hand back, nothing waits for the
+network. What is published comes from the journal (app/journal.py), not from a
+queue of its own, so after an outage or a reboot the board resends what the
+broker has not acknowledged: the acknowledged position (game, pos) is kept in
+`hall.ack`, written rarely (a game change, else at most every ACK_SAVE_MS). A
+subscriber that keeps (game, pos) sees every action once and in order.
+
+Game numbers are the journal's archive numbers: the game in progress gets the
+number it will be archived under (games/NNNNNN.jnl), so a finished game's actions
+can still be read from its archive after the next game began.
+"""
+import os
+import sys
+
+import asyncio
+
+from app import journal as J
+from cowboy import recordtext as T
+
+ACK_FILE = "hall.ack"
+ACK_SAVE_MS = 30000
+POLL_MS = 1             # at most one client step per this many ms of loop time
+RETRY_MIN_MS = 250      # reconnect back-off: first wait, then doubled
+RETRY_MAX_MS = 4000
+KEEPALIVE_S = 10
+
+_MPY = sys.implementation.name == "micropython"
+
+
+def _ticks():
+    import time
+    if _MPY:
+        return time.ticks_ms()
+    return int(time.monotonic() * 1000) & 0x3FFFFFFF
+
+
+def _diff(a, b):
+    return ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
+
+
+def load_settings(root="/"):
+    """The board's hall settings (hall.json) as a dict, or None when there are none
+    or they are not usable."""
+    import json
+    try:
+        f = open(root + "hall.json")
+    except OSError:
+        return None
+    try:
+        s = json.load(f)
+    except ValueError:
+        return None
+    finally:
+        f.close()
+    if type(s) is not dict or not s.get("broker") or not s.get("hall") or not s.get("table"):
+        return None
+    return s
+
+
+def _archived(root, g):
+    """(path, finished) of game number g's archive file, or (None, False)."""
+    for suffix, done in ((J.FINISHED, True), (J.PARTIAL, False)):
+        path = "%s%s/%06d%s" % (root, J.GAMES, g, suffix)
+        try:
+            os.stat(path)
+            return path, done
+        except OSError:
+            pass
+    return None, False
+
+
+def read_stream(data):
+    """(players, opener, rules, [record values]) of a journal stream (header +
+    records), or None: records up to the first bad one."""
+    if len(data) < J.HEADER_SIZE:
+        return None
+    buf = bytearray(data[:J.HEADER_SIZE])
+    h = J.read_header(buf, J.HEADER_SIZE)
+    if h < 0:
+        return None
+    crc = J.header_crc(buf)
+    ops = []
+    i = J.HEADER_SIZE
+    while i + J.RECORD_SIZE <= len(data):
+        rec = data[i:i + J.RECORD_SIZE]
+        v = J.read_record(rec, crc)
+        if v < 0:
+            break
+        crc = rec[3]
+        ops.append(v)
+        i += J.RECORD_SIZE
+    return h >> 4, h & 15, J.header_rules(buf), ops
+
+
+def record_text(g, players, opener, rules, ops):
+    """A whole game as published on `game`: a comment naming the game number, the
+    header, the action lines."""
+    lines = ["# game %d" % g, T.header_json(players, opener, rules)]
+    for v in ops:
+        lines.append(T.op_json(v))
+    return "\n".join(lines) + "\n"
+
+
+class Hall:
+    """Publishes the game of `app` (app.loop.App, with a journal) under
+    cowboy/<hall>/<table>/. `client` builds an aiomqttc.MQTTClient-like object
+    from keyword arguments (tests may pass another)."""
+
+    def __init__(self, app, settings, root="/", client=None):
+        self.app = app
+        self.game = app.game
+        self.journal = app.journal
+        self.root = root
+        self.prefix = "cowboy/%s/%s/" % (settings["hall"], settings["table"])
+        self.settings = settings
+        self._client_class = client
+        self.connected = False
+        self.connects = 0           # successful connections
+        self.sent = 0               # action messages acknowledged by the broker
+        self.published = 0          # messages handed to the client (all topics)
+        self.errors = 0
+        self.latest = 0             # the last position after_action() reported
+        self._next_poll = 0
+        self._state_sent = None     # the state text last published
+        self._state_due = True
+        self._cache = None          # (game, [ops]) of an archived game being resent
+        self._record = (0, 0)       # (game, records) of the record being published
+        g0 = 1
+        try:
+            for name in os.listdir(root + J.GAMES):
+                n = J._number(name)
+                if n >= g0:
+                    g0 = n + 1
+        except OSError:
+            pass
+        self._g0 = g0
+        self.ack_game, self.ack_pos, self.record_game, self.record_n = self._load_ack()
+        if self.ack_game == 0 or self.ack_game > self.current_game():
+            self.ack_game, self.ack_pos = self.current_game(), 0
+        self._ack_saved = (self.ack_game, self.ack_pos, self.record_game, self.record_n)
+        self._ack_saved_at = _ticks()
+        self._task = None
+        self._loop = None if _MPY else asyncio.new_event_loop()
+        self._c = None
+
+    # ---- called by the scoreboard loop (ints only, nothing allocated) ---------
+    def after_action(self, pos, op):
+        """The journal has stored action `pos` (record value `op`)."""
+        self.latest = pos
+        self._state_due = True
+
+    def poll(self, now):
+        """One step of the network, when the loop has nothing else to do."""
+        if _diff(now, self._next_poll) < 0:
+            return
+        self._next_poll = (now + POLL_MS) & 0x3FFFFFFF
+        if self._task is None:
+            self._task = self._create(self._run())
+        self._step()
+
+    def close(self):
+        """Stop publishing and drop the connection (as a power cut would)."""
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+        c = self._c
+        self._c = None
+        stream = getattr(getattr(c, "protocol", None), "stream", None)
+        sock = getattr(getattr(stream, "writer", None), "s", None)
+        try:
+            if sock is not None:
+                sock.close()                # MicroPython's stream socket
+            elif stream is not None and stream.writer is not None:
+                stream.writer.close()
+        except Exception:
+            pass
+        self.connected = False
+
+    # ---- positions -------------------------------------------------------------
+    def current_game(self):
+        seq = self.journal._seq
+        return seq + 1 if seq >= 0 else self._g0
+
+    def caught_up(self):
+        """Every stored action acknowledged and the latest state published."""
+        return (self.connected and self.ack_game == self.current_game()
+                and self.ack_pos == self.journal.records and not self._state_due
+                and self._state_sent == T.state_json(self.game)
+                and (self.game.winner < 0 or self._record_sent(self.ack_game,
+                                                                self.journal.records)))
+
+    def _record_sent(self, g, n):
+        return self.record_game == g and self.record_n == n
+
+    def _load_ack(self):
+        try:
+            f = open(self.root + ACK_FILE)
+            words = f.read().split()
+            f.close()
+            return int(words[0]), int(words[1]), int(words[2]), int(words[3])
+        except (OSError, ValueError, IndexError):
+            return 0, 0, 0, 0
+
+    def _save_ack(self, force=False):
+        now = _ticks()
+        v = (self.ack_game, self.ack_pos, self.record_game, self.record_n)
+        if v == self._ack_saved or not force and _diff(now, self._ack_saved_at) < ACK_SAVE_MS:
+            return
+        tmp = self.root + ACK_FILE + ".tmp"
+        try:
+            f = open(tmp, "w")
+            f.write("%d %d %d %d\n" % v)
+            f.close()
+            os.rename(tmp, self.root + ACK_FILE)
+        except OSError:
+            self.errors += 1
+            return
+        self._ack_saved = v
+        self._ack_saved_at = now
+
+    def _current_op(self, i):
+        """Record value of the current game's record i (0-based)."""
+        j = self.journal
+        if i >= j._base:
+            t = j._tail
+            k = J.HEADER_SIZE + J.RECORD_SIZE * (i - j._base)
+            return t[k] << 16 | t[k + 1] << 8 | t[k + 2]
+        f = open(j.path, "rb")
+        f.seek(J.HEADER_SIZE + J.RECORD_SIZE * i)
+        b = f.read(3)
+        f.close()
+        return b[0] << 16 | b[1] << 8 | b[2]
+
+    def _archived_game(self, g):
+        """(ops, finished, header) of archived game g, or (None, False, None)."""
+        if self._cache is not None and self._cache[0] == g:
+            return self._cache[1:]
+        path, done = _archived(self.root, g)
+        got = None
+        if path is not None:
+            f = open(path, "rb")
+            got = read_stream(f.read())
+            f.close()
+        if got is None:
+            res = (None, False, None)
+        else:
+            res = (got[3], done, got[:3])
+        self._cache = (g,) + res
+        return res
+
+    def _next(self):
+        """What to publish next: (topic suffix, payload, qos, retain, kind) or None;
+        kind "a" an action, "g" a finished record, "s" the state."""
+        while True:
+            g = self.ack_game
+            cur = self.current_game()
+            if g < cur:
+                ops, done, header = self._archived_game(g)
+                if ops is not None and self.ack_pos < len(ops):
+                    return self._action(g, self.ack_pos + 1, ops[self.ack_pos])
+                if ops is not None and done and not self._record_sent(g, len(ops)):
+                    self._record = (g, len(ops))
+                    return ("game", record_text(g, header[0], header[1], header[2], ops),
+                            1, True, "g")
+                self.ack_game = g + 1       # this game is done with (or gone)
+                self.ack_pos = 0
+                self._cache = None
+                self._save_ack(True)
+                continue
+            if self._state_due or self._state_sent is None:
+                text = T.state_json(self.game)
+                self._state_due = False
+                if text != self._state_sent:
+                    return ("state", text, 0, True, "s")
+            if self.ack_pos < self.journal.records:
+                return self._action(g, self.ack_pos + 1, self._current_op(self.ack_pos))
+            n = self.journal.records
+            if self.game.winner >= 0 and not self._record_sent(g, n):
+                self._record = (g, n)
+                ops = [self._current_op(i) for i in range(n)]
+                return ("game", record_text(g, self.game.players, self.game.opener,
+                                            self.game.rules, ops), 1, True, "g")
+            return None
+
+    def _action(self, g, pos, op):
+        return ("action", '{"game": %d, "pos": %d, "action": %s}' % (g, pos, T.op_json(op)),
+                1, False, "a")
+
+    # ---- the asyncio side -----------------------------------------------------
+    def _create(self, coro):
+        if _MPY:
+            return asyncio.create_task(coro)
+        return self._loop.create_task(coro)
+
+    def _step(self):
+        if _MPY:
+            asyncio.run(_tick())
+        else:
+            self._loop.run_until_complete(_tick())
+
+    def _make_client(self):
+        s = self.settings
+        kw = dict(client_id=s.get("client_id") or "cowboy-%s-%s" % (s["hall"], s["table"]),
+                  server=s["broker"], port=int(s.get("port", 1883)), user=s.get("user"),
+                  password=s.get("password"), keepalive=KEEPALIVE_S, clean_session=True,
+                  will_topic=self.prefix + "status", will_message="offline",
+                  will_qos=1, will_retain=True)
+        if self._client_class is not None:
+            return self._client_class(**kw)
+        import aiomqttc
+        aiomqttc.log = _quiet
+        return aiomqttc.MQTTClient(**kw)
+
+    def _alive(self):
+        c = self._c
+        if c is None or not c.connected:
+            return False
+        stream = getattr(getattr(c, "protocol", None), "stream", None)
+        return stream is None or not stream.at_eof()
+
+    async def _run(self):
+        wait = RETRY_MIN_MS
+        while True:
+            try:
+                if await self._session():
+                    wait = RETRY_MIN_MS
+            except Exception:          # the client's errors: drop the link, try again
+                self.errors += 1
+            self.connected = False
+            await self._drop()
+            await asyncio.sleep_ms(wait) if _MPY else asyncio.sleep(wait / 1000)
+            wait = min(wait * 2, RETRY_MAX_MS)
+
+    async def _drop(self):
+        c = self._c
+        self._c = None
+        if c is not None:
+            try:
+                c.connected = False
+                await c.handle_disconnect()
+            except Exception:
+                pass
+
+    async def _session(self):
+        """One connection: publish until it fails. True if it had connected."""
+        c = self._c = self._make_client()
+        if not await c.connect(timeout_sec=3):
+            return False
+        self.connected = True
+        self.connects += 1
+        self._state_sent = None                     # the state again on every connect
+        self._state_due = True
+        if not await self._publish("status", "online", 1, True):
+            return True
+        while self._alive():
+            item = self._next()
+            if item is None:
+                self._save_ack()
+                await _pause()
+                continue
+            topic, payload, qos, retain, kind = item
+            if not await self._publish(topic, payload, qos, retain):
+                if kind == "s":
+                    self._state_due = True
+                return True
+            if kind == "a":
+                self.ack_pos += 1
+                self.sent += 1
+            elif kind == "g":
+                self.record_game, self.record_n = self._record
+                self._save_ack(True)
+            else:
+                self._state_sent = payload
+        return True
+
+    async def _publish(self, topic, payload, qos, retain):
+        self.published += 1
+        ok = await self._c.publish(self.prefix + topic, payload, qos=qos, retain=retain)
+        return ok is True
+
+
+def _quiet(msg=""):
+    pass
+
+
+async def _tick():
+    await (asyncio.sleep_ms(0) if _MPY else asyncio.sleep(0))
+
+
+async def _pause():
+    await (asyncio.sleep_ms(20) if _MPY else asyncio.sleep(0.02))
+
+
+def attach(app, root="/"):
+    """Give `app` a hall publisher when the board has hall settings; returns it or None."""
+    s = load_settings(root)
+    if s is None or app.journal is None:
+        return None
+    app.net = Hall(app, s, root)
+    return app.net

@@ -1,0 +1,92 @@
+"""One table of the hall tests, run under the host MicroPython: the real
+application on fake pins in simulated time (tools/sim.py's Sim, with a journal in
+ROOT), its hall publisher (net/hall.py) and the real MQTT client on a real socket.
+
+    micropython hall_table.py ROOT COMMAND...
+
+ROOT holds hall.json (the board's settings) and the journal. Commands, in order:
+  play FILE     the key lines of a sim script, PACE real ms apart
+  pace MS       real milliseconds between key lines (default 0)
+  key NAME      one key line
+  settle MS     run until everything is published (at most MS real ms)
+  cut           a power cut: the application restarts from the journal
+  state         print "STATE <state json>"
+  stats         print "STATS connects sent published errors"
+Prints "SETTLED" or "UNSETTLED" after settle; "T key <ms>" with a real-time stamp
+when a key line is done (the latency test).
+"""
+import sys
+import time
+
+import toolpaths  # noqa: F401  (tools/ is on MICROPYPATH)
+
+import sim as S
+from cowboy import recordtext as T
+from net import hall as H
+
+
+def attach(table):
+    hall = H.attach(table.app, table.root)
+    if hall is None:
+        print("no hall settings in", table.root)
+        sys.exit(1)
+    return hall
+
+
+def run_real(table, ms):
+    """Let `ms` real milliseconds pass, the loop stepping in simulated time."""
+    end = time.ticks_add(time.ticks_ms(), ms)
+    while time.ticks_diff(end, time.ticks_ms()) > 0:
+        table.run_to(table.now + 1)
+        time.sleep_ms(1)
+
+
+def main(argv):
+    root = argv[1]
+    if not root.endswith("/"):
+        root += "/"
+    table = S.Sim(players=3, root=root)
+    hall = attach(table)
+    pace = 0
+    args = argv[2:]
+    i = 0
+    while i < len(args):
+        cmd = args[i]
+        i += 1
+        if cmd == "play":
+            f = open(args[i], "rb")
+            lines = S.parse_script(f.read(), table)
+            f.close()
+            i += 1
+            for line in lines:
+                table.play([line])
+                if pace:
+                    run_real(table, pace)
+        elif cmd == "pace":
+            pace = int(args[i])
+            i += 1
+        elif cmd == "key":
+            table.run_to(table.key(args[i]))
+            print("T key", args[i], time.ticks_ms())
+            i += 1
+        elif cmd == "settle":
+            end = time.ticks_add(time.ticks_ms(), int(args[i]))
+            i += 1
+            while not hall.caught_up() and time.ticks_diff(end, time.ticks_ms()) > 0:
+                table.run_to(table.now + 1)
+                time.sleep_ms(1)
+            print("SETTLED" if hall.caught_up() else "UNSETTLED")
+        elif cmd == "cut":
+            hall.close()                # the old board's socket goes with its power
+            table.power_cut()
+            hall = attach(table)
+        elif cmd == "state":
+            print("STATE", T.state_json(table.game))
+        elif cmd == "stats":
+            print("STATS", hall.connects, hall.sent, hall.published, hall.errors)
+        else:
+            print("unknown command", cmd)
+            sys.exit(2)
+
+
+main(sys.argv)

@@ -1,0 +1,112 @@
+"""A real Mosquitto for the hall tests: installed when missing (Debian's package,
+as root), a config written to a temporary folder (TCP and WebSockets listeners on
+free localhost ports, persistence, a password file and the ACL of docs/HALL.md),
+started, stopped gracefully or killed, started again on the same ports."""
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+from mpy import ROOT
+
+TOOLS = os.path.join(ROOT, "tools")
+PASSWORD = "pw"
+
+
+def mosquitto():
+    """Path of the mosquitto binary, installing the package if needed."""
+    path = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    if os.path.exists(path):
+        return path
+    if os.geteuid() == 0:
+        subprocess.run("apt-get update -qq && DEBIAN_FRONTEND=noninteractive "
+                       "apt-get install -y -qq mosquitto", shell=True, check=True,
+                       capture_output=True)
+    return path if os.path.exists(path) else None
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def acl_text(hall, tables):
+    """The ACL of docs/HALL.md: each table writes under its own topic only, the
+    hall view and the archive read."""
+    out = ["# readers", "user hall", "topic read cowboy/#", "", "user archive",
+           "topic read cowboy/#", ""]
+    for t in tables:
+        out += ["user %s" % t, "topic write cowboy/%s/%s/#" % (hall, t), ""]
+    return "\n".join(out)
+
+
+class Broker:
+    def __init__(self, folder, hall, tables):
+        self.folder = str(folder)
+        self.binary = mosquitto()
+        self.port = free_port()
+        self.ws_port = free_port()
+        self.proc = None
+        os.makedirs(os.path.join(self.folder, "data"), exist_ok=True)
+        pw = os.path.join(self.folder, "passwords")
+        users = ["hall", "archive"] + list(tables)
+        with open(pw, "w") as f:
+            for u in users:
+                f.write("%s:%s\n" % (u, PASSWORD))
+        subprocess.run([shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd",
+                        "-U", pw], check=True)
+        with open(os.path.join(self.folder, "acl"), "w") as f:
+            f.write(acl_text(hall, tables))
+        self.conf = os.path.join(self.folder, "mosquitto.conf")
+        with open(self.conf, "w") as f:
+            f.write("\n".join([
+                "per_listener_settings false",
+                "allow_anonymous false",
+                "password_file " + pw,
+                "acl_file " + os.path.join(self.folder, "acl"),
+                "persistence true",
+                "persistence_location " + os.path.join(self.folder, "data") + "/",
+                "autosave_interval 1",
+                "max_queued_messages 10000",
+                "user root",
+                "log_dest file " + os.path.join(self.folder, "mosquitto.log"),
+                "listener %d 127.0.0.1" % self.port,
+                "listener %d 127.0.0.1" % self.ws_port,
+                "protocol websockets", ""]))
+
+    def start(self):
+        self.proc = subprocess.Popen([self.binary, "-c", self.conf],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), 0.2).close()
+                return self
+            except OSError:
+                time.sleep(0.02)
+        raise RuntimeError("mosquitto did not start: " + self.log())
+
+    def stop(self, kill=False):
+        if self.proc is None:
+            return
+        self.proc.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
+        self.proc.wait(10)
+        self.proc = None
+
+    def log(self):
+        try:
+            with open(os.path.join(self.folder, "mosquitto.log")) as f:
+                return f.read()[-3000:]
+        except OSError:
+            return ""
+
+
+def vendor():
+    sys.path.insert(0, TOOLS)
+    import mqttclient
+    return mqttclient.vendor()

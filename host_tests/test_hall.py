@@ -1,0 +1,238 @@
+"""Hall mode against a real Mosquitto: tables on the host MicroPython (the real
+application, fake pins in simulated time, the real MQTT client), the archive tool,
+a broker restarted gracefully and killed, a table's power cut, the ACL."""
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from mpy import FAKES, FIRMWARE, MICROPYTHON, ROOT, TOOLS
+import hallbroker
+
+DATA = os.path.join(ROOT, "host_tests", "data")
+TABLE = os.path.join(ROOT, "host_tests", "hall_table.py")
+HALL = "club"
+NEW_GAME = "OK\nOK\n3\nOK\nMISS\n"        # a new game, its opening stroke, a miss
+
+pytestmark = pytest.mark.skipif(not os.path.exists(MICROPYTHON) or hallbroker.mosquitto() is None,
+                                reason="needs the host micropython and mosquitto")
+
+
+def replay_state(path):
+    return subprocess.run([sys.executable, os.path.join(TOOLS, "replay.py"), path],
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+
+def record_lines(path):
+    return [line for line in open(path).read().splitlines()
+            if line.strip() and not line.lstrip().startswith("#")]
+
+
+@pytest.fixture(scope="module")
+def vendor():
+    return hallbroker.vendor()
+
+
+def start_broker(tmp_path, tables):
+    return hallbroker.Broker(tmp_path / "broker", HALL, tables).start()
+
+
+def table(tmp_path, broker, vendor, name, *commands):
+    root = tmp_path / name
+    root.mkdir()
+    (root / "hall.json").write_text(json.dumps({
+        "broker": "127.0.0.1", "port": broker.port, "hall": HALL, "table": name,
+        "user": name, "password": hallbroker.PASSWORD}))
+    env = dict(os.environ)
+    env["MICROPYPATH"] = ":".join([TOOLS, FAKES, FIRMWARE, ".frozen", vendor])
+    return subprocess.Popen([MICROPYTHON, TABLE, str(root)] + list(commands),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def finish(proc, timeout=150):
+    out, err = proc.communicate(timeout=timeout)
+    assert proc.returncode == 0, out + err
+    return out.splitlines()
+
+
+def archive(broker, db, games, seconds):
+    return subprocess.Popen([sys.executable, os.path.join(TOOLS, "hall_archive.py"),
+                             "--db", str(db), "--port", str(broker.port), "--user", "archive",
+                             "--password", hallbroker.PASSWORD, "--hall", HALL,
+                             "--games", str(games), "--seconds", str(seconds)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def collect(broker, vendor, topic, seconds, user="hall", publish=()):
+    """Messages (topic, payload text, retained) a reader gets within `seconds`;
+    `publish`: (user, topic, payload) sent by other clients once subscribed."""
+    if vendor not in sys.path:
+        sys.path.append(vendor)
+    import aiomqttc
+    aiomqttc.log = lambda msg="": None
+    got = []
+
+    async def run():
+        async def on_message(proto, t, payload, retain):
+            got.append((t, payload.decode(), bool(retain)))
+        c = aiomqttc.MQTTClient(client_id="reader-%d" % os.getpid(), server="127.0.0.1",
+                                port=broker.port, user=user, password=hallbroker.PASSWORD,
+                                keepalive=10)
+        c.on_message = on_message
+        assert await c.connect(timeout_sec=3)
+        await c.subscribe(topic, qos=1)
+        await asyncio.sleep(0.3)
+        for u, t, payload in publish:
+            p = aiomqttc.MQTTClient(client_id="writer-" + u, server="127.0.0.1",
+                                    port=broker.port, user=u, password=hallbroker.PASSWORD)
+            assert await p.connect(timeout_sec=3)
+            await p.publish(t, payload, qos=1)
+            await p.disconnect()
+        await asyncio.sleep(seconds)
+        await c.disconnect()
+    asyncio.run(run())
+    return got
+
+
+def check_game2(g, tmp_path):
+    """An archived game is game2.keys as the board entered it: the actions of
+    game2.jsonl (the header has the board's own opener), its state their replay."""
+    want_lines = record_lines(os.path.join(DATA, "game2.jsonl"))
+    lines = g["record"].splitlines()
+    assert lines[0] == "# game %d" % g["game"]
+    assert json.loads(lines[1])["players"] == json.loads(want_lines[0])["players"]
+    assert [json.loads(x) for x in lines[2:]] == [json.loads(x) for x in want_lines[1:]]
+    want = tmp_path / "want.jsonl"
+    want.write_text("\n".join([lines[1]] + want_lines[1:]) + "\n")
+    assert g["state"] == json.loads(replay_state(str(want)))
+    assert g["results"]["winner"] == g["state"]["winner"]
+
+
+def archived(db):
+    out = subprocess.run([sys.executable, os.path.join(TOOLS, "hall_archive.py"), "--db",
+                          str(db), "--export", "-"], capture_output=True, text=True, check=True)
+    return [json.loads(line) for line in out.stdout.splitlines()]
+
+
+def test_twenty_tables_every_game_archived_once(tmp_path, vendor):
+    names = ["t%02d" % i for i in range(1, 21)]
+    broker = start_broker(tmp_path, names)
+    (tmp_path / "new.keys").write_text(NEW_GAME)
+    try:
+        db = tmp_path / "hall.db"
+        arch = archive(broker, db, 20, 150)
+        time.sleep(0.5)
+        procs = [table(tmp_path, broker, vendor, n, "play", os.path.join(DATA, "game2.keys"),
+                       "settle", "60000", "play", str(tmp_path / "new.keys"),
+                       "settle", "60000", "state") for n in names]
+        outs = [finish(p) for p in procs]
+        aout, aerr = arch.communicate(timeout=150)
+        retained = collect(broker, vendor, "cowboy/%s/+/state" % HALL, 1.0)
+    finally:
+        broker.stop()
+    for lines in outs:
+        assert lines.count("SETTLED") == 2, lines
+    games = archived(db)
+    assert sorted(g["table"] for g in games) == names, aout + aerr
+    for g in games:
+        check_game2(g, tmp_path)
+    states = {t.split("/")[2]: p for t, p, r in retained if r}
+    for name, lines in zip(names, outs):
+        assert states[name] == lines[-1][len("STATE "):]
+    assert '"scores": [0, 0, 3]' in outs[0][-1]
+
+
+def test_broker_restarts_and_a_power_cut_lose_and_repeat_nothing(tmp_path, vendor):
+    names = ["a1", "a2", "a3"]
+    broker = start_broker(tmp_path, names)
+    (tmp_path / "new.keys").write_text(NEW_GAME)
+    db = tmp_path / "hall.db"
+    game2 = os.path.join(DATA, "game2.keys")
+    keys = open(game2).read().splitlines()
+    cut = 35            # after a stroke's last key: a stroke being composed is lost
+    while keys[cut - 1].split()[0] not in ("OK", "MISS"):
+        cut += 1
+    (tmp_path / "first.keys").write_text("\n".join(keys[:cut]) + "\n")
+    (tmp_path / "rest.keys").write_text("\n".join(keys[cut:]) + "\n")
+    try:
+        arch = archive(broker, db, 3, 120)
+        time.sleep(0.5)
+        procs = [table(tmp_path, broker, vendor, "a1", "pace", "40", "play", game2,
+                       "play", str(tmp_path / "new.keys"), "settle", "60000", "state"),
+                 table(tmp_path, broker, vendor, "a2", "pace", "40", "play", game2,
+                       "settle", "60000", "state"),
+                 # a3: the power goes off mid-game, and again after the game ended
+                 table(tmp_path, broker, vendor, "a3", "pace", "40", "play",
+                       str(tmp_path / "first.keys"), "cut", "play", str(tmp_path / "rest.keys"),
+                       "cut", "settle", "60000", "state")]
+        time.sleep(1.5)
+        broker.stop()                   # graceful
+        time.sleep(0.7)
+        broker.start()
+        time.sleep(1.5)
+        broker.stop(kill=True)          # SIGKILL
+        time.sleep(0.7)
+        broker.start()
+        outs = [finish(p) for p in procs]
+        arch.communicate(timeout=120)
+        retained = collect(broker, vendor, "cowboy/%s/#" % HALL, 1.0)
+    finally:
+        broker.stop()
+    for lines in outs:
+        assert "SETTLED" in lines, lines
+    games = archived(db)
+    assert sorted(g["table"] for g in games) == names
+    for g in games:
+        check_game2(g, tmp_path)
+    states = {t.split("/")[2]: p for t, p, r in retained if r and t.endswith("/state")}
+    for name, lines in zip(names, outs):
+        assert states[name] == lines[-1][len("STATE "):]
+    # the tables' processes have ended without a goodbye: the broker sent their wills
+    status = {t.split("/")[2]: p for t, p, r in retained if t.endswith("/status")}
+    assert status == {"a1": "offline", "a2": "offline", "a3": "offline"}
+
+
+def test_actions_arrive_in_order_once_per_position(tmp_path, vendor):
+    broker = start_broker(tmp_path, ["b1"])
+    try:
+        proc = table(tmp_path, broker, vendor, "b1", "pace", "20", "play",
+                     os.path.join(DATA, "game2.keys"), "settle", "30000", "stats")
+        got = []
+        # the reader subscribes while the table plays
+        import threading
+        th = threading.Thread(target=lambda: got.extend(
+            collect(broker, vendor, "cowboy/%s/b1/action" % HALL, 6.0)))
+        th.start()
+        th.join()
+        out = finish(proc)
+        late = collect(broker, vendor, "cowboy/%s/b1/game" % HALL, 0.5)
+    finally:
+        broker.stop()
+    assert "SETTLED" in out
+    seen = {}
+    for t, payload, retained in got:
+        m = json.loads(payload)
+        seen.setdefault((m["game"], m["pos"]), m["action"])
+    positions = sorted(seen)
+    assert positions == [(1, i) for i in range(1, len(positions) + 1)]
+    want = [json.loads(x) for x in record_lines(os.path.join(DATA, "game2.jsonl"))[1:]]
+    assert [seen[p] for p in positions] == want
+    # the finished game, retained, whole
+    text = late[0][1].splitlines()
+    assert late[0][2] and [json.loads(x) for x in text[2:]] == want
+
+
+def test_a_table_cannot_publish_under_another_tables_topic(tmp_path, vendor):
+    broker = start_broker(tmp_path, ["c1", "c2"])
+    try:
+        got = collect(broker, vendor, "cowboy/#", 0.5, publish=(
+            ("c1", "cowboy/%s/c2/state" % HALL, "forged by c1"),
+            ("c1", "cowboy/%s/c1/state" % HALL, "c1's own"),
+            ("hall", "cowboy/%s/c1/state" % HALL, "the hall view writes nothing")))
+    finally:
+        broker.stop()
+    assert [(t, p) for t, p, r in got] == [("cowboy/%s/c1/state" % HALL, "c1's own")]
