@@ -204,3 +204,11 @@ def test_no_usable_flash_plays_on_in_memory(tmp_path):
     assert j.resume(3, 1) == 0 and j.failed
     assert (j.game.players, j.game.opener) == (3, 1)
     assert j.shot(0) == 0 and j.game._n == 1
+
+
+def test_crc_table_is_the_polynomial_0x07():
+    for i in range(256):
+        c = i
+        for _ in range(8):
+            c = ((c << 1) ^ 0x07) & 0xFF if c & 0x80 else (c << 1) & 0xFF
+        assert J._CRC[i] == c
