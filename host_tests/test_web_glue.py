@@ -99,7 +99,7 @@ def test_new_game_and_oled_pictures(tmp_path):
     assert json.loads(b2.state())["players"] == 4
     assert json.loads(b2.state())["shooter"] == 1
     assert [n[-5:] for n in os.listdir(root + "games")] == [".part"]    # the game set aside
-    b2.advance(2200)
+    b2.advance(3000)                                      # past the start-up pages
     assert b2.changed() == "0,1,2,3"                      # the first pictures
     b2.tap("3")
     b2.advance(300)
