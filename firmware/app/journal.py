@@ -508,6 +508,10 @@ class Journal:
         self._word = word
         self.pending = True
 
+    def last_record(self):
+        """The last action's record as `kind << 20 | word` (the hall publisher)."""
+        return self._kind << 20 | self._word
+
     def sync(self):
         """Write the held record to flash: one commit of the tail, and when the tail
         is full, first one append of its records to journal.bin (an erase)."""

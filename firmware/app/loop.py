@@ -102,7 +102,7 @@ class App:
                 if journal.failed:
                     panel.note = ui.NOTE_STORAGE
                 elif self.net is not None:
-                    self.net.after_action(journal.records, journal._kind << 20 | journal._word)
+                    self.net.after_action(journal.records, journal.last_record())
             elif panel.settings_dirty and panel.mode != ui.MODE_MENU:
                 panel.settings_dirty = False
                 if self.persist:

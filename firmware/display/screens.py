@@ -113,7 +113,6 @@ class Screens:
         self.refreshing = -1       # display under periodic refresh, -1: none
         self.to_render = 0         # bit i: seat i still to render in this frame
         self.urgent = False        # the frame follows a change: busy until rendered
-        self.busy = False
         self.started = False
         self.busy = False          # changed content not yet fully sent
 
