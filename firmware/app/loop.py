@@ -47,11 +47,7 @@ class App:
         s = self.panel.settings
         screens = self.screens
         if screens is not None:             # the panel starts in MODE_HELLO
-            screens.update(self.game, self.panel, now)
-            for _ in range(64 * screens.count):
-                if not screens.busy:
-                    break
-                screens.update(self.game, self.panel, now)
+            screens.settle(self.game, self.panel, now)
         resumed = False
         if self.journal is not None:
             self.journal.resume(s.players, s.opener, s.rules)
@@ -159,15 +155,11 @@ class App:
                 sleep_ms(period_ms)
 
 
-def encoders(build):
-    """The encoders a build has: the first always, the second when fitted."""
-    if build.get("encoder2"):
-        return (config.ENCODER, config.ENCODER2)
-    return (config.ENCODER,)
+encoders = config.encoders      # (the tools' and the page's name for it)
 
 
 def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadrature=None,
-         watchdog=None, settings=None, clock=None):
+         watchdog=None, settings=None, clock=None, inputs=None, screens=None):
     """The application from ready parts.
 
     key_pin: GPIO -> input pin with pull-up (buttons, encoder lines).
@@ -180,6 +172,10 @@ def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadratur
     clock: ms clock (time.ticks_ms on the Pico): key edges are then captured by
         pin interrupts from this moment on, so a key pressed while the journal
         is resumed or the displays start is applied once the loop runs.
+    inputs, screens: already made (board/factory.py makes them first, so that the
+        keys are live and the displays show the wiring check before the rest of
+        the firmware is even imported); then key_pin, buses, display_pin,
+        quadrature and clock are not used.
     """
     if root is not None:
         from app.journal import prepare
@@ -200,9 +196,12 @@ def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadratur
         from app.journal import Journal
         journal = Journal(game, root)
     # keys before the displays start and before start() resumes the journal
-    inputs = build_input(config.PANEL, encoders(build), key_pin, quadrature, clock=clock)
-    gc.collect()            # the imports' garbage, before the displays' many small buffers
-    screens = build_screens(build, buses, display_pin)
+    if inputs is None:
+        inputs = build_input(config.PANEL, config.encoders(build), key_pin, quadrature,
+                             clock=clock)
+    if screens is None:
+        gc.collect()        # the imports' garbage, before the displays' many small buffers
+        screens = build_screens(build, buses, display_pin)
     buzzer = Buzzer(pwm) if pwm is not None else None
     panel = Panel(game, settings, buzzer=buzzer, journal=journal)
     panel.bind(inputs.names)

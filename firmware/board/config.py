@@ -89,3 +89,10 @@ def chosen(root="/"):
 def selected(root="/"):
     """The description of the build this board drives (see chosen())."""
     return BUILDS[chosen(root)]
+
+
+def encoders(build):
+    """The encoders a build has: the first always, the second when fitted."""
+    if build.get("encoder2"):
+        return (ENCODER, ENCODER2)
+    return (ENCODER,)

@@ -50,19 +50,27 @@ def buzzer():
 
 
 def make(watchdog=None, root="/"):
-    """The scoreboard application on this board (app.loop.App)."""
+    """The scoreboard application on this board (app.loop.App).
+
+    The keys (pin interrupts) and the displays come first, and the displays show
+    the wiring check before the rest of the firmware is imported: importing a
+    module costs some 15-60 ms on the RP2040, half a second for all of them."""
     from app.journal import prepare
     prepare(root)           # before any file is read (docs/JOURNAL.md, start-up)
-    from app import loop
-    from input.pio_quadrature import factory as pio_quadrature
     build = config.selected(root)
+    from input.build import build as build_input
+    from input.pio_quadrature import factory as pio_quadrature
+    inputs = build_input(config.PANEL, config.encoders(build), key_pin, pio_quadrature,
+                         clock=time.ticks_ms)
+    from display import screens as S
     for e in build["displays"]:
         # TM1637 frames by direct SIO register writes (native code: the chip only)
         if e[0] == "tm1637" and sys.platform == "rp2":
-            from display import screens
             from display.tm1637_sio import TM1637SIO
-            screens.TM1637_DRIVER = TM1637SIO
+            S.TM1637_DRIVER = TM1637SIO
             break
-    return loop.make(key_pin, buses(build), display_pin, build=build, pwm=buzzer(),
-                     root=root, quadrature=pio_quadrature, watchdog=watchdog,
-                     clock=time.ticks_ms)
+    screens = S.build(build, buses(build), display_pin)
+    screens.settle(None, None, time.ticks_ms())   # no game, no panel yet: the wiring check
+    from app import loop
+    return loop.make(key_pin, None, display_pin, build=build, pwm=buzzer(), root=root,
+                     watchdog=watchdog, inputs=inputs, screens=screens)

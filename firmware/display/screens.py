@@ -170,6 +170,15 @@ class Screens:
                     busy = True
         self.busy = busy
 
+    def settle(self, game, panel, now_ms):
+        """Update until every display shows its view (start-up only: unbounded
+        work, up to a full refresh of every display)."""
+        self.update(game, panel, now_ms)
+        for _ in range(64 * self.count):
+            if not self.busy:
+                return
+            self.update(game, panel, now_ms)
+
     def _frame(self, now_ms, urgent):
         """A new frame: every seat is rendered again, one per call. `urgent`: after
         a change (it makes `busy`), else the periodic frame (pages, blinking)."""
