@@ -10,6 +10,7 @@ from board import factory
 wd = watchdog.shared(machine.WDT, machine.Timer)   # the one boot.py started
 wd.start()
 app = factory.make(watchdog=wd)
+print("cowboy: made %d" % time.ticks_ms())   # the wiring check shows; the journal is next
 try:
     import network      # only the Pico W's firmware has it: hall mode (docs/HALL.md)
 except ImportError:

@@ -251,11 +251,12 @@ def plan_long(build, pins):
     resume, strokes in a grown game, UNDO/REDO with a full history, the stroke that
     ends the game (statistics recount), a press inside an erase."""
     p = Plan("%s-long" % build, pins)
-    p.step(serial="cowboy: up", timeout_ms=15000)
+    # `cowboy: made`: the displays show the wiring check, the journal is read back next
+    p.step(serial="cowboy: made", timeout_ms=15000)
     p.step(wait_ms=5)
-    p.press("MISS", "probe", "miss", "MISS pressed 5 ms after the boot report (journal resume)")
+    p.press("MISS", "probe", "miss", "MISS pressed 5 ms after `cowboy: made` (journal resume)")
     p.step(wait_ms=100)
-    p.press("MISS", "probe", "miss", "MISS pressed 165 ms after the boot report")
+    p.press("MISS", "probe", "miss", "MISS pressed 165 ms after `cowboy: made` (journal resume)")
     p.step(after_bus=bus_pins(build), delay_ms=2200, timeout_ms=15000, label="picture")
     p.measured("MISS", "miss", "MISS in a grown game (player 1 at 100 keeps 100)")
     p.measured("3", None, "compose in a grown game")
@@ -625,16 +626,12 @@ def analyse(run, emu, pins):
            "emulated_s": summary["emulated_s"], "wall_s": run.get("wall_s", summary["wall_s"]),
            "flash": summary.get("flash_writes")}
     up = boot_report(summary["serial"])
-    up_t = next((e["t"] for e in events if e.get("ev") == "serial" and e.get("dir") == "rx"
-                 and "cowboy: up" in e.get("text", "")), None)
     if up:
         out["boot_report"] = {"up_ms": up[0], "heap_free_bytes": up[1], "heap_alloc_bytes": up[2]}
     busy = flash_busy(events)
     # the first picture: the first update after reset (displays are dark before it)
     pic = update_after(changes, 0, busy=busy)
     out["boot_to_picture_ms"] = None if pic is None else round(pic[1] / 1000, 1)
-    if up_t is not None and pic is not None:
-        out["boot_report_to_picture_ms"] = round((pic[0] - up_t) / 1000, 1)
     trig = {}                    # key label -> the trigger mark just before it
     last = None
     for e in events:
@@ -777,9 +774,10 @@ DEFINITIONS = {
     "first_change_ms": "edge to the first visible change",
     "first_bus_ms": "edge to the first display-bus activity (I2C/SPI start, TM1637 or CS edge)",
     "boot_to_picture_ms": "reset to the end of the first update of the displays (the start-up "
-                          "wiring check, drawn after the journal is resumed), as latency_ms",
-    "boot_report": "the firmware's `cowboy: up` line: ms since reset after the application is "
-                   "assembled, gc.mem_free()/gc.mem_alloc() after a collection (bytes)",
+                          "wiring check, drawn before the journal is read back), as latency_ms",
+    "boot_report": "the firmware's `cowboy: up` line: ms since reset once the journal is read "
+                   "back (the game can show), gc.mem_free()/gc.mem_alloc() after a collection "
+                   "(bytes)",
     "journal": "actions in journal.bin read back from the flash after the run against those the "
                "scripted presses should have added; lost = presses the firmware did not act on",
     "kind": "latency: a measured key; probe: a press placed inside a busy moment (OLED "
