@@ -85,8 +85,10 @@ def _sources():
             yield os.path.relpath(path, FIRMWARE).replace(os.sep, "/"), path
 
 
-def build(out=BUILD):
-    """Write the device tree to `out` (emptied first); returns its relative paths."""
+def build(out=None):
+    """Write the device tree to `out` (default BUILD, emptied first); returns its
+    relative paths."""
+    out = out or BUILD
     if os.path.isdir(out):
         shutil.rmtree(out)
     os.makedirs(out)
@@ -113,8 +115,9 @@ def build(out=BUILD):
     return made
 
 
-def manifest(out=BUILD):
-    """{path: (size, sha256 hex)} of a built tree."""
+def manifest(out=None):
+    """{path: (size, sha256 hex)} of a built tree (default BUILD)."""
+    out = out or BUILD
     files = {}
     for top, dirs, names in os.walk(out):
         dirs.sort()
