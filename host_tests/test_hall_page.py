@@ -233,7 +233,8 @@ def test_hall_page_and_overlay_show_the_tables(tmp_path):
     plan = {"chromium": test_web.CHROMIUM, "shots": SHOTS, "viewport": [1600, 900],
             "hall": url("", hall=HALL), "many": url("", hall="empty"),
             "overlay": url("overlay.html", hall=HALL, table="t03"),
-            "manyShot": os.path.join(ROOT, "build", "hall-twenty.png")}
+            "manyShot": os.path.join(ROOT, "build", "hall-twenty.png"),
+            "site": site, "form": dict(auth, hall=HALL)}
     (tmp_path / "plan.json").write_text(json.dumps(plan))
     idle = ["pace", "60000", "play", str(tmp_path / "idle.keys")]    # stay online
     procs = {}
@@ -322,6 +323,13 @@ def test_hall_page_and_overlay_show_the_tables(tmp_path):
     record = [x for x in open(os.path.join(DATA, "game2.jsonl")).read().splitlines()
               if x.strip() and not x.startswith("#")]
     assert later[("t01", "game 1")]["actions"] == "%d actions" % (len(record) - 1)
+
+    # Without settings in the address the form asks for them, and the page connects.
+    form = result["form"]
+    assert form["asked"] == ["broker", "user", "password", "hall"]
+    query = urllib.parse.parse_qs(urllib.parse.urlparse(form["url"]).query)
+    assert query["broker"] == [auth["broker"]] and query["hall"] == [HALL]
+    assert sorted(cards_by_table(form["cards"])) == names
 
     # The grid: cards side by side within the screen, the scores large.
     for lay in (result["layout"], result["many"]["layout"]):

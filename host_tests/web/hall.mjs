@@ -4,6 +4,7 @@
 //   node host_tests/web/hall.mjs PLAN.json
 //
 // PLAN: {chromium, hall: URL of the hall view, overlay: URL of one table's overlay,
+//        site: the hall view without settings, form: what to type into its form,
 //        many: URL of a hall view on a hall without tables, shots: folder for the
 //        screenshots, manyShot: where the twenty tables' picture goes, viewport: [w, h]}
 // Talks over stdin/stdout, one JSON object a line:
@@ -169,6 +170,19 @@ async function main() {
     await again.waitForTimeout(500);
     result.again = await read(again);
     await again.close();
+
+    // No settings in the address: the form asks, and reloads the page with them.
+    const fp = await ctx.newPage();
+    watch(fp, "form");
+    await fp.goto(plan.site);
+    const asked = await fp.evaluate(() => [...document.querySelectorAll("form.connect input")]
+      .map((e) => e.name));
+    for (const [k, v] of Object.entries(plan.form)) await fp.fill(`form.connect input[name=${k}]`, v);
+    await fp.click("form.connect button");
+    await fp.waitForSelector("html[data-connected]", { timeout: 20000 });
+    await until(fp, async (p) => (await read(p)).cards.length >= m.tables, 10000);
+    result.form = { asked, url: fp.url(), cards: (await read(fp)).cards };
+    await fp.close();
 
     // Twenty tables: the grid fits them (states given to the page directly).
     const many = await ctx.newPage();
