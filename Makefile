@@ -9,8 +9,10 @@ PORT ?= auto
 
 NPM_STAMP := node_modules/.package-lock.json
 WEB_PORT ?= 8000
+HALL_NPM_STAMP := hall/node_modules/.package-lock.json
+HALL_PORT ?= 8001
 
-.PHONY: sim test bench bench-pico build deploy export clean venv pictures hardware web web-serve test-web
+.PHONY: sim test bench bench-pico build deploy export clean venv pictures hardware web web-serve test-web hall
 
 venv: $(STAMP)
 
@@ -59,6 +61,15 @@ test-web: $(STAMP)
 
 $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
+
+## The hall view and the stream overlay (docs/HALL.md): build/hall/, served on
+## http://127.0.0.1:$(HALL_PORT)/ (Ctrl-C stops); add ?broker=ws://HOST:9001/&user=hall&...
+hall: $(HALL_NPM_STAMP)
+	$(PYTHON) tools/hall_build.py build
+	$(PYTHON) tools/hall_build.py serve --port $(HALL_PORT)
+
+$(HALL_NPM_STAMP): hall/package.json hall/package-lock.json
+	cd hall && npm ci --no-audit --no-fund
 
 ## Figures: allocation, latency, memory, bus bytes (writes build/bench.json).
 bench: $(STAMP)
