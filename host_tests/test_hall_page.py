@@ -8,7 +8,8 @@ from hall/package-lock.json); the site is built by tools/hall_build.py and serve
 localhost. host_tests/web/hall.mjs opens the pages and hands back the texts they show;
 this test decodes them into state objects (docs/GAME-RECORD.md) and compares them with
 each table's own. It also measures the time from a key on a table to the page showing
-it, and saves docs/hall/hall.png and docs/hall/overlay.png. Any console error fails.
+it, and saves hall.png and overlay.png (build/screenshots/hall/; docs/hall/ with
+COWBOY_DOCS_SHOTS=1). Any console error fails.
 """
 import json
 import os
@@ -28,7 +29,10 @@ import test_web
 DATA = os.path.join(ROOT, "host_tests", "data")
 TABLE = os.path.join(ROOT, "host_tests", "hall_table.py")
 DRIVER = os.path.join(ROOT, "host_tests", "web", "hall.mjs")
-SHOTS = os.path.join(ROOT, "docs", "hall")
+# Screenshots go to build/screenshots/hall/; with COWBOY_DOCS_SHOTS=1 to docs/hall/ (the
+# pictures the docs show: a test run leaves the tracked files alone).
+SHOTS = os.path.join(ROOT, "docs", "hall") if os.environ.get("COWBOY_DOCS_SHOTS") else \
+    os.path.join(ROOT, "build", "screenshots", "hall")
 FIGURES = os.path.join(ROOT, "build", "hall-figures.json")
 HALL_DIR = os.path.join(ROOT, "hall")
 HALL = "club"
