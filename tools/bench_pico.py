@@ -4,7 +4,7 @@
                                 [--analyse] [--pio-hz HZ] [--out DIR] [--emulator DIR]
 
 Boots build/device/ (tools/deploy.py build) on the official MicroPython v1.24.1 in the
-pico-emulator (a copy in build/pico-emulator, made from /work/shared/pico-emulator when
+pico-emulator (a copy in build/pico-emulator, made from ../shared/pico-emulator when
 missing), once per display build and scenario, presses the panel keys as GPIO edges
 (pins from hardware/pinout.json), decodes every display from its bus and writes
 build/bench-pico.json, then prints a table. docs/PERFORMANCE.md ("On the emulated
@@ -39,7 +39,9 @@ sys.path[:0] = [HERE, os.path.join(ROOT, "host_tests")]
 BUILD = os.path.join(ROOT, "build")
 OUT = os.path.join(BUILD, "bench-pico")
 RESULT = os.path.join(BUILD, "bench-pico.json")
-SHARED_EMULATOR = "/work/shared/pico-emulator"
+# the instrument beside the checkout (../shared/pico-emulator), or PICO_EMULATOR
+SHARED_EMULATOR = os.environ.get("PICO_EMULATOR") or os.path.join(
+    os.path.dirname(ROOT), "shared", "pico-emulator")
 BUILDS = ("tm1637", "max7219", "ht16k33", "oled4", "oled8")
 SCENARIOS = ("short", "long")
 
