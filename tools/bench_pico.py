@@ -592,7 +592,8 @@ def bus_activity(events, build):
 
 
 def journal_records(fs_image, emu, workdir):
-    """Actions in journal.bin of a saved filesystem image (fs_dump + tools/journal.py)."""
+    """Actions of the game in a saved filesystem image: journal.bin and journal.tail
+    joined as the board resumes them (fs_dump + tools/journal.py)."""
     ex = os.path.join(workdir, "fs-after")
     if os.path.isdir(ex):
         shutil.rmtree(ex)
@@ -603,8 +604,14 @@ def journal_records(fs_image, emu, workdir):
     if r.returncode or not os.path.exists(path):
         return None
     import journal
+    from app.journal import joined, TAIL
     with open(path, "rb") as f:
-        text = journal.to_json(f.read())
+        body = f.read()
+    tail = b""
+    if os.path.exists(os.path.join(ex, TAIL)):
+        with open(os.path.join(ex, TAIL), "rb") as f:
+            tail = f.read()
+    text = journal.to_json(joined(body, tail))     # the board's stream: body and tail
     with open(os.path.join(workdir, "journal-after.jsonl"), "w") as f:
         f.write(text)
     return [x for x in text.splitlines() if x.strip()][1:]
@@ -780,7 +787,7 @@ DEFINITIONS = {
     "boot_report": "the firmware's `cowboy: up` line: ms since reset once the journal is read "
                    "back (the game can show), gc.mem_free()/gc.mem_alloc() after a collection "
                    "(bytes)",
-    "journal": "actions in journal.bin read back from the flash after the run against those the "
+    "journal": "actions in the journal (journal.bin and its tail) read back from the flash after the run against those the "
                "scripted presses should have added; lost = presses the firmware did not act on",
     "kind": "latency: a measured key; probe: a press placed inside a busy moment (OLED "
             "refresh, 8-seat redraw, erase, resume); trigger/triggered: the bus or flash event "
