@@ -25,8 +25,9 @@ PAGE = ("index.html", "view.js", "hall.css", "overlay.html", "overlay.js", "over
         "hall.js")
 
 
-class BuildError(Exception):
-    pass
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import web_build  # noqa: E402  (the site command line and the server, shared)
+from web_build import BuildError  # noqa: E402
 
 
 def build(out):
@@ -46,54 +47,11 @@ def build(out):
 
 
 def main(argv):
-    usage = "usage: hall_build.py build [OUT] | serve [--port N] [--dir OUT]"
-    if not argv or argv[0] not in ("build", "serve"):
-        print(usage, file=sys.stderr)
-        return 2
-    default = os.path.join(ROOT, "build", "hall")
-    if argv[0] == "build":
-        if len(argv) > 2:
-            print(usage, file=sys.stderr)
-            return 2
-        out = argv[1] if len(argv) == 2 else default
-        try:
-            total = build(out)
-        except BuildError as e:
-            print("hall_build: %s" % e, file=sys.stderr)
-            return 2
-        print("hall_build: %s, %d files, %d KB" % (os.path.relpath(out), len(PAGE) + 1,
-                                                  (total + 1023) // 1024))
-        return 0
-    port = 8001
-    directory = default
-    args = argv[1:]
-    try:
-        while args:
-            if args[0] == "--port":
-                port = int(args[1])
-            elif args[0] == "--dir":
-                directory = args[1]
-            else:
-                raise ValueError(args[0])
-            args = args[2:]
-    except (IndexError, ValueError):
-        print(usage, file=sys.stderr)
-        return 2
-    if not os.path.isfile(os.path.join(directory, "index.html")):
-        print("hall_build: %s has no index.html: run `make hall` first" % directory,
-              file=sys.stderr)
-        return 2
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import web_build
-
-    def ready(p):
-        print("serving %s on http://127.0.0.1:%d/  (Ctrl-C stops)\n"
-              "the hall: http://127.0.0.1:%d/?broker=ws://BROKER:9001/&user=hall&password=..."
-              "&hall=HALL\nan overlay: http://127.0.0.1:%d/overlay.html?...&table=TABLE"
-              % (directory, p, p, p), flush=True)
-
-    web_build.serve(directory, port, ready)
-    return 0
+    hint = ("\nthe hall: http://127.0.0.1:PORT/?broker=ws://BROKER:9001/&user=hall"
+            "&password=...&hall=HALL\nan overlay: http://127.0.0.1:PORT/overlay.html"
+            "?...&table=TABLE")
+    return web_build.site_main(argv, "hall_build.py", build, len(PAGE) + 1,
+                               os.path.join(ROOT, "build", "hall"), 8001, "hall", hint)
 
 
 if __name__ == "__main__":

@@ -127,27 +127,31 @@ def serve(directory, port, ready=None):
         httpd.server_close()
 
 
-def main(argv):
-    usage = ("usage: web_build.py build [OUT] | serve [--port N] [--dir OUT]")
+def site_main(argv, tool, build_fn, files, default_out, default_port, target, hint=""):
+    """The `build [OUT]` / `serve [--port N] [--dir OUT]` command line of a static
+    site (this page, and the hall view: tools/hall_build.py). `build_fn(out)` writes
+    the site and returns its size; `files` is how many it writes; `target` is the
+    make target that builds it; `hint` is printed under the address when serving."""
+    usage = "usage: %s build [OUT] | serve [--port N] [--dir OUT]" % tool
     if not argv or argv[0] not in ("build", "serve"):
         print(usage, file=sys.stderr)
         return 2
-    default = os.path.join(ROOT, "build", "web")
+    name = tool[:-3] if tool.endswith(".py") else tool
     if argv[0] == "build":
         if len(argv) > 2:
             print(usage, file=sys.stderr)
             return 2
-        out = argv[1] if len(argv) == 2 else default
+        out = argv[1] if len(argv) == 2 else default_out
         try:
-            total = build(out)
+            total = build_fn(out)
         except BuildError as e:
-            print("web_build: %s" % e, file=sys.stderr)
+            print("%s: %s" % (name, e), file=sys.stderr)
             return 2
-        print("web_build: %s, %d files, %d KB" % (os.path.relpath(out), len(PAGE) + 3,
-                                                 (total + 1023) // 1024))
+        print("%s: %s, %d files, %d KB" % (name, os.path.relpath(out), files,
+                                          (total + 1023) // 1024))
         return 0
-    port = 8000
-    directory = default
+    port = default_port
+    directory = default_out
     args = argv[1:]
     try:
         while args:
@@ -162,16 +166,21 @@ def main(argv):
         print(usage, file=sys.stderr)
         return 2
     if not os.path.isfile(os.path.join(directory, "index.html")):
-        print("web_build: %s has no index.html: run `make web` first" % directory,
+        print("%s: %s has no index.html: run `make %s` first" % (name, directory, target),
               file=sys.stderr)
         return 2
 
     def ready(p):
-        print("serving %s on http://127.0.0.1:%d/  (Ctrl-C stops)" % (directory, p),
-              flush=True)
+        print("serving %s on http://127.0.0.1:%d/  (Ctrl-C stops)" % (directory, p)
+              + (hint.replace("PORT", str(p)) if hint else ""), flush=True)
 
     serve(directory, port, ready)
     return 0
+
+
+def main(argv):
+    return site_main(argv, "web_build.py", build, len(PAGE) + 3,
+                     os.path.join(ROOT, "build", "web"), 8000, "web")
 
 
 if __name__ == "__main__":
