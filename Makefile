@@ -86,8 +86,9 @@ build: $(STAMP)
 
 ## Build, copy what changed onto the Pico over USB, reset it. DRY_RUN=1: print the plan.
 ## BUILD=oled4: the display build, stored on the board (default: the one stored there).
+## HALL=hall.json: hall mode on a Pico W, the settings and the MQTT client (docs/HALL.md).
 deploy: $(STAMP)
-	$(BIN)/python tools/deploy.py deploy --port $(PORT) $(if $(BUILD),--build $(BUILD)) $(if $(filter 1 yes true,$(DRY_RUN)),--dry-run)
+	$(BIN)/python tools/deploy.py deploy --port $(PORT) $(if $(BUILD),--build $(BUILD)) $(if $(HALL),--hall $(HALL)) $(if $(filter 1 yes true,$(DRY_RUN)),--dry-run)
 
 ## Fetch the journal and finished games from the Pico as JSON Lines into export/.
 export: $(STAMP)

