@@ -110,3 +110,20 @@ def vendor():
     sys.path.insert(0, TOOLS)
     import mqttclient
     return mqttclient.vendor()
+
+
+def table(tmp_path, broker, vendor, hall, name, *commands):
+    """A table on the host MicroPython (host_tests/hall_table.py) with its own flash
+    folder and hall.json for `broker`; `commands` script it. Returns the process."""
+    import json
+    from mpy import FAKES, FIRMWARE, MICROPYTHON
+    root = tmp_path / name
+    root.mkdir()
+    (root / "hall.json").write_text(json.dumps({
+        "broker": "127.0.0.1", "port": broker.port, "hall": hall, "table": name,
+        "user": name, "password": PASSWORD}))
+    env = dict(os.environ)
+    env["MICROPYPATH"] = ":".join([TOOLS, FAKES, FIRMWARE, ".frozen", vendor])
+    return subprocess.Popen([MICROPYTHON, os.path.join(ROOT, "host_tests", "hall_table.py"),
+                             str(root)] + list(commands),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)

@@ -10,11 +10,10 @@ import time
 
 import pytest
 
-from mpy import FAKES, FIRMWARE, MICROPYTHON, ROOT, TOOLS
+from mpy import MICROPYTHON, ROOT, TOOLS
 import hallbroker
 
 DATA = os.path.join(ROOT, "host_tests", "data")
-TABLE = os.path.join(ROOT, "host_tests", "hall_table.py")
 HALL = "club"
 NEW_GAME = "OK\nOK\n3\nOK\nMISS\n"        # a new game, its opening stroke, a miss
 
@@ -42,15 +41,7 @@ def start_broker(tmp_path, tables):
 
 
 def table(tmp_path, broker, vendor, name, *commands):
-    root = tmp_path / name
-    root.mkdir()
-    (root / "hall.json").write_text(json.dumps({
-        "broker": "127.0.0.1", "port": broker.port, "hall": HALL, "table": name,
-        "user": name, "password": hallbroker.PASSWORD}))
-    env = dict(os.environ)
-    env["MICROPYPATH"] = ":".join([TOOLS, FAKES, FIRMWARE, ".frozen", vendor])
-    return subprocess.Popen([MICROPYTHON, TABLE, str(root)] + list(commands),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    return hallbroker.table(tmp_path, broker, vendor, HALL, name, *commands)
 
 
 def finish(proc, timeout=150):

@@ -22,12 +22,11 @@ import urllib.parse
 
 import pytest
 
-from mpy import FAKES, FIRMWARE, MICROPYTHON, ROOT, TOOLS
+from mpy import MICROPYTHON, ROOT
 import hallbroker
 import test_web
 
 DATA = os.path.join(ROOT, "host_tests", "data")
-TABLE = os.path.join(ROOT, "host_tests", "hall_table.py")
 DRIVER = os.path.join(ROOT, "host_tests", "web", "hall.mjs")
 # Screenshots go to build/screenshots/hall/; with COWBOY_DOCS_SHOTS=1 to docs/hall/ (the
 # pictures the docs show: a test run leaves the tracked files alone).
@@ -67,16 +66,7 @@ def serve_site(directory):
     import hall_build
     import web_build
     hall_build.build(directory)
-    box = {}
-    ready = threading.Event()
-
-    def up(port):
-        box["port"] = port
-        ready.set()
-
-    threading.Thread(target=web_build.serve, args=(directory, 0, up), daemon=True).start()
-    assert ready.wait(10)
-    return "http://127.0.0.1:%d/" % box["port"]
+    return web_build.serve_in_thread(directory)
 
 
 class Lines:
@@ -115,16 +105,7 @@ class Lines:
 
 
 def table(tmp_path, broker, vendor, name, *commands):
-    root = tmp_path / name
-    root.mkdir()
-    (root / "hall.json").write_text(json.dumps({
-        "broker": "127.0.0.1", "port": broker.port, "hall": HALL, "table": name,
-        "user": name, "password": hallbroker.PASSWORD}))
-    env = dict(os.environ)
-    env["MICROPYPATH"] = ":".join([TOOLS, FAKES, FIRMWARE, ".frozen", vendor])
-    proc = subprocess.Popen([MICROPYTHON, TABLE, str(root)] + list(commands),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    return Lines(proc)
+    return Lines(hallbroker.table(tmp_path, broker, vendor, HALL, name, *commands))
 
 
 class Driver:

@@ -18,7 +18,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 
 import pytest
 
@@ -198,16 +197,7 @@ def site(tmp_path_factory):
     import web_build
     directory = str(tmp_path_factory.mktemp("site"))
     web_build.build(directory)
-    box = {}
-    ready = threading.Event()
-
-    def up(port):
-        box["port"] = port
-        ready.set()
-
-    threading.Thread(target=web_build.serve, args=(directory, 0, up), daemon=True).start()
-    assert ready.wait(10)
-    return "http://127.0.0.1:%d/" % box["port"]
+    return web_build.serve_in_thread(directory)
 
 
 def drive(site, tmp_path, builds=(), startup_runs=0, phone=False):

@@ -21,7 +21,7 @@ import toolpaths
 TOOLS = toolpaths.add("../host_tests/fakes", "../firmware")
 
 from board import config  # noqa: E402
-from fakepins import Pin  # noqa: E402
+from fakepins import Pin, apply_due  # noqa: E402
 from fakedisplays import fake_board  # noqa: E402
 from app import loop  # noqa: E402
 from app.settings import Settings  # noqa: E402
@@ -185,8 +185,7 @@ class Sim:
         self.app = loop.make(key_pin, buses, dpin, build=self.build, pwm=pwm,
                              root=self.root, settings=settings)
         self.game = self.app.game
-        self.panel = self.app.panel
-        self.panel.board(self.build_name)    # the build shown at start-up and in the menu
+        self.panel = self.app.panel         # (make() names the build for the panel)
         self.long_ms = self.app.inputs.buttons.long_ms
         self.timeline = []
         self.busy = self.now
@@ -239,17 +238,7 @@ class Sim:
         while self.now < t:
             self.now += STEP_MS
             if self.timeline:
-                keep = []
-                for ev in self.timeline:
-                    if ev[0] <= self.now:
-                        p = Pin(ev[1])
-                        if ev[2]:
-                            p.release()          # the pull-up takes the line high
-                        else:
-                            p.drive(0)
-                    else:
-                        keep.append(ev)
-                self.timeline = keep
+                self.timeline = apply_due(self.timeline, self.now)
             app.step(self.now)
             if self.now % 1000 == 0:
                 for bus in self.buses:

@@ -127,6 +127,23 @@ def serve(directory, port, ready=None):
         httpd.server_close()
 
 
+def serve_in_thread(directory):
+    """Serve `directory` on a free localhost port in a daemon thread (the browser
+    tests); returns its URL once the socket listens."""
+    import threading
+    box = {}
+    ready = threading.Event()
+
+    def up(port):
+        box["port"] = port
+        ready.set()
+
+    threading.Thread(target=serve, args=(directory, 0, up), daemon=True).start()
+    if not ready.wait(10):
+        raise BuildError("the server for %s did not start" % directory)
+    return "http://127.0.0.1:%d/" % box["port"]
+
+
 def site_main(argv, tool, build_fn, files, default_out, default_port, target, hint=""):
     """The `build [OUT]` / `serve [--port N] [--dir OUT]` command line of a static
     site (this page, and the hall view: tools/hall_build.py). `build_fn(out)` writes

@@ -14,7 +14,7 @@ flash; the page mirrors it into the browser's storage (web/app.js).
 import os
 
 from board import config
-from fakepins import Pin
+from fakepins import Pin, apply_due
 from fakedisplays import fake_board
 from app import loop
 from app.settings import Settings
@@ -185,23 +185,10 @@ class Board:
         while self.now < end:
             self.now += 1
             if self.timeline:
-                self._pins()
+                self.timeline = apply_due(self.timeline, self.now)
             app.step(self.now)
             if self.now % 1000 == 0:
                 self._trim()
-
-    def _pins(self):
-        keep = []
-        for ev in self.timeline:
-            if ev[0] <= self.now:
-                p = Pin(ev[1])
-                if ev[2]:
-                    p.release()              # the pull-up takes the line high
-                else:
-                    p.drive(0)
-            else:
-                keep.append(ev)
-        self.timeline = keep
 
     def _trim(self):
         """The fake buses and chips log every transaction: forget the logs (an

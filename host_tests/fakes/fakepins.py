@@ -158,3 +158,21 @@ class Pin:
             edge = Pin.IRQ_RISING if new else Pin.IRQ_FALLING
             if pad.trigger & edge:
                 pad.handler(pad.irq_pin)
+
+
+def apply_due(timeline, now):
+    """Apply the pin changes of `timeline` ((time, gpio, level) tuples) that are due at
+    `now` (level 1: released, the pull-up takes the line high; 0: driven low, a
+    switch closed); returns the ones still to come. The simulator and the browser
+    page's glue press their keys this way."""
+    keep = []
+    for ev in timeline:
+        if ev[0] <= now:
+            p = Pin(ev[1])
+            if ev[2]:
+                p.release()
+            else:
+                p.drive(0)
+        else:
+            keep.append(ev)
+    return keep
