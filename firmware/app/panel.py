@@ -50,6 +50,32 @@ _HELD_MASK = 7 << F.HELD
 _WIN_FACTS = (F.FIRST_B1 << F.FIRST) | (F.CUE_CALLED << F.CUE)   # off the 1, called pocket
 
 _FIELDS = const(6)               # FIELD_NONE .. FIELD_CUE
+_NAME_CYCLE = const(len(ui.NAME_CHARS) + 1)   # the end mark, then NAME_CHARS
+
+
+class NoNet:
+    """The network as the panel sees it on a board without hall mode: no state,
+    so the set-up menu leaves its hall items out. The hall publisher (net/hall.py)
+    provides the same methods."""
+
+    def state(self):
+        """ui.NET_*: NET_NONE here."""
+        return ui.NET_NONE
+
+    def pending(self):
+        """Actions of the game in progress the broker has not acknowledged."""
+        return 0
+
+    def name(self, k):
+        """The hall's (k=0) or the table's (k=1) name, as bytes."""
+        return b""
+
+    def rename(self, hall, table):
+        """Save new names (bytes) and publish under them; False if not saved."""
+        return False
+
+
+NO_NET = NoNet()
 
 
 class Panel:
@@ -93,6 +119,12 @@ class Panel:
         self.build = b""                # the display build's name (board())
         self.seats = MAX_PLAYERS        # players the build can show
         self.rules_edit = 0             # house rules being changed in the menu
+        self.net = NO_NET               # the hall publisher in hall mode (net/hall.py)
+        self.net_state = ui.NET_NONE    # MENU_NET: net.state(), net.pending()
+        self.net_pending = 0
+        self.name = bytearray(ui.MAX_NAME)   # MENU_HALL, MENU_TABLE: the name shown
+        self.name_len = 0
+        self.cursor = -1                # the character being edited; -1: not editing
 
     def board(self, name):
         """The display build this panel serves (a board.config.BUILDS name): shown
@@ -157,6 +189,8 @@ class Panel:
             self.version += 1
         if self.stats.counting and self.stats.work(self.game):
             self.version += 1
+        if self.mode == ui.MODE_MENU and self.menu_item == ui.MENU_NET:
+            self._net_state()
 
     # ---- events ------------------------------------------------------------
     def event(self, ev, now=0):
@@ -412,6 +446,35 @@ class Panel:
         self._load_item()
         self._ok()
 
+    def _net_state(self):
+        """MENU_NET: the connection state and the count not yet acknowledged."""
+        st = self.net.state()
+        n = self.net.pending()
+        if st != self.net_state or n != self.net_pending:
+            self.net_state = st
+            self.net_pending = n
+            self.version += 1
+
+    def _next_item(self, item):
+        """The item after `item`: the hall items after the build in hall mode."""
+        if item == ui.MENU_BUILD and self.net.state() != ui.NET_NONE:
+            return ui.MENU_NET
+        if item == ui.MENU_NET or item == ui.MENU_HALL:
+            return item + 1
+        if item == ui.MENU_TABLE:
+            return ui.MENU_START
+        return item + 1 if item < ui.MENU_START else ui.MENU_PLAYERS
+
+    def _load_name(self):
+        """The current name of the item on show into `name`, not editing."""
+        b = self.net.name(self.menu_item - ui.MENU_HALL)
+        n = min(len(b), ui.MAX_NAME)
+        for i in range(n):
+            self.name[i] = b[i]
+        self.name_len = n
+        self.cursor = -1
+        self.menu_value = ui.NAME_OK
+
     def _load_item(self):
         s = self.settings
         item = self.menu_item
@@ -423,8 +486,12 @@ class Panel:
             self.menu_value = s.brightness
         elif ui.MENU_RULE <= item < ui.MENU_RULE + ui.RULES:
             self.menu_value = self.rules_edit >> (item - ui.MENU_RULE) & 1
+        elif item == ui.MENU_HALL or item == ui.MENU_TABLE:
+            self._load_name()
         else:
             self.menu_value = 0
+            if item == ui.MENU_NET:
+                self._net_state()
 
     def _menu_turn(self, d):
         s = self.settings
@@ -433,6 +500,11 @@ class Panel:
         if ui.MENU_RULE <= item < ui.MENU_RULE + ui.RULES:
             self.rules_edit ^= 1 << (item - ui.MENU_RULE)     # on <-> off
             self.menu_value ^= 1
+            return
+        if item == ui.MENU_HALL or item == ui.MENU_TABLE:
+            if self.cursor < 0:
+                self.cursor = 0                               # a turn opens the editor
+            self._name_turn(d)
             return
         if item == ui.MENU_PLAYERS:
             top = self.seats
@@ -456,7 +528,10 @@ class Panel:
         item = self.menu_item
         enc = k == K_ENC or k == K_ENC2
         changed = self.rules_edit != self.settings.rules
-        if item == ui.MENU_CONFIRM:
+        if (item == ui.MENU_HALL or item == ui.MENU_TABLE) and \
+                (self.cursor >= 0 or k == K_OK):
+            self._name_key(k, enc)
+        elif item == ui.MENU_CONFIRM:
             if k == K_OK or enc:
                 self._new_game()
             elif k == K_UNDO:             # no: the house rules stay as they were
@@ -475,7 +550,7 @@ class Panel:
             else:
                 self._new_game()
         elif enc:
-            self.menu_item = item + 1 if item < ui.MENU_START else ui.MENU_PLAYERS
+            self.menu_item = self._next_item(item)
             self._load_item()
             self._ok()
         elif k == K_UNDO:
@@ -483,7 +558,68 @@ class Panel:
         else:
             self._refuse(ui.NOTE_NONE)
 
+    # ---- the name editor (MENU_HALL, MENU_TABLE) ----------------------------
+    def _name_turn(self, d):
+        """Step the character under the cursor through the end mark and
+        NAME_CHARS; the end mark cuts the name there, a character past the end
+        lengthens it."""
+        c = self.cursor
+        chars = ui.NAME_CHARS
+        i = 0                                 # 0: the end mark, k + 1: chars[k]
+        if c < self.name_len:
+            ch = self.name[c]
+            for k in range(len(chars)):
+                if chars[k] == ch:
+                    i = k + 1
+                    break
+        i = (i + d) % _NAME_CYCLE
+        if i == 0:
+            self.name_len = c
+        else:
+            self.name[c] = chars[i - 1]
+            if c >= self.name_len:
+                self.name_len = c + 1
+        self.menu_value = ui.NAME_OK
+        self._ok()
+
+    def _name_key(self, k, enc):
+        if self.cursor < 0:                   # OK on the item: edit it
+            self.cursor = 0
+            self.menu_value = ui.NAME_OK
+            self._ok()
+        elif k == K_OK or enc:                # the next character; on the end mark: save
+            self.menu_value = ui.NAME_OK
+            if self.cursor < self.name_len and self.cursor < ui.MAX_NAME - 1:
+                self.cursor += 1
+                self._ok()
+            else:
+                self._save_name()
+        elif k == K_UNDO:                     # leave the editor, the name unchanged
+            self._load_name()
+            self._ok()
+        else:
+            self._refuse(ui.NOTE_NONE)
+
+    def _save_name(self):
+        """Save the edited name through the network object; refused when it is
+        not a valid name (the editor stays open) or could not be written."""
+        n = self.name_len
+        if not ui.name_ok(self.name, n):
+            self.menu_value = ui.NAME_BAD
+            self._refuse(ui.NOTE_NONE)
+            return
+        k = self.menu_item - ui.MENU_HALL
+        new = bytes(self.name[:n])            # saving allocates (the menu only)
+        other = self.net.name(1 - k)
+        if not (self.net.rename(other, new) if k else self.net.rename(new, other)):
+            self.menu_value = ui.NAME_FAILED
+            self._refuse(ui.NOTE_NONE)
+            return
+        self._load_name()
+        self._ok()
+
     def _leave_menu(self):
+        self.cursor = -1
         self.mode = self.back_mode
         if self.mode == ui.MODE_HELLO or self.mode == ui.MODE_MENU:
             self.mode = ui.MODE_GAME
