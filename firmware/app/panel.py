@@ -50,7 +50,7 @@ _HELD_MASK = 7 << F.HELD
 _WIN_FACTS = (F.FIRST_B1 << F.FIRST) | (F.CUE_CALLED << F.CUE)   # off the 1, called pocket
 
 _FIELDS = const(6)               # FIELD_NONE .. FIELD_CUE
-_NAME_CYCLE = const(len(ui.NAME_CHARS) + 1)   # the end mark, then NAME_CHARS
+_NAME_CYCLE = len(ui.NAME_CHARS) + 1   # the end mark, then NAME_CHARS
 
 
 class NoNet:
