@@ -87,7 +87,29 @@ WORDS8 = (
     ("CA    on", "8 digits, set-up menu: a house rule on"),
     ("CA   oFF", "8 digits, set-up menu: a house rule off"),
     ("bLd 7219", "8 digits, set-up menu: the display build"),
+    ("onLn", "8 digits, set-up menu (hall mode): online"),
+    ("nobr   3", "8 digits, set-up menu (hall mode): the connection, and 3 actions not yet "
+                 "acknowledged by the broker"),
+    ("H.club", "8 digits, set-up menu (hall mode): the hall's name (here club)"),
 )
+# Hall mode (a Pico W with hall settings): the connection (ui.NET_*) and the names.
+NET = ("", "set-up menu (hall mode): no Wi-Fi",
+       "set-up menu (hall mode): Wi-Fi, but no connection to the broker",
+       "set-up menu (hall mode): online; 3 actions not yet acknowledged by the broker "
+       "(at most 99 shown)")
+NAMES = (
+    (U.MENU_HALL, b"bar", -1, "set-up menu (hall mode): the hall's name (here bar; 4 "
+                              "digits show its first three characters, 8 digits seven)"),
+    (U.MENU_TABLE, b"t01", -1, "set-up menu (hall mode): the table's name (here t01)"),
+    (U.MENU_TABLE, b"t01", 1, "name editor: the point marks the character under the "
+                              "cursor (here the 0 of t01); a longer name shows the four "
+                              "(8 digits: eight) characters up to the cursor"),
+    (U.MENU_TABLE, b"t01", 3, "name editor: `_` is the end mark: turn for a character "
+                              "more, ENC or OK saves the name"),
+)
+NAME_ERRORS = ("", "name editor: not saved: the name is empty or has a character other "
+                   "than a-z (not w, x), 0-9 and -",
+               "name editor: not saved: hall.json could not be written")
 
 
 def _text(b):
@@ -161,9 +183,30 @@ def entries():
         add(_item(V.IT_MENU, item, seat), "set-up menu: %s (here 3)" % what)
     add(_item(V.IT_MENU, U.MENU_START), "set-up menu: start (OK or ENC)")
     add(_item(V.IT_MENU, U.MENU_CONFIRM), "set-up menu: new house rules, OK starts a new game")
+    for k in range(1, len(V.NET4)):
+        seat = V.Seat(0)
+        seat.value = k
+        seat.pending = 3
+        add(_item(V.IT_MENU, U.MENU_NET, seat), NET[k])
+    for item, name, cursor, meaning in NAMES:
+        add(_item(V.IT_MENU, item, name_seat(name, cursor)), meaning)
+    for k in range(1, len(V.NAMEERR4)):
+        seat = name_seat(b"", 0)
+        seat.value = k
+        add(_item(V.IT_MENU, U.MENU_HALL, seat), NAME_ERRORS[k])
     for code, meaning in WORDS8:
         add(code, meaning)
     return out
+
+
+def name_seat(name, cursor):
+    """A seat showing `name` (bytes), edited at `cursor` (-1: not editing)."""
+    seat = V.Seat(0)
+    seat.value = U.NAME_OK
+    seat.name = bytearray(name)
+    seat.name_len = len(name)
+    seat.cursor = cursor
+    return seat
 
 
 def _seat_reject(k):
