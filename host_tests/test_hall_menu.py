@@ -11,6 +11,7 @@ import pytest
 import sim as S
 from cowboy import recordtext as T
 from display import ui as U
+from display import hallui as HU
 from fakedisplays import read_oled
 from net import hall as H
 
@@ -354,6 +355,6 @@ def test_names_and_state_without_a_loop():
     h = H.Hall(app, {"hall": "club", "table": "t1", "broker": "b"}, "/nowhere/",
                client=Client)
     assert (h.name(0), h.name(1), h.state(), h.pending()) == (b"club", b"t1",
-                                                               U.NET_NO_BROKER, 5)
+                                                               HU.NET_NO_BROKER, 5)
     h.wlan = Wlan(False)
-    assert h.state() == U.NET_NO_WIFI
+    assert h.state() == HU.NET_NO_WIFI

@@ -195,7 +195,8 @@ HALL_CODE = r"""
 import micropython, gc
 from array import array
 from cowboy.game import Game
-from app.panel import Panel, NoNet, KEYS, PRESS, RELEASE, LONG, CW, CCW
+from app.panel import Panel, KEYS, PRESS, RELEASE, LONG, CW, CCW
+from app.hallmenu import NoNet
 from app.settings import Settings
 
 class Net(NoNet):
@@ -241,7 +242,7 @@ events = array("i", seq)
 game = Game()
 net = Net()
 panel = Panel(game, Settings())
-panel.net = net
+panel.set_net(net)
 panel.start(0)
 
 top = -1

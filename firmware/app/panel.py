@@ -50,33 +50,6 @@ _HELD_MASK = 7 << F.HELD
 _WIN_FACTS = (F.FIRST_B1 << F.FIRST) | (F.CUE_CALLED << F.CUE)   # off the 1, called pocket
 
 _FIELDS = const(6)               # FIELD_NONE .. FIELD_CUE
-_NAME_CYCLE = len(ui.NAME_CHARS) + 1   # the end mark, then NAME_CHARS
-
-
-class NoNet:
-    """The network as the panel sees it on a board without hall mode: no state,
-    so the set-up menu leaves its hall items out. The hall publisher (net/hall.py)
-    provides the same methods."""
-
-    def state(self):
-        """ui.NET_*: NET_NONE here."""
-        return ui.NET_NONE
-
-    def pending(self):
-        """Actions of the game in progress the broker has not acknowledged."""
-        return 0
-
-    def name(self, k):
-        """The hall's (k=0) or the table's (k=1) name, as bytes."""
-        return b""
-
-    def rename(self, hall, table):
-        """Save new names (bytes) and publish under them; False if not saved."""
-        return False
-
-
-NO_NET = NoNet()
-
 
 class Panel:
     """State the views read: `mode`, `facts`, `composing`, `preview`, `note`,
@@ -119,12 +92,22 @@ class Panel:
         self.build = b""                # the display build's name (board())
         self.seats = MAX_PLAYERS        # players the build can show
         self.rules_edit = 0             # house rules being changed in the menu
-        self.net = NO_NET               # the hall publisher in hall mode (net/hall.py)
-        self.net_state = ui.NET_NONE    # MENU_NET: net.state(), net.pending()
+        # Hall mode only (set_net): the menu's hall items, in app/hallmenu.py, which
+        # a plain Pico never loads.
+        self.net = None                 # the hall publisher (net/hall.py)
+        self.hall = None                # app.hallmenu.HallMenu
+        self.net_state = 0              # MENU_NET: net.state() (hallui.NET_*), net.pending()
         self.net_pending = 0
-        self.name = bytearray(ui.MAX_NAME)   # MENU_HALL, MENU_TABLE: the name shown
+        self.name = b""                 # MENU_HALL, MENU_TABLE: the name shown
         self.name_len = 0
         self.cursor = -1                # the character being edited; -1: not editing
+
+    def set_net(self, net):
+        """Hall mode: the set-up menu gets the connection and the names from `net`
+        (the interface of app.hallmenu.NoNet)."""
+        from app.hallmenu import HallMenu
+        self.net = net
+        self.hall = HallMenu(self, net)
 
     def board(self, name):
         """The display build this panel serves (a board.config.BUILDS name): shown
@@ -190,7 +173,7 @@ class Panel:
         if self.stats.counting and self.stats.work(self.game):
             self.version += 1
         if self.mode == ui.MODE_MENU and self.menu_item == ui.MENU_NET:
-            self._net_state()
+            self.hall.refresh()
 
     # ---- events ------------------------------------------------------------
     def event(self, ev, now=0):
@@ -446,34 +429,13 @@ class Panel:
         self._load_item()
         self._ok()
 
-    def _net_state(self):
-        """MENU_NET: the connection state and the count not yet acknowledged."""
-        st = self.net.state()
-        n = self.net.pending()
-        if st != self.net_state or n != self.net_pending:
-            self.net_state = st
-            self.net_pending = n
-            self.version += 1
-
     def _next_item(self, item):
-        """The item after `item`: the hall items after the build in hall mode."""
-        if item == ui.MENU_BUILD and self.net.state() != ui.NET_NONE:
+        """The item after `item`: in hall mode the hall items follow the build."""
+        if item >= ui.MENU_NET:
+            return item + 1 if item < ui.MENU_TABLE else ui.MENU_START
+        if item == ui.MENU_BUILD and self.hall is not None:
             return ui.MENU_NET
-        if item == ui.MENU_NET or item == ui.MENU_HALL:
-            return item + 1
-        if item == ui.MENU_TABLE:
-            return ui.MENU_START
         return item + 1 if item < ui.MENU_START else ui.MENU_PLAYERS
-
-    def _load_name(self):
-        """The current name of the item on show into `name`, not editing."""
-        b = self.net.name(self.menu_item - ui.MENU_HALL)
-        n = min(len(b), ui.MAX_NAME)
-        for i in range(n):
-            self.name[i] = b[i]
-        self.name_len = n
-        self.cursor = -1
-        self.menu_value = ui.NAME_OK
 
     def _load_item(self):
         s = self.settings
@@ -486,12 +448,10 @@ class Panel:
             self.menu_value = s.brightness
         elif ui.MENU_RULE <= item < ui.MENU_RULE + ui.RULES:
             self.menu_value = self.rules_edit >> (item - ui.MENU_RULE) & 1
-        elif item == ui.MENU_HALL or item == ui.MENU_TABLE:
-            self._load_name()
+        elif item >= ui.MENU_NET:
+            self.hall.load(item)
         else:
             self.menu_value = 0
-            if item == ui.MENU_NET:
-                self._net_state()
 
     def _menu_turn(self, d):
         s = self.settings
@@ -501,10 +461,8 @@ class Panel:
             self.rules_edit ^= 1 << (item - ui.MENU_RULE)     # on <-> off
             self.menu_value ^= 1
             return
-        if item == ui.MENU_HALL or item == ui.MENU_TABLE:
-            if self.cursor < 0:
-                self.cursor = 0                               # a turn opens the editor
-            self._name_turn(d)
+        if item >= ui.MENU_NET:
+            self.hall.turn(d)
             return
         if item == ui.MENU_PLAYERS:
             top = self.seats
@@ -528,9 +486,8 @@ class Panel:
         item = self.menu_item
         enc = k == K_ENC or k == K_ENC2
         changed = self.rules_edit != self.settings.rules
-        if (item == ui.MENU_HALL or item == ui.MENU_TABLE) and \
-                (self.cursor >= 0 or k == K_OK):
-            self._name_key(k, enc)
+        if item >= ui.MENU_NET and self.hall.key(k, enc):
+            pass                          # the name editor took it
         elif item == ui.MENU_CONFIRM:
             if k == K_OK or enc:
                 self._new_game()
@@ -557,66 +514,6 @@ class Panel:
             self._leave_menu()
         else:
             self._refuse(ui.NOTE_NONE)
-
-    # ---- the name editor (MENU_HALL, MENU_TABLE) ----------------------------
-    def _name_turn(self, d):
-        """Step the character under the cursor through the end mark and
-        NAME_CHARS; the end mark cuts the name there, a character past the end
-        lengthens it."""
-        c = self.cursor
-        chars = ui.NAME_CHARS
-        i = 0                                 # 0: the end mark, k + 1: chars[k]
-        if c < self.name_len:
-            ch = self.name[c]
-            for k in range(len(chars)):
-                if chars[k] == ch:
-                    i = k + 1
-                    break
-        i = (i + d) % _NAME_CYCLE
-        if i == 0:
-            self.name_len = c
-        else:
-            self.name[c] = chars[i - 1]
-            if c >= self.name_len:
-                self.name_len = c + 1
-        self.menu_value = ui.NAME_OK
-        self._ok()
-
-    def _name_key(self, k, enc):
-        if self.cursor < 0:                   # OK on the item: edit it
-            self.cursor = 0
-            self.menu_value = ui.NAME_OK
-            self._ok()
-        elif k == K_OK or enc:                # the next character; on the end mark: save
-            self.menu_value = ui.NAME_OK
-            if self.cursor < self.name_len and self.cursor < ui.MAX_NAME - 1:
-                self.cursor += 1
-                self._ok()
-            else:
-                self._save_name()
-        elif k == K_UNDO:                     # leave the editor, the name unchanged
-            self._load_name()
-            self._ok()
-        else:
-            self._refuse(ui.NOTE_NONE)
-
-    def _save_name(self):
-        """Save the edited name through the network object; refused when it is
-        not a valid name (the editor stays open) or could not be written."""
-        n = self.name_len
-        if not ui.name_ok(self.name, n):
-            self.menu_value = ui.NAME_BAD
-            self._refuse(ui.NOTE_NONE)
-            return
-        k = self.menu_item - ui.MENU_HALL
-        new = bytes(self.name[:n])            # saving allocates (the menu only)
-        other = self.net.name(1 - k)
-        if not (self.net.rename(other, new) if k else self.net.rename(new, other)):
-            self.menu_value = ui.NAME_FAILED
-            self._refuse(ui.NOTE_NONE)
-            return
-        self._load_name()
-        self._ok()
 
     def _leave_menu(self):
         self.cursor = -1

@@ -50,27 +50,11 @@ RULES = const(4)           # house rules (cowboy/houserules.py NAMES order)
 MENU_BUILD = const(7)      # the display build this board drives (nothing to change)
 MENU_START = const(8)      # start the game with these settings
 MENU_CONFIRM = const(9)    # house rules changed: OK starts a new game with them
-# Hall mode only (a board whose panel.net reports a state other than NET_NONE), after
-# MENU_BUILD: the connection (read-only), then the hall and the table name.
+# Hall mode only (panel.hall set), after MENU_BUILD: the connection (read-only), then
+# the hall and the table name; their codes are in display/hallui.py.
 MENU_NET = const(10)       # panel.net_state, panel.net_pending
 MENU_HALL = const(11)      # the hall's name: panel.name[:name_len], cursor, menu_value
 MENU_TABLE = const(12)     # the table's name, the same way
-
-# The connection state (panel.net_state, from net.state()).
-NET_NONE = const(0)        # no hall mode (plain Pico): the items above are left out
-NET_NO_WIFI = const(1)     # the Wi-Fi has not joined
-NET_NO_BROKER = const(2)   # Wi-Fi, but no connection to the broker
-NET_ONLINE = const(3)      # connected to the broker
-
-# Hall and table names: one MQTT topic level each, readable on seven segments
-# (no w or x: they have no seven-segment form). panel.cursor is the character being
-# edited (-1: not editing); a cursor at name_len is the end mark. menu_value on a
-# name item: NAME_OK, or why the last save was refused.
-NAME_CHARS = b"abcdefghijklmnopqrstuvyz0123456789-"
-MAX_NAME = const(12)
-NAME_OK = const(0)
-NAME_BAD = const(1)        # empty, or a character outside NAME_CHARS
-NAME_FAILED = const(2)     # hall.json could not be written
 
 # How long each page shows where several take turns on a display (views), and
 # so how long the start-up pages last (panel).
@@ -78,21 +62,3 @@ PAGE_MS = const(1200)
 
 # settings.brightness is 0..MAX_BRIGHTNESS: the level every display driver takes.
 MAX_BRIGHTNESS = const(15)
-
-
-def name_ok(b, n=-1):
-    """True when the first n bytes of b (all of it for n < 0) are a valid name."""
-    if n < 0:
-        n = len(b)
-    if n < 1 or n > MAX_NAME:
-        return False
-    for i in range(n):
-        c = b[i]
-        ok = False
-        for k in range(len(NAME_CHARS)):
-            if NAME_CHARS[k] == c:
-                ok = True
-                break
-        if not ok:
-            return False
-    return True

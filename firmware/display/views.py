@@ -102,20 +102,10 @@ FIELD21 = (b"", b"FIRST CONTACT:", b"RAIL AFTER CONTACT:", b"JUMPED:", b"HELD OF
 CUE4 = (b"tAb", b"Poc", b"CAL", b"oFF")
 CUE21 = (b"TABLE", b"POCKET", b"CALLED", b"OFF")
 # Set-up menu items (ui.MENU_*); the house rule items show RULE4/RULE21 instead.
-MENU4 = (b"PL", b"oP", b"br", b"", b"", b"", b"", b"", b"Go", b"Go ?", b"", b"H.", b"t.")
+MENU4 = (b"PL", b"oP", b"br", b"", b"", b"", b"", b"", b"Go", b"Go ?")
 MENU21 = (b"PLAYERS", b"OPENING PLAYER", b"BRIGHTNESS", b"", b"", b"", b"",
-          b"DISPLAYS: ", b"START: PRESS OK", b"OK=NEW GAME UNDO=BACK", b"",
-          b"HALL: ", b"TABLE: ")
-MENU8 = (b"PLAy ", b"oPEn ", b"brItE", b"", b"", b"", b"", b"bLd", b"Go", b"Go ?", b"",
-         b"H.", b"t.")
-# Hall mode: the connection (ui.NET_*), then ", N UNSENT" on the OLED.
-NET4 = (b"----", b"noFi", b"nobr", b"on")
-NET8 = (b"----", b"noFi", b"nobr", b"onLn")
-NET21 = (b"NO NETWORK", b"NO WI-FI", b"NO BROKER", b"ONLINE")
-# The name editor: the item's name on the OLED's status line, why a save failed.
-NAME21 = (b"HALL NAME", b"TABLE NAME")
-NAMEERR4 = (b"", b"Err ", b"FLSh")
-NAMEERR21 = (b"", b"NAME: A-Z 0-9 - ONLY", b"STORAGE FAILING")
+          b"DISPLAYS: ", b"START: PRESS OK", b"OK=NEW GAME UNDO=BACK")
+MENU8 = (b"PLAy ", b"oPEn ", b"brItE", b"", b"", b"", b"", b"bLd", b"Go", b"Go ?")
 # House rules (cowboy/houserules.py NAMES order): a short name, on or off.
 RULE4 = (b"CA", b"90", b"10", b"tA")
 RULE21 = (b"CAROM: NO CUSHION", b"90-99: POCKET NO FOUL", b"100: POCKETING = FOUL",
@@ -330,10 +320,7 @@ class Seat:
         self.urgent = False
         self.facts = 0
         self.reject = 0
-        self.pending = 0         # MENU_NET: actions not yet acknowledged
-        self.name = None         # MENU_HALL, MENU_TABLE: panel.name (shared, not copied)
-        self.name_len = 0
-        self.cursor = -1
+        self.hall = None         # hall items of the menu: the panel (hallviews reads it)
 
     def _add(self, item, arg):
         if self.count < MAX_ITEMS:
@@ -468,13 +455,8 @@ class Seat:
             self.at_table = self.index == v
         elif item == U.MENU_START:
             self.value = st.players if st is not None else 8
-        elif item == U.MENU_NET:
-            self.value = panel.net_state
-            self.pending = panel.net_pending
-        elif item == U.MENU_HALL or item == U.MENU_TABLE:
-            self.name = panel.name
-            self.name_len = panel.name_len
-            self.cursor = panel.cursor
+        elif item >= U.MENU_NET:         # hall mode (display/hallviews.py)
+            self.hall = panel
 
     def _stats(self, panel):
         i = self.index
@@ -602,50 +584,24 @@ def item4(t, seat, k):
         elif a == U.MENU_BUILD:
             t.s(_build4(seat.build))
         elif a >= U.MENU_NET:
-            _hall_item(t, seat, a, 4)
+            _hall().item7(t, seat, a, 4)
         else:
             t.s(MENU4[a])
             if a < U.MENU_RULE:
                 t.n(seat.value, 2)
 
 
-def _hall_item(t, seat, a, digits):
-    """The hall items on `digits` seven segments: the connection and its count,
-    a name after its letter (`H.club`), or the editor: a window of the name with
-    the point of the character under the cursor lit (`_` is the end mark)."""
-    if a == U.MENU_NET:
-        v = seat.value
-        if digits == 4:
-            t.s(_pick(NET4, v))
-            if v == U.NET_ONLINE:
-                t.n(min(seat.pending, 99), 2)
-        else:
-            t.s(_pick(NET8, v))
-            if seat.pending:
-                t.at(5)
-                t.n(min(seat.pending, 999), 3)
-        return
-    if seat.value != U.NAME_OK:
-        t.s(NAMEERR4[seat.value])
-        return
-    c = seat.cursor
-    name = seat.name
-    n = seat.name_len
-    if c < 0:
-        t.s(MENU4[a])
-        for i in range(n):
-            t.c(name[i])
-        return
-    first = c - digits + 1 if c >= digits else 0
-    for i in range(first, first + digits):
-        if i < n:
-            t.c(name[i])
-        elif i == c:
-            t.c(95)                  # '_': the end mark
-        else:
-            t.c(_SPACE)
-        if i == c:
-            t.c(46)
+def _hall():
+    """display/hallviews.py, the hall items of the set-up menu: imported the first
+    time one shows (hall mode only), so a plain Pico keeps the RAM."""
+    global _hallviews
+    if _hallviews is None:
+        from display import hallviews
+        _hallviews = hallviews
+    return _hallviews
+
+
+_hallviews = None
 
 
 def _rule4(t, k, on):
@@ -776,7 +732,7 @@ class Layout8:
                 t.s(ONOFF8[1 if seat.value else 0])
                 return t
             if a >= U.MENU_NET:
-                _hall_item(t, seat, a, 8)
+                _hall().item7(t, seat, a, 8)
                 return t
             t.s(MENU8[a])
             if a < U.MENU_RULE:
@@ -912,20 +868,8 @@ def item21(t, seat, k):
     elif it == IT_MENU:
         if U.MENU_RULE <= a < U.MENU_RULE + U.RULES:
             t.s(RULE21[a - U.MENU_RULE])
-        elif a == U.MENU_NET:
-            t.s(_pick(NET21, seat.value))
-            if seat.pending:
-                t.s(b", ")
-                t.n(seat.pending)
-                t.s(b" UNSENT")
-        elif a >= U.MENU_HALL:
-            if seat.value != U.NAME_OK:
-                t.s(NAMEERR21[seat.value])
-            else:
-                if seat.cursor < 0:
-                    t.s(MENU21[a])
-                for i in range(seat.name_len):
-                    t.c(seat.name[i])
+        elif a >= U.MENU_NET:
+            _hall().item21(t, seat, a)
         else:
             t.s(MENU21[a])
             if a == U.MENU_BUILD:
@@ -992,15 +936,15 @@ class LayoutOLED:
             return t
         if m == MAIN_MENU:
             a = seat.args[0]
-            if a >= U.MENU_HALL and seat.cursor >= 0:
-                _editor21(t, seat, a, now_ms)
+            if a >= U.MENU_HALL and seat.hall.cursor >= 0:
+                _hall().editor21(t, seat, a, _blink(now_ms), COLS, _BIG, _SIDE, _BOTTOM)
                 return t
             t.s(b"SET-UP")
             t.at(COLS - len(seat.build))      # the display build, right-aligned
             _upper(t, seat.build)
             t.at(_BIG)
-            if a == U.MENU_NET:
-                t.s(b" on" if seat.value == U.NET_ONLINE else b"oFF")
+            if a >= U.MENU_NET:
+                _hall().big21(t, seat, a)
             elif a < U.MENU_RULE:
                 t.n(seat.value, 3)
             elif a < U.MENU_RULE + U.RULES:
@@ -1042,31 +986,6 @@ class LayoutOLED:
         if k >= 0:
             item21(t, seat, k)
         return t
-
-
-def _editor21(t, seat, a, now_ms):
-    """The OLED name editor: the item and the cursor's place on the status line,
-    the cursor's character at double size beside its number, the whole name on
-    the item line with the cursor's character blinking to `*`, the end mark."""
-    c = seat.cursor
-    n = seat.name_len
-    t.s(NAME21[a - U.MENU_HALL])
-    t.at(COLS - 5)
-    t.n(c + 1, 2)
-    t.c(47)                          # '/'
-    t.n(U.MAX_NAME, 2)
-    t.at(_BIG)
-    t.n(c + 1, 3)
-    t.at(_SIDE + 1)
-    t.c(seat.name[c] if c < n else 42)
-    t.at(_BOTTOM)
-    if seat.value != U.NAME_OK:
-        t.s(NAMEERR21[seat.value])
-        return
-    for i in range(n):
-        t.c(42 if i == c and _blink(now_ms) else seat.name[i])
-    if c >= n:
-        t.c(42)                      # '*': the end mark (the small font has no '_')
 
 
 def draw_oled(buf, text, dx):

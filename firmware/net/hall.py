@@ -30,7 +30,7 @@ import asyncio
 
 from app import journal as J
 from cowboy import recordtext as T
-from display import ui as U
+from display import hallui as HU
 
 SETTINGS_FILE = "hall.json"
 SETTINGS_TMP = "hall.tmp"
@@ -221,13 +221,13 @@ class Hall:
 
     # ---- the set-up menu's questions (app/panel.py NoNet) -----------------------
     def state(self):
-        """The connection as ui.NET_*."""
+        """The connection as hallui.NET_*."""
         if self.connected:
-            return U.NET_ONLINE
+            return HU.NET_ONLINE
         w = self.wlan
         if w is not None and not w.isconnected():
-            return U.NET_NO_WIFI
-        return U.NET_NO_BROKER
+            return HU.NET_NO_WIFI
+        return HU.NET_NO_BROKER
 
     def pending(self):
         """Actions of the game in progress the broker has not acknowledged (all of
@@ -242,14 +242,14 @@ class Hall:
         return self._names[k]
 
     def rename(self, hall, table):
-        """New hall and table names (bytes or str): checked (ui.name_ok), saved in
+        """New hall and table names (bytes or str): checked (hallui.name_ok), saved in
         hall.json, then published under: the next client step marks the old topic
         offline, leaves the broker and connects again under the new names (the
         state is published on every connect). False when a name is not valid or the
         file could not be written; the old names then stay in use."""
         h = _name(hall)
         t = _name(table)
-        if h is None or t is None or not U.name_ok(h) or not U.name_ok(t):
+        if h is None or t is None or not HU.name_ok(h) or not HU.name_ok(t):
             return False
         if (h, t) == self._names:
             return True
@@ -515,5 +515,5 @@ def attach(app, root="/", client=None):
     if s is None or app.journal is None:
         return None
     app.net = Hall(app, s, root, client)
-    app.panel.net = app.net          # the set-up menu's connection state and names
+    app.panel.set_net(app.net)       # the set-up menu's connection state and names
     return app.net
