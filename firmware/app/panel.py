@@ -51,6 +51,7 @@ _WIN_FACTS = (F.FIRST_B1 << F.FIRST) | (F.CUE_CALLED << F.CUE)   # off the 1, ca
 
 _FIELDS = const(6)               # FIELD_NONE .. FIELD_CUE
 
+
 class Panel:
     """State the views read: `mode`, `facts`, `composing`, `preview`, `note`,
     `reject`, `field`, `menu_item`, `menu_value`, `settings`, `stats`, and at

@@ -219,7 +219,7 @@ class Hall:
             pass
         self.connected = False
 
-    # ---- the set-up menu's questions (app/panel.py NoNet) -----------------------
+    # ---- the set-up menu's questions (app/hallmenu.py NoNet) --------------------
     def state(self):
         """The connection as hallui.NET_*."""
         if self.connected:
