@@ -36,18 +36,20 @@ def free_port():
     return port
 
 
-def acl_text(hall, tables):
+def acl_text(hall, tables, writes=()):
     """The ACL of docs/HALL.md: each table writes under its own topic only, the
-    hall view and the archive read."""
+    hall view and the archive read; `writes`: more (user, topic) a table may write
+    (a name it is to be renamed to)."""
     out = ["# readers", "user hall", "topic read cowboy/#", "", "user archive",
            "topic read cowboy/#", ""]
     for t in tables:
-        out += ["user %s" % t, "topic write cowboy/%s/%s/#" % (hall, t), ""]
+        out += ["user %s" % t, "topic write cowboy/%s/%s/#" % (hall, t)]
+        out += ["topic write " + topic for user, topic in writes if user == t] + [""]
     return "\n".join(out)
 
 
 class Broker:
-    def __init__(self, folder, hall, tables):
+    def __init__(self, folder, hall, tables, writes=()):
         self.folder = str(folder)
         self.binary = mosquitto()
         self.port = free_port()
@@ -62,7 +64,7 @@ class Broker:
         subprocess.run([shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd",
                         "-U", pw], check=True)
         with open(os.path.join(self.folder, "acl"), "w") as f:
-            f.write(acl_text(hall, tables))
+            f.write(acl_text(hall, tables, writes))
         self.conf = os.path.join(self.folder, "mosquitto.conf")
         with open(self.conf, "w") as f:
             f.write("\n".join([

@@ -327,6 +327,9 @@ def test_deploy_hall_puts_the_settings_and_the_client_on_the_board_and_keeps_the
     ('{"ssid": "club", "broker": "b", "hall": "h"}', '"table"'),
     ('{"ssid": "", "broker": "b", "hall": "h", "table": "t"}', '"ssid"'),
     ('{"ssid": "s", "broker": "b", "hall": "h", "table": "t", "port": "1883"}', '"port"'),
+    ('{"ssid": "s", "broker": "b", "hall": "Club", "table": "t"}', '"hall"'),
+    ('{"ssid": "s", "broker": "b", "hall": "h", "table": "t/1"}', '"table"'),
+    ('{"ssid": "s", "broker": "b", "hall": "h", "table": "tablenumber13"}', '"table"'),
 ])
 def test_deploy_hall_refuses_bad_settings_naming_them(fake, tmp_path, text, named):
     hall = tmp_path / "hall.json"

@@ -36,6 +36,11 @@ class Panel:
     notice = U.NOTICE_CUT
     notice_arg = 3
     build = b"oled8"
+    net_state = 0
+    net_pending = 0
+    name = bytearray(b"abcdefghijkl")
+    name_len = 0
+    cursor = -1
 '''
 
 SCRIPT = r'''
@@ -95,6 +100,20 @@ for item in range(U.MENU_CONFIRM + 1):
     p.menu_item = item
     p.menu_value = 3 if item < U.MENU_RULE else 1
     run(15)
+for state in range(4):                             # hall mode: the connection
+    p.menu_item = U.MENU_NET
+    p.net_state = state
+    p.net_pending = 120 * state
+    run(10)
+for item in (U.MENU_HALL, U.MENU_TABLE):           # the names, then the editor
+    p.menu_item = item
+    for value in range(3):
+        p.menu_value = value
+        for cursor in (-1, 0, 3, 11):
+            p.cursor = cursor
+            p.name_len = 12 if cursor == 11 else 3
+            run(8)
+p.menu_value = 0
 p.mode = U.MODE_GAME
 run(60)                                            # opening, ball in hand
 g.shot(ELEVEN); run(40)                            # inning points

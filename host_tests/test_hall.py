@@ -227,3 +227,32 @@ def test_a_table_cannot_publish_under_another_tables_topic(tmp_path, vendor):
     finally:
         broker.stop()
     assert [(t, p) for t, p, r in got] == [("cowboy/%s/c1/state" % HALL, "c1's own")]
+
+
+def test_a_table_renamed_on_its_panel_publishes_under_the_new_name(tmp_path, vendor):
+    """The table's name changed with the encoder in the set-up menu (t1 -> t9): the
+    old topic's status says offline, the game goes on under the new topic, the
+    new name is in the board's hall.json."""
+    broker = hallbroker.Broker(tmp_path / "broker", HALL, ["t1"],
+                               writes=[("t1", "cowboy/%s/t9/#" % HALL)]).start()
+    (tmp_path / "first.keys").write_text("3\nOK\n")
+    (tmp_path / "rename.keys").write_text(
+        "HOLD ENC\n" + "ENC\n" * 10          # players ... build, connection, hall, table
+        + "OK\nENC\n" + "ENC+\n" * 8         # edit: the second character, 1 -> 9
+        + "ENC\nENC\n"                        # to the end mark, save
+        + "HOLD ENC\nMISS\n")                 # back to the game, one more action
+    try:
+        proc = table(tmp_path, broker, vendor, "t1", "play", str(tmp_path / "first.keys"),
+                     "settle", "20000", "play", str(tmp_path / "rename.keys"),
+                     "settle", "20000", "state")
+        out = finish(proc)
+        got = collect(broker, vendor, "cowboy/%s/+/+" % HALL, 1.0)
+    finally:
+        broker.stop()
+    assert out.count("SETTLED") == 2, out
+    retained = {t: p for t, p, r in got if r}
+    assert json.loads((tmp_path / "t1" / "hall.json").read_text())["table"] == "t9"
+    assert retained["cowboy/club/t1/status"] == "offline"     # not its last will: marked
+    assert retained["cowboy/club/t9/state"] == out[-1][len("STATE "):]
+    assert json.loads(retained["cowboy/club/t9/state"])["scores"][:2] == [3, 0]
+    assert "cowboy/club/t9/status" in retained                # its last will moved too

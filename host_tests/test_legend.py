@@ -29,7 +29,7 @@ class Seen:
         self.l4 = V.Layout4()
         self.l8 = V.Layout8()
 
-    def look(self, game, panel, where):
+    def look(self, game, panel, where, eight=True):
         self.ctx.update(game)
         for i in range(8):
             seat = V.Seat(i)
@@ -38,7 +38,8 @@ class Seen:
                 a = bytes(self.l4.render(seat, t).buf).decode()
                 b = bytes(self.l8.render(seat, t).buf).decode()
                 self.four.setdefault(a, where)
-                self.eight.setdefault(b, where)
+                if eight:
+                    self.eight.setdefault(b, where)
 
 
 def play(seen, rng, rules):
@@ -90,6 +91,7 @@ def panel_states(seen):
                     panel.menu_item = item
                     panel.menu_value = value
                     seen.look(game, panel, "menu %d %d" % (item, value))
+            hall_items(seen, game, panel)
     panel = Panel(3)
     for note in range(1, 10):
         for reject in range(1, 15):
@@ -106,6 +108,29 @@ def panel_states(seen):
             panel.facts = facts
             panel.preview = game.preview(facts)
             seen.look(game, panel, "field %d %d" % (field, facts))
+
+
+def hall_items(seen, game, panel):
+    """Hall mode: the connection, the legend's sample names shown (the table's
+    edited at every position), the refused saves (8 digits: the connection and the
+    table's name shown; a name's window splits into words at the cursor's point)."""
+    panel.menu_item = U.MENU_NET
+    for state in range(1, 4):
+        for pending in (0, 3, 150):
+            panel.net_state = state
+            panel.net_pending = pending
+            seen.look(game, panel, "net %d %d" % (state, pending))
+    for item, name, edit in ((U.MENU_HALL, b"bar", False), (U.MENU_TABLE, b"t01", True)):
+        panel.menu_item = item
+        panel.name = bytearray(name)
+        panel.name_len = len(name)
+        for value in range(3):
+            panel.menu_value = value
+            for cursor in range(-1, len(name) + 1 if edit else 0):
+                panel.cursor = cursor
+                seen.look(game, panel, "name %r %d %d" % (name, value, cursor), cursor < 0
+                          and item == U.MENU_TABLE)
+    panel.cursor = -1
 
 
 @pytest.fixture(scope="module")

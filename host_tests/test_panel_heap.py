@@ -189,3 +189,94 @@ def test_soak_200_random_games_heap_stays_flat():
     free = [int(x) for x in lines[-1].split()[1:]]
     # After the first games warmed every path up, free memory never drops again.
     assert free[1] >= free[0] and free[2] >= free[0], res.out
+
+
+HALL_CODE = r"""
+import micropython, gc
+from array import array
+from cowboy.game import Game
+from app.panel import Panel, KEYS, PRESS, RELEASE, LONG, CW, CCW
+from app.hallmenu import NoNet
+from app.settings import Settings
+
+class Net(NoNet):
+    # hall mode as the panel sees it: the state changes, the names; rename() saves
+    def __init__(self):
+        self.names = [b"club", b"t01"]
+        self.st = 2
+        self.n = 0
+        self.saved = 0
+    def state(self):
+        return self.st
+    def pending(self):
+        return self.n
+    def name(self, k):
+        return self.names[k]
+    def rename(self, hall, table):
+        self.names = [hall, table]
+        self.saved += 1
+        return True
+
+seq = []
+def keys(*names):
+    for n in names:
+        if n == "ENC+":
+            seq.append(CW << 8)
+        elif n == "ENC-":
+            seq.append(CCW << 8)
+        else:
+            long = n.startswith("HOLD ")
+            c = KEYS.index(n[5:] if long else n)
+            seq.append(PRESS << 8 | c)
+            if long:
+                seq.append(LONG << 8 | c)
+            seq.append(RELEASE << 8 | c)
+
+# the menu to the connection, the hall (edited, left with UNDO), the table (a turn
+# opens the editor: characters changed, the end mark, on past it; UNDO), the end
+keys("HOLD ENC", "ENC", "ENC", "ENC", "ENC", "ENC", "ENC", "ENC", "ENC")
+keys("ENC", "OK", "ENC+", "ENC", "ENC-", "ENC-", "ENC", "ENC", "ENC", "ENC+", "ENC-", "UNDO")
+keys("ENC", "ENC+", "ENC+", "ENC", "ENC", "ENC", "ENC+", "ENC", "ENC+", "ENC", "ENC-",
+     "MISS", "UNDO", "ENC", "HOLD ENC")
+events = array("i", seq)
+game = Game()
+net = Net()
+panel = Panel(game, Settings())
+panel.set_net(net)
+panel.start(0)
+
+top = -1
+def play(t):
+    global top
+    for i in range(len(events)):
+        panel.event(events[i], t)
+        panel.tick(t)
+        if panel.cursor > top:
+            top = panel.cursor                  # how far the editor got
+        if panel.menu_item == 10:
+            net.st = 3 if net.st == 2 else 2    # the connection changes meanwhile
+            net.n = (net.n + 1) & 7
+        t += 50
+    return t
+
+t = play(0)
+gc.collect()
+micropython.heap_lock()
+for r in range(5):
+    t = play(t)
+micropython.heap_unlock()
+print("saved", net.saved, "refused", panel.refused, "accepted", panel.accepted,
+      "name", panel.name_len, panel.cursor, panel.mode, "cursor", top)
+print("HEAP-LOCK-OK", len(events))
+"""
+
+
+def test_the_hall_items_and_the_name_editor_allocate_nothing():
+    res = check(code=HALL_CODE, heapsize="192K")
+    lines = res.lines()
+    assert lines[-1].startswith("HEAP-LOCK-OK"), res.out
+    got = lines[-2].split()
+    assert got[1] == "0"                      # every edit left with UNDO: nothing saved
+    assert int(got[3]) == 6 and int(got[5]) > 100   # MISS refused in the editor, 6 runs
+    assert got[7:10] == ["3", "-1", "1"]      # t01 as it was, not editing, the game
+    assert got[11] == "5"                     # the editor went past the end of "t01"

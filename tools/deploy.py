@@ -388,6 +388,11 @@ def hall_settings(path):
         if type(d.get(key)) is not str or not d[key]:
             raise DeployError("%s: \"%s\" must be a non-empty string (docs/HALL.md)"
                               % (path, key))
+    from display import hallui
+    for key in ("hall", "table"):
+        if not hallui.name_ok(d[key].encode()):
+            raise DeployError("%s: \"%s\" must be 1 to %d characters from a-z (not w, x), "
+                              "0-9 and - (docs/HALL.md)" % (path, key, hallui.MAX_NAME))
     port = d.get("port", 1883)
     if type(port) is not int or not 0 < port < 65536:
         raise DeployError("%s: \"port\" must be a TCP port number" % path)

@@ -93,6 +93,22 @@ class Panel:
         self.build = b""                # the display build's name (board())
         self.seats = MAX_PLAYERS        # players the build can show
         self.rules_edit = 0             # house rules being changed in the menu
+        # Hall mode only (set_net): the menu's hall items, in app/hallmenu.py, which
+        # a plain Pico never loads.
+        self.net = None                 # the hall publisher (net/hall.py)
+        self.hall = None                # app.hallmenu.HallMenu
+        self.net_state = 0              # MENU_NET: net.state() (hallui.NET_*), net.pending()
+        self.net_pending = 0
+        self.name = b""                 # MENU_HALL, MENU_TABLE: the name shown
+        self.name_len = 0
+        self.cursor = -1                # the character being edited; -1: not editing
+
+    def set_net(self, net):
+        """Hall mode: the set-up menu gets the connection and the names from `net`
+        (the interface of app.hallmenu.NoNet)."""
+        from app.hallmenu import HallMenu
+        self.net = net
+        self.hall = HallMenu(self, net)
 
     def board(self, name):
         """The display build this panel serves (a board.config.BUILDS name): shown
@@ -157,6 +173,8 @@ class Panel:
             self.version += 1
         if self.stats.counting and self.stats.work(self.game):
             self.version += 1
+        if self.mode == ui.MODE_MENU and self.menu_item == ui.MENU_NET:
+            self.hall.refresh()
 
     # ---- events ------------------------------------------------------------
     def event(self, ev, now=0):
@@ -412,6 +430,14 @@ class Panel:
         self._load_item()
         self._ok()
 
+    def _next_item(self, item):
+        """The item after `item`: in hall mode the hall items follow the build."""
+        if item >= ui.MENU_NET:
+            return item + 1 if item < ui.MENU_TABLE else ui.MENU_START
+        if item == ui.MENU_BUILD and self.hall is not None:
+            return ui.MENU_NET
+        return item + 1 if item < ui.MENU_START else ui.MENU_PLAYERS
+
     def _load_item(self):
         s = self.settings
         item = self.menu_item
@@ -423,6 +449,8 @@ class Panel:
             self.menu_value = s.brightness
         elif ui.MENU_RULE <= item < ui.MENU_RULE + ui.RULES:
             self.menu_value = self.rules_edit >> (item - ui.MENU_RULE) & 1
+        elif item >= ui.MENU_NET:
+            self.hall.load(item)
         else:
             self.menu_value = 0
 
@@ -433,6 +461,9 @@ class Panel:
         if ui.MENU_RULE <= item < ui.MENU_RULE + ui.RULES:
             self.rules_edit ^= 1 << (item - ui.MENU_RULE)     # on <-> off
             self.menu_value ^= 1
+            return
+        if item >= ui.MENU_NET:
+            self.hall.turn(d)
             return
         if item == ui.MENU_PLAYERS:
             top = self.seats
@@ -456,7 +487,9 @@ class Panel:
         item = self.menu_item
         enc = k == K_ENC or k == K_ENC2
         changed = self.rules_edit != self.settings.rules
-        if item == ui.MENU_CONFIRM:
+        if item >= ui.MENU_NET and self.hall.key(k, enc):
+            pass                          # the name editor took it
+        elif item == ui.MENU_CONFIRM:
             if k == K_OK or enc:
                 self._new_game()
             elif k == K_UNDO:             # no: the house rules stay as they were
@@ -475,7 +508,7 @@ class Panel:
             else:
                 self._new_game()
         elif enc:
-            self.menu_item = item + 1 if item < ui.MENU_START else ui.MENU_PLAYERS
+            self.menu_item = self._next_item(item)
             self._load_item()
             self._ok()
         elif k == K_UNDO:
@@ -484,6 +517,7 @@ class Panel:
             self._refuse(ui.NOTE_NONE)
 
     def _leave_menu(self):
+        self.cursor = -1
         self.mode = self.back_mode
         if self.mode == ui.MODE_HELLO or self.mode == ui.MODE_MENU:
             self.mode = ui.MODE_GAME

@@ -320,6 +320,7 @@ class Seat:
         self.urgent = False
         self.facts = 0
         self.reject = 0
+        self.hall = None         # hall items of the menu: the panel (hallviews reads it)
 
     def _add(self, item, arg):
         if self.count < MAX_ITEMS:
@@ -454,6 +455,8 @@ class Seat:
             self.at_table = self.index == v
         elif item == U.MENU_START:
             self.value = st.players if st is not None else 8
+        elif item >= U.MENU_NET:         # hall mode (display/hallviews.py)
+            self.hall = panel
 
     def _stats(self, panel):
         i = self.index
@@ -580,10 +583,25 @@ def item4(t, seat, k):
             _rule4(t, a - U.MENU_RULE, seat.value)
         elif a == U.MENU_BUILD:
             t.s(_build4(seat.build))
+        elif a >= U.MENU_NET:
+            _hall().item7(t, seat, a, 4)
         else:
             t.s(MENU4[a])
             if a < U.MENU_RULE:
                 t.n(seat.value, 2)
+
+
+def _hall():
+    """display/hallviews.py, the hall items of the set-up menu: imported the first
+    time one shows (hall mode only), so a plain Pico keeps the RAM."""
+    global _hallviews
+    if _hallviews is None:
+        from display import hallviews
+        _hallviews = hallviews
+    return _hallviews
+
+
+_hallviews = None
 
 
 def _rule4(t, k, on):
@@ -712,6 +730,9 @@ class Layout8:
                 t.s(RULE4[a - U.MENU_RULE])
                 t.at(5)
                 t.s(ONOFF8[1 if seat.value else 0])
+                return t
+            if a >= U.MENU_NET:
+                _hall().item7(t, seat, a, 8)
                 return t
             t.s(MENU8[a])
             if a < U.MENU_RULE:
@@ -847,6 +868,8 @@ def item21(t, seat, k):
     elif it == IT_MENU:
         if U.MENU_RULE <= a < U.MENU_RULE + U.RULES:
             t.s(RULE21[a - U.MENU_RULE])
+        elif a >= U.MENU_NET:
+            _hall().item21(t, seat, a)
         else:
             t.s(MENU21[a])
             if a == U.MENU_BUILD:
@@ -912,12 +935,17 @@ class LayoutOLED:
                 t.s(b"HELLO")
             return t
         if m == MAIN_MENU:
+            a = seat.args[0]
+            if a >= U.MENU_HALL and seat.hall.cursor >= 0:
+                _hall().editor21(t, seat, a, _blink(now_ms), COLS, _BIG, _SIDE, _BOTTOM)
+                return t
             t.s(b"SET-UP")
             t.at(COLS - len(seat.build))      # the display build, right-aligned
             _upper(t, seat.build)
-            a = seat.args[0]
             t.at(_BIG)
-            if a < U.MENU_RULE:
+            if a >= U.MENU_NET:
+                _hall().big21(t, seat, a)
+            elif a < U.MENU_RULE:
                 t.n(seat.value, 3)
             elif a < U.MENU_RULE + U.RULES:
                 t.s(ONOFF8[1 if seat.value else 0])

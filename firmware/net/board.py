@@ -14,4 +14,7 @@ def start(app, network, root="/"):
     wlan = network.WLAN(network.STA_IF)
     wlan.active(True)
     wlan.connect(s["ssid"], s.get("wifi_password", ""))
-    return hall.attach(app, root)
+    h = hall.attach(app, root)
+    if h is not None:
+        h.wlan = wlan               # "no Wi-Fi" in the set-up menu
+    return h

@@ -30,7 +30,10 @@ import asyncio
 
 from app import journal as J
 from cowboy import recordtext as T
+from display import hallui as HU
 
+SETTINGS_FILE = "hall.json"
+SETTINGS_TMP = "hall.tmp"
 ACK_FILE = "hall.ack"
 ACK_SAVE_MS = 30000
 POLL_MS = 1             # at most one client step per this many ms of loop time
@@ -69,6 +72,29 @@ def load_settings(root="/"):
     if type(s) is not dict or not s.get("broker") or not s.get("hall") or not s.get("table"):
         return None
     return s
+
+
+def _name(v):
+    """A name from the settings or the menu as bytes (None if it is neither)."""
+    if type(v) is str:
+        return v.encode()
+    if type(v) in (bytes, bytearray):
+        return bytes(v)
+    return None
+
+
+def save_settings(root, settings):
+    """Write hall.json atomically: the new text to hall.tmp, renamed over the old
+    file (one littlefs commit), so a power cut leaves the old or the new settings."""
+    import json
+    tmp = root + SETTINGS_TMP
+    f = open(tmp, "w")
+    try:
+        f.write(json.dumps(settings))
+        f.write("\n")
+    finally:
+        f.close()
+    os.rename(tmp, root + SETTINGS_FILE)
 
 
 def _archived(root, g):
@@ -127,6 +153,9 @@ class Hall:
         self.root = root
         self.prefix = "cowboy/%s/%s/" % (settings["hall"], settings["table"])
         self.settings = settings
+        self._names = (_name(settings["hall"]) or b"", _name(settings["table"]) or b"")
+        self._old = []              # topic prefixes left by rename(): mark them offline
+        self.wlan = None            # the Wi-Fi interface (net/board.py), for state()
         self._client_class = client
         self.connected = False
         self.connects = 0           # successful connections
@@ -190,6 +219,59 @@ class Hall:
             pass
         self.connected = False
 
+    # ---- the set-up menu's questions (app/hallmenu.py NoNet) --------------------
+    def state(self):
+        """The connection as hallui.NET_*."""
+        if self.connected:
+            return HU.NET_ONLINE
+        w = self.wlan
+        if w is not None and not w.isconnected():
+            return HU.NET_NO_WIFI
+        return HU.NET_NO_BROKER
+
+    def pending(self):
+        """Actions of the game in progress the broker has not acknowledged (all of
+        them while an earlier game is still being sent)."""
+        n = self.journal.records
+        if self.ack_game == self.current_game():
+            n -= self.ack_pos
+        return n if n > 0 else 0
+
+    def name(self, k):
+        """The hall's (k=0) or the table's (k=1) name, as bytes."""
+        return self._names[k]
+
+    def rename(self, hall, table):
+        """New hall and table names (bytes or str): checked (hallui.name_ok), saved in
+        hall.json, then published under: the next client step marks the old topic
+        offline, leaves the broker and connects again under the new names (the
+        state is published on every connect). False when a name is not valid or the
+        file could not be written; the old names then stay in use."""
+        h = _name(hall)
+        t = _name(table)
+        if h is None or t is None or not HU.name_ok(h) or not HU.name_ok(t):
+            return False
+        if (h, t) == self._names:
+            return True
+        new = dict(self.settings)
+        new["hall"] = h.decode()
+        new["table"] = t.decode()
+        try:
+            save_settings(self.root, new)
+        except OSError:
+            self.errors += 1
+            return False
+        if self.prefix not in self._old:
+            self._old.append(self.prefix)
+        self.settings = new
+        self._names = (h, t)
+        self.prefix = "cowboy/%s/%s/" % (new["hall"], new["table"])
+        if self.prefix in self._old:
+            self._old.remove(self.prefix)   # back to names used before
+        self._state_sent = None
+        self._state_due = True
+        return True
+
     # ---- positions -------------------------------------------------------------
     def current_game(self):
         seq = self.journal._seq
@@ -197,7 +279,7 @@ class Hall:
 
     def caught_up(self):
         """Every stored action acknowledged and the latest state published."""
-        return (self.connected and self.ack_game == self.current_game()
+        return (self.connected and not self._old and self.ack_game == self.current_game()
                 and self.ack_pos == self.journal.records and not self._state_due
                 and self._state_sent == T.state_json(self.game)
                 and (self.game.winner < 0 or self._record_sent(self.ack_game,
@@ -342,7 +424,7 @@ class Hall:
                 self.errors += 1
             self.connected = False
             await self._drop()
-            await asyncio.sleep_ms(wait) if _MPY else asyncio.sleep(wait / 1000)
+            await (asyncio.sleep_ms(wait) if _MPY else asyncio.sleep(wait / 1000))
             wait = min(wait * 2, RETRY_MAX_MS)
 
     async def _drop(self):
@@ -357,6 +439,7 @@ class Hall:
 
     async def _session(self):
         """One connection: publish until it fails. True if it had connected."""
+        prefix = self.prefix                        # the names of this connection
         c = self._c = self._make_client()
         if not await c.connect(timeout_sec=3):
             return False
@@ -364,9 +447,13 @@ class Hall:
         self.connects += 1
         self._state_sent = None                     # the state again on every connect
         self._state_due = True
-        if not await self._publish("status", "online", 1, True):
+        if not await self._publish("status", "online", 1, True, prefix):
             return True
         while self._alive():
+            if self._old or self.prefix != prefix:
+                if not await self._moved(prefix):
+                    return True         # left: the next connection has the new names
+                continue
             item = self._next()
             if item is None:
                 self._save_ack()
@@ -387,10 +474,26 @@ class Hall:
                 self._state_sent = payload
         return True
 
-    async def _publish(self, topic, payload, qos, retain):
+    async def _publish(self, topic, payload, qos, retain, prefix=None):
         self.published += 1
-        ok = await self._c.publish(self.prefix + topic, payload, qos=qos, retain=retain)
+        ok = await self._c.publish((prefix or self.prefix) + topic, payload, qos=qos,
+                                   retain=retain)
         return ok is True
+
+    async def _moved(self, prefix):
+        """After a rename: `offline` (retained) on each old topic's status, as its
+        last will would have said; then, when this connection is under old names
+        (`prefix`), leave the broker. False: the connection is to be dropped."""
+        while self._old:
+            p = self._old[0]
+            if not await self._publish("status", "offline", 1, True, p):
+                return False
+            if p in self._old:
+                self._old.remove(p)
+        if self.prefix != prefix:
+            await self._c.disconnect()
+            return False
+        return True
 
 
 def _quiet(msg=""):
@@ -405,10 +508,12 @@ async def _pause():
     await (asyncio.sleep_ms(20) if _MPY else asyncio.sleep(0.02))
 
 
-def attach(app, root="/"):
-    """Give `app` a hall publisher when the board has hall settings; returns it or None."""
+def attach(app, root="/", client=None):
+    """Give `app` (and its panel's set-up menu) a hall publisher when the board has
+    hall settings; returns it or None."""
     s = load_settings(root)
     if s is None or app.journal is None:
         return None
-    app.net = Hall(app, s, root)
+    app.net = Hall(app, s, root, client)
+    app.panel.set_net(app.net)       # the set-up menu's connection state and names
     return app.net

@@ -1,0 +1,360 @@
+"""Hall mode in the set-up menu: the connection state and the hall and table names,
+edited with the encoder, on each kind of display (read back from the fake devices),
+saved in hall.json and published under at once (net/hall.py with a recording
+client in place of the MQTT client; test_hall.py does it against Mosquitto)."""
+import json
+import os
+import time
+
+import pytest
+
+import sim as S
+from cowboy import recordtext as T
+from display import ui as U
+from display import hallui as HU
+from fakedisplays import read_oled
+from net import hall as H
+
+
+class Client:
+    """Stands in for aiomqttc.MQTTClient: records what a board sends."""
+    up = True            # whether connect() succeeds
+    made = []            # every client, in order
+    log = []             # (client_id, topic, payload, retain); ("DISCONNECT", client_id)
+
+    def __init__(self, **kw):
+        self.kw = kw
+        self.connected = False
+        Client.made.append(self)
+
+    async def connect(self, timeout_sec=3):
+        self.connected = Client.up
+        return self.connected
+
+    async def publish(self, topic, payload, qos=0, retain=False):
+        Client.log.append((self.kw["client_id"], topic, payload, retain))
+        return True
+
+    async def disconnect(self):
+        Client.log.append(("DISCONNECT", self.kw["client_id"]))
+        self.connected = False
+
+    async def handle_disconnect(self):
+        self.connected = False
+
+
+class Wlan:
+    def __init__(self, up):
+        self.up = up
+
+    def isconnected(self):
+        return self.up
+
+
+@pytest.fixture(autouse=True)
+def fresh_client():
+    Client.up = True
+    Client.made = []
+    Client.log = []
+
+
+def board(tmp_path, build="tm1637", hall="club", table="t01"):
+    """A table in hall mode: the simulator's application with a journal in
+    tmp_path, hall.json, its publisher with the recording client."""
+    root = str(tmp_path) + "/"
+    with open(root + "hall.json", "w") as f:
+        json.dump({"ssid": "club", "broker": "127.0.0.1", "hall": hall, "table": table,
+                   "user": table, "password": "pw"}, f)
+    s = S.Sim(2, build, root=root)
+    s.hall = H.attach(s.app, root, client=Client)
+    assert s.app.panel.net is s.hall
+    return s
+
+
+def keys(s, *lines):
+    s.play(S.parse_script("\n".join(lines), s))
+    s.run_to(s.now + 30)
+
+
+def until(s, cond, seconds=5):
+    """Step the table (simulated time) until cond() holds; the client's tasks wait
+    in real time."""
+    end = time.monotonic() + seconds
+    while not cond():
+        assert time.monotonic() < end, "timed out"
+        s.run_to(s.now + 1)
+        time.sleep(0.001)
+
+
+def seen(s, seat=0):
+    m = s.models[seat]
+    return read_oled(m.pixels()) if hasattr(m, "pixels") else m.text()
+
+
+def hall_json(s):
+    with open(s.app.journal.root + "hall.json") as f:
+        return json.load(f)
+
+
+TO_NET = ["HOLD ENC"] + ["ENC"] * 8      # players, opener, brightness, 4 rules, build
+TO_TABLE = TO_NET + ["ENC", "ENC"]
+
+
+def test_the_plain_pico_menu_has_no_hall_items(tmp_path):
+    s = S.Sim(2, "tm1637", root=str(tmp_path) + "/")
+    keys(s, *TO_NET)
+    assert s.panel.menu_item == U.MENU_START and seen(s) == "Go  "
+    keys(s, "ENC")                             # ENC on "start" starts the game
+    assert s.panel.mode == U.MODE_GAME
+
+
+@pytest.mark.parametrize("build,no_wifi,no_broker,online", [
+    ("tm1637", "noFi", "nobr", "on 0"),
+    ("ht16k33", "noFi", "nobr", "on 0"),
+    ("max7219", "noFi    ", "nobr    ", "onLn    "),
+    ("oled8", ("NO WI-FI", "oFF"), ("NO BROKER", "oFF"), ("ONLINE", "on")),
+])
+def test_the_menu_shows_the_connection(tmp_path, build, no_wifi, no_broker, online):
+    Client.up = False
+    s = board(tmp_path, build)
+    s.hall.wlan = Wlan(False)
+
+    def shown():
+        v = seen(s)
+        return (v["bottom"], v["big"]) if isinstance(v, dict) else v
+    keys(s, *TO_NET)
+    assert s.panel.menu_item == U.MENU_NET
+    assert shown() == no_wifi
+    s.hall.wlan.up = True
+    until(s, lambda: shown() == no_broker)
+    Client.up = True
+    until(s, lambda: shown() == online)
+    keys(s, "ENC")
+    assert s.panel.menu_item == U.MENU_HALL
+
+
+def test_actions_not_yet_acknowledged_are_counted(tmp_path):
+    Client.up = False
+    s = board(tmp_path, "max7219")
+    keys(s, "3", "OK", "MISS", "MISS", *TO_NET)
+    assert s.hall.pending() == 3
+    assert seen(s) == "nobr   3"
+    Client.up = True
+    until(s, lambda: seen(s) == "onLn    ")
+    (tmp_path / "b").mkdir()
+    s = board(tmp_path / "b", "oled4")
+    Client.up = False
+    keys(s, "3", "OK", "MISS", *TO_NET)
+    assert seen(s)["bottom"] == "NO BROKER, 2 UNSENT"
+
+
+def test_editing_the_table_name_on_four_digits(tmp_path):
+    s = board(tmp_path, "tm1637")
+    until(s, s.hall.caught_up)
+    keys(s, *TO_TABLE[:-1])
+    assert seen(s) == "H.cLu"                  # the hall's name after its letter
+    keys(s, "ENC")
+    assert seen(s) == "t.t01"
+    keys(s, "OK")                              # the editor: the cursor's point lit
+    assert seen(s) == "t.01 "
+    keys(s, "ENC")
+    assert seen(s) == "t0.1 "
+    keys(s, "ENC-")                            # 0 -> z
+    assert seen(s) == "t2.1 "                  # z reads as 2 on seven segments
+    keys(s, "ENC+", "ENC+")                    # z -> 0 -> 1
+    assert seen(s) == "t1.1 "
+    keys(s, "ENC", "ENC")                      # past the last character: the end mark
+    assert seen(s) == "t11_."
+    keys(s, "ENC+")                            # the end mark turned: a character more
+    assert seen(s) == "t11A."
+    keys(s, "ENC-")                            # back to the end mark: the name ends there
+    assert seen(s) == "t11_."
+    keys(s, "ENC+", "ENC")                     # the window follows the cursor
+    assert seen(s) == "11A_."
+    assert hall_json(s)["table"] == "t01"      # nothing saved while editing
+    keys(s, "ENC")                             # ENC on the end mark saves
+    assert seen(s) == "t.t11"                  # the letter and the name's first three
+    assert hall_json(s)["table"] == "t11a" and hall_json(s)["hall"] == "club"
+    assert hall_json(s)["password"] == "pw"    # the other settings kept
+    until(s, s.hall.caught_up)
+    old = [e for e in Client.log if e[1] == "cowboy/club/t01/status"]
+    assert old[-1][2:] == ("offline", True)
+    assert ("DISCONNECT", "cowboy-club-t01") in Client.log
+    c = Client.made[-1]
+    assert c.kw["client_id"] == "cowboy-club-t11a"
+    assert c.kw["will_topic"] == "cowboy/club/t11a/status"
+    mine = [e for e in Client.log if e[0] == "cowboy-club-t11a"]
+    assert mine[0][1:] == ("cowboy/club/t11a/status", "online", True)
+    assert ("cowboy/club/t11a/state", T.state_json(s.game), True) in [e[1:] for e in mine]
+    # the game goes on under the new name
+    keys(s, "HOLD ENC", "3", "OK")
+    until(s, s.hall.caught_up)
+    mine = [e for e in Client.log if e[0] == "cowboy-club-t11a"]
+    assert all(e[1].startswith("cowboy/club/t11a/") for e in mine)
+    assert [e[2] for e in mine if e[1].endswith("/state")][-1] == T.state_json(s.game)
+    assert json.loads([e[2] for e in mine if e[1].endswith("/action")][-1])["pos"] == 1
+
+
+def test_editing_the_hall_name_on_eight_digits_and_oled(tmp_path):
+    s = board(tmp_path, "max7219", hall="club")
+    keys(s, *TO_NET, "ENC")
+    assert seen(s) == "H.cLub   "
+    keys(s, "OK", "ENC", "ENC", "ENC", "ENC")  # to the end mark after "club"
+    assert seen(s) == "cLub_.   "
+    keys(s, "ENC-", "ENC")                     # "club-", then the end mark
+    assert seen(s) == "cLub-_.  "
+    keys(s, "UNDO")                            # leave the editor: nothing changes
+    assert seen(s) == "H.cLub   " and hall_json(s)["hall"] == "club"
+    (tmp_path / "o").mkdir()
+    s = board(tmp_path / "o", "oled8", hall="club")
+    keys(s, *TO_NET, "ENC", "OK", "ENC")
+    v = seen(s)
+    assert (v["top"], v["big"], v["side"]) == ("HALL NAME        2/12", "2", "L")
+    # the whole name on the item line, the cursor's character blinking
+    blinks = set()
+    for _ in range(4):
+        s.run_to(s.now + 600)
+        blinks.add(seen(s)["bottom"])
+    assert blinks == {"CLUB", "C*UB"}
+    keys(s, "ENC", "ENC", "ENC")
+    assert (seen(s)["side"], seen(s)["bottom"]) == ("*", "CLUB*")
+    keys(s, "ENC+", "ENC+", "ENC")
+    assert seen(s)["bottom"] == "CLUBB*"
+    keys(s, "ENC")
+    v = seen(s)
+    assert (v["top"][:6], v["bottom"]) == ("SET-UP", "HALL: CLUBB")
+    assert hall_json(s)["hall"] == "clubb"
+    until(s, s.hall.caught_up)
+    assert Client.made[-1].kw["will_topic"] == "cowboy/clubb/t01/status"
+
+
+def test_empty_or_bad_names_cannot_be_saved(tmp_path):
+    s = board(tmp_path, "tm1637", table="a1")
+    keys(s, *TO_TABLE, "OK", "ENC-")           # a -> the end mark: an empty name
+    assert seen(s) == "_.   "
+    keys(s, "ENC")
+    assert seen(s) == "Err " and s.panel.cursor == 0
+    assert hall_json(s)["table"] == "a1"
+    keys(s, "ENC+")                            # any key of the editor goes on editing
+    assert seen(s) == "A.   "                  # a reads as A on seven segments
+    keys(s, "HOLD ENC")                        # leaving the menu drops the edit
+    assert hall_json(s)["table"] == "a1" and s.hall.name(1) == b"a1"
+    # a name the menu cannot write (from a hand-made hall.json) is not saved as it is
+    (tmp_path / "b").mkdir()
+    s = board(tmp_path / "b", "oled8", table="T_1")
+    keys(s, *TO_TABLE, "OK", "ENC", "ENC", "ENC", "ENC")
+    assert seen(s)["bottom"] == "NAME: A-Z 0-9 - ONLY"
+    assert hall_json(s)["table"] == "T_1"
+    for bad in (b"", b"a/b", b"a+b", b"#", b"box", b"Club", b"a b", b"abcdefghijklm",
+                "caf\u00e9", None, 7):
+        assert not s.hall.rename(b"club", bad), bad
+        assert not s.hall.rename(bad, b"t1"), bad
+    assert hall_json(s)["table"] == "T_1"
+    assert s.hall.rename("club", "abcdefghijkl")      # twelve characters
+    assert hall_json(s)["table"] == "abcdefghijkl"
+
+
+def test_a_failed_write_keeps_the_old_names(tmp_path, monkeypatch):
+    s = board(tmp_path, "tm1637", table="t1")
+    until(s, s.hall.caught_up)
+
+    def cut(a, b):
+        raise OSError(28)
+    monkeypatch.setattr(H.os, "rename", cut)
+    keys(s, *TO_TABLE, "OK", "ENC+", "ENC", "ENC", "ENC")
+    assert seen(s) == "FL5h"                   # S reads as 5
+    assert hall_json(s)["table"] == "t1" and s.hall.prefix == "cowboy/club/t1/"
+    monkeypatch.undo()
+    keys(s, "ENC")                                    # again, with the flash working
+    assert hall_json(s)["table"] == "u1" and seen(s) == "t.u1 "
+    assert H.load_settings(s.app.journal.root)["table"] == "u1"
+
+
+def test_renamed_while_offline_the_old_topic_is_marked_offline_on_connect(tmp_path):
+    Client.up = False
+    s = board(tmp_path, "tm1637", table="t1")
+    assert s.hall.rename(b"club", b"t2") and s.hall.rename(b"club", b"t3")
+    assert s.hall.rename(b"club", b"t2")              # names used before, once each
+    Client.up = True
+    until(s, s.hall.caught_up)
+    sent = [e[1:] for e in Client.log]
+    assert sent[0] == ("cowboy/club/t2/status", "online", True)
+    assert sorted(sent[1:3]) == [("cowboy/club/t1/status", "offline", True),
+                                 ("cowboy/club/t3/status", "offline", True)]
+    assert not any("DISCONNECT" in e for e in Client.log)
+
+
+LFS = r"""
+import json, vfs
+from ramblock import RAMBlock, PowerCut
+from net import hall as H
+
+OLD = {"broker": "b", "hall": "club", "table": "t01", "password": "pw"}
+NEW = {"broker": "b", "hall": "club", "table": "t9", "password": "pw"}
+
+def mount(image=None):
+    if image is None:
+        bd = RAMBlock(blocks=16)
+        vfs.VfsLfs2.mkfs(bd, progsize=256)
+    else:
+        bd = RAMBlock(image=image)
+    vfs.mount(vfs.VfsLfs2(bd, progsize=256), "/fs")
+    return bd
+
+bd = mount()
+H.save_settings("/fs/", OLD)
+vfs.umount("/fs")
+image = bytes(bd.image)
+bd = mount(image)
+bd.reset_counts()
+H.save_settings("/fs/", NEW)
+ops = bd.ops()
+vfs.umount("/fs")
+old = new = 0
+for cut in range(ops + 1):
+    bd = mount(image)
+    bd.cut_after(cut)
+    try:
+        H.save_settings("/fs/", NEW)
+    except PowerCut:
+        pass
+    vfs.umount("/fs")
+    mount(bd.survivor())
+    got = H.load_settings("/fs/")
+    if got == OLD:
+        old += 1
+    elif got == NEW:
+        new += 1
+    else:
+        print("BAD", cut, got)
+    vfs.umount("/fs")
+print("OK", ops, old, new)
+"""
+
+
+def test_power_cut_during_the_save_keeps_old_or_new_names():
+    from mpy import FAKES, FIRMWARE, MICROPYTHON, check
+    if not os.path.exists(MICROPYTHON):
+        pytest.skip("needs the host micropython")
+    out = check(code=LFS, heapsize="4M", path=(FAKES, FIRMWARE)).lines()
+    ok, ops, old, new = out[-1].split()
+    assert not any(ln.startswith("BAD") for ln in out), out
+    assert ok == "OK" and int(ops) > 0 and int(old) >= 1 and int(new) >= 1
+    assert int(old) + int(new) == int(ops) + 1
+
+
+def test_names_and_state_without_a_loop():
+    """The interface the panel uses, also on a board whose client never ran."""
+    class J:
+        records = 5
+        _seq = -1
+        root = "/nowhere/"
+    app = type("App", (), {})()
+    app.game = None
+    app.journal = J()
+    h = H.Hall(app, {"hall": "club", "table": "t1", "broker": "b"}, "/nowhere/",
+               client=Client)
+    assert (h.name(0), h.name(1), h.state(), h.pending()) == (b"club", b"t1",
+                                                               HU.NET_NO_BROKER, 5)
+    h.wlan = Wlan(False)
+    assert h.state() == HU.NET_NO_WIFI
