@@ -55,6 +55,7 @@ class App:
             self.journal.resume(s.players, s.opener, s.rules)
             resumed = True
         self.panel.start(now, resumed)
+        self.game.live = True     # from now on snapshots wait for keep() (cowboy/game.py)
         self.frame_at = now
         if self.screens is not None:
             self.screens.update(self.game, self.panel, now)
@@ -99,6 +100,7 @@ class App:
         if self.buzzer is not None:
             self.buzzer.update(now)       # after the displays: a beep can wait 1 ms
         if not busy:
+            self.game.keep()              # the last action's undo snapshot
             if journal is not None and journal.pending:
                 self.wrote = True
                 journal.sync()
