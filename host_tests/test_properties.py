@@ -160,7 +160,7 @@ def _long_game(rng, actions):
 
 def test_undo_replays_at_most_three_actions_near_the_end(monkeypatch):
     """After a replay (no keep()): an undo costs a snapshot and at most NEAR - 1
-    replayed actions over the newest 124 positions (128 near slots, every NEAR-th
+    replayed actions over the newest 60 positions (64 near slots, every NEAR-th
     filled); further back, a STEP - 1 replay once per STEP, after which near
     snapshots are there again."""
     from cowboy import game as G
@@ -176,15 +176,15 @@ def test_undo_replays_at_most_three_actions_near_the_end(monkeypatch):
         replays.append(0)
         assert g.undo() == C.OK
         assert state(g) == states[-2 - k]
-    assert max(replays[:124]) == G.NEAR - 1
-    assert max(replays[124:]) == STEP - 1
-    deep = [r for r in replays[124:] if r > G.NEAR - 1]
-    assert len(deep) <= (900 - 124) // STEP + 2
+    assert max(replays[:60]) == G.NEAR - 1
+    assert max(replays[60:]) == STEP - 1
+    deep = [r for r in replays[60:] if r > G.NEAR - 1]
+    assert len(deep) <= (900 - 60) // STEP + 2
 
 
 def test_in_live_play_undo_and_redo_replay_nothing(monkeypatch):
     """Live play with keep() between actions (the main loop): every one of the
-    newest 128 positions has its snapshot, so undo and redo only restore one."""
+    newest 64 positions has its snapshot, so undo and redo only restore one."""
     from cowboy import game as G
     rng = random.Random(5)
     g = Game()
@@ -209,10 +209,10 @@ def test_in_live_play_undo_and_redo_replay_nothing(monkeypatch):
         replays[0] += 1
         real(self, action)
     monkeypatch.setattr(G.Game, "_step", counting)
-    for k in range(127):
+    for k in range(63):
         assert g.undo() == C.OK and state(g) == states[-2 - k]
-    for k in range(127):
-        assert g.redo() == C.OK and state(g) == states[-127 + k]
+    for k in range(63):
+        assert g.redo() == C.OK and state(g) == states[-63 + k]
     assert replays[0] == 0
 
 

@@ -34,7 +34,7 @@ HISTORY = const(2048)        # actions that undo can reach back
 STEP = const(32)             # actions between two far snapshots
 _SLOTS = const(65)           # HISTORY // STEP + 1: snapshots from the oldest to the newest
 NEAR = const(4)              # a replay saves a near snapshot every NEAR actions
-_NEAR_SLOTS = const(128)     # near snapshots: one slot per position, the newest 128
+_NEAR_SLOTS = const(64)      # near snapshots: one slot per position, the newest 64
 _SNAP = const(28)            # bytes per snapshot: 12 of fields + scores + fouls
 _NOBODY = const(255)         # shooter/winner -1 in a snapshot byte
 
