@@ -50,6 +50,7 @@ class MAX7219Chain:
         self.frame = bytearray(2 * count)
         self.modules = []
         self.dirty = 0                     # bit pos: that module has new text
+        self._todo = [None] * count        # flush_rows: the modules it sends
         cs.init(cs.OUT)
         cs.value(1)
 
@@ -80,21 +81,23 @@ class MAX7219Chain:
         them (a row changed on two modules costs one frame, not two); returns
         the frames sent. Until it returns those modules count as unknown: a bus
         error makes each one's next flush a full one."""
+        if not self.dirty:
+            return 0
         f = self.frame
-        mods = self.modules
-        dirty = self.dirty
+        todo = self._todo              # the dirty modules in a known state
+        n = 0
+        for m in self.modules:
+            if self.dirty >> m.pos & 1 and m._valid:
+                m._valid = False
+                todo[n] = m
+                n += 1
         self.dirty = 0
-        for m in mods:
-            if dirty >> m.pos & 1:
-                if m._valid:
-                    m._valid = False
-                else:
-                    dirty &= ~(1 << m.pos)     # its own full flush comes next
         frames = 0
         for k in range(8):
             words = False
-            for m in mods:
-                if dirty >> m.pos & 1 and k < m.digits and m.seg[k] != m._sent[k]:
+            for i in range(n):
+                m = todo[i]
+                if k < m.digits and m.seg[k] != m._sent[k]:
                     o = 2 * (self.count - 1 - m.pos)
                     f[o] = MAX7219_DIGIT0 + m.digits - 1 - k
                     f[o + 1] = ORDER[m.seg[k]]
@@ -109,9 +112,9 @@ class MAX7219Chain:
                     cs.value(1)
                     fill(f, 0, len(f), 0)
                 frames += 1
-        for m in mods:
-            if dirty >> m.pos & 1:
-                m._valid = True
+        for i in range(n):
+            todo[i]._valid = True
+            todo[i] = None
         return frames
 
 

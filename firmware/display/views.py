@@ -246,18 +246,23 @@ class Text:
     def pad_digits(self, n):
         """Cut or pad with spaces so that exactly n digits precede the position
         (a '.' lights the point of the digit before it and takes no digit)."""
+        buf = self.buf
+        size = self.size
         d = 0
         for i in range(self.pos):
-            if self.buf[i] != 46 or i == 0:
+            if buf[i] != 46 or i == 0:
                 d += 1
             if d > n:
                 self.pos = i
-                for j in range(i, self.size):
-                    self.buf[j] = _SPACE
+                fill(buf, i, size - i, _SPACE)
                 return
+        p = self.pos
         while d < n:
-            self.c(_SPACE)
+            if p < size:
+                buf[p] = _SPACE
+            p += 1
             d += 1
+        self.pos = p
 
     def same(self, other):
         return self.buf == other.buf
