@@ -177,6 +177,21 @@ def test_max7219_changed_digit_is_one_frame_and_modules_are_independent():
     assert [dev.text(0), dev.text(1)] == ["P1    46", "P2    12"]
 
 
+def test_max7219_a_row_changed_on_two_modules_is_one_frame():
+    spi, dev, chain = max_chain(3)
+    a, b, c = chain.module(0), chain.module(1), chain.module(2)
+    for m, t in ((a, b"P1    45"), (b, b"P2    12"), (c, b"P3     7")):
+        m.text(t)
+        m.flush()
+    n = len(dev.frames)
+    a.text(b"P1    46")
+    b.text(b"P2    13")
+    assert a.flush() == 1           # the last digit of both: one frame
+    assert b.flush() == 0           # already sent with a's
+    assert len(dev.frames) == n + 1
+    assert [dev.text(0), dev.text(1), dev.text(2)] == ["P1    46", "P2    13", "P3     7"]
+
+
 # ---- HT16K33 -------------------------------------------------------------------
 
 def test_ht16k33_initialises_and_writes_the_backpack_rows():

@@ -166,3 +166,27 @@ def test_builder_uses_the_given_quadrature_factory():
 
     Input(config.PANEL, (config.ENCODER, config.ENCODER2), make_pin, quadrature=quad)
     assert calls == [(0, 11, 12), (1, 14, 15)]
+
+
+def test_due_names_the_moment_a_settling_key_will_be_accepted():
+    """Buttons.due(): when the next change is accepted if the line holds (the
+    main loop waits for that moment rather than passing through the loop)."""
+    from input.buttons import Buttons
+    now = [1000]
+    pins = [Pin(30 + i, Pin.IN, Pin.PULL_UP) for i in range(2)]
+    ring = EventRing(8)
+    b = Buttons(pins, ring, clock=lambda: now[0])
+    b.poll(now[0])
+    assert b.due() == -1                      # nothing settles
+    pins[1].drive(0)                          # key 1 pressed at 1000
+    assert b.due() == -1                      # the edge is not replayed yet
+    now[0] = 1001
+    b.poll(now[0])
+    assert b.due() == 1000 + Buttons.confirm_ms
+    now[0] = 1000 + Buttons.confirm_ms
+    b.poll(now[0])
+    assert ring.get() >> 8 == E.PRESS and b.due() == -1
+    now[0] = 1010
+    pins[1].drive(1)                          # released inside the lockout
+    b.poll(now[0])
+    assert b.due() == 1000 + Buttons.confirm_ms + Buttons.lockout_ms

@@ -159,9 +159,10 @@ def _long_game(rng, actions):
 
 
 def test_undo_replays_at_most_three_actions_near_the_end(monkeypatch):
-    """An undo costs a snapshot and at most NEAR - 1 replayed actions over the
-    newest 252 positions (64 near slots); further back, a STEP - 1 replay once per STEP, after
-    which near snapshots are there again."""
+    """After a replay (no keep()): an undo costs a snapshot and at most NEAR - 1
+    replayed actions over the newest 60 positions (64 near slots, every NEAR-th
+    filled); further back, a STEP - 1 replay once per STEP, after which near
+    snapshots are there again."""
     from cowboy import game as G
     g, states = _long_game(random.Random(3), 1500)
     replays = []
@@ -175,10 +176,73 @@ def test_undo_replays_at_most_three_actions_near_the_end(monkeypatch):
         replays.append(0)
         assert g.undo() == C.OK
         assert state(g) == states[-2 - k]
-    assert max(replays[:252]) == G.NEAR - 1
-    assert max(replays[252:]) == STEP - 1
-    deep = [r for r in replays[252:] if r > G.NEAR - 1]
-    assert len(deep) <= (900 - 252) // STEP + 2
+    assert max(replays[:60]) == G.NEAR - 1
+    assert max(replays[60:]) == STEP - 1
+    deep = [r for r in replays[60:] if r > G.NEAR - 1]
+    assert len(deep) <= (900 - 60) // STEP + 2
+
+
+def test_in_live_play_undo_and_redo_replay_nothing(monkeypatch):
+    """Live play with keep() between actions (the main loop): every one of the
+    newest 64 positions has its snapshot, so undo and redo only restore one."""
+    from cowboy import game as G
+    rng = random.Random(5)
+    g = Game()
+    g.new_game(4, 0)
+    g.live = True
+    states = [state(g)]
+    while len(states) <= 300:
+        if g.phase == C.PHASE_CHOICE:
+            ok = g.choice(rng.random() < 0.5)
+        else:
+            f = record.facts_from_json(random_facts(rng, g))
+            if g.preview(f) & (C.WIN | C.ELIMINATED):
+                continue
+            ok = g.shot(f)
+        if ok == C.OK:
+            g.keep()
+            states.append(state(g))
+    replays = [0]
+    real = G.Game._step
+
+    def counting(self, action):
+        replays[0] += 1
+        real(self, action)
+    monkeypatch.setattr(G.Game, "_step", counting)
+    for k in range(63):
+        assert g.undo() == C.OK and state(g) == states[-2 - k]
+    for k in range(63):
+        assert g.redo() == C.OK and state(g) == states[-63 + k]
+    assert replays[0] == 0
+
+
+@settings(max_examples=80, deadline=None)
+@given(games(), st.integers(0, 2 ** 20))
+def test_live_play_with_keep_sometimes_missed_keeps_undo_exact(game, seed):
+    """A snapshot left due and never kept (actions without a keep() between
+    them) costs replays, never a wrong state: undo back to the start and redo
+    to the end give the states of play."""
+    players, opener, actions = game
+    rng = random.Random(seed)
+    g = Game()
+    g.new_game(players, opener - 1)
+    g.live = True
+    seen = [state(g)]
+    for a in actions:
+        if "shot" not in a and "choice" not in a:
+            continue
+        kind, word = record.parse_action(record.dumps(a))
+        if record.apply(g, kind, word) == C.OK:
+            seen.append(state(g))
+            if rng.random() < 0.5:
+                g.keep()
+            if rng.random() < 0.2:      # undone: the next action replaces it
+                assert g.undo() == C.OK
+                seen.pop()
+    for expected in reversed(seen[:-1]):
+        assert g.undo() == C.OK and state(g) == expected
+    for expected in seen[1:]:
+        assert g.redo() == C.OK and state(g) == expected
 
 
 def test_undo_reaches_back_2000_actions():

@@ -33,6 +33,7 @@ SOURCE_KEPT = ("boot.py", "main.py")
 DATA = ("journal.bin", "journal.tail", "journal.tmp", "games", "settings.json", "settings.tmp", "nowdt")
 sys.path.insert(0, FIRMWARE)
 from board import config  # noqa: E402  (the one description of the builds)
+import constfold  # noqa: E402
 
 # Hall mode (Pico W, docs/HALL.md): the settings, the acknowledged position and the
 # MQTT client, put there by `make deploy HALL=FILE`, kept by every later deploy.
@@ -97,15 +98,26 @@ def build(out=None):
         shutil.rmtree(out)
     os.makedirs(out)
     made = []
+    consts = constfold.table(FIRMWARE)
+    folded = os.path.join(out, ".folded.py")
     for rel, src in _sources():
         if rel.endswith(".py") and rel not in SOURCE_KEPT:
             rel = rel[:-3] + ".mpy"
             dst = os.path.join(out, rel)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
-            # device-only native code (viper) is compiled for the RP2040's Cortex-M0+
             with open(src) as f:
-                native = "@micropython.viper" in f.read()
-            arch = ["-march=armv6m"] if native else []
+                text = f.read()
+            # device-only native code (viper) is compiled for the RP2040's Cortex-M0+
+            arch = ["-march=armv6m"] if "@micropython.viper" in text else []
+            # shared constants as numbers (tools/constfold.py): no lookups at run time
+            try:
+                text, n = constfold.fold(text, consts, "firmware/" + rel[:-4] + ".py")
+            except constfold.FoldError as e:
+                raise DeployError("cannot fold constants: %s" % e)
+            if n:
+                with open(folded, "w") as f:
+                    f.write(text)
+                src = folded
             res = subprocess.run(mpy_cross() + arch + ["-s", rel[:-4] + ".py", "-o", dst, src],
                                  capture_output=True, text=True)
             if res.returncode:
@@ -116,6 +128,8 @@ def build(out=None):
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             shutil.copyfile(src, dst)
         made.append(rel)
+    if os.path.exists(folded):
+        os.remove(folded)
     return made
 
 

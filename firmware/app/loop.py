@@ -20,6 +20,8 @@ class App:
     (display.screens.Screens), optional `buzzer`, `journal`, `watchdog`."""
 
     FRAME_MS = 20          # displays are brought up to date at least this often
+    SETTLE_WAIT_MS = 60    # ... and no later than this while a key settles
+    AWAIT_MS = 4           # a key's confirmation this close is awaited without passes
 
     def __init__(self, game, panel, inputs, screens, buzzer=None, journal=None,
                  watchdog=None):
@@ -53,6 +55,7 @@ class App:
             self.journal.resume(s.players, s.opener, s.rules)
             resumed = True
         self.panel.start(now, resumed)
+        self.game.live = True     # from now on snapshots wait for keep() (cowboy/game.py)
         self.frame_at = now
         if self.screens is not None:
             self.screens.update(self.game, self.panel, now)
@@ -85,13 +88,19 @@ class App:
         if screens is not None:
             if seen:
                 screens.wake(now)
-            if seen or screens.busy or ticks_diff(now, self.frame_at) >= self.FRAME_MS:
+            due = ticks_diff(now, self.frame_at)
+            # While a key settles its event is a few passes away: periodic frames
+            # (pages, blinking, refresh slices) wait for it, within limits, so the
+            # pass that confirms the key is a short one.
+            if seen or screens.busy or due >= self.FRAME_MS and \
+                    (due >= self.SETTLE_WAIT_MS or not inputs.buttons.settling()):
                 self.frame_at = now
                 screens.update(self.game, panel, now)
             busy = screens.busy
         if self.buzzer is not None:
             self.buzzer.update(now)       # after the displays: a beep can wait 1 ms
         if not busy:
+            self.game.keep()              # the last action's undo snapshot
             if journal is not None and journal.pending:
                 self.wrote = True
                 journal.sync()
@@ -153,6 +162,21 @@ class App:
                     self.worst_us = d
             if self.idle():
                 sleep_ms(period_ms)
+            else:
+                self._await_key(ticks_ms)
+
+    def _await_key(self, ticks_ms):
+        """When only a key's confirmation is awaited (no display work, no record
+        to store), wait for its moment here instead of in passes of the loop: the
+        pass that accepts it then starts at once, not up to a pass later."""
+        if (self.screens is not None and self.screens.busy) or \
+                (self.journal is not None and self.journal.pending):
+            return
+        at = self.inputs.buttons.due()
+        if at < 0 or ticks_diff(at, ticks_ms()) > self.AWAIT_MS:
+            return
+        while ticks_diff(at, ticks_ms()) > 0:
+            pass
 
 
 encoders = config.encoders      # (the tools' and the page's name for it)

@@ -5,12 +5,16 @@ apply it; `preview()` evaluates a stroke without applying it. Evaluating a strok
 (legal? points? why?) is `_evaluate`; deciding what comes next is `_apply_shot`.
 
 History: every accepted action is one small int in a preallocated ring. Snapshots
-of the state are kept every NEAR actions for the newest NEAR * _NEAR_SLOTS
-positions, and every STEP actions as far back as the ring goes: an undo (or a
-redo list walked back) restores the nearest snapshot and replays fewer than
-NEAR actions, and one that reaches past the near snapshots replays fewer than
-STEP once, saving near snapshots again on the way (an action costs about 1 ms
-on the RP2040, so this keeps undo within a few ms). When a game outgrows the
+of the state are kept in a slot per position for the newest _NEAR_SLOTS
+positions, and every STEP actions as far back as the ring goes. A replay (the
+journal's resume, a long seek) fills every NEAR-th near slot; live play
+(`live`, the scoreboard's loop) fills every one, but not while the action is
+handled: the action leaves its snapshot due and `keep()`, called once the
+displays show it, saves it (a snapshot costs about 0.3 ms on the RP2040, an
+action's replay as much). So an undo or a redo in play restores a snapshot and
+replays nothing; after a replay it replays fewer than NEAR actions; one that
+reaches past the near snapshots replays fewer than STEP once, saving near
+snapshots again on the way. When a game outgrows the
 ring, play goes on and the oldest actions stop being undoable. Nothing here
 allocates after __init__.
 """
@@ -29,8 +33,8 @@ MAX_PLAYERS = const(8)
 HISTORY = const(2048)        # actions that undo can reach back
 STEP = const(32)             # actions between two far snapshots
 _SLOTS = const(65)           # HISTORY // STEP + 1: snapshots from the oldest to the newest
-NEAR = const(4)              # actions between two near snapshots
-_NEAR_SLOTS = const(64)      # near snapshots kept: the newest 256 positions
+NEAR = const(4)              # a replay saves a near snapshot every NEAR actions
+_NEAR_SLOTS = const(64)      # near snapshots: one slot per position, the newest 64
 _SNAP = const(28)            # bytes per snapshot: 12 of fields + scores + fouls
 _NOBODY = const(255)         # shooter/winner -1 in a snapshot byte
 
@@ -60,6 +64,8 @@ class Game:
         self.rules = 0
         self._lie = 0
         self._near = None
+        self.live = False    # snapshots of new actions wait for keep() (see above)
+        self._due = -1       # position whose snapshot keep() will save, -1: none
         if history:
             self._hist = array("i", bytes(4 * HISTORY))
             self._snaps = bytearray(_SNAP * (_SLOTS + _NEAR_SLOTS))   # far, then near
@@ -92,6 +98,7 @@ class Game:
         self._n = 0       # actions applied (absolute position in the history)
         self._top = 0     # actions recorded; _n.._top can be redone
         self._base = 0    # oldest position undo can reach (a multiple of STEP)
+        self._due = -1
         if self._near is not None:
             for i in range(_NEAR_SLOTS):
                 self._near[i] = -1
@@ -230,14 +237,32 @@ class Game:
         return C.E_BAD_VALUE
 
     # ---- history -----------------------------------------------------------
+    def keep(self):
+        """Save the snapshot the last action left due (live play): between two
+        actions, off the path that answers a key."""
+        if self._due >= 0:
+            if self._due == self._n:
+                self._save(self._n)
+            self._due = -1
+
     def _record(self, action):
         n = self._n
         if n + 1 - self._base > HISTORY:
             self._base += STEP
         self._hist[n % HISTORY] = action
         self._step(action)
-        self._advance()
-        self._top = self._n
+        n += 1
+        self._n = n
+        self._top = n
+        if self._near is None:
+            return
+        if n % STEP == 0:
+            self._save(n)                   # far snapshots are never left due
+        elif self.live:
+            self._near[n % _NEAR_SLOTS] = -1   # a snapshot of an undone branch
+            self._due = n
+        elif n % NEAR == 0:
+            self._save(n)
 
     def _advance(self):
         self._n += 1
@@ -253,9 +278,9 @@ class Game:
             self._apply_shot(action)
 
     def _save(self, pos):
-        """Snapshot at `pos` (a multiple of NEAR): a near slot, and a far one too
-        when `pos` is a multiple of STEP."""
-        k = (pos // NEAR) % _NEAR_SLOTS
+        """Snapshot at `pos`: its near slot, and a far one too when `pos` is a
+        multiple of STEP."""
+        k = pos % _NEAR_SLOTS
         self._near[k] = pos
         self._put((_SLOTS + k) * _SNAP)
         if pos % STEP == 0:
@@ -281,20 +306,23 @@ class Game:
             b[o + MAX_PLAYERS + i] = self.fouls[i]
 
     def _nearest(self, pos):
-        """Position of the nearest snapshot at or before `pos`."""
-        at = pos - pos % NEAR
-        if self._near[(at // NEAR) % _NEAR_SLOTS] == at:
-            return at
+        """Position of the nearest snapshot at or before `pos` (a near one within
+        NEAR positions, else the far one)."""
+        at = pos
+        low = pos - NEAR
+        while at > low and at >= 0:
+            if self._near[at % _NEAR_SLOTS] == at:
+                return at
+            at -= 1
         return pos - pos % STEP
 
     def _load(self, pos):
         """Restore the nearest snapshot at or before `pos`; returns its position."""
-        at = pos - pos % NEAR
-        k = (at // NEAR) % _NEAR_SLOTS
+        at = self._nearest(pos)
+        k = at % _NEAR_SLOTS
         if self._near[k] == at:
             self._get(self._snaps, (_SLOTS + k) * _SNAP)
             return at
-        at = pos - pos % STEP
         self._get(self._snaps, (at // STEP) % _SLOTS * _SNAP)
         return at
 

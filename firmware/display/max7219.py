@@ -12,6 +12,7 @@ except ImportError:
     def const(x):
         return x
 
+from display.blit import fill
 from display.sevenseg import SevenSegment
 
 MAX7219_NOOP = const(0x00)
@@ -47,23 +48,74 @@ class MAX7219Chain:
         self.cs = cs
         self.count = count
         self.frame = bytearray(2 * count)
+        self.modules = []
+        self.dirty = 0                     # bit pos: that module has new text
+        self._todo = [None] * count        # flush_rows: the modules it sends
         cs.init(cs.OUT)
         cs.value(1)
 
     def send(self, pos, reg, data):
-        """Write one register of the chip at `pos`; the others get a no-op."""
+        """Write one register of the chip at `pos`; the others get a no-op (the
+        frame is all no-ops between two sends: only this chip's word is set)."""
         f = self.frame
-        for i in range(2 * self.count):
-            f[i] = 0
         k = 2 * (self.count - 1 - pos)
         f[k] = reg
         f[k + 1] = data
-        self.cs.value(0)
-        self.spi.write(f)
-        self.cs.value(1)
+        cs = self.cs
+        cs.value(0)
+        try:
+            self.spi.write(f)
+        finally:
+            cs.value(1)
+            f[k] = 0
+            f[k + 1] = 0
 
     def module(self, pos, digits=8):
-        return MAX7219(self, pos, digits)
+        m = MAX7219(self, pos, digits)
+        self.modules.append(m)
+        return m
+
+    def flush_rows(self):
+        """Send the digit rows changed on the modules given new text since their
+        last flush (`dirty`), one frame per row carrying that row for each of
+        them (a row changed on two modules costs one frame, not two); returns
+        the frames sent. Until it returns those modules count as unknown: a bus
+        error makes each one's next flush a full one."""
+        if not self.dirty:
+            return 0
+        f = self.frame
+        todo = self._todo              # the dirty modules in a known state
+        n = 0
+        for m in self.modules:
+            if self.dirty >> m.pos & 1 and m._valid:
+                m._valid = False
+                todo[n] = m
+                n += 1
+        self.dirty = 0
+        frames = 0
+        for k in range(8):
+            words = False
+            for i in range(n):
+                m = todo[i]
+                if k < m.digits and m.seg[k] != m._sent[k]:
+                    o = 2 * (self.count - 1 - m.pos)
+                    f[o] = MAX7219_DIGIT0 + m.digits - 1 - k
+                    f[o + 1] = ORDER[m.seg[k]]
+                    m._sent[k] = m.seg[k]
+                    words = True
+            if words:
+                cs = self.cs
+                cs.value(0)
+                try:
+                    self.spi.write(f)
+                finally:
+                    cs.value(1)
+                    fill(f, 0, len(f), 0)
+                frames += 1
+        for i in range(n):
+            todo[i]._valid = True
+            todo[i] = None
+        return frames
 
 
 class MAX7219(SevenSegment):
@@ -73,6 +125,23 @@ class MAX7219(SevenSegment):
         SevenSegment.__init__(self, digits)
         self.chain = chain
         self.pos = pos
+
+    def text(self, chars):
+        SevenSegment.text(self, chars)
+        self.chain.dirty |= 1 << self.pos
+
+    def flush(self, full=False):
+        """SevenSegment.flush; changed digits go out for the whole chain at once
+        (MAX7219Chain.flush_rows), so the next module's flush finds them sent."""
+        if full or not self._valid:
+            return SevenSegment.flush(self, True)
+        n = self.chain.flush_rows()
+        if self.level != self._sent_level:
+            self._valid = False
+            self._level()
+            self._sent_level = self.level
+            self._valid = True
+        return n
 
     def _init(self):
         c = self.chain

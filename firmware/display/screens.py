@@ -92,6 +92,10 @@ class Screens:
             self.layouts.append(lay)
             self.shown.append(V.Text(lay.text.size))
         self.ctx = V.Context()
+        self.seven = n > 0     # every seat has a seven-segment display
+        for i in range(n):
+            if displays[i] is None or self.kinds[i] == KIND_OLED:
+                self.seven = False
         self.failed = 0            # bit i: display i failed and waits for a retry
         self.errors = bytearray(n)  # failures per display (saturating)
         self.retry_at = [0] * n
@@ -151,17 +155,28 @@ class Screens:
                 if self.kinds[i] == KIND_OLED:
                     self.displays[i].refresh()
         # After a change the two displays a stroke changes (the player at the table,
-        # then the one who just left it) go first, both in this call when the
-        # first was a seven-segment one (a render and a frame: under 2 ms).
-        for k in range(2 if self.urgent else 1):
-            if self.to_render:
-                self._render_next(game, panel, now_ms)
-            if k == 0:
-                kind = self._slice(game, now_ms)
-                if kind == KIND_OLED or not (self.to_render or self.changed != self._none):
-                    break
-            else:
+        # then the one who just left it) go first, both in this call when they are
+        # seven-segment ones (renders and frames: a few ms in all). Seven-segment
+        # builds render both, then send (a chain of MAX7219s then carries both
+        # modules' changed rows in the same frames).
+        if self.urgent and self.seven:
+            for k in range(2):
+                if self.to_render:
+                    self._render_next(game, panel, now_ms)
+            self._slice(game, now_ms)
+            if self.changed != self._none:
                 self._slice(game, now_ms)
+        else:
+            for k in range(2 if self.urgent else 1):
+                if self.to_render:
+                    self._render_next(game, panel, now_ms)
+                if k == 0:
+                    kind = self._slice(game, now_ms)
+                    if kind == KIND_OLED or not (self.to_render or
+                                                 self.changed != self._none):
+                        break
+                else:
+                    self._slice(game, now_ms)
         busy = self.to_render != 0 and self.urgent
         if not busy and self.changed != self._none:   # (a C comparison: cheap)
             for i in range(self.count):

@@ -12,6 +12,8 @@ serves both.
    e     c
     --d--  .dp
 """
+import sys
+
 try:
     from micropython import const
 except ImportError:
@@ -72,3 +74,10 @@ def encode(src, dst, n):
     while j < n:
         dst[j] = BLANK
         j += 1
+
+
+if sys.platform == "rp2":
+    from display.segments_viper import encode_with
+
+    def encode(src, dst, n):  # noqa: F811 (the native version on the Pico)
+        encode_with(CHARS, src, dst, n)

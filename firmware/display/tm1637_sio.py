@@ -92,6 +92,34 @@ def _frame(clk: int, dio: int, buf, n: int, half: int) -> int:
     return nack
 
 
+@micropython.viper
+def _changed(seg, sent, buf, n: int) -> int:
+    """Put the address command and the digits of seg that differ from sent
+    (first to last changed) into buf, mark them sent; returns the frame's length
+    (0: nothing changed). The diff and copy in Python cost some 0.3 ms a frame."""
+    s = ptr8(seg)
+    t = ptr8(sent)
+    b = ptr8(buf)
+    first = -1
+    last = -1
+    i = 0
+    while i < n:
+        if s[i] != t[i]:
+            if first < 0:
+                first = i
+            last = i
+        i += 1
+    if first < 0:
+        return 0
+    b[0] = 0xC0 | first          # address command
+    k = first
+    while k <= last:
+        b[1 + k - first] = s[k]
+        t[k] = s[k]
+        k += 1
+    return 2 + last - first
+
+
 class TM1637SIO(SevenSegment):
     """The TM1637 driver of display/tm1637.py, sending through _frame()."""
 
@@ -124,6 +152,20 @@ class TM1637SIO(SevenSegment):
         for k in range(i, j):
             b[1 + k - i] = seg[k]
         self._send(1 + j - i)
+
+    def flush(self, full=False):
+        """SevenSegment.flush with the changed digits found and framed natively."""
+        if full or not self._valid:
+            return SevenSegment.flush(self, True)
+        self._valid = False          # until the frame is acknowledged
+        n = _changed(self.seg, self._sent, self._buf, self.digits)
+        if n:
+            self._send(n)
+        if self.level != self._sent_level:
+            self._level()
+            self._sent_level = self.level
+        self._valid = True
+        return n - 1 if n else 0
 
     def _level(self):
         self._command(0x88 | (self.level >> 1))   # display on, pulse width 0-7

@@ -187,13 +187,13 @@ class Text:
         self.pos = pos
 
     def s(self, b):
-        buf = self.buf
+        n = len(b)
         p = self.pos
-        for i in range(len(b)):
-            if p < self.size:
-                buf[p] = b[i]
-            p += 1
-        self.pos = p
+        if p + n <= self.size:
+            blit(self.buf, p, b, 0, n, 0)
+        elif p < self.size:
+            blit(self.buf, p, b, 0, self.size - p, 0)
+        self.pos = p + n
 
     def c(self, ch):
         if self.pos < self.size:
@@ -201,7 +201,11 @@ class Text:
         self.pos += 1
 
     def n(self, v, width=0):
-        """v in decimal, right-aligned in `width` characters (0: as wide as needed)."""
+        """v in decimal, right-aligned in `width` characters (0: as wide as needed).
+        (Written out, without calls: it runs for every number on every display.)"""
+        buf = self.buf
+        size = self.size
+        q = self.pos
         neg = v < 0
         if neg:
             v = -v
@@ -210,18 +214,24 @@ class Text:
         while t >= 10:
             t //= 10
             digits += 1
-        w = digits + (1 if neg else 0)
-        while width > w:
-            self.c(_SPACE)
-            width -= 1
+        w = digits + 1 if neg else digits
+        end = q + (width if width > w else w)
+        stop = end - w
+        while q < stop:
+            if q < size:
+                buf[q] = _SPACE
+            q += 1
         if neg:
-            self.c(45)
-        p = self.pos + digits - 1
-        for i in range(digits):
-            if 0 <= p - i < self.size:
-                self.buf[p - i] = 48 + v % 10
+            if q < size:
+                buf[q] = 45
+        q = end - 1
+        while digits:
+            if q < size:
+                buf[q] = 48 + v % 10
             v //= 10
-        self.pos += digits
+            q -= 1
+            digits -= 1
+        self.pos = end
 
     def balls(self, mask, sep):
         """The numbers of the balls in `mask` (F.B1, B3, B5), separated by `sep`."""
@@ -236,18 +246,23 @@ class Text:
     def pad_digits(self, n):
         """Cut or pad with spaces so that exactly n digits precede the position
         (a '.' lights the point of the digit before it and takes no digit)."""
+        buf = self.buf
+        size = self.size
         d = 0
         for i in range(self.pos):
-            if self.buf[i] != 46 or i == 0:
+            if buf[i] != 46 or i == 0:
                 d += 1
             if d > n:
                 self.pos = i
-                for j in range(i, self.size):
-                    self.buf[j] = _SPACE
+                fill(buf, i, size - i, _SPACE)
                 return
+        p = self.pos
         while d < n:
-            self.c(_SPACE)
+            if p < size:
+                buf[p] = _SPACE
+            p += 1
             d += 1
+        self.pos = p
 
     def same(self, other):
         return self.buf == other.buf

@@ -81,6 +81,26 @@ class Buttons:
         is due as soon as the line has held for confirm_ms (or the lockout ends)."""
         return self._raw != self._state or self._er != self._ew
 
+    def due(self):
+        """The ms tick at which the next key change will be accepted if its line
+        holds, or -1 when none is waiting for that (or edges wait to be replayed:
+        the next poll knows)."""
+        if self._er != self._ew:
+            return -1
+        at = -1
+        raw = self._raw
+        state = self._state
+        for i in range(self.n):
+            if raw[i] != state[i]:
+                t = ticks_add(self._since[i], self.confirm_ms)
+                if self._flags[i] & _LOCKED:
+                    end = ticks_add(self._locked[i], self.lockout_ms)
+                    if ticks_diff(end, t) > 0:
+                        t = end
+                if at < 0 or ticks_diff(t, at) < 0:
+                    at = t
+        return at
+
     # ---- edge capture (interrupt side) ---------------------------------------
     def _capture(self, clock):
         size = self.EDGES

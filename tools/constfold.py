@@ -1,0 +1,118 @@
+"""Fold the shared named constants into the modules that use them (device build).
+
+MicroPython folds a `const()` only inside the module that defines it: in another
+module, `C.FOUL_FLAG` is a global lookup plus an attribute lookup at run time,
+about 3.5 us each on the RP2040, and a stroke's path (rules core, panel, views)
+makes a hundred of them. `tools/deploy.py build` therefore compiles each firmware
+module from a copy in which a reference `alias.NAME` to an integer `const()` of
+one of MODULES is replaced by its number. The source stays as written; lines and
+columns of everything else do not move, so tracebacks still point at the source.
+
+Only plain reads are folded: `alias` must be a module imported at the top level
+(`from cowboy import codes as C`, `from display import ui`), NAME a top-level
+`NAME = const(<int expression>)` of that module. A store into such a name, or
+the alias used for something else, stops the build (FoldError).
+"""
+import ast
+import io
+import os
+import tokenize
+
+# Modules of named constants: their integer const() values are folded elsewhere.
+MODULES = ("cowboy/codes.py", "cowboy/facts.py", "display/ui.py")
+
+
+class FoldError(Exception):
+    pass
+
+
+def constants(source):
+    """{NAME: int} for the top-level `NAME = const(expr)` of a module's source
+    (expr may use the constants defined before it)."""
+    out = {}
+    for node in ast.parse(source).body:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Name) and node.value.func.id == "const"
+                and len(node.value.args) == 1):
+            continue
+        expr = ast.Expression(node.value.args[0])
+        try:
+            v = eval(compile(expr, "<const>", "eval"), {"__builtins__": {}}, dict(out))
+        except Exception:
+            continue
+        if type(v) is int:
+            out[node.targets[0].id] = v
+    return out
+
+
+def table(firmware):
+    """{module name ("cowboy.codes"): {NAME: int}} for MODULES under `firmware`."""
+    out = {}
+    for rel in MODULES:
+        with open(os.path.join(firmware, rel)) as f:
+            out[rel[:-3].replace("/", ".")] = constants(f.read())
+    return out
+
+
+def _aliases(tree, consts):
+    """{alias: module name} for the top-level imports of constant modules."""
+    out = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for a in node.names:
+                full = node.module + "." + a.name
+                if full in consts:
+                    out[a.asname or a.name] = full
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name in consts and a.asname:
+                    out[a.asname] = a.name
+    return out
+
+
+def fold(source, consts, name="<source>"):
+    """`source` with its references to the constants of `consts` (see table())
+    replaced by their values; returns (new source, references folded)."""
+    tree = ast.parse(source)
+    aliases = _aliases(tree, consts)
+    if not aliases:
+        return source, 0
+    # the alias must mean the module everywhere: no other binding of the name
+    for node in ast.walk(tree):
+        bound = None
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            bound = node.id
+        elif isinstance(node, ast.arg):
+            bound = node.arg
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            bound = node.name
+        if bound in aliases:
+            raise FoldError("%s:%d: %r names a constant module and something else"
+                            % (name, node.lineno if hasattr(node, "lineno") else 0, bound))
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)) \
+                and isinstance(node.value, ast.Name) and node.value.id in aliases:
+            raise FoldError("%s:%d: store into %s.%s" % (name, node.lineno, node.value.id,
+                                                          node.attr))
+    toks = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    edits = []
+    for k in range(len(toks) - 2):
+        t = toks[k]
+        if t.type != tokenize.NAME or t.string not in aliases:
+            continue
+        if k and toks[k - 1].type == tokenize.OP and toks[k - 1].string == ".":
+            continue                      # x.C.NAME: not the module
+        dot, attr = toks[k + 1], toks[k + 2]
+        if dot.string != "." or attr.type != tokenize.NAME:
+            continue
+        values = consts[aliases[t.string]]
+        if attr.string not in values or t.start[0] != attr.end[0]:
+            continue
+        v = values[attr.string]
+        edits.append((t.start[0], t.start[1], attr.end[1], str(v) if v >= 0 else "(%d)" % v))
+    lines = source.splitlines(True)
+    for row, c0, c1, text in reversed(edits):
+        ln = lines[row - 1]
+        lines[row - 1] = ln[:c0] + text + ln[c1:]
+    return "".join(lines), len(edits)
