@@ -38,6 +38,12 @@ Call `prepare(root)` first thing at start-up, before anything reads a file.
 import os
 
 from cowboy import facts as F
+from cowboy import game as G
+
+try:
+    from binascii import crc32
+except ImportError:             # CPython
+    from zlib import crc32
 
 try:
     from micropython import const
@@ -66,6 +72,11 @@ OLD = const(-2)        # a journal of another format version: archive it, never 
 JOURNAL = "journal.bin"
 TAIL = "journal.tail"
 TMP = "journal.tmp"
+CKPT = "journal.ckpt"  # the game's image at a record (checkpoint), to resume quickly
+CKPT_TMP = "journal.ctmp"   # the checkpoint being written; deleted at start-up
+CKPT_FORMAT = const(1)
+CKPT_HEAD = const(24)
+CKPT_EVERY = const(200)     # records between checkpoints (docs/JOURNAL.md, "Checkpoint")
 GAMES = "games"
 FINISHED = ".jnl"      # archive suffixes: a finished game,
 PARTIAL = ".part"      # a game abandoned for a new one,
@@ -282,6 +293,12 @@ class Journal:
         self._base = 0            # records in journal.bin before the tail's
         self._n = 0               # records in the tail
         self._seq = -1
+        self._head = bytearray(HEADER_SIZE)    # the stream header (the checkpoint's key)
+        self._ck_at = 0           # records the last checkpoint covers (0: none)
+        self._sum = 0             # CRC-32 of the stream's header and first _sum_at records
+        self._sum_at = 0
+        self._ck_crc = 0          # what the checkpoint found: the chain's CRC at its
+        self._ck_usable = False   # record, whether the tail is used
         self.pending = False      # an action's record waits for sync()
         self._kind = 0
         self._word = 0
@@ -311,7 +328,9 @@ class Journal:
     def _resume(self, players, opener, rules):
         prepare(self.root)              # the loop calls it earlier; harmless twice
         _remove(self.root + TMP)
+        _remove(self.root + CKPT_TMP)
         self.records = 0
+        self._ck_at = 0
         game = self.game
         buf = self._buf
         rec = self._rec
@@ -339,12 +358,23 @@ class Journal:
         game.new_game(h >> 4, h & 15, header_rules(buf))
         seed = header_crc(buf)
         self._seed = seed
+        self._keep_header(buf)
         tn, base = self._read_tail(seed)
         usable = tn >= 0
         crc = seed
         good = HEADER_SIZE
         count = 0
         tail = self._tail
+        size = f.seek(0, 2)
+        # the game's image at record ck, if a checkpoint fits this stream: then only
+        # the records after it go through the rules core
+        ck = self._from_ckpt(f, size, tn, base, usable)
+        if ck > 0:
+            count = min(ck, (size - HEADER_SIZE) // RECORD_SIZE)
+            good = HEADER_SIZE + RECORD_SIZE * count
+            crc = self._ck_crc
+            usable = self._ck_usable
+        f.seek(good)
         while True:
             if f.readinto(rec) != RECORD_SIZE:
                 break
@@ -360,7 +390,6 @@ class Journal:
                 if (count - base > tn or rec[0] != tail[i] or rec[1] != tail[i + 1]
                         or rec[2] != tail[i + 2] or rec[3] != tail[i + 3]):
                     usable = False
-        size = f.seek(0, 2)
         f.close()
         dropped = self.dropped + size - good
         used = 0
@@ -369,9 +398,10 @@ class Journal:
             k = count - base
             while k + used < tn:
                 i = HEADER_SIZE + RECORD_SIZE * (k + used)
-                v = read_record(memoryview(tail)[i:i + RECORD_SIZE], crc)
-                if v < 0 or apply_record(game, v):
-                    break
+                if base + k + used >= ck:   # (the checkpoint's own are known good)
+                    v = read_record(memoryview(tail)[i:i + RECORD_SIZE], crc)
+                    if v < 0 or apply_record(game, v):
+                        break
                 crc = tail[i + 3]
                 j = HEADER_SIZE + RECORD_SIZE * used
                 for b in range(RECORD_SIZE):
@@ -387,8 +417,183 @@ class Journal:
         self._base = count
         self._n = used
         self.records = count + used
+        if ck <= 0:
+            self._sum = crc32(self._head)
+            self._sum_at = 0
+        self._ck_at = max(ck, 0)
         self._open()
         return self.records
+
+    def _keep_header(self, buf):
+        for i in range(HEADER_SIZE):
+            self._head[i] = buf[i]
+
+    def _from_ckpt(self, f, size, tn, base, usable):
+        """Restore the game from journal.ckpt if it fits the stream in journal.bin
+        (`f`, `size` bytes) and the tail read (`tn` records after `base`, `usable`);
+        returns the records it covers, or 0 (none, or one that does not fit: it is
+        deleted and the game is as new_game left it)."""
+        path = self.root + CKPT
+        if _size(path) < 0:
+            return 0
+        k = -1
+        try:
+            c = open(path, "rb")
+            try:
+                k = self._try_ckpt(c, f, size, tn, base, usable)
+            finally:
+                c.close()
+        except OSError:
+            k = -1
+        if k <= 0:
+            h = self._head
+            self.game.new_game(h[3], h[4], header_rules(h))   # nothing of it stays
+            _remove(path)       # stale, torn or of another version: never read again
+            return 0
+        return k
+
+    def _try_ckpt(self, c, f, size, tn, base, usable):
+        """The checkpoint's record count if it fits (the game restored), else -1."""
+        head = bytearray(CKPT_HEAD)
+        if (c.readinto(head) != CKPT_HEAD or head[0] != 0x43 or head[1] != 0x4B
+                or head[2] != CKPT_FORMAT or head[3] != G.IMAGE_FORMAT
+                or _size(self.root + CKPT) != CKPT_HEAD + G.IMAGE_SIZE
+                or bytes(head[8:16]) != bytes(self._head)):
+            return -1
+        k = _u32(head, 4)
+        jk = min(k, (size - HEADER_SIZE) // RECORD_SIZE)    # in journal.bin
+        if k < 1:
+            return -1
+        tail = self._tail
+        work = bytearray(256)
+        mv = memoryview(work)
+        if usable and jk > base:
+            # records in both files (a fold cut short): as in the replay, they must
+            # be the tail's, or the tail is not used
+            if jk - base > tn:
+                usable = False
+            else:
+                f.seek(HEADER_SIZE + RECORD_SIZE * base)
+                left = RECORD_SIZE * (jk - base)
+                at = HEADER_SIZE
+                while left and usable:
+                    n = f.readinto(mv[:min(256, left)])
+                    if not n or bytes(mv[:n]) != bytes(tail[at:at + n]):
+                        usable = False
+                    at += n
+                    left -= n
+        if jk < k and not (usable and base <= jk and k <= base + tn):
+            return -1
+        # the stream's first k records must be the ones the image was made from
+        s = 0
+        last = 0
+        f.seek(0)
+        left = HEADER_SIZE + RECORD_SIZE * jk
+        while left:
+            n = f.readinto(mv[:min(256, left)])
+            if not n:
+                return -1
+            s = crc32(mv[:n], s)
+            last = work[n - 1]
+            left -= n
+        if jk < k:
+            i = HEADER_SIZE + RECORD_SIZE * (jk - base)
+            e = HEADER_SIZE + RECORD_SIZE * (k - base)
+            s = crc32(memoryview(tail)[i:e], s)
+            last = tail[e - 1]
+        if s != _u32(head, 16):
+            return -1
+        img = bytearray(G.IMAGE_HEAD)
+        if c.readinto(img) != G.IMAGE_HEAD:
+            return -1
+        ic = crc32(img, crc32(memoryview(head)[:20]))
+        for p in self.game.parts():
+            c.readinto(p)
+            ic = crc32(p, ic)
+        if ic != _u32(head, 20) or not self.game.restore(img):
+            return -1
+        self._ck_crc = last
+        self._ck_usable = usable
+        self._sum = s
+        self._sum_at = k
+        return k
+
+    # ---- checkpoint -----------------------------------------------------------
+    def checkpoint_due(self):
+        """True when a checkpoint would save the next resume CKPT_EVERY records or
+        more of replay (and the journal is writable, no record held)."""
+        return (not self.pending and self._f is not None
+                and self.records - self._ck_at >= CKPT_EVERY)
+
+    def checkpoint(self):
+        """Write journal.ckpt: the game's image at the current record, the record
+        count and the CRC-32 of the stream up to it (a tmp file, then renamed over
+        the old one: a power cut leaves the old checkpoint or the new). It reads
+        the journal, allocates and erases flash blocks: the main loop calls it in
+        an idle pass. True if written; a failure changes nothing else (a
+        checkpoint is never needed, only faster)."""
+        if self.pending or self._f is None:
+            return False
+        k = self.records
+        try:
+            s = self._stream_sum(k)
+            head = bytearray(CKPT_HEAD)
+            head[0] = 0x43      # "C"
+            head[1] = 0x4B      # "K"
+            head[2] = CKPT_FORMAT
+            head[3] = G.IMAGE_FORMAT
+            _put32(head, 4, k)
+            for i in range(HEADER_SIZE):
+                head[8 + i] = self._head[i]
+            _put32(head, 16, s)
+            img = bytearray(G.IMAGE_HEAD)
+            parts = self.game.image(img)
+            ic = crc32(img, crc32(memoryview(head)[:20]))
+            for p in parts:
+                ic = crc32(p, ic)
+            _put32(head, 20, ic)
+            tmp = self.root + CKPT_TMP
+            c = open(tmp, "wb")
+            try:
+                c.write(head)
+                c.write(img)
+                for p in parts:
+                    c.write(p)
+            finally:
+                c.close()
+            os.rename(tmp, self.root + CKPT)
+        except OSError:
+            return False
+        self._ck_at = k
+        return True
+
+    def _stream_sum(self, k):
+        """CRC-32 of the stream's header and first k records (k = records): from the
+        last one known, reading journal.bin's records since then, then the tail's."""
+        s = self._sum
+        at = self._sum_at
+        base = self._base
+        if at < base:
+            f = open(self.path, "rb")
+            try:
+                f.seek(HEADER_SIZE + RECORD_SIZE * at)
+                work = bytearray(256)
+                mv = memoryview(work)
+                left = RECORD_SIZE * (base - at)
+                while left:
+                    n = f.readinto(mv[:min(256, left)])
+                    if not n:
+                        raise OSError(5)
+                    s = crc32(mv[:n], s)
+                    left -= n
+            finally:
+                f.close()
+            at = base
+        i = HEADER_SIZE + RECORD_SIZE * (at - base)
+        s = crc32(memoryview(self._tail)[i:HEADER_SIZE + RECORD_SIZE * (k - base)], s)
+        self._sum = s
+        self._sum_at = k
+        return s
 
     def _read_tail(self, seed):
         """(n, base) of journal.tail read into the image, or (-1, 0) if unusable."""
@@ -562,6 +767,8 @@ class Journal:
         self.sync()                 # the old game's last action belongs to its file
         self.close()
         try:
+            _remove(self.root + CKPT)       # the old game's: never resumed into the new
+            self._ck_at = 0
             if archive and (self.records or _size(self.path) > HEADER_SIZE):
                 if self._n:         # the tail's records into journal.bin: one stream
                     f = open(self.path, "ab")
@@ -571,6 +778,9 @@ class Journal:
             self.records = 0
             buf = self._buf
             self._seed = self._crc = write_header(buf, players, opener, rules)
+            self._keep_header(buf)
+            self._sum = crc32(self._head)
+            self._sum_at = 0
             self._reset_tail(self._seed)    # before the header it belongs to
             tmp = self.root + TMP
             f = open(tmp, "wb")
@@ -639,6 +849,17 @@ def _number(name):
             break
         n = n * 10 + ord(ch) - 48
     return n
+
+
+def _u32(b, o):
+    return b[o] << 24 | b[o + 1] << 16 | b[o + 2] << 8 | b[o + 3]
+
+
+def _put32(b, o, v):
+    b[o] = (v >> 24) & 0xFF
+    b[o + 1] = (v >> 16) & 0xFF
+    b[o + 2] = (v >> 8) & 0xFF
+    b[o + 3] = v & 0xFF
 
 
 def archive_list(root="/"):
