@@ -204,3 +204,28 @@ def test_fold_cut_short_with_a_checkpoint_in_the_tail(tmp_path, monkeypatch):
     full = resume(full_root)
     assert deep(fast.game) == deep(full.game) == deep(live.game)
     assert walk(fast.game) == walk(full.game)
+
+
+def test_the_loop_writes_it_when_the_players_pause_and_a_reset_uses_it(tmp_path):
+    import sim                      # tools/ is on sys.path (conftest.py)
+    root = str(tmp_path) + "/"
+    s = sim.Sim(2, "tm1637", root=root)
+    s.run_to(s.now + 2500)          # past the start-up pages
+    s.play(sim.parse_script("MISS\n" * (J.CKPT_EVERY + 3), s))
+    j = s.app.journal
+    assert j.records == J.CKPT_EVERY + 3 and j.checkpoint_due()
+    assert not os.path.exists(root + J.CKPT)        # due, but the keys kept coming
+    s.run_to(s.app.event_at + s.app.QUIET_MS - 10)
+    assert not os.path.exists(root + J.CKPT)
+    s.run_to(s.app.event_at + s.app.QUIET_MS + 10)
+    assert os.path.exists(root + J.CKPT) and s.app.checkpoints == 1
+    s.play(sim.parse_script("MISS\nMISS\n", s))
+    before, shown = s.state(), s.texts()
+    s.power_cut()
+    assert s.app.journal._ck_at == J.CKPT_EVERY + 3
+    assert s.state() == before
+    t0 = s.now
+    s.run_to(t0 + s.panel.RESUMED_MS - 10)      # the wiring check, briefly
+    assert s.texts()[0] == "P  1"
+    s.run_to(t0 + s.panel.RESUMED_MS + 50)      # then the game, no other pages
+    assert s.texts() == shown

@@ -294,7 +294,7 @@ class Journal:
         self._n = 0               # records in the tail
         self._seq = -1
         self._head = bytearray(HEADER_SIZE)    # the stream header (the checkpoint's key)
-        self._ck_at = 0           # records the last checkpoint covers (0: none)
+        self._ck_at = 0           # records at the last checkpoint written or tried
         self._sum = 0             # CRC-32 of the stream's header and first _sum_at records
         self._sum_at = 0
         self._ck_crc = 0          # what the checkpoint found: the chain's CRC at its
@@ -563,6 +563,7 @@ class Journal:
                 c.close()
             os.rename(tmp, self.root + CKPT)
         except OSError:
+            self._ck_at = k     # not due again before CKPT_EVERY more records
             return False
         self._ck_at = k
         return True

@@ -20,6 +20,7 @@ class App:
     (display.screens.Screens), optional `buzzer`, `journal`, `watchdog`."""
 
     FRAME_MS = 20          # displays are brought up to date at least this often
+    QUIET_MS = 1500        # no key for this long: a due journal checkpoint is written
 
     def __init__(self, game, panel, inputs, screens, buzzer=None, journal=None,
                  watchdog=None):
@@ -31,6 +32,8 @@ class App:
         self.journal = journal
         self.watchdog = watchdog
         self.frame_at = 0
+        self.event_at = 0          # the last input event (a checkpoint waits for quiet)
+        self.checkpoints = 0       # journal checkpoints written
         self.passes = 0
         self.wrote = False         # the last pass wrote to flash
         self.worst_us = 0          # longest pass without a flash write (run() with ticks_us)
@@ -54,6 +57,7 @@ class App:
             resumed = True
         self.panel.start(now, resumed)
         self.frame_at = now
+        self.event_at = now
         if self.screens is not None:
             self.screens.update(self.game, self.panel, now)
 
@@ -74,6 +78,7 @@ class App:
             ev = ring.get()
             while ev:
                 seen = True
+                self.event_at = now
                 panel.event(ev, ring.time)
                 if journal is not None and journal.pending:
                     break             # shown first, stored next, then the next event
@@ -104,6 +109,17 @@ class App:
                 if self.persist:
                     self.wrote = True
                     self._save()
+            elif (journal is not None and journal.checkpoint_due()
+                  and ticks_diff(now, self.event_at) >= self.QUIET_MS
+                  and not self.inputs.buttons.settling()):
+                # The game's image on flash, so that a reset replays only the
+                # records after it (docs/JOURNAL.md, "Checkpoint"): when the
+                # players have paused, as it reads the journal, allocates and
+                # erases some blocks; its garbage is collected at once.
+                self.wrote = True
+                if journal.checkpoint():
+                    self.checkpoints += 1
+                gc.collect()
         if self.watchdog is not None:
             self.watchdog.feed()
         if self.net is not None and self.idle():

@@ -58,6 +58,7 @@ class Panel:
     start-up `t_start`, `notice`, `notice_arg`, `build`."""
 
     HELLO_MS = 2000       # start-up at least this long: each display shows its number
+    RESUMED_MS = 400      # a game resumed as it was: its start-up, from the wiring check
 
     def __init__(self, game, settings=None, stats=None, buzzer=None, journal=None):
         self.game = game
@@ -117,7 +118,10 @@ class Panel:
 
         The start-up pages (each display shows them in turn, ui.PAGE_MS each): its
         player number (the wiring check), the display build, what the journal's
-        resume found (`notice`) and each house rule the game plays with."""
+        resume found (`notice`) and each house rule the game plays with. A game
+        resumed with its actions and nothing to tell skips them: the wiring check
+        shows RESUMED_MS from `now` (when it was drawn, before the resume), or
+        until the game is ready when the resume took longer."""
         s = self.settings
         if not self.build:
             from board import config
@@ -145,6 +149,8 @@ class Panel:
             pages += r & 1
             r >>= 1
         self.hello_ms = max(self.HELLO_MS, pages * ui.PAGE_MS)
+        if resumed and self.notice == ui.NOTICE_NONE and getattr(j, "records", 0):
+            self.hello_ms = self.RESUMED_MS
         self.mode = ui.MODE_HELLO
         self.t_start = now
         self._fresh()
