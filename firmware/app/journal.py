@@ -38,7 +38,6 @@ Call `prepare(root)` first thing at start-up, before anything reads a file.
 import os
 
 from cowboy import facts as F
-from cowboy import game as G
 
 try:
     from binascii import crc32
@@ -72,8 +71,9 @@ OLD = const(-2)        # a journal of another format version: archive it, never 
 JOURNAL = "journal.bin"
 TAIL = "journal.tail"
 TMP = "journal.tmp"
-CKPT = "journal.ckpt"  # the game's image at a record (checkpoint), to resume quickly
-CKPT_TMP = "journal.ctmp"   # the checkpoint being written; deleted at start-up
+CKPT_DIR = "ckpt"      # its own directory: its commits stay out of the root's metadata
+CKPT = "ckpt/journal.ckpt"  # the game's image at a record (checkpoint), to resume quickly
+CKPT_TMP = "ckpt/journal.tmp"   # the checkpoint being written; deleted at start-up
 CKPT_FORMAT = const(1)
 CKPT_HEAD = const(24)
 CKPT_EVERY = const(200)     # records between checkpoints (docs/JOURNAL.md, "Checkpoint")
@@ -454,6 +454,7 @@ class Journal:
 
     def _try_ckpt(self, c, f, size, tn, base, usable):
         """The checkpoint's record count if it fits (the game restored), else -1."""
+        from cowboy import game as G    # here: prepare() comes before the wiring check
         head = bytearray(CKPT_HEAD)
         if (c.readinto(head) != CKPT_HEAD or head[0] != 0x43 or head[1] != 0x4B
                 or head[2] != CKPT_FORMAT or head[3] != G.IMAGE_FORMAT
@@ -534,6 +535,7 @@ class Journal:
         checkpoint is never needed, only faster)."""
         if self.pending or self._f is None:
             return False
+        from cowboy import game as G
         k = self.records
         try:
             s = self._stream_sum(k)
@@ -552,6 +554,8 @@ class Journal:
             for p in parts:
                 ic = crc32(p, ic)
             _put32(head, 20, ic)
+            if not _exists(self.root + CKPT_DIR):
+                os.mkdir(self.root + CKPT_DIR)
             tmp = self.root + CKPT_TMP
             c = open(tmp, "wb")
             try:
@@ -559,8 +563,10 @@ class Journal:
                 c.write(img)
                 for p in parts:
                     c.write(p)
-            finally:
+            except OSError:
                 c.close()
+                raise
+            c.close()
             os.rename(tmp, self.root + CKPT)
         except OSError:
             self._ck_at = k     # not due again before CKPT_EVERY more records
@@ -576,19 +582,19 @@ class Journal:
         base = self._base
         if at < base:
             f = open(self.path, "rb")
-            try:
-                f.seek(HEADER_SIZE + RECORD_SIZE * at)
-                work = bytearray(256)
-                mv = memoryview(work)
-                left = RECORD_SIZE * (base - at)
-                while left:
-                    n = f.readinto(mv[:min(256, left)])
-                    if not n:
-                        raise OSError(5)
-                    s = crc32(mv[:n], s)
-                    left -= n
-            finally:
-                f.close()
+            f.seek(HEADER_SIZE + RECORD_SIZE * at)
+            work = bytearray(256)
+            mv = memoryview(work)
+            left = RECORD_SIZE * (base - at)
+            while left:
+                n = f.readinto(mv[:min(256, left)])
+                if not n:
+                    break
+                s = crc32(mv[:n], s)
+                left -= n
+            f.close()
+            if left:
+                raise OSError(5)        # journal.bin shorter than its records
             at = base
         i = HEADER_SIZE + RECORD_SIZE * (at - base)
         s = crc32(memoryview(self._tail)[i:HEADER_SIZE + RECORD_SIZE * (k - base)], s)
