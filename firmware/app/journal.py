@@ -40,11 +40,6 @@ import os
 from cowboy import facts as F
 
 try:
-    from binascii import crc32
-except ImportError:             # CPython
-    from zlib import crc32
-
-try:
     from micropython import const
 except ImportError:
     def const(x):
@@ -296,7 +291,7 @@ class Journal:
         self._head = bytearray(HEADER_SIZE)    # the stream header (the checkpoint's key)
         self._ck_at = 0           # records at the last checkpoint written or tried
         self._sum = 0             # CRC-32 of the stream's header and first _sum_at records
-        self._sum_at = 0
+        self._sum_at = -1         # (-1: none known yet)
         self._ck_crc = 0          # what the checkpoint found: the chain's CRC at its
         self._ck_usable = False   # record, whether the tail is used
         self.pending = False      # an action's record waits for sync()
@@ -418,8 +413,7 @@ class Journal:
         self._n = used
         self.records = count + used
         if ck <= 0:
-            self._sum = crc32(self._head)
-            self._sum_at = 0
+            self._sum_at = -1           # the stream's CRC-32: from the header on
         self._ck_at = max(ck, 0)
         self._open()
         return self.records
@@ -436,11 +430,12 @@ class Journal:
         path = self.root + CKPT
         if _size(path) < 0:
             return 0
+        from app import checkpoint      # only when there is one: a smaller import
         k = -1
         try:
             c = open(path, "rb")
             try:
-                k = self._try_ckpt(c, f, size, tn, base, usable)
+                k = checkpoint.load(self, c, f, size, tn, base, usable)
             finally:
                 c.close()
         except OSError:
@@ -452,73 +447,6 @@ class Journal:
             return 0
         return k
 
-    def _try_ckpt(self, c, f, size, tn, base, usable):
-        """The checkpoint's record count if it fits (the game restored), else -1."""
-        from cowboy import game as G    # here: prepare() comes before the wiring check
-        head = bytearray(CKPT_HEAD)
-        if (c.readinto(head) != CKPT_HEAD or head[0] != 0x43 or head[1] != 0x4B
-                or head[2] != CKPT_FORMAT or head[3] != G.IMAGE_FORMAT
-                or _size(self.root + CKPT) != CKPT_HEAD + G.IMAGE_SIZE
-                or bytes(head[8:16]) != bytes(self._head)):
-            return -1
-        k = _u32(head, 4)
-        jk = min(k, (size - HEADER_SIZE) // RECORD_SIZE)    # in journal.bin
-        if k < 1:
-            return -1
-        tail = self._tail
-        work = bytearray(256)
-        mv = memoryview(work)
-        if usable and jk > base:
-            # records in both files (a fold cut short): as in the replay, they must
-            # be the tail's, or the tail is not used
-            if jk - base > tn:
-                usable = False
-            else:
-                f.seek(HEADER_SIZE + RECORD_SIZE * base)
-                left = RECORD_SIZE * (jk - base)
-                at = HEADER_SIZE
-                while left and usable:
-                    n = f.readinto(mv[:min(256, left)])
-                    if not n or bytes(mv[:n]) != bytes(tail[at:at + n]):
-                        usable = False
-                    at += n
-                    left -= n
-        if jk < k and not (usable and base <= jk and k <= base + tn):
-            return -1
-        # the stream's first k records must be the ones the image was made from
-        s = 0
-        last = 0
-        f.seek(0)
-        left = HEADER_SIZE + RECORD_SIZE * jk
-        while left:
-            n = f.readinto(mv[:min(256, left)])
-            if not n:
-                return -1
-            s = crc32(mv[:n], s)
-            last = work[n - 1]
-            left -= n
-        if jk < k:
-            i = HEADER_SIZE + RECORD_SIZE * (jk - base)
-            e = HEADER_SIZE + RECORD_SIZE * (k - base)
-            s = crc32(memoryview(tail)[i:e], s)
-            last = tail[e - 1]
-        if s != _u32(head, 16):
-            return -1
-        img = bytearray(G.IMAGE_HEAD)
-        if c.readinto(img) != G.IMAGE_HEAD:
-            return -1
-        ic = crc32(img, crc32(memoryview(head)[:20]))
-        for p in self.game.parts():
-            c.readinto(p)
-            ic = crc32(p, ic)
-        if ic != _u32(head, 20) or not self.game.restore(img):
-            return -1
-        self._ck_crc = last
-        self._ck_usable = usable
-        self._sum = s
-        self._sum_at = k
-        return k
-
     # ---- checkpoint -----------------------------------------------------------
     def checkpoint_due(self):
         """True when a checkpoint would save the next resume CKPT_EVERY records or
@@ -527,80 +455,16 @@ class Journal:
                 and self.records - self._ck_at >= CKPT_EVERY)
 
     def checkpoint(self):
-        """Write journal.ckpt: the game's image at the current record, the record
-        count and the CRC-32 of the stream up to it (a tmp file, then renamed over
-        the old one: a power cut leaves the old checkpoint or the new). It reads
-        the journal, allocates and erases flash blocks: the main loop calls it in
-        an idle pass. True if written; a failure changes nothing else (a
-        checkpoint is never needed, only faster)."""
+        """Write ckpt/journal.ckpt: the game's image at the current record, the
+        record count and the CRC-32 of the stream up to it (a tmp file, then
+        renamed over the old one: a power cut leaves the old checkpoint or the
+        new). It reads the journal, allocates and erases flash blocks: the main
+        loop calls it in an idle pass. True if written; a failure changes nothing
+        else (a checkpoint is never needed, only faster)."""
         if self.pending or self._f is None:
             return False
-        from cowboy import game as G
-        k = self.records
-        try:
-            s = self._stream_sum(k)
-            head = bytearray(CKPT_HEAD)
-            head[0] = 0x43      # "C"
-            head[1] = 0x4B      # "K"
-            head[2] = CKPT_FORMAT
-            head[3] = G.IMAGE_FORMAT
-            _put32(head, 4, k)
-            for i in range(HEADER_SIZE):
-                head[8 + i] = self._head[i]
-            _put32(head, 16, s)
-            img = bytearray(G.IMAGE_HEAD)
-            parts = self.game.image(img)
-            ic = crc32(img, crc32(memoryview(head)[:20]))
-            for p in parts:
-                ic = crc32(p, ic)
-            _put32(head, 20, ic)
-            if not _exists(self.root + CKPT_DIR):
-                os.mkdir(self.root + CKPT_DIR)
-            tmp = self.root + CKPT_TMP
-            c = open(tmp, "wb")
-            try:
-                c.write(head)
-                c.write(img)
-                for p in parts:
-                    c.write(p)
-            except OSError:
-                c.close()
-                raise
-            c.close()
-            os.rename(tmp, self.root + CKPT)
-        except OSError:
-            self._ck_at = k     # not due again before CKPT_EVERY more records
-            return False
-        self._ck_at = k
-        return True
-
-    def _stream_sum(self, k):
-        """CRC-32 of the stream's header and first k records (k = records): from the
-        last one known, reading journal.bin's records since then, then the tail's."""
-        s = self._sum
-        at = self._sum_at
-        base = self._base
-        if at < base:
-            f = open(self.path, "rb")
-            f.seek(HEADER_SIZE + RECORD_SIZE * at)
-            work = bytearray(256)
-            mv = memoryview(work)
-            left = RECORD_SIZE * (base - at)
-            while left:
-                n = f.readinto(mv[:min(256, left)])
-                if not n:
-                    break
-                s = crc32(mv[:n], s)
-                left -= n
-            f.close()
-            if left:
-                raise OSError(5)        # journal.bin shorter than its records
-            at = base
-        i = HEADER_SIZE + RECORD_SIZE * (at - base)
-        s = crc32(memoryview(self._tail)[i:HEADER_SIZE + RECORD_SIZE * (k - base)], s)
-        self._sum = s
-        self._sum_at = k
-        return s
+        from app import checkpoint
+        return checkpoint.write(self)
 
     def _read_tail(self, seed):
         """(n, base) of journal.tail read into the image, or (-1, 0) if unusable."""
@@ -786,8 +650,7 @@ class Journal:
             buf = self._buf
             self._seed = self._crc = write_header(buf, players, opener, rules)
             self._keep_header(buf)
-            self._sum = crc32(self._head)
-            self._sum_at = 0
+            self._sum_at = -1
             self._reset_tail(self._seed)    # before the header it belongs to
             tmp = self.root + TMP
             f = open(tmp, "wb")
@@ -856,17 +719,6 @@ def _number(name):
             break
         n = n * 10 + ord(ch) - 48
     return n
-
-
-def _u32(b, o):
-    return b[o] << 24 | b[o + 1] << 16 | b[o + 2] << 8 | b[o + 3]
-
-
-def _put32(b, o, v):
-    b[o] = (v >> 24) & 0xFF
-    b[o + 1] = (v >> 16) & 0xFF
-    b[o + 2] = (v >> 8) & 0xFF
-    b[o + 3] = v & 0xFF
 
 
 def archive_list(root="/"):

@@ -120,7 +120,7 @@ class Panel:
         player number (the wiring check), the display build, what the journal's
         resume found (`notice`) and each house rule the game plays with. A game
         resumed with its actions and nothing to tell skips them: the wiring check
-        shows RESUMED_MS from `now` (when it was drawn, before the resume), or
+        shows RESUMED_MS from `now` (the start of the loop, before the resume), or
         until the game is ready when the resume took longer."""
         s = self.settings
         if not self.build:
