@@ -582,6 +582,12 @@ def test_start_up_pages_tell_the_build_the_journal_and_the_house_rules():
     assert p.mode == ui.MODE_HELLO
     p.tick(1000 + Panel.RESUMED_MS)
     assert p.mode == ui.MODE_GAME
+    p.start(1000, resumed=True, shown=700)      # drawn 300 ms before: 100 more
+    assert p.hello_ms == Panel.RESUMED_MS - 300
+    p.start(1000, resumed=True, shown=100)      # long enough already
+    assert p.hello_ms == 0
+    p.tick(1000)
+    assert p.mode == ui.MODE_GAME
     p.start(0, resumed=False)       # a new game: every page as before
     assert p.hello_ms == 2 * ui.PAGE_MS
     g.new_game(2, 0)

@@ -175,7 +175,8 @@ CHECKPOINT = True       # --no-checkpoint: the long journal alone
 
 def board_journal(stream, dest, checkpoint=True):
     """The files the firmware keeps for the game `stream` (header and records) in
-    `dest`: journal.bin and journal.tail as its resume leaves them, and with
+    `dest`: journal.bin as its resume leaves it (all records there, so the tail the
+    resume writes is empty and left out), and with
     `checkpoint` the journal.ckpt its loop writes at the next pause in play, made
     by the firmware's own code (app/journal.py) replaying the stream."""
     sys.path.insert(0, os.path.join(ROOT, "firmware"))
@@ -192,7 +193,7 @@ def board_journal(stream, dest, checkpoint=True):
         if checkpoint and not j.checkpoint():
             raise BenchError("long journal: no checkpoint written")
         j.close()
-        for name in (J.JOURNAL, J.TAIL, J.CKPT):
+        for name in (J.JOURNAL, J.CKPT):    # (the firmware writes the tail at boot)
             if os.path.exists(root + name):
                 os.makedirs(os.path.dirname(os.path.join(dest, name)), exist_ok=True)
                 shutil.copy(root + name, os.path.join(dest, name))

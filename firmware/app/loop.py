@@ -41,6 +41,7 @@ class App:
         self.save_errors = 0
         self.persist = True        # save settings changed in the menu
         self.net = None            # hall publisher (net/hall.py, Pico W): after_action, poll
+        self.shown_at = None       # when the wiring check was drawn, if before start()
 
     def start(self, now):
         """Show the wiring check at once (each display its player number), then
@@ -55,7 +56,7 @@ class App:
         if self.journal is not None:
             self.journal.resume(s.players, s.opener, s.rules)
             resumed = True
-        self.panel.start(now, resumed)
+        self.panel.start(now, resumed, self.shown_at)
         self.frame_at = now
         self.event_at = now
         if self.screens is not None:
@@ -175,7 +176,7 @@ encoders = config.encoders      # (the tools' and the page's name for it)
 
 
 def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadrature=None,
-         watchdog=None, settings=None, clock=None, inputs=None, screens=None):
+         watchdog=None, settings=None, clock=None, inputs=None, screens=None, shown_at=None):
     """The application from ready parts.
 
     key_pin: GPIO -> input pin with pull-up (buttons, encoder lines).
@@ -192,6 +193,8 @@ def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadratur
         keys are live and the displays show the wiring check before the rest of
         the firmware is even imported); then key_pin, buses, display_pin,
         quadrature and clock are not used.
+    shown_at: when `screens` began to show the wiring check (ms clock): a resumed
+        game's short start-up counts from then (panel.Panel.start).
     """
     if root is not None:
         from app.journal import prepare
@@ -226,4 +229,5 @@ def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadratur
             panel.board(name)       # its name at start-up and in the menu, its seats
     app = App(game, panel, inputs, screens, buzzer, journal, watchdog)
     app.persist = root is not None
+    app.shown_at = shown_at
     return app

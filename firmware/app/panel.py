@@ -113,15 +113,16 @@ class Panel:
             self.keymap[i] = KEYS.index(names[i])
 
     # ---- start-up ----------------------------------------------------------
-    def start(self, now, resumed=False):
+    def start(self, now, resumed=False, shown=None):
         """Show the start-up pages, then the game; a new game unless `resumed`.
 
         The start-up pages (each display shows them in turn, ui.PAGE_MS each): its
         player number (the wiring check), the display build, what the journal's
         resume found (`notice`) and each house rule the game plays with. A game
         resumed with its actions and nothing to tell skips them: the wiring check
-        shows RESUMED_MS from `now` (the start of the loop, before the resume), or
-        until the game is ready when the resume took longer."""
+        shows RESUMED_MS from `shown` (when the board drew it, before the rest of
+        the firmware was imported) or `now` (the start of the loop, before the
+        resume), or until the game is ready when the resume took longer."""
         s = self.settings
         if not self.build:
             from board import config
@@ -150,7 +151,8 @@ class Panel:
             r >>= 1
         self.hello_ms = max(self.HELLO_MS, pages * ui.PAGE_MS)
         if resumed and self.notice == ui.NOTICE_NONE and getattr(j, "records", 0):
-            self.hello_ms = self.RESUMED_MS
+            since = 0 if shown is None else ticks_diff(now, shown)
+            self.hello_ms = max(0, self.RESUMED_MS - since)
         self.mode = ui.MODE_HELLO
         self.t_start = now
         self._fresh()
