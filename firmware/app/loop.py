@@ -3,7 +3,9 @@
 `make()` assembles the application from ready parts (real ones from
 board/factory.py on the Pico, fakes in the simulator and the tests); `App.step(now)`
 is one pass of the loop with the time passed in, so the simulator and the tests
-drive it in simulated time. A pass allocates nothing.
+drive it in simulated time. A pass allocates nothing, except the rare idle pass
+that writes a journal checkpoint when the players pause (docs/ARCHITECTURE.md,
+"Main loop", step 5).
 """
 import gc
 
