@@ -33,6 +33,10 @@ show the action: a flash write (an erase stops the chip for 45 ms or more) never
 delays what the players see. At most one action is ever shown and not yet on
 flash; a power cut loses at most that one.
 
+A checkpoint (ckpt/journal.ckpt, app/checkpoint.py) holds the game's image after
+some record, so that resume() replays only the records after it; it is used only
+when the stream still holds, byte for byte, the records it was made from.
+
 Call `prepare(root)` first thing at start-up, before anything reads a file.
 """
 import os
