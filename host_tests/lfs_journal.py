@@ -9,6 +9,8 @@ Modes print "OK <mode> ..." as their last line; any mismatch raises.
   heap     appending with the heap locked
   pico     resuming a long game in a Pico-sized heap
   wear     bytes and erases per action, and of the layouts compared (printed)
+  ckpt     the checkpoint: a cut at every flash operation of writing one, of the
+           actions after one, the stream cut at every byte with one, its wear
 """
 import sys
 import os
@@ -46,11 +48,14 @@ def power_down():
         pass
 
 
-def check_cuts(played, count, tear):
-    """Cut power at every flash operation of each of `count` actions after `played`."""
+def check_cuts(played, count, tear, ckpt=False):
+    """Cut power at every flash operation of each of `count` actions after `played`;
+    with `ckpt`, a checkpoint written after `played`: every resume starts from it."""
     rng = H.Rng(7)
     bd, j = power_up()
     H.play(j, rng, played)
+    if ckpt:
+        assert j.checkpoint()
     j.close()
     power_down()
     image = bytes(bd.image)
@@ -86,6 +91,7 @@ def check_cuts(played, count, tear):
             _ABANDONED.append(j._t)
             power_down()
             bd2, j2 = power_up(bd.survivor())
+            assert j2._ck_at == (played if ckpt else 0), "checkpoint not used"
             s = H.state(j2.game)
             if s == before:
                 seen_before += 1
@@ -291,7 +297,9 @@ def check_rename():
     prepare(), cuts that hid one with prepare() first)."""
     bd, j = power_up()
     write_file(ROOT + "settings.json", b'{"players": 3, "opener": 1, "brightness": 8}\n', 45)
-    H.play(j, H.Rng(13), 60)
+    H.play(j, H.Rng(13), 50)
+    assert j.checkpoint()       # new_game deletes it: that is cut too
+    H.play(j, H.Rng(14), 10)
     before = H.state(j.game)
     j.close()
     data = on_flash()
@@ -499,6 +507,118 @@ def wear(actions, blocks):
     power_down()
 
 
+def deep(g):
+    """H.state and the history: the action words undo and redo reach."""
+    return H.state(g) + (g._base, g.rules, g.last,
+                         tuple(g.action(p) for p in range(g.oldest(), g._top)))
+
+
+def check_ckpt_write(played, older, tear):
+    """A cut at every flash operation of writing a checkpoint after `played` actions
+    (an older one, after `older`, on flash): the game resumes the same from the old
+    checkpoint or the new one, never anything else; the next one is written whole."""
+    bd, j = power_up()
+    rng = H.Rng(21)
+    H.play(j, rng, older)
+    assert j.checkpoint()
+    H.play(j, rng, played - older)
+    want = deep(j.game)
+    j.close()
+    power_down()
+    image = bytes(bd.image)
+    bd, j = power_up(image)
+    bd.reset_counts()
+    assert j.checkpoint()
+    ops = bd.ops()
+    power_down()
+    seen = {}
+    for cut in range(ops):
+        bd = RAMBlock(image=image, tear=tear)
+        vfs.mount(vfs.VfsLfs2(bd, progsize=PROG), MNT)
+        j = Journal(Game(), ROOT)
+        j.resume(3, 1)
+        bd.cut_after(cut)
+        try:
+            j.checkpoint()
+            raise AssertionError("no power cut at operation %d of %d" % (cut, ops))
+        except PowerCut:
+            pass
+        _ABANDONED.append(j._f)
+        _ABANDONED.append(j._t)
+        power_down()
+        bd2, j2 = power_up(bd.survivor())
+        assert j2._ck_at in (older, played), "cut at op %d: checkpoint %d" % (cut, j2._ck_at)
+        seen[j2._ck_at] = seen.get(j2._ck_at, 0) + 1
+        assert deep(j2.game) == want, "cut at op %d: another game" % cut
+        assert j2.checkpoint()          # a new one after the cut, and it is used
+        H.play(j2, H.Rng(cut), 3)
+        s = deep(j2.game)
+        j2.close()
+        power_down()
+        bd3, j3 = power_up(bd2.image)
+        assert j3._ck_at == played and deep(j3.game) == s, "cut at op %d: after" % cut
+        power_down()
+    return ops, seen.get(older, 0), seen.get(played, 0)
+
+
+def check_ckpt_bytes(played, at):
+    """The stream cut at every byte offset with a checkpoint after `at` records on
+    flash: the state after the last whole record, from the checkpoint when the
+    stream still holds its records, else by the full replay (and it is deleted)."""
+    from app.journal import CKPT
+    rng = H.Rng(22)
+    bd, j = power_up()
+    states = [deep(j.game)]
+    for k in range(played):
+        H.play(j, rng, 1)
+        states.append(deep(j.game))
+        if k + 1 == at:
+            assert j.checkpoint()
+    j.close()
+    data = on_flash()
+    ck = read_file(ROOT + CKPT)
+    power_down()
+    image0 = bytes(bd.image)
+    used = 0
+    for cut in range(len(data) + 1):
+        k = (cut - 8) // 4 if cut >= 8 else 0
+        bd, j = power_up(image0)
+        j.close()
+        files(data, cut)
+        write_file(ROOT + CKPT, ck, len(ck))
+        j.resume(3, 1)
+        assert deep(j.game) == states[k], "cut at byte %d" % cut
+        assert j._ck_at == (at if k >= at else 0), "cut at byte %d: checkpoint" % cut
+        assert (read_file(ROOT + CKPT) == ck) == (k >= at), "cut at byte %d: kept" % cut
+        used += k >= at
+        append_survives(j, cut, "cut at byte %d" % cut)
+        power_down()
+    return len(data) + 1, used
+
+
+def ckpt_wear(actions, every, blocks, detail=False):
+    """Erases and bytes per action of the journal with a checkpoint every `every`
+    actions (as the loop writes them: after the action's record)."""
+    rng = H.Rng(5)
+    bd = _fresh(blocks)
+    j = Journal(Game(), ROOT)
+    j.resume(3, 1)
+    bd.reset_counts()
+    ck = 0
+    marks = []
+    for k in range(actions):
+        H.play(j, rng, 1)
+        if every and (k + 1) % every == 0:
+            assert j.checkpoint()
+            ck += 1
+        if (k + 1) % 250 == 0:
+            marks.append((k + 1, bd.erases, bd.bytes))
+    j.close()
+    _report("Journal with a checkpoint every %s actions (%d written):"
+            % (every or "no", ck), bd, marks if detail else [], actions)
+    power_down()
+
+
 def check_pico_heap(actions):
     """Resume a long game inside a Pico's heap (the RAM flash takes 48 KiB of it)."""
     import gc
@@ -537,6 +657,25 @@ def main(mode):
         print("OK heap %d" % check_heap())
     elif mode == "pico":
         print("OK pico %d" % check_pico_heap(int(sys.argv[2])))
+    elif mode == "ckpt":
+        for played, older, tear in ((130, 100, False), (130, 100, True)):
+            ops, old, new = check_ckpt_write(played, older, tear)
+            print("checkpoint after %d (one after %d on flash)%s: %d cuts: %d resumed "
+                  "from the old one, %d from the new" % (
+                      played, older, " (torn writes)" if tear else "", ops, old, new))
+        for played, count, tear in ((200, 20, False), (200, 20, True)):
+            cuts, b, a = check_cuts(played, count, tear, ckpt=True)
+            print("actions %d-%d after a checkpoint%s: %d cuts: %d before, %d after"
+                  % (played + 1, played + count, " (torn writes)" if tear else "",
+                     cuts, b, a))
+        n, used = check_ckpt_bytes(60, 50)
+        print("stream cut at %d offsets, checkpoint after 50: used %d times" % (n, used))
+        print("OK ckpt")
+    elif mode == "ckptwear":
+        actions = int(sys.argv[2]) if len(sys.argv) > 2 else 2000
+        for every in [int(x) for x in sys.argv[3:]] or (0, 100, 200, 400):
+            ckpt_wear(actions, every, 352, detail=True)
+        print("OK ckptwear")
     elif mode == "wear":
         wear(int(sys.argv[2]) if len(sys.argv) > 2 else 600, 352)
         print("OK wear")

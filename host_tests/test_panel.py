@@ -556,8 +556,9 @@ def test_the_menu_offers_as_many_players_as_the_build_has_seats():
 
 class Resumed:
     """What app/journal.py tells after resume()."""
-    def __init__(self, game, dropped=0, archived=None, failed=False):
+    def __init__(self, game, dropped=0, archived=None, failed=False, records=0):
         self.game = game
+        self.records = records
         self.dropped = dropped
         self.archived = archived
         self.failed = failed
@@ -572,7 +573,25 @@ def test_start_up_pages_tell_the_build_the_journal_and_the_house_rules():
     p = Panel(g, settings(), journal=Resumed(g))
     p.start(0, resumed=True)
     assert (p.notice, p.hello_ms) == (ui.NOTICE_NONE, 2 * ui.PAGE_MS)
-    p.journal = Resumed(g, dropped=12)
+    # a game resumed with its actions and nothing to tell: the wiring check only
+    g.new_game(2, 0, houserules.TAKE_AS_LIES)
+    p.journal = Resumed(g, records=40)
+    p.start(1000, resumed=True)
+    assert (p.notice, p.hello_ms) == (ui.NOTICE_NONE, Panel.RESUMED_MS)
+    p.tick(1000 + Panel.RESUMED_MS - 1)
+    assert p.mode == ui.MODE_HELLO
+    p.tick(1000 + Panel.RESUMED_MS)
+    assert p.mode == ui.MODE_GAME
+    p.start(1000, resumed=True, shown=700)      # drawn 300 ms before: 100 more
+    assert p.hello_ms == Panel.RESUMED_MS - 300
+    p.start(1000, resumed=True, shown=100)      # long enough already
+    assert p.hello_ms == 0
+    p.tick(1000)
+    assert p.mode == ui.MODE_GAME
+    p.start(0, resumed=False)       # a new game: every page as before
+    assert p.hello_ms == 2 * ui.PAGE_MS
+    g.new_game(2, 0)
+    p.journal = Resumed(g, dropped=12, records=40)   # a notice: every page
     p.start(0, resumed=True)
     assert (p.notice, p.notice_arg, p.hello_ms) == (ui.NOTICE_CUT, 3, 3 * ui.PAGE_MS)
     g.new_game(2, 0, houserules.TAKE_AS_LIES | houserules.CAROM_NO_CUSHION)

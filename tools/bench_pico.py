@@ -20,6 +20,8 @@ Pico") defines every figure.
                  clk_sys: the emulation runs faster; not the product as shipped
   --out DIR      runs and bench-pico.json in DIR instead of build/ (e.g. a "before" copy)
   --emulator DIR the emulator copy to use (default build/pico-emulator)
+  --no-checkpoint  the long journal without the checkpoint (journal.ckpt) the firmware
+                 writes after a pause in play: the first boot after a full replay
 
 Bad arguments: a message and exit status 2.
 """
@@ -168,6 +170,35 @@ def journal_bytes(lines):
     return journal.to_binary(lines)
 
 
+CHECKPOINT = True       # --no-checkpoint: the long journal alone
+
+
+def board_journal(stream, dest, checkpoint=True):
+    """The files the firmware keeps for the game `stream` (header and records) in
+    `dest`: journal.bin as its resume leaves it (all records there, so the tail the
+    resume writes is empty and left out), and with
+    `checkpoint` the journal.ckpt its loop writes at the next pause in play, made
+    by the firmware's own code (app/journal.py) replaying the stream."""
+    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    from app import journal as J
+    from cowboy.game import Game
+    with tempfile.TemporaryDirectory() as tmp:
+        root = tmp + "/"
+        with open(root + J.JOURNAL, "wb") as f:
+            f.write(stream)
+        j = J.Journal(Game(), root)
+        j.resume()
+        if j.records * J.RECORD_SIZE + J.HEADER_SIZE != len(stream):
+            raise BenchError("long journal: %d of its records replay" % j.records)
+        if checkpoint and not j.checkpoint():
+            raise BenchError("long journal: no checkpoint written")
+        j.close()
+        for name in (J.JOURNAL, J.CKPT):    # (the firmware writes the tail at boot)
+            if os.path.exists(root + name):
+                os.makedirs(os.path.dirname(os.path.join(dest, name)), exist_ok=True)
+                shutil.copy(root + name, os.path.join(dest, name))
+
+
 # ---- device trees ---------------------------------------------------------------------------
 
 def device_tree(build, scenario, dest, pio_hz=None):
@@ -182,8 +213,7 @@ def device_tree(build, scenario, dest, pio_hz=None):
     with open(os.path.join(dest, "settings.json"), "w") as f:
         f.write('{"players": 2, "opener": 0, "brightness": 8}\n')
     if scenario == "long":
-        with open(os.path.join(dest, "journal.bin"), "wb") as f:
-            f.write(journal_bytes(long_record()))
+        board_journal(journal_bytes(long_record()), dest, CHECKPOINT)
 
 
 # ---- plans (what the emulated hands do) ----------------------------------------------------
@@ -802,6 +832,7 @@ DEFINITIONS = {
 
 
 def main(argv):
+    global CHECKPOINT
     builds, scenarios, jobs, quick, only_analyse, pio_hz = [], [], 2, False, False, None
     out, result_path = OUT, RESULT
     emu = os.path.join(BUILD, "pico-emulator")
@@ -836,6 +867,8 @@ def main(argv):
                 emu = os.path.abspath(argv[i])
             elif a == "--quick":
                 quick = True
+            elif a == "--no-checkpoint":
+                CHECKPOINT = False
             elif a == "--analyse":
                 only_analyse = True
             else:

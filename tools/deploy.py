@@ -30,7 +30,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 BUILD = os.environ.get("DEVICE_BUILD") or os.path.join(ROOT, "build", "device")
 SOURCE_KEPT = ("boot.py", "main.py")
-DATA = ("journal.bin", "journal.tail", "journal.tmp", "games", "settings.json", "settings.tmp", "nowdt")
+DATA = ("journal.bin", "journal.tail", "journal.tmp", "ckpt", "games", "settings.json", "settings.tmp", "nowdt")
 sys.path.insert(0, FIRMWARE)
 from board import config  # noqa: E402  (the one description of the builds)
 import constfold  # noqa: E402

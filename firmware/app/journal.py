@@ -33,6 +33,10 @@ show the action: a flash write (an erase stops the chip for 45 ms or more) never
 delays what the players see. At most one action is ever shown and not yet on
 flash; a power cut loses at most that one.
 
+A checkpoint (ckpt/journal.ckpt, app/checkpoint.py) holds the game's image after
+some record, so that resume() replays only the records after it; it is used only
+when the stream still holds, byte for byte, the records it was made from.
+
 Call `prepare(root)` first thing at start-up, before anything reads a file.
 """
 import os
@@ -66,6 +70,12 @@ OLD = const(-2)        # a journal of another format version: archive it, never 
 JOURNAL = "journal.bin"
 TAIL = "journal.tail"
 TMP = "journal.tmp"
+CKPT_DIR = "ckpt"      # its own directory: its commits stay out of the root's metadata
+CKPT = "ckpt/journal.ckpt"  # the game's image at a record (checkpoint), to resume quickly
+CKPT_TMP = "ckpt/journal.tmp"   # the checkpoint being written; deleted at start-up
+CKPT_FORMAT = const(1)
+CKPT_HEAD = const(24)
+CKPT_EVERY = const(200)     # records between checkpoints (docs/JOURNAL.md, "Checkpoint")
 GAMES = "games"
 FINISHED = ".jnl"      # archive suffixes: a finished game,
 PARTIAL = ".part"      # a game abandoned for a new one,
@@ -282,6 +292,12 @@ class Journal:
         self._base = 0            # records in journal.bin before the tail's
         self._n = 0               # records in the tail
         self._seq = -1
+        self._head = bytearray(HEADER_SIZE)    # the stream header (the checkpoint's key)
+        self._ck_at = 0           # records at the last checkpoint written or tried
+        self._sum = 0             # CRC-32 of the stream's header and first _sum_at records
+        self._sum_at = -1         # (-1: none known yet)
+        self._ck_crc = 0          # what the checkpoint found: the chain's CRC at its
+        self._ck_usable = False   # record, whether the tail is used
         self.pending = False      # an action's record waits for sync()
         self._kind = 0
         self._word = 0
@@ -311,7 +327,9 @@ class Journal:
     def _resume(self, players, opener, rules):
         prepare(self.root)              # the loop calls it earlier; harmless twice
         _remove(self.root + TMP)
+        _remove(self.root + CKPT_TMP)
         self.records = 0
+        self._ck_at = 0
         game = self.game
         buf = self._buf
         rec = self._rec
@@ -339,12 +357,23 @@ class Journal:
         game.new_game(h >> 4, h & 15, header_rules(buf))
         seed = header_crc(buf)
         self._seed = seed
+        self._keep_header(buf)
         tn, base = self._read_tail(seed)
         usable = tn >= 0
         crc = seed
         good = HEADER_SIZE
         count = 0
         tail = self._tail
+        size = f.seek(0, 2)
+        # the game's image at record ck, if a checkpoint fits this stream: then only
+        # the records after it go through the rules core
+        ck = self._from_ckpt(f, size, tn, base, usable)
+        if ck > 0:
+            count = min(ck, (size - HEADER_SIZE) // RECORD_SIZE)
+            good = HEADER_SIZE + RECORD_SIZE * count
+            crc = self._ck_crc
+            usable = self._ck_usable
+        f.seek(good)
         while True:
             if f.readinto(rec) != RECORD_SIZE:
                 break
@@ -360,7 +389,6 @@ class Journal:
                 if (count - base > tn or rec[0] != tail[i] or rec[1] != tail[i + 1]
                         or rec[2] != tail[i + 2] or rec[3] != tail[i + 3]):
                     usable = False
-        size = f.seek(0, 2)
         f.close()
         dropped = self.dropped + size - good
         used = 0
@@ -369,9 +397,10 @@ class Journal:
             k = count - base
             while k + used < tn:
                 i = HEADER_SIZE + RECORD_SIZE * (k + used)
-                v = read_record(memoryview(tail)[i:i + RECORD_SIZE], crc)
-                if v < 0 or apply_record(game, v):
-                    break
+                if base + k + used >= ck:   # (the checkpoint's own are known good)
+                    v = read_record(memoryview(tail)[i:i + RECORD_SIZE], crc)
+                    if v < 0 or apply_record(game, v):
+                        break
                 crc = tail[i + 3]
                 j = HEADER_SIZE + RECORD_SIZE * used
                 for b in range(RECORD_SIZE):
@@ -387,8 +416,59 @@ class Journal:
         self._base = count
         self._n = used
         self.records = count + used
+        if ck <= 0:
+            self._sum_at = -1           # the stream's CRC-32: from the header on
+        self._ck_at = max(ck, 0)
         self._open()
         return self.records
+
+    def _keep_header(self, buf):
+        for i in range(HEADER_SIZE):
+            self._head[i] = buf[i]
+
+    def _from_ckpt(self, f, size, tn, base, usable):
+        """Restore the game from journal.ckpt if it fits the stream in journal.bin
+        (`f`, `size` bytes) and the tail read (`tn` records after `base`, `usable`);
+        returns the records it covers, or 0 (none, or one that does not fit: it is
+        deleted and the game is as new_game left it)."""
+        path = self.root + CKPT
+        if _size(path) < 0:
+            return 0
+        from app import checkpoint      # only when there is one: a smaller import
+        k = -1
+        try:
+            c = open(path, "rb")
+            try:
+                k = checkpoint.load(self, c, f, size, tn, base, usable)
+            finally:
+                c.close()
+        except OSError:
+            k = -1
+        if k <= 0:
+            h = self._head
+            self.game.new_game(h[3], h[4], header_rules(h))   # nothing of it stays
+            _remove(path)       # stale, torn or of another version: never read again
+            return 0
+        return k
+
+    # ---- checkpoint -----------------------------------------------------------
+    def checkpoint_due(self):
+        """True when a checkpoint would save the next resume CKPT_EVERY records or
+        more of replay (and the journal is writable, no record held)."""
+        return (not self.pending and self._f is not None
+                and self.records - self._ck_at >= CKPT_EVERY)
+
+    def checkpoint(self):
+        """Write ckpt/journal.ckpt: the game's image at the current record, the
+        record count and the CRC-32 of the stream up to it (a tmp file, then
+        renamed over the old one: a power cut leaves the old checkpoint or the
+        new). It reads the journal, allocates and erases flash blocks: the main
+        loop calls it in an idle pass. True if written; a failure changes nothing
+        else (a checkpoint is never needed, only faster)."""
+        if self.pending or self._f is None:
+            return False
+        from app import checkpoint
+        return checkpoint.write(self)
 
     def _read_tail(self, seed):
         """(n, base) of journal.tail read into the image, or (-1, 0) if unusable."""
@@ -562,6 +642,8 @@ class Journal:
         self.sync()                 # the old game's last action belongs to its file
         self.close()
         try:
+            _remove(self.root + CKPT)       # the old game's: never resumed into the new
+            self._ck_at = 0
             if archive and (self.records or _size(self.path) > HEADER_SIZE):
                 if self._n:         # the tail's records into journal.bin: one stream
                     f = open(self.path, "ab")
@@ -571,6 +653,8 @@ class Journal:
             self.records = 0
             buf = self._buf
             self._seed = self._crc = write_header(buf, players, opener, rules)
+            self._keep_header(buf)
+            self._sum_at = -1
             self._reset_tail(self._seed)    # before the header it belongs to
             tmp = self.root + TMP
             f = open(tmp, "wb")

@@ -3,7 +3,9 @@
 `make()` assembles the application from ready parts (real ones from
 board/factory.py on the Pico, fakes in the simulator and the tests); `App.step(now)`
 is one pass of the loop with the time passed in, so the simulator and the tests
-drive it in simulated time. A pass allocates nothing.
+drive it in simulated time. A pass allocates nothing, except the rare idle pass
+that writes a journal checkpoint when the players pause (docs/ARCHITECTURE.md,
+"Main loop", step 5).
 """
 import gc
 
@@ -22,6 +24,7 @@ class App:
     FRAME_MS = 20          # displays are brought up to date at least this often
     SETTLE_WAIT_MS = 60    # ... and no later than this while a key settles
     AWAIT_MS = 4           # a key's confirmation this close is awaited without passes
+    QUIET_MS = 1500        # no key for this long: a due journal checkpoint is written
 
     def __init__(self, game, panel, inputs, screens, buzzer=None, journal=None,
                  watchdog=None):
@@ -33,6 +36,8 @@ class App:
         self.journal = journal
         self.watchdog = watchdog
         self.frame_at = 0
+        self.event_at = 0          # the last input event (a checkpoint waits for quiet)
+        self.checkpoints = 0       # journal checkpoints written
         self.passes = 0
         self.wrote = False         # the last pass wrote to flash
         self.worst_us = 0          # longest pass without a flash write (run() with ticks_us)
@@ -40,6 +45,7 @@ class App:
         self.save_errors = 0
         self.persist = True        # save settings changed in the menu
         self.net = None            # hall publisher (net/hall.py, Pico W): after_action, poll
+        self.shown_at = None       # when the wiring check was drawn, if before start()
 
     def start(self, now):
         """Show the wiring check at once (each display its player number), then
@@ -54,9 +60,10 @@ class App:
         if self.journal is not None:
             self.journal.resume(s.players, s.opener, s.rules)
             resumed = True
-        self.panel.start(now, resumed)
+        self.panel.start(now, resumed, self.shown_at)
         self.game.live = True     # from now on snapshots wait for keep() (cowboy/game.py)
         self.frame_at = now
+        self.event_at = now
         if self.screens is not None:
             self.screens.update(self.game, self.panel, now)
 
@@ -77,6 +84,7 @@ class App:
             ev = ring.get()
             while ev:
                 seen = True
+                self.event_at = now
                 panel.event(ev, ring.time)
                 if journal is not None and journal.pending:
                     break             # shown first, stored next, then the next event
@@ -113,6 +121,17 @@ class App:
                 if self.persist:
                     self.wrote = True
                     self._save()
+            elif (journal is not None and journal.checkpoint_due()
+                  and ticks_diff(now, self.event_at) >= self.QUIET_MS
+                  and not self.inputs.buttons.settling()):
+                # The game's image on flash, so that a reset replays only the
+                # records after it (docs/JOURNAL.md, "Checkpoint"): when the
+                # players have paused, as it reads the journal, allocates and
+                # erases some blocks; its garbage is collected at once.
+                self.wrote = True
+                if journal.checkpoint():
+                    self.checkpoints += 1
+                gc.collect()
         if self.watchdog is not None:
             self.watchdog.feed()
         if self.net is not None and self.idle():
@@ -183,7 +202,7 @@ encoders = config.encoders      # (the tools' and the page's name for it)
 
 
 def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadrature=None,
-         watchdog=None, settings=None, clock=None, inputs=None, screens=None):
+         watchdog=None, settings=None, clock=None, inputs=None, screens=None, shown_at=None):
     """The application from ready parts.
 
     key_pin: GPIO -> input pin with pull-up (buttons, encoder lines).
@@ -200,6 +219,8 @@ def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadratur
         keys are live and the displays show the wiring check before the rest of
         the firmware is even imported); then key_pin, buses, display_pin,
         quadrature and clock are not used.
+    shown_at: when `screens` began to show the wiring check (ms clock): a resumed
+        game's short start-up counts from then (panel.Panel.start).
     """
     if root is not None:
         from app.journal import prepare
@@ -234,4 +255,5 @@ def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadratur
             panel.board(name)       # its name at start-up and in the menu, its seats
     app = App(game, panel, inputs, screens, buzzer, journal, watchdog)
     app.persist = root is not None
+    app.shown_at = shown_at
     return app

@@ -58,6 +58,7 @@ class Panel:
     start-up `t_start`, `notice`, `notice_arg`, `build`."""
 
     HELLO_MS = 2000       # start-up at least this long: each display shows its number
+    RESUMED_MS = 400      # a game resumed as it was: its start-up, from the wiring check
 
     def __init__(self, game, settings=None, stats=None, buzzer=None, journal=None):
         self.game = game
@@ -128,12 +129,16 @@ class Panel:
             self.keymap[i] = KEYS.index(names[i])
 
     # ---- start-up ----------------------------------------------------------
-    def start(self, now, resumed=False):
+    def start(self, now, resumed=False, shown=None):
         """Show the start-up pages, then the game; a new game unless `resumed`.
 
         The start-up pages (each display shows them in turn, ui.PAGE_MS each): its
         player number (the wiring check), the display build, what the journal's
-        resume found (`notice`) and each house rule the game plays with."""
+        resume found (`notice`) and each house rule the game plays with. A game
+        resumed with its actions and nothing to tell skips them: the wiring check
+        shows RESUMED_MS from `shown` (when the board drew it, before the rest of
+        the firmware was imported) or `now` (the start of the loop, before the
+        resume), or until the game is ready when the resume took longer."""
         s = self.settings
         if not self.build:
             from board import config
@@ -161,6 +166,9 @@ class Panel:
             pages += r & 1
             r >>= 1
         self.hello_ms = max(self.HELLO_MS, pages * ui.PAGE_MS)
+        if resumed and self.notice == ui.NOTICE_NONE and getattr(j, "records", 0):
+            since = 0 if shown is None else ticks_diff(now, shown)
+            self.hello_ms = max(0, self.RESUMED_MS - since)
         self.mode = ui.MODE_HELLO
         self.t_start = now
         self._fresh()

@@ -70,7 +70,8 @@ def make(watchdog=None, root="/"):
             S.TM1637_DRIVER = TM1637SIO
             break
     screens = S.build(build, buses(build), display_pin)
-    screens.settle(None, None, time.ticks_ms())   # no game, no panel yet: the wiring check
+    shown = time.ticks_ms()
+    screens.settle(None, None, shown)   # no game, no panel yet: the wiring check
     from app import loop
     return loop.make(key_pin, None, display_pin, build=build, pwm=buzzer(), root=root,
-                     watchdog=watchdog, inputs=inputs, screens=screens)
+                     watchdog=watchdog, inputs=inputs, screens=screens, shown_at=shown)

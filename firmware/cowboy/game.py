@@ -37,6 +37,12 @@ NEAR = const(4)              # a replay saves a near snapshot every NEAR actions
 _NEAR_SLOTS = const(64)      # near snapshots: one slot per position, the newest 64
 _SNAP = const(28)            # bytes per snapshot: 12 of fields + scores + fouls
 _NOBODY = const(255)         # shooter/winner -1 in a snapshot byte
+# The game's image (app/journal.py's checkpoint): IMAGE_HEAD bytes of state and
+# positions, then the history words, the snapshots and the near positions as
+# they lie in memory. Raise IMAGE_FORMAT whenever that layout changes.
+IMAGE_FORMAT = const(1)
+IMAGE_HEAD = const(40)       # a snapshot (_SNAP) and _n, _top, _base (4 bytes each)
+IMAGE_SIZE = const(40 + 4 * 2048 + 28 * (65 + 64) + 4 * 64)   # head and the three buffers
 
 # Indexed by a ball mask or a carom count; bytes so that lookups allocate nothing.
 _BALL_POINTS = b"\x00\x01\x03\x04\x05\x06\x08\x09"
@@ -277,17 +283,55 @@ class Game:
         else:
             self._apply_shot(action)
 
+    # ---- image (the journal's checkpoint) ------------------------------------
+    def image(self, head):
+        """Fill `head` (IMAGE_HEAD bytes) with the state and the history positions;
+        returns the buffers that follow it in an image, in order: the history
+        words, the snapshots, the near positions. Changes nothing."""
+        self._put(head, 0)
+        o = _SNAP
+        for v in (self._n, self._top, self._base):
+            for i in range(4):
+                head[o + i] = (v >> (8 * i)) & 0xFF
+            o += 4
+        return self._hist, self._snaps, self._near
+
+    def parts(self):
+        """The buffers an image holds after its head (read them in, then `restore`)."""
+        return self._hist, self._snaps, self._near
+
+    def restore(self, head):
+        """Take the state and positions from an image's `head`, the buffers of
+        `parts()` already filled from the same image; False (nothing usable: call
+        new_game) if the head does not describe a game this core can hold."""
+        v = []
+        o = _SNAP
+        for _ in range(3):
+            v.append(head[o] | head[o + 1] << 8 | head[o + 2] << 16 | head[o + 3] << 24)
+            o += 4
+        n, top, base = v
+        players = head[0]
+        if (players < 2 or players > MAX_PLAYERS or head[1] >= players
+                or head[7] >> 1 > _RULES_ALL or not base <= n <= top
+                or top - base > HISTORY or base % STEP or n >= 1 << 29 or top >= 1 << 29):
+            return False
+        self._get(head, 0)
+        self._n = n
+        self._top = top
+        self._base = base
+        self._due = -1
+        return True
+
     def _save(self, pos):
         """Snapshot at `pos`: its near slot, and a far one too when `pos` is a
         multiple of STEP."""
         k = pos % _NEAR_SLOTS
         self._near[k] = pos
-        self._put((_SLOTS + k) * _SNAP)
+        self._put(self._snaps, (_SLOTS + k) * _SNAP)
         if pos % STEP == 0:
-            self._put((pos // STEP) % _SLOTS * _SNAP)
+            self._put(self._snaps, (pos // STEP) % _SLOTS * _SNAP)
 
-    def _put(self, o):
-        b = self._snaps
+    def _put(self, b, o):
         b[o] = self.players
         b[o + 1] = self.opener
         b[o + 2] = self.shooter & 0xFF
