@@ -58,10 +58,6 @@ def make(watchdog=None, root="/"):
     from app.journal import prepare
     prepare(root)           # before any file is read (docs/JOURNAL.md, start-up)
     build = config.selected(root)
-    from input.build import build as build_input
-    from input.pio_quadrature import factory as pio_quadrature
-    inputs = build_input(config.PANEL, config.encoders(build), key_pin, pio_quadrature,
-                         clock=time.ticks_ms)
     from display import screens as S
     for e in build["displays"]:
         # TM1637 frames by direct SIO register writes (native code: the chip only)
@@ -71,6 +67,10 @@ def make(watchdog=None, root="/"):
             break
     screens = S.build(build, buses(build), display_pin)
     screens.settle(None, None, time.ticks_ms())   # no game, no panel yet: the wiring check
+    from input.build import build as build_input
+    from input.pio_quadrature import factory as pio_quadrature
+    inputs = build_input(config.PANEL, config.encoders(build), key_pin, pio_quadrature,
+                         clock=time.ticks_ms)
     from app import loop
     return loop.make(key_pin, None, display_pin, build=build, pwm=buzzer(), root=root,
                      watchdog=watchdog, inputs=inputs, screens=screens)
