@@ -30,6 +30,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 BUILD = os.environ.get("DEVICE_BUILD") or os.path.join(ROOT, "build", "device")
 SOURCE_KEPT = ("boot.py", "main.py")
+# Every compiled module but its loader in one file as well (firmware/fastimport.py)
+PACK = "pack.bin"
+PACK_LOADER = "fastimport.mpy"
 DATA = ("journal.bin", "journal.tail", "journal.tmp", "games", "settings.json", "settings.tmp", "nowdt")
 sys.path.insert(0, FIRMWARE)
 from board import config  # noqa: E402  (the one description of the builds)
@@ -116,7 +119,31 @@ def build(out=None):
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             shutil.copyfile(src, dst)
         made.append(rel)
+    made.append(write_pack(out, [r for r in made if r.endswith(".mpy")
+                                 and r != PACK_LOADER]))
     return made
+
+
+def write_pack(out, modules):
+    """Write the compiled `modules` (paths under `out`) into one file, PACK, which
+    firmware/fastimport.py mounts at start-up (its docstring gives the layout):
+    no littlefs look-ups per import. Returns its path."""
+    modules = sorted(modules)
+    folders = sorted(set("/" + "/".join(m.split("/")[:i]) for m in modules
+                         for i in range(1, m.count("/") + 1)))
+    names = "\n".join(["/" + m for m in modules] + folders).encode()
+    table = b""
+    data = b""
+    for rel in modules:
+        with open(os.path.join(out, rel), "rb") as f:
+            body = f.read()
+        table += len(data).to_bytes(4, "little") + len(body).to_bytes(4, "little")
+        data += body
+    with open(os.path.join(out, PACK), "wb") as f:
+        for n in (len(names), len(modules), len(data)):
+            f.write(n.to_bytes(4, "little"))
+        f.write(names + table + data)
+    return PACK
 
 
 def manifest(out=None):
