@@ -1,19 +1,20 @@
-"""Faster imports at start-up on the Pico (boot.py calls setup() first).
+"""Faster imports at start-up on the Pico (boot.py imports it first, then setup()).
 
 Importing a module costs the RP2040 some 4-10 ms before its code even loads:
 for `display.views` MicroPython asks littlefs whether display/views is a folder,
 then display/views.py, then display/views.mpy, then opens it; and on every
 `import time` (or machine, os, array, json) it first looks for a time.py or
 time.mpy in each folder of sys.path, since a file may replace a built-in module.
-setup() removes both costs:
+This module removes both costs:
 
-- the built-in modules the firmware uses are imported once with an empty search
-  path and kept in sys.modules, where every later import finds them at once;
-- PACK (tools/deploy.py build writes it) holds every compiled module of the
-  firmware in one file. Mounted at MOUNT, first on sys.path, it answers those
-  look-ups from a table in RAM and reads a module with one seek and one read.
-  The modules also stay on the board as separate .mpy files: without a complete
-  pack (none, or a copy cut short) they are imported from there as before.
+- importing it imports the built-in modules the firmware uses once, with an
+  empty search path, into sys.modules, where every later import finds them;
+- setup() mounts PACK, every compiled module of the firmware in one file
+  (tools/deploy.py build writes it), at MOUNT, first on sys.path: it answers
+  those look-ups from a table in RAM and reads each module straight from the
+  one open file. The modules also stay on the board as separate .mpy files:
+  without a complete pack (none, or a copy cut short) they are imported from
+  there as before.
 
 PACK layout, numbers as 4-byte little-endian: the length of the names, the
 number of modules, the length of the modules; the names (UTF-8, one per line:
@@ -25,6 +26,25 @@ import sys
 MOUNT = "/pack"
 PACK = "pack.bin"
 BUILTINS = ("array", "io", "json", "machine", "os", "time", "vfs")
+
+
+def keep_builtins():
+    """Import BUILTINS with an empty search path into sys.modules (on import)."""
+    path = sys.path[:]
+    sys.path.clear()
+    try:
+        for name in BUILTINS:
+            try:
+                sys.modules[name] = __import__(name)
+            except ImportError:
+                pass
+    finally:
+        sys.path.extend(path)
+
+
+if sys.implementation.name == "micropython":
+    keep_builtins()
+import io  # noqa: E402
 
 
 class Pack:
@@ -66,9 +86,8 @@ class Pack:
         i = self.files.get(path)
         if i is None or "w" in mode:
             raise OSError(2)
-        import io
-        self.f.seek(self.base + self._field(i, 0))
-        return io.BytesIO(self.f.read(self._field(i, 4)))
+        start = self.base + self._field(i, 0)
+        return _Module(self.f, start, start + self._field(i, 4))
 
     def ilistdir(self, path):
         p = path.rstrip("/") + "/"
@@ -81,19 +100,34 @@ class Pack:
                     yield (part[0], 0x4000 if len(part) > 1 or name in self.dirs else 0x8000, 0)
 
 
+class _Module(io.IOBase):
+    """One module of the pack as a stream: import reads it in 255-byte pieces
+    straight from the pack (a copy of the whole module would leave holes in the
+    heap that an 8 KB buffer later cannot find room in)."""
+
+    def __init__(self, f, start, end):
+        self.f = f
+        self.pos = start
+        self.end = end
+
+    def readinto(self, buf):
+        n = min(len(buf), self.end - self.pos)
+        if n <= 0:
+            return 0
+        self.f.seek(self.pos)
+        n = self.f.readinto(memoryview(buf)[:n])
+        self.pos += n
+        return n
+
+    def ioctl(self, request, arg):
+        if request == 11:           # MP_STREAM_GET_BUFFER_SIZE: the reader's piece
+            return 255
+        return 0                    # close and the rest: the pack stays open
+
+
 def setup(root="/"):
-    """Built-ins into sys.modules; the pack under root mounted when complete.
-    Returns True when modules are imported from the pack."""
-    path = sys.path[:]
-    sys.path.clear()
-    try:
-        for name in BUILTINS:
-            try:
-                sys.modules[name] = __import__(name)
-            except ImportError:
-                pass
-    finally:
-        sys.path.extend(path)
+    """Mount the pack under root when it is complete; returns True when the
+    firmware's modules are imported from it."""
     import vfs
     try:
         f = open(root + PACK, "rb")
