@@ -102,3 +102,11 @@ def test_a_pack_cut_short_is_not_mounted(device, tmp_path):
     res = run(code=IMPORT % (root + "/"), path=(root,))
     assert res.lines()[0] == "False"
     assert res.status != 0 and "ImportError" in res.out + res.err  # no separate files
+
+
+def test_deploy_and_loader_agree_on_the_pack():
+    import deploy
+    assert (deploy.PACK, deploy.PACK_MOUNT) == (fastimport.PACK, fastimport.MOUNT)
+    assert deploy.PACK_LOADER == "fastimport.mpy"
+    assert "vfs.umount(%r)" % fastimport.MOUNT in deploy.DROP.format(
+        mount=fastimport.MOUNT, path=fastimport.PACK)

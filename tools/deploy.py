@@ -36,6 +36,7 @@ SOURCE_KEPT = ("boot.py", "main.py")
 # Every compiled module but its loader in one file as well (firmware/fastimport.py)
 PACK = "pack.bin"
 PACK_LOADER = "fastimport.mpy"
+PACK_MOUNT = "/pack"
 GAMES = "games"      # the journal's archive of finished games (app/journal.py)
 DATA = ("journal.bin", "journal.tail", "journal.tmp", GAMES, "settings.json", "settings.tmp",
         "nowdt")
@@ -225,6 +226,11 @@ with open({name!r}, 'w') as f:
 
 DROP = """\
 import os
+try:
+    import vfs
+    vfs.umount({mount!r})
+except (ImportError, OSError):
+    pass
 try:
     os.remove({path!r})
 except OSError:
@@ -502,7 +508,8 @@ def deploy(port="auto", dry_run=False, out=sys.stdout, build_name=None, hall=Non
         # the pack goes last and the old one first: a deploy cut short leaves no
         # pack that disagrees with the separate modules (firmware/fastimport.py)
         copy = [p for p in copy if p != PACK] + [PACK]
-        chain.append(["exec", DROP.format(path=PACK)])
+        # (unmounted first: boot.py mounted it and holds it open)
+        chain.append(["exec", DROP.format(mount=PACK_MOUNT, path=PACK)])
     for p in copy:
         chain.append(["fs", "cp", "-f", os.path.join(BUILD, p), ":" + p])
     if remove:
