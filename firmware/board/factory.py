@@ -1,7 +1,7 @@
 """The selected build of board/config.py as machine/rp2 objects (device only).
 
-One of the two modules that import `machine` (with boot.py): everything else
-receives the objects made here. `make()` returns the assembled application
+With boot.py the one module that uses `machine` (fastimport.py only keeps it
+loaded): everything else receives the objects made here. `make()` returns the assembled application
 (app.loop.App) ready to `run()`; `start()` and `run()` are main.py's work.
 """
 import sys
