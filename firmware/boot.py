@@ -1,10 +1,13 @@
 """Runs first after every reset, soft ones too (mpremote's Ctrl-D).
 
-The watchdog may still be counting from before a soft reset, so the keeper must
-feed it before any tool starts copying files (see app/watchdog.py, docs/DEPLOY.md).
+fastimport makes the imports that follow cheaper. The watchdog may still be
+counting from before a soft reset, so the keeper must feed it before any tool
+starts copying files (see app/watchdog.py, docs/DEPLOY.md). Kept short: the board
+compiles this file at every start.
 """
-import machine
-
-from app import watchdog
+import fastimport
+fastimport.setup()
+import machine  # noqa: E402
+from app import watchdog  # noqa: E402
 
 watchdog.shared(machine.WDT, machine.Timer).start()

@@ -29,8 +29,8 @@ def firmware_files():
 
 
 def expected_tree():
-    return sorted(p if p in ("boot.py", "main.py") or not p.endswith(".py") else p[:-3] + ".mpy"
-                  for p in firmware_files())
+    return sorted([p if p in ("boot.py", "main.py") or not p.endswith(".py") else p[:-3] + ".mpy"
+                   for p in firmware_files()] + ["pack.bin"])     # (test_fastimport.py)
 
 
 def tree(d):
@@ -55,7 +55,7 @@ def test_make_build_writes_the_device_tree(tmp_path):
                           "display/segments_viper.mpy")
             # .mpy v6: bytecode only, or Cortex-M0+ (armv6m = 4) for device-only viper
             assert head[:2] == b"M\x06" and head[2] >> 2 == (4 if native else 0), p
-        else:
+        elif p != "pack.bin":
             with open(os.path.join(FIRMWARE, p), "rb") as f:
                 assert head == f.read(4), p                        # source kept as is
 
@@ -129,6 +129,22 @@ def test_deploy_copies_only_what_changed_and_keeps_game_data(fake):
     assert (board / "journal.bin").read_bytes() == b"CJ-game"
     assert (board / "games" / "000001.jnl").read_bytes() == b"old game"
     assert (board / "settings.json").read_text() == "{}"
+
+
+def test_deploy_copies_the_pack_last_and_makes_the_archive_folder(fake):
+    assert fake("deploy").returncode == 0
+    assert (fake.board / "games").is_dir() and os.listdir(str(fake.board / "games")) == []
+    copied = [ln.split()[-1] for ln in fake.log.read_text().splitlines()
+              if ln.startswith("fs cp")]
+    assert copied[-1] == ":pack.bin" and len(copied) == len(expected_tree())
+    # a changed module changes the pack: the board's old one is removed first
+    (fake.board / "cowboy" / "game.mpy").write_bytes(b"older build")
+    (fake.board / "pack.bin").write_bytes(b"older pack")
+    assert fake("deploy").returncode == 0
+    lines = fake.log.read_text().splitlines()
+    assert lines[-2].endswith(":pack.bin") and lines[-3].endswith(":cowboy/game.mpy")
+    with open(os.path.join(str(fake.board), "pack.bin"), "rb") as f:
+        assert f.read(4) != b"olde"
 
 
 def test_deploy_without_a_board_explains_how_to_install(fake):

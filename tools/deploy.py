@@ -5,10 +5,13 @@
     python3 tools/deploy.py export [--port P] [--out DIR]
 
 build: everything under firmware/ compiled to .mpy with mpy-cross (boot.py and
-main.py stay source: the board runs those two by name).
+main.py stay source: the board runs those two by name), every .mpy but
+fastimport.mpy once more in pack.bin (imported from there at start-up), and the
+empty games/ folder.
 deploy: build, check the board (MicroPython on an RP2040, a .mpy format this
-mpy-cross writes), copy only files whose SHA-256 differs, remove stale program
-files (a stale .py would shadow its .mpy), reset. The game data on the board
+mpy-cross writes), copy only files whose SHA-256 differs (pack.bin last), make
+games/ when missing, remove stale program files (a stale .py would shadow its
+.mpy), reset. The game data on the board
 (journal.bin, journal.tail, games/, settings.json, nowdt) is never touched.
 --build NAME stores the display build on the board (board/config.py CHOICE_FILE);
 without it the board keeps the build it has.
@@ -30,7 +33,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 BUILD = os.environ.get("DEVICE_BUILD") or os.path.join(ROOT, "build", "device")
 SOURCE_KEPT = ("boot.py", "main.py")
-DATA = ("journal.bin", "journal.tail", "journal.tmp", "ckpt", "games", "settings.json", "settings.tmp", "nowdt")
+# Every compiled module but its loader in one file as well (firmware/fastimport.py)
+PACK = "pack.bin"
+PACK_LOADER = "fastimport.mpy"
+PACK_MOUNT = "/pack"
+GAMES = "games"      # the journal's archive of finished games (app/journal.py)
+DATA = ("journal.bin", "journal.tail", "journal.tmp", "ckpt", GAMES, "settings.json",
+        "settings.tmp", "nowdt")
 sys.path.insert(0, FIRMWARE)
 from board import config  # noqa: E402  (the one description of the builds)
 import constfold  # noqa: E402
@@ -130,7 +139,33 @@ def build(out=None):
         made.append(rel)
     if os.path.exists(folded):
         os.remove(folded)
+    made.append(write_pack(out, [r for r in made if r.endswith(".mpy")
+                                 and r != PACK_LOADER]))
+    # the empty archive folder, as `deploy` leaves it on the board
+    os.makedirs(os.path.join(out, GAMES))
     return made
+
+
+def write_pack(out, modules):
+    """Write the compiled `modules` (paths under `out`) into one file, PACK, which
+    firmware/fastimport.py mounts at start-up (its docstring gives the layout):
+    no littlefs look-ups per import. Returns its path."""
+    modules = sorted(modules)
+    folders = sorted(set("/" + "/".join(m.split("/")[:i]) for m in modules
+                         for i in range(1, m.count("/") + 1)))
+    names = "\n".join(["/" + m for m in modules] + folders).encode()
+    table = b""
+    data = b""
+    for rel in modules:
+        with open(os.path.join(out, rel), "rb") as f:
+            body = f.read()
+        table += len(data).to_bytes(4, "little") + len(body).to_bytes(4, "little")
+        data += body
+    with open(os.path.join(out, PACK), "wb") as f:
+        for n in (len(names), len(modules), len(data)):
+            f.write(n.to_bytes(4, "little"))
+        f.write(names + table + data)
+    return PACK
 
 
 def manifest(out=None):
@@ -201,6 +236,19 @@ except OSError:
 WRITE_CHOICE = """\
 with open({name!r}, 'w') as f:
     f.write({build!r} + '\\n')
+"""
+
+DROP = """\
+import os
+try:
+    import vfs
+    vfs.umount({mount!r})
+except (ImportError, OSError):
+    pass
+try:
+    os.remove({path!r})
+except OSError:
+    pass
 """
 
 REMOVE = """\
@@ -469,8 +517,18 @@ def deploy(port="auto", dry_run=False, out=sys.stdout, build_name=None, hall=Non
     chain = []
     dirs = sorted(set("/".join(p.split("/")[:i]) for p in copy
                       for i in range(1, p.count("/") + 1)))
+    if copy:
+        # the journal's archive folder too: made at the first start otherwise, a
+        # 4 KiB flash erase before the first picture (docs/DEPLOY.md)
+        dirs = sorted(set(dirs) | {GAMES})
     if dirs:
         chain.append(["exec", MKDIRS.format(dirs=dirs)])
+    if PACK in copy:
+        # the pack goes last and the old one first: a deploy cut short leaves no
+        # pack that disagrees with the separate modules (firmware/fastimport.py)
+        copy = [p for p in copy if p != PACK] + [PACK]
+        # (unmounted first: boot.py mounted it and holds it open)
+        chain.append(["exec", DROP.format(mount=PACK_MOUNT, path=PACK)])
     for p in copy:
         chain.append(["fs", "cp", "-f", os.path.join(BUILD, p), ":" + p])
     if remove:

@@ -1,8 +1,8 @@
 """The selected build of board/config.py as machine/rp2 objects (device only).
 
-One of the two modules that import `machine` (with main.py): everything else
-receives the objects made here. `make()` returns the assembled application
-(app.loop.App) ready to `run()`.
+With boot.py the one module that uses `machine` (fastimport.py only keeps it
+loaded): everything else receives the objects made here. `make()` returns the assembled application
+(app.loop.App) ready to `run()`; `start()` and `run()` are main.py's work.
 """
 import sys
 import time
@@ -52,16 +52,12 @@ def buzzer():
 def make(watchdog=None, root="/"):
     """The scoreboard application on this board (app.loop.App).
 
-    The keys (pin interrupts) and the displays come first, and the displays show
-    the wiring check before the rest of the firmware is imported: importing a
-    module costs some 15-60 ms on the RP2040, half a second for all of them."""
+    The displays come first and show the wiring check before the rest of the
+    firmware is imported, the keys (pin interrupts) next: importing a module costs
+    some 5-40 ms on the RP2040, about 0.3 s for all of them."""
     from app.journal import prepare
     prepare(root)           # before any file is read (docs/JOURNAL.md, start-up)
     build = config.selected(root)
-    from input.build import build as build_input
-    from input.pio_quadrature import factory as pio_quadrature
-    inputs = build_input(config.PANEL, config.encoders(build), key_pin, pio_quadrature,
-                         clock=time.ticks_ms)
     from display import screens as S
     for e in build["displays"]:
         # TM1637 frames by direct SIO register writes (native code: the chip only)
@@ -72,6 +68,42 @@ def make(watchdog=None, root="/"):
     screens = S.build(build, buses(build), display_pin)
     shown = time.ticks_ms()
     screens.settle(None, None, shown)   # no game, no panel yet: the wiring check
+    from input.build import build as build_input
+    from input.pio_quadrature import factory as pio_quadrature
+    inputs = build_input(config.PANEL, config.encoders(build), key_pin, pio_quadrature,
+                         clock=time.ticks_ms)
     from app import loop
     return loop.make(key_pin, None, display_pin, build=build, pwm=buzzer(), root=root,
                      watchdog=watchdog, inputs=inputs, screens=screens, shown_at=shown)
+
+
+def start(root="/"):
+    """The application under the watchdog boot.py started (`cowboy: made <ms>` on
+    the console once the wiring check shows), in hall mode when the firmware has
+    `network` (the Pico W's, docs/HALL.md)."""
+    from app import watchdog
+    wd = watchdog.shared(machine.WDT, machine.Timer)   # the one boot.py started
+    wd.start()
+    app = make(watchdog=wd, root=root)
+    print("cowboy: made %d" % time.ticks_ms())
+    try:
+        import network
+    except ImportError:
+        network = None
+    if network is not None:
+        from net import board as hall_board
+        hall_board.start(app, network, root)
+    return app
+
+
+def run(app):
+    """The main loop under the watchdog, until Ctrl-C (app/watchdog.py run())."""
+    from app import watchdog
+    watchdog.run(lambda: app.run(time.ticks_ms, time.sleep_ms, ticks_us=time.ticks_us,
+                                 started=report), app.watchdog)
+
+
+def report():
+    """Boot report, once the game is resumed (read by tools/bench_pico.py)."""
+    import gc
+    print("cowboy: up %d free=%d alloc=%d" % (time.ticks_ms(), gc.mem_free(), gc.mem_alloc()))
