@@ -29,7 +29,7 @@ class Result:
 
 
 def run(script=None, code=None, args=(), heapsize=None, path=(FAKES, FIRMWARE),
-        stdin=None, timeout=300):
+        stdin=None, timeout=300, cwd=None):
     """Run `script` (a file) or `code` (a string) under micropython.
 
     `path` becomes MICROPYPATH, so `machine.py` and other fakes in host_tests/fakes
@@ -49,7 +49,7 @@ def run(script=None, code=None, args=(), heapsize=None, path=(FAKES, FIRMWARE),
     env["MICROPYPATH"] = ":".join(list(path) + [".frozen"])
     try:
         proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True,
-                              env=env, timeout=timeout)
+                              env=env, timeout=timeout, cwd=cwd)
     finally:
         if tmp:
             os.unlink(tmp)
