@@ -504,3 +504,21 @@ def test_oled_full_refresh_never_blanks_the_panel():
     cmds = [c for c, _ in dev.commands]
     assert 0xAE not in cmds and cmds[-1] == 0xAF    # on again only after the content
     assert dev.ram[7][3:8] == bytes(fonts.SMALL[52 * 5:52 * 5 + 5])
+
+
+def test_max7219_chain_starts_in_thirteen_frames_whatever_its_length():
+    """The first (full) flush sets up and fills every module not yet started in
+    the same 13 frames: 4 set-up registers, 8 digit rows, the brightness."""
+    spi, dev, chain = max_chain(3)
+    mods = [chain.module(i) for i in range(3)]
+    for i, m in enumerate(mods):
+        m.text(b"P%d    %2d" % (i + 1, 10 + i))
+        m.brightness(3 + i)
+    assert mods[0].flush() == 13
+    assert len(dev.frames) == 13
+    assert mods[1].flush() == 0 and mods[2].flush() == 0
+    assert len(dev.frames) == 13
+    assert [dev.text(i) for i in range(3)] == ["P1    10", "P2    11", "P3    12"]
+    mods[1].flush(True)                 # a refresh of one module: its own 13 frames
+    assert len(dev.frames) == 26
+    assert [dev.text(i) for i in range(3)] == ["P1    10", "P2    11", "P3    12"]

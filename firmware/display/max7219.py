@@ -118,6 +118,55 @@ class MAX7219Chain:
         return frames
 
 
+    def flush_full(self, first):
+        """Set up and send everything to `first` and to every module in an
+        unknown state, each register in one frame for all of them (13 frames
+        for the chain, not 13 per module); returns the frames sent."""
+        todo = self._todo
+        n = 0
+        for m in self.modules:
+            if m is first or not m._valid:
+                m._valid = False
+                todo[n] = m
+                n += 1
+        f = self.frame
+        for step in range(13):        # 4 set-up registers, 8 digit rows, brightness
+            for i in range(n):
+                m = todo[i]
+                o = 2 * (self.count - 1 - m.pos)
+                if step < 4:
+                    f[o] = _SETUP_REG[step]
+                    f[o + 1] = m.digits - 1 if step == 2 else _SETUP_VAL[step]
+                elif step < 12:
+                    k = step - 4
+                    if k >= m.digits:
+                        continue
+                    f[o] = MAX7219_DIGIT0 + m.digits - 1 - k
+                    f[o + 1] = ORDER[m.seg[k]]
+                    m._sent[k] = m.seg[k]
+                else:
+                    f[o] = MAX7219_INTENSITY
+                    f[o + 1] = m.level
+                    m._sent_level = m.level
+            cs = self.cs
+            cs.value(0)
+            try:
+                self.spi.write(f)
+            finally:
+                cs.value(1)
+                fill(f, 0, len(f), 0)
+        for i in range(n):
+            todo[i]._valid = True
+            todo[i] = None
+        return 13
+
+
+# flush_full's set-up registers, in order (the scan limit's value is per module)
+_SETUP_REG = bytes((MAX7219_DISPLAY_TEST, MAX7219_DECODE_MODE, MAX7219_SCAN_LIMIT,
+                    MAX7219_SHUTDOWN))
+_SETUP_VAL = b"\x00\x00\x07\x01"
+
+
 class MAX7219(SevenSegment):
     """One 8-digit module of a chain (one per player)."""
 
@@ -134,7 +183,7 @@ class MAX7219(SevenSegment):
         """SevenSegment.flush; changed digits go out for the whole chain at once
         (MAX7219Chain.flush_rows), so the next module's flush finds them sent."""
         if full or not self._valid:
-            return SevenSegment.flush(self, True)
+            return self.chain.flush_full(self)
         n = self.chain.flush_rows()
         if self.level != self._sent_level:
             self._valid = False
