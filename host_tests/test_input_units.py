@@ -168,6 +168,26 @@ def test_builder_uses_the_given_quadrature_factory():
     assert calls == [(0, 11, 12), (1, 14, 15)]
 
 
+def test_encoders_can_start_after_the_keys():
+    """quadrature=False: the keys (and the encoders' switches) work at once, the
+    decoders come with start_encoders() (the board: after the wiring check)."""
+    encs = (config.ENCODER, config.ENCODER2)
+    inp = Input(config.PANEL, encs, make_pin, quadrature=False)
+    assert inp.encoders.n == 0 and len(inp.buttons.pins) == len(inp.names)
+    inp.poll(0)
+    assert inp.ring.get() == 0
+    inp.start_encoders(encs, make_pin, lambda i, a, b: PinQuadrature(a, b))
+    assert inp.encoders.n == 2
+    a = make_pin(config.ENCODER[1])
+    b = make_pin(config.ENCODER[2])
+    for t, (la, lb) in enumerate(((0, 1), (0, 0), (1, 0), (1, 1))):   # one detent
+        a.drive(la)
+        b.drive(lb)
+        inp.poll(10 + t)
+    ev = inp.ring.get()
+    assert ev >> 8 in (E.CW, E.CCW) and ev & 0xFF == 0     # encoder 0 turned
+
+
 def test_due_names_the_moment_a_settling_key_will_be_accepted():
     """Buttons.due(): when the next change is accepted if the line holds (the
     main loop waits for that moment rather than passing through the loop)."""

@@ -52,12 +52,17 @@ def buzzer():
 def make(watchdog=None, root="/"):
     """The scoreboard application on this board (app.loop.App).
 
-    The displays come first and show the wiring check before the rest of the
-    firmware is imported, the keys (pin interrupts) next: importing a module costs
-    some 5-40 ms on the RP2040, about 0.3 s for all of them."""
+    The keys (pin interrupts) come first, then the displays show the wiring
+    check before the rest of the firmware is imported (importing a module costs
+    some 5-40 ms on the RP2040, about 0.3 s for all of them); the encoders' PIO
+    programs follow the check."""
     from app.journal import prepare
     prepare(root)           # before any file is read (docs/JOURNAL.md, start-up)
     build = config.selected(root)
+    # the keys first: a press from here on is kept (pin interrupts), whatever follows
+    from input.build import build as build_input
+    inputs = build_input(config.PANEL, config.encoders(build), key_pin, False,
+                         clock=time.ticks_ms)
     from display import screens as S
     for e in build["displays"]:
         # TM1637 frames by direct SIO register writes (native code: the chip only)
@@ -68,10 +73,9 @@ def make(watchdog=None, root="/"):
     screens = S.build(build, buses(build), display_pin)
     shown = time.ticks_ms()
     screens.settle(None, None, shown)   # no game, no panel yet: the wiring check
-    from input.build import build as build_input
+    # the encoders' PIO programs after it (assembling them takes a while)
     from input.pio_quadrature import factory as pio_quadrature
-    inputs = build_input(config.PANEL, config.encoders(build), key_pin, pio_quadrature,
-                         clock=time.ticks_ms)
+    inputs.start_encoders(config.encoders(build), key_pin, pio_quadrature)
     from app import loop
     return loop.make(key_pin, None, display_pin, build=build, pwm=buzzer(), root=root,
                      watchdog=watchdog, inputs=inputs, screens=screens, shown_at=shown)

@@ -27,7 +27,8 @@ class Input:
         gpio_b must be gpio_a + 1 for the PIO decoder.
     pin: callable gpio -> pin object (input, pull-up) with `.value()`.
     quadrature: optional callable (encoder index, pin_a, pin_b) -> decoder with
-        `read()`; default: the portable PinQuadrature, polled.
+        `read()`; default: the portable PinQuadrature, polled; False: no decoders
+        yet (`start_encoders()` makes them).
     ring_size: events the ring holds.
     clock: ms clock (time.ticks_ms) to capture key edges with pin interrupts
         (see input/buttons.py); None polls the keys.
@@ -40,6 +41,8 @@ class Input:
         decoders = []
         for i, enc in enumerate(encoders):
             pins.append(pin(enc[3]))
+            if quadrature is False:
+                continue                  # made by start_encoders()
             a = pin(enc[1])
             b = pin(enc[2])
             if quadrature is None:
@@ -49,6 +52,15 @@ class Input:
         self.buttons = Buttons(pins, self.ring, clock=clock)
         self.encoders = Encoders(decoders, self.ring)
         self.encoder_names = tuple(enc[0] for enc in encoders)
+
+    def start_encoders(self, encoders, pin, quadrature):
+        """The encoders' decoders, for an Input made with quadrature=False (the
+        board sets the keys up first, the PIO programs after the wiring check):
+        counting starts here."""
+        decoders = []
+        for i, enc in enumerate(encoders):
+            decoders.append(quadrature(i, pin(enc[1]), pin(enc[2])))
+        self.encoders = Encoders(decoders, self.ring)
 
     def key(self, name):
         """Source index of key `name` (for events of kind PRESS/RELEASE/LONG)."""
