@@ -77,7 +77,7 @@ class App:
         inputs = self.inputs
         panel = self.panel
         journal = self.journal
-        inputs.poll(now)
+        inputs.buttons.poll(now)
         seen = False
         if journal is None or not journal.pending:
             ring = inputs.ring
@@ -132,6 +132,9 @@ class App:
                 if journal.checkpoint():
                     self.checkpoints += 1
                 gc.collect()
+        # The encoders last: reading them (every few ms) does not delay a key's
+        # answer in the pass that accepts it; their turns are taken next pass.
+        inputs.encoders.poll(now)
         if self.watchdog is not None:
             self.watchdog.feed()
         if self.net is not None and self.idle():
