@@ -287,16 +287,16 @@ def test_sh1106_changed_cell_lands_two_columns_in():
     d.flush()
     i2c.clear_log()
     d.show(oled_text(bottom=b"AB"))            # cell 1 of the item line: column 7
-    assert d.flush() == 8                      # 5 columns, rounded up to a SPAN of 8
+    assert d.flush() == 5                      # the 5 columns of the glyph
     b = bytes(fonts.SMALL[66 * 5:66 * 5 + 5])
     # one write: page 7, column 9 (7 + the SH1106's offset 2) as single commands, the
-    # data: the glyph, its gap and the next (blank) cell's first columns
-    assert i2c.log == [(0x3C, b"\x80\xb7\x80\x09\x80\x10\x40" + b + b"\x00" * 3)]
+    # data: the glyph
+    assert i2c.log == [(0x3C, b"\x80\xb7\x80\x09\x80\x10\x40" + b)]
     assert dev.ram[7][9:14] == b
     assert read_oled(dev.pixels())["bottom"] == "AB"
 
 
-def test_oled_big_digit_change_sends_only_the_pages_where_the_glyphs_differ():
+def test_oled_big_digit_change_sends_only_the_columns_where_the_glyphs_differ():
     i2c = I2C(0)
     dev = i2c.attach(OLEDDevice(0x3C, "ssd1306"))
     d = SSD1306_I2C(i2c, 0x3C, oled_cells())
@@ -306,13 +306,19 @@ def test_oled_big_digit_change_sends_only_the_pages_where_the_glyphs_differ():
     d.show(oled_text(big=b" 39"))              # 8 -> 9: only the lower left bar goes
     n = d.flush()
     writes = page_writes(i2c.log)
-    # the 28 columns of the glyph, rounded up to a span of 32
-    assert writes and all(c == 60 and len(data) == 32 for _, c, data in writes)
-    pages = [p for p, _, _ in writes]
-    assert 0 < len(pages) < 6 and n == 32 * len(pages)
-    glyph = fonts.BIG_INDEX[ord("9")] * 28 * 6
-    for p, _, data in writes:
-        assert data[:28] == fonts.BIG[glyph + (p - 1) * 28:glyph + p * 28]
+    g8 = fonts.BIG_INDEX[ord("8")] * 28 * 6
+    g9 = fonts.BIG_INDEX[ord("9")] * 28 * 6
+    sent = {}
+    for p, c, data in writes:
+        assert 60 <= c and c + len(data) <= 88            # inside the third big cell
+        for i, v in enumerate(data):
+            assert v == fonts.BIG[g9 + (p - 1) * 28 + c - 60 + i]
+            sent[p, c + i] = v
+    differ = [(p, 60 + i) for p in range(1, 7) for i in range(28)
+              if fonts.BIG[g8 + (p - 1) * 28 + i] != fonts.BIG[g9 + (p - 1) * 28 + i]]
+    assert differ and all(k in sent for k in differ)
+    # the columns that differ, and at most the few equal ones between them
+    assert n == len(sent) < 2 * len(differ) < 6 * 28
     assert read_oled(dev.pixels())["big"] == "39"
 
 

@@ -1,8 +1,10 @@
-"""The byte copy loops of display/blit.py as viper native code (device only).
+"""The byte loops of display/blit.py as viper native code (device only).
 
 Compiled by mpy-cross with -march=armv6m (tools/deploy.py); a port without a
 native emitter (CPython, the WebAssembly MicroPython) cannot load this module,
-so display/cells.py imports it only on the Pico.
+so display/blit.py imports it only on the Pico. Each function does what its
+portable twin in display/blit.py does, to the byte (host_tests compare them under
+the unix micropython, which has a native emitter too).
 """
 import micropython
 
@@ -25,3 +27,73 @@ def fill(dst, d: int, n: int, v: int):
     while i < e:
         pd[i] = v
         i += 1
+
+
+@micropython.viper
+def page(tx, off: int, lay, a: int, e: int, text, t: int, dx: int, bg: int,
+         small, big, index, double):
+    pt = ptr8(tx)
+    pl = ptr8(lay)
+    pc = ptr8(text)
+    ps = ptr8(small)
+    pb = ptr8(big)
+    pi = ptr8(index)
+    pd = ptr8(double)
+    i = off
+    while i < off + 128:
+        pt[i] = bg
+        i += 1
+    while a < e:
+        x = pl[a + 2] + dx
+        if x >= 128:
+            break
+        c = pc[t + pl[a]] & 0x7F
+        kind = pl[a + 1]
+        row = pl[a + 3]
+        a += 4
+        d = off + x
+        i = 0
+        if kind == 1:
+            n = 5
+            if x > 123:
+                n = 128 - x
+            s = c * 5
+            while i < n:
+                pt[d + i] = ps[s + i] ^ bg
+                i += 1
+        elif kind == 2:
+            n = 28
+            if x > 100:
+                n = 128 - x
+            s = pi[c] * 168 + row * 28
+            while i < n:
+                pt[d + i] = pb[s + i]
+                i += 1
+        else:
+            n = 10
+            if x > 118:
+                n = 128 - x
+            s = c * 5
+            while i < n:
+                pt[d + i] = pd[2 * (ps[s + (i >> 1)] >> 1) + row]
+                i += 1
+
+
+@micropython.viper
+def run(new, old, i: int, merge: int) -> int:
+    pn = ptr8(new)
+    po = ptr8(old)
+    while i < 128 and pn[i] == po[i]:
+        i += 1
+    if i >= 128:
+        return -1
+    a = i
+    b = i + 1
+    i += 1
+    while i < 128:
+        if pn[i] != po[i]:
+            b = i + 1
+        elif i - b >= merge:
+            break
+        i += 1
+    return a * 256 + b

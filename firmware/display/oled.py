@@ -25,7 +25,7 @@ except ImportError:
     def const(x):
         return x
 
-from display.blit import blit
+from display.blit import blit, run
 
 SET_LOW_COLUMN = const(0x00)      # | column & 0x0F
 SET_HIGH_COLUMN = const(0x10)     # | column >> 4
@@ -63,8 +63,8 @@ SH1106_INIT = bytes((
 WIDTH = const(128)
 PAGES = const(8)
 _UNKNOWN = const(255)     # a page whose content the driver does not know
-MERGE = const(6)          # spans closer than this go out as one (a span costs 7 bytes)
-SPAN = const(8)           # a span's data is a multiple of this many columns
+MERGE = const(10)         # spans this close go out as one (a span costs 7 bytes and a call)
+SPAN = const(1)           # a span's data is a multiple of this many columns
 _CMDS = const(32)         # command writes are at most this long
 
 # One transmit buffer and a view of each length a write can have, shared by every
@@ -74,6 +74,8 @@ _CMDS = const(32)         # command writes are at most this long
 # views few: some memoryviews instead of one per length (about 5 KiB on the host).
 _TX = bytearray(WIDTH + 8)
 _TXV = []
+_NEW = bytearray(WIDTH)   # a page as it is to show, composed
+_OLD = bytearray(WIDTH)   # the same page as the panel shows it, composed again
 
 
 def _views():
@@ -173,40 +175,24 @@ class OLED:
         want = self.want
         sent = self.sent
         dx = self.dx
-        inv = cells.inv
         for p in range(PAGES):
             if not self.dirty >> p & 1:
                 continue
             base = p * size
-            full = self.sent_dx[p] != dx or (p == 0 and want[inv] != sent[inv])
+            cells.page(_NEW, p, want, 0, dx)
+            full = self.sent_dx[p] != dx
             if full:
                 count += self._span(p, 0, WIDTH)
             else:
-                a = -1
-                b = -1
-                on = cells.pages[p]
-                for k in range(len(on)):
-                    c = on[k]
-                    w = want[c]
-                    o = sent[base + c]
-                    if w == o or cells.same_on_page(c, p, w, o):
-                        continue
-                    x = cells.x[c] + dx
-                    if x >= WIDTH:
-                        continue
-                    e = x + cells.width_of(c)
-                    if e > WIDTH:
-                        e = WIDTH
-                    if a >= 0 and x - b <= MERGE:
-                        if e > b:
-                            b = e
-                        continue
-                    if a >= 0:
-                        count += self._span(p, a, b - a)
-                    a = x
-                    b = e
-                if a >= 0:
-                    count += self._span(p, a, b - a)
+                # what the page shows, composed again: only the columns that differ go
+                cells.page(_OLD, p, sent, base, dx)
+                i = 0
+                while i < WIDTH:
+                    r = run(_NEW, _OLD, i, MERGE)
+                    if r < 0:
+                        break
+                    i = r & 0xFF
+                    count += self._span(p, r >> 8, i - (r >> 8))
             blit(sent, base, want, 0, size, 0)
             self.sent_dx[p] = dx
             self.dirty &= ~(1 << p)
@@ -226,12 +212,12 @@ class OLED:
         return count
 
     def _span(self, page, x, n):
-        """Compose and send columns x.. of `page`, at least n of them, rounded up
-        to SPAN (moved left at the right edge); returns the columns sent."""
+        """Send columns x.. of `page` (composed in _NEW), at least n of them,
+        rounded up to SPAN (moved left at the right edge); returns the columns sent."""
         n = (n + SPAN - 1) // SPAN * SPAN
         if x + n > WIDTH:
             x = WIDTH - n
-        self.cells.compose(_TX, self.DATA_AT, page, x, x + n, self.want, self.dx)
+        blit(_TX, self.DATA_AT, _NEW, x, n, 0)
         self.send_span(page, x + self.COL_OFFSET, n)
         return n
 
