@@ -8,6 +8,8 @@
   cell drawn on this page, left to right) and the characters text[t + index],
   dx columns to the right, on a background of bg (0xFF: inverted; small glyphs
   are drawn XOR bg); small, big, index, double: the tables of display/glyphs.py.
+`changes(dst, src, n, mask)`: copies src[:n] into dst[:n] and returns the OR of
+  mask[i] over the i where they differed (an OLED's changed pages).
 `run(new, old, i, merge)`: the next run of columns from i on where two composed
   pages differ, gaps of at most `merge` equal columns bridged, as a * 256 + b
   (columns a to b - 1), or -1 when none differs.
@@ -60,6 +62,15 @@ def page(tx, off, lay, a, e, text, t, dx, bg, small, big, index, double):
                 tx[d + i] = double[2 * (small[s + (i >> 1)] >> 1) + row]
 
 
+def changes(dst, src, n, mask):
+    m = 0
+    for i in range(n):
+        if dst[i] != src[i]:
+            dst[i] = src[i]
+            m |= mask[i]
+    return m
+
+
 def run(new, old, i, merge):
     while i < 128 and new[i] == old[i]:
         i += 1
@@ -78,4 +89,4 @@ def run(new, old, i, merge):
 
 
 if sys.platform == "rp2":
-    from display.blit_viper import blit, fill, page, run  # noqa: F811 (native versions)
+    from display.blit_viper import blit, fill, page, changes, run  # noqa: F811 (native versions)

@@ -80,6 +80,21 @@ def page(tx, off: int, lay, a: int, e: int, text, t: int, dx: int, bg: int,
 
 
 @micropython.viper
+def changes(dst, src, n: int, mask) -> int:
+    pd = ptr8(dst)
+    ps = ptr8(src)
+    pm = ptr8(mask)
+    m = 0
+    i = 0
+    while i < n:
+        if pd[i] != ps[i]:
+            pd[i] = ps[i]
+            m |= pm[i]
+        i += 1
+    return m
+
+
+@micropython.viper
 def run(new, old, i: int, merge: int) -> int:
     pn = ptr8(new)
     po = ptr8(old)

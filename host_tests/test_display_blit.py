@@ -1,0 +1,120 @@
+"""The native OLED byte loops (display/blit_viper.py, the Pico's) do to the byte
+what the portable ones (display/blit.py) do, and allocate nothing: run under the
+unix micropython, which has a native emitter too."""
+import mpy
+
+SCRIPT = r"""
+import micropython
+from display import blit as P
+from display import blit_viper as N
+from display.cells import Cells
+from display.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE
+from display import views as V
+
+cells = Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV)
+seed = [12345]
+
+
+def rnd(n):
+    s = seed[0]
+    s ^= (s << 13) & 0x3FFFFFFF
+    s ^= s >> 17
+    s ^= (s << 5) & 0x3FFFFFFF
+    seed[0] = s
+    return s % n
+
+
+chars = b" 0123456789+-ABCDEFINORSTWXYZ!:,.?I" + bytes(range(128, 140))
+texts = []
+for k in range(40):
+    t = bytearray(V.OLED_TEXT + 3)
+    for i in range(len(t)):
+        t[i] = chars[rnd(len(chars))]
+    texts.append(t)
+a = bytearray(140)
+b = bytearray(140)
+bad = 0
+pages = 0
+for t in texts:
+    for p in range(8):
+        for dx in (0, 1, 2, 7):
+            for base in (0, 3):
+                bg = 0xFF if p == 0 and t[base + V.OLED_INV] == 73 else 0
+                P.page(a, 5, cells.lay, cells.at[p], cells.at[p + 1], t, base, dx, bg,
+                       SMALL, BIG, BIG_INDEX, DOUBLE)
+                N.page(b, 5, cells.lay, cells.at[p], cells.at[p + 1], t, base, dx, bg,
+                       SMALL, BIG, BIG_INDEX, DOUBLE)
+                pages += 1
+                if a != b:
+                    bad += 1
+print("page", pages, "differ", bad)
+
+runs = 0
+bad = 0
+for k in range(400):
+    new = bytearray(128)
+    old = bytearray(128)
+    for i in range(rnd(12)):
+        new[rnd(128)] = 1 + rnd(255)
+    for merge in (0, 3, 10):
+        i = 0
+        while True:
+            r1 = P.run(new, old, i, merge)
+            r2 = N.run(new, old, i, merge)
+            runs += 1
+            if r1 != r2:
+                bad += 1
+                break
+            if r1 < 0:
+                break
+            i = r1 & 0xFF
+print("run", runs, "differ", bad)
+
+bad = 0
+for k in range(200):
+    src = bytearray(rnd(60) + 1)
+    for i in range(len(src)):
+        src[i] = rnd(4)
+    mask = bytearray(len(src))
+    for i in range(len(mask)):
+        mask[i] = 1 << rnd(8)
+    d1 = bytearray(len(src))
+    d2 = bytearray(len(src))
+    if P.changes(d1, src, len(src), mask) != N.changes(d2, src, len(src), mask) or d1 != d2 \
+            or d1 != src:
+        bad += 1
+    P.blit(d1, 1, src, 0, len(src) - 1, 0x5A)
+    N.blit(d2, 1, src, 0, len(src) - 1, 0x5A)
+    P.fill(d1, 0, len(src) // 2, k & 0xFF)
+    N.fill(d2, 0, len(src) // 2, k & 0xFF)
+    if d1 != d2:
+        bad += 1
+print("bytes differ", bad)
+
+def locked(t):
+    micropython.heap_lock()
+    try:
+        for p in range(8):
+            N.page(b, 0, cells.lay, cells.at[p], cells.at[p + 1], t, 0, 1, 0,
+                   SMALL, BIG, BIG_INDEX, DOUBLE)
+            cells.page(b, p, t, 0, 2)
+        n = N.run(a, b, 0, 10) + N.changes(a, b, 100, b)
+        N.blit(a, 0, b, 0, 100, 0)
+        N.fill(a, 0, 100, 0)
+    finally:
+        micropython.heap_unlock()
+    return "no allocation"
+
+
+locked = locked(texts[0])
+print(locked)
+"""
+
+
+def test_native_loops_match_the_portable_ones_and_allocate_nothing():
+    out = mpy.check(code=SCRIPT).lines()
+    pages, runs = out[0].split(), out[1].split()
+    assert pages[0] == "page" and int(pages[1]) == 40 * 8 * 4 * 2 and pages[3] == "0"
+    assert runs[0] == "run" and int(runs[1]) > 1200 and runs[3] == "0"
+    assert out[2] == "bytes differ 0"
+    assert out[3] == "no allocation"
