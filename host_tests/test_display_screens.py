@@ -217,3 +217,24 @@ def test_a_change_overtakes_a_periodic_refresh():
         if not scr.busy:
             break
     assert read_oled(rig.models[0].pixels())["side"] == "+5"
+
+
+def test_after_a_change_the_two_changed_displays_are_sent_before_other_seats_render():
+    rig = Rig("oled4", players=3)
+    rig.shot(F.B5)
+    _clear(rig)
+    assert rig.game.shot(0) == 0           # a miss: player 2 comes to the table
+    scr = rig.screens
+    rig.now += 10
+    states = []                            # after each call: (seat 3 rendered, changed 1, 2)
+    for _ in range(100):
+        scr.update(rig.game, rig.panel, rig.now)
+        states.append((not scr.to_render >> 2 & 1, scr.changed[0], scr.changed[1]))
+        if not scr.busy:
+            break
+    assert not scr.busy
+    k = [s[0] for s in states].index(True)         # the call that rendered seat 3
+    assert k >= 3                                  # several calls of bus work first
+    assert states[k - 1][1:] == (0, 0)             # both displays were fully sent
+    assert read_oled(rig.models[1].pixels())["top"] == "PLAYER 2     AT TABLE"
+    assert read_oled(rig.models[0].pixels())["big"] == "5"

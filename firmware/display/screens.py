@@ -9,7 +9,9 @@ Contract with the main loop: a frame starts at once when the game or the panel
 changed, otherwise FRAME_MS after the previous one started (once it is finished);
 in a frame every seat's view is rendered into text, one seat per `update` call
 (the shooter's first, then the one who just left the table, then in seat order; a
-seat costs 0.4-1 ms on the chip), and a changed text goes to its driver. Then
+seat costs 0.4-1 ms on the chip), and a changed text goes to its driver; in a
+frame that follows a change, the other seats wait until the changed content of
+those two is sent (the calls in between do bus work only). Then
 `update` does at most one slice of bus work and returns; in a frame that follows
 a change, when that slice went to a seven-segment display (a quarter of a
 millisecond), a second render and slice follow in the same call, so a stroke's two
@@ -153,8 +155,10 @@ class Screens:
         # After a change the two displays a stroke changes (the player at the table,
         # then the one who just left it) go first, both in this call when the
         # first was a seven-segment one (a render and a frame: under 2 ms).
+        # In a frame after a change, once those two are rendered, their bus work
+        # goes before the other seats' renders (an OLED seat costs about 1 ms).
         for k in range(2 if self.urgent else 1):
-            if self.to_render:
+            if self.to_render and (not self.urgent or self._render_first(game)):
                 self._render_next(game, panel, now_ms)
             if k == 0:
                 kind = self._slice(game, now_ms)
@@ -273,6 +277,24 @@ class Screens:
         if n:
             self.last_input = now_ms
         return n > 0
+
+    def _render_first(self, game):
+        """In a frame after a change: whether to render before a slice of bus work
+        (the shooter or the previous shooter is still to render, or no display
+        has changed content it can send now)."""
+        n = self.count
+        i = game.shooter if game is not None else -1
+        if 0 <= i < n and self.to_render >> i & 1:
+            return True
+        i = self.prev_shooter
+        if 0 <= i < n and self.to_render >> i & 1:
+            return True
+        if self.changed == self._none:
+            return True
+        for i in range(n):
+            if self.changed[i] and not self.failed >> i & 1:
+                return False
+        return True
 
     def _render_next(self, game, panel, now_ms):
         """Render the next seat of the frame: the shooter, the previous shooter,
