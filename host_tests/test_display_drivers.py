@@ -260,7 +260,7 @@ def oled_text(top=b"", big=b"", side=b"", bottom=b"", inverted=False):
 
 
 def oled_cells():
-    return Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV)
+    return Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV, V.OLED_MARK_X)
 
 
 @pytest.mark.parametrize("cls,chip,offset", [(SSD1306_I2C, "ssd1306", 0),
@@ -341,22 +341,30 @@ def test_oled_step_sends_a_bounded_slice():
     assert slices[:8] == [128] * 8
 
 
-def test_oled_shift_and_inverted_line_resend_whole_pages():
+def test_oled_at_table_mark_sends_its_columns_and_a_shift_resends_whole_pages():
     i2c = I2C(0)
     dev = i2c.attach(OLEDDevice(0x3C, "sh1106"))
     d = SH1106_I2C(i2c, 0x3C, oled_cells())
-    d.show(oled_text(b"AT TABLE", b" 12"))
+    top = b"PLAYER 1     AT TABLE"
+    d.show(oled_text(top, b" 12"))
     d.flush()
+    assert not read_oled(dev.pixels())["inverted"]
     i2c.clear_log()
-    d.show(oled_text(b"AT TABLE", b" 12", inverted=True))
-    assert d.flush() == 128                    # page 0 only
-    assert read_oled(dev.pixels())["inverted"]
-    assert dev.ram[0][2] == 0xFF               # column 0: a lit margin
-    d.show(oled_text(b"AT TABLE", b" 12", inverted=True), 2)
+    d.show(oled_text(top, b" 12", inverted=True))
+    # page 0 from the mark's column to the edge, one write
+    assert d.flush() == 128 - V.OLED_MARK_X
+    assert [(p, c) for p, c, _ in page_writes(i2c.log)] == [(0, V.OLED_MARK_X + 2)]
+    seen = read_oled(dev.pixels())
+    assert seen["inverted"] and seen["top"] == "PLAYER 1     AT TABLE"
+    assert dev.ram[0][2 + V.OLED_MARK_X] == 0xFF            # a lit margin
+    assert dev.ram[0][2 + 127] == 0xFF
+    assert dev.ram[0][2 + V.OLED_MARK_X - 1] == 0x00        # left of it: dark
+    d.show(oled_text(top, b" 12", inverted=True), 2)
     assert d.flush() == 8 * 128
     px = dev.pixels()
     seen = read_oled(px)
-    assert seen["top"] == "AT TABLE" and seen["big"] == "12"
+    assert seen["top"] == "PLAYER 1     AT TABLE" and seen["big"] == "12"
+    assert seen["inverted"]
     assert not any(px[y][x] for y in range(8, 56) for x in range(0, 2))
 
 

@@ -180,7 +180,7 @@ def test_each_update_does_one_slice_and_the_shooter_goes_first():
     assert all(len(c) == 1 for c in touched)             # one display per call
     assert touched[0] == {("i2c0", 0x3D)}                 # player 2, the shooter, first
     assert {("i2c0", 0x3C)} in touched                    # player 1 loses the table
-    assert len(touched) >= 3                              # in several calls
+    assert len(touched) >= 2                              # in several calls
     assert read_oled(rig.models[1].pixels())["top"] == "PLAYER 2     AT TABLE"
     assert read_oled(rig.models[0].pixels())["big"] == "5"
 
@@ -234,7 +234,7 @@ def test_after_a_change_the_two_changed_displays_are_sent_before_other_seats_ren
             break
     assert not scr.busy
     k = [s[0] for s in states].index(True)         # the call that rendered seat 3
-    assert k >= 3                                  # several calls of bus work first
+    assert k >= 2                                  # calls of bus work first
     assert states[k - 1][1:] == (0, 0)             # both displays were fully sent
     assert read_oled(rig.models[1].pixels())["top"] == "PLAYER 2     AT TABLE"
     assert read_oled(rig.models[0].pixels())["big"] == "5"

@@ -7,7 +7,8 @@ position with a kind of glyph:
 
 SMALL: 5 columns on one page; BIG: 28 columns on six pages; DOUBLE: a small glyph
 at twice the size, 10 columns on two pages. `inv` is the index of the flag that
-inverts page 0 (the character "I"): the whole page lit, glyphs dark.
+inverts page 0 (the character "I") from column `mark_x` on (0: the whole page) to
+the right edge: those columns lit, glyphs dark.
 
 `Cells.page(buf, p, text, t, dx)` writes the 128 columns of page p of the picture
 of text[t:t + size] (shifted dx columns right) into a buffer, from the
@@ -18,7 +19,7 @@ of the cell on that page), those of page p at lay[at[p]:at[p + 1]].
 Nothing here allocates after construction.
 """
 from display.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE, BIG_W, BIG_PAGES
-from display.blit import page
+from display.blit import blit, page
 
 NONE = 0
 SMALL_CELL = 1
@@ -31,11 +32,12 @@ _INVERTED = 73                    # "I"
 
 
 class Cells:
-    def __init__(self, table, size, inv, width=128, pages=8):
+    def __init__(self, table, size, inv, mark_x=0, width=128, pages=8):
         if width != 128:
             raise ValueError(width)
         self.size = size
         self.inv = inv
+        self.mark_x = mark_x
         self.width = width
         self.kind = bytearray(size)
         self.x = bytearray(size)
@@ -64,18 +66,27 @@ class Cells:
         self.pages = pages
 
     def inverted(self, p, text, t):
-        """Whether page p of the picture of text[t:] is inverted."""
+        """Whether page p of the picture of text[t:] has its mark (inverted columns)."""
         return p == 0 and text[t + self.inv] == _INVERTED
 
-    def page(self, buf, p, text, t, dx):
-        """The 128 columns of page p of the picture of text[t:t + size] into buf."""
-        page(buf, 0, self.lay, self.at[p], self.at[p + 1], text, t, dx,
-             0xFF if p == 0 and text[t + self.inv] == _INVERTED else 0,
-             SMALL, BIG, BIG_INDEX, DOUBLE)
+    def page(self, buf, p, text, t, dx, off=0):
+        """The 128 columns of page p of the picture of text[t:t + size] into buf[off:]."""
+        a = self.at[p]
+        e = self.at[p + 1]
+        if p == 0 and text[t + self.inv] == _INVERTED:
+            x = self.mark_x
+            if x == 0:
+                page(buf, off, self.lay, a, e, text, t, dx, 0xFF,
+                     SMALL, BIG, BIG_INDEX, DOUBLE)
+                return
+            page(buf, off, self.lay, a, e, text, t, dx, 0, SMALL, BIG, BIG_INDEX, DOUBLE)
+            x += dx
+            if x < 128:
+                blit(buf, off + x, buf, off + x, 128 - x, 0xFF)
+            return
+        page(buf, off, self.lay, a, e, text, t, dx, 0, SMALL, BIG, BIG_INDEX, DOUBLE)
 
     def draw(self, buf, text, dx):
         """The whole picture into a 1 KB MONO_VLSB frame buffer (tests, tools)."""
         for p in range(self.pages):
-            page(buf, p * 128, self.lay, self.at[p], self.at[p + 1], text, 0, dx,
-                 0xFF if p == 0 and text[self.inv] == _INVERTED else 0,
-                 SMALL, BIG, BIG_INDEX, DOUBLE)
+            self.page(buf, p, text, 0, dx, p * 128)

@@ -83,7 +83,7 @@ class Screens:
                 lay = V.LayoutOLED()
                 if cells is None:
                     from display.cells import Cells
-                    cells = Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV)
+                    cells = Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV, V.OLED_MARK_X)
                 d.layout(cells)
             elif d is not None and d.digits >= 8:
                 self.kinds[i] = KIND_8

@@ -187,13 +187,13 @@ class Text:
         self.pos = pos
 
     def s(self, b):
-        buf = self.buf
         p = self.pos
-        for i in range(len(b)):
-            if p < self.size:
-                buf[p] = b[i]
-            p += 1
-        self.pos = p
+        n = len(b)
+        self.pos = p + n
+        if p + n > self.size:
+            n = self.size - p
+        if n > 0:
+            blit(self.buf, p, b, 0, n, 0)
 
     def c(self, ch):
         if self.pos < self.size:
@@ -739,7 +739,7 @@ class Layout8:
         return t
 
 
-# OLED text: [0:21] status line, [21] 'I' when inverted, [22:26] big characters,
+# OLED text: [0:21] status line, [21] 'I': the at-table mark (see OLED_MARK_X), [22:26] big characters,
 # [26:30] side text (inning points), [30:51] item line.
 _TOP = const(0)
 _INV = const(21)
@@ -749,6 +749,10 @@ _BOTTOM = const(30)
 OLED_TEXT = const(51)
 COLS = const(21)
 OLED_INV = _INV
+# The at-table mark: 'I' at _INV lights the status line from this column to the
+# right edge, around " AT TABLE" (cells 12-20); a change of shooter rewrites these
+# 56 columns on two displays, not two whole pages.
+OLED_MARK_X = const(72)
 # Where each character of the OLED text is drawn (display/cells.py): (first index,
 # count, kind, x of the first cell, step, top page); kinds 1 small (5x7 on one
 # page), 2 big (28x48, pages 1-6), 3 small at double size (two pages).
@@ -943,7 +947,7 @@ class LayoutOLED:
         elif seat.at_table:
             t.s(b" AT TABLE")
             t.at(_INV)
-            t.c(73)                  # 'I': status line inverted
+            t.c(73)                  # 'I': the at-table mark (OLED_MARK_X)
         t.at(_BIG)
         if m == MAIN_WIN and _blink(now_ms):
             t.s(b"   ")
@@ -966,7 +970,7 @@ def draw_oled(buf, text, dx):
     global _cells
     if _cells is None:
         from display.cells import Cells
-        _cells = Cells(OLED_CELLS, OLED_TEXT, _INV)
+        _cells = Cells(OLED_CELLS, OLED_TEXT, _INV, OLED_MARK_X)
     _cells.draw(buf, text.buf, dx)
 
 
