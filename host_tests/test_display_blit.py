@@ -91,6 +91,23 @@ for k in range(200):
         bad += 1
 print("bytes differ", bad)
 
+bad = 0
+nums = 0
+for v in (0, 1, 9, 10, 99, 100, 101, 999, 1000, 12345, 99999, 100000, 1073741823,
+          -1, -9, -10, -45, -1073741823):
+    for width in (0, 1, 3, 5, 12):
+        for p in (0, 2, 6, 9, 12):
+            b1 = bytearray(b"." * 10)
+            b2 = bytearray(b"." * 10)
+            r1 = P.decimal(b1, p, 10, v, width)
+            r2 = N.decimal(b2, p, 10, v, width)
+            nums += 1
+            if r1 != r2 or b1 != b2:
+                bad += 1
+            if p == 0 and width <= 10 and v == 12345 and b1[:max(width, 5)].strip() != b"12345":
+                bad += 1
+print("decimal", nums, "differ", bad)
+
 def locked(t):
     micropython.heap_lock()
     try:
@@ -101,6 +118,7 @@ def locked(t):
         n = N.run(a, b, 0, 10) + N.changes(a, b, 100, b)
         N.blit(a, 0, b, 0, 100, 0)
         N.fill(a, 0, 100, 0)
+        N.decimal(a, 3, 100, -4567, 8)
     finally:
         micropython.heap_unlock()
     return "no allocation"
@@ -117,4 +135,6 @@ def test_native_loops_match_the_portable_ones_and_allocate_nothing():
     assert pages[0] == "page" and int(pages[1]) == 40 * 8 * 4 * 2 and pages[3] == "0"
     assert runs[0] == "run" and int(runs[1]) > 1200 and runs[3] == "0"
     assert out[2] == "bytes differ 0"
-    assert out[3] == "no allocation"
+    nums = out[3].split()
+    assert nums[0] == "decimal" and int(nums[1]) == 18 * 5 * 5 and nums[3] == "0"
+    assert out[4] == "no allocation"

@@ -10,6 +10,9 @@
   are drawn XOR bg); small, big, index, double: the tables of display/glyphs.py.
 `changes(dst, src, n, mask)`: copies src[:n] into dst[:n] and returns the OR of
   mask[i] over the i where they differed (an OLED's changed pages).
+`decimal(buf, p, size, v, width)`: v in decimal at buf[p:], right-aligned in
+  `width` characters (spaces before it; 0: as wide as needed), nothing written at
+  or past `size`; returns the position after it (display/views.py Text.n).
 `run(new, old, i, merge)`: the next run of columns from i on where two composed
   pages differ, gaps of at most `merge` equal columns bridged, as a * 256 + b
   (columns a to b - 1), or -1 when none differs.
@@ -71,6 +74,33 @@ def changes(dst, src, n, mask):
     return m
 
 
+def decimal(buf, p, size, v, width):
+    neg = v < 0
+    if neg:
+        v = -v
+    digits = 1
+    t = v
+    while t >= 10:
+        t //= 10
+        digits += 1
+    w = digits + 1 if neg else digits
+    while width > w:
+        if p < size:
+            buf[p] = 32
+        p += 1
+        width -= 1
+    if neg:
+        if p < size:
+            buf[p] = 45
+        p += 1
+    q = p + digits - 1
+    for i in range(digits):
+        if 0 <= q - i < size:
+            buf[q - i] = 48 + v % 10
+        v //= 10
+    return p + digits
+
+
 def run(new, old, i, merge):
     while i < 128 and new[i] == old[i]:
         i += 1
@@ -89,4 +119,4 @@ def run(new, old, i, merge):
 
 
 if sys.platform == "rp2":
-    from display.blit_viper import blit, fill, page, changes, run  # noqa: F811 (native versions)
+    from display.blit_viper import blit, fill, page, changes, decimal, run  # noqa: F811 (native versions)

@@ -95,6 +95,45 @@ def changes(dst, src, n: int, mask) -> int:
 
 
 @micropython.viper
+def decimal(buf, p: int, size: int, v: int, width: int) -> int:
+    # (no division: the RP2040's core has none; digits by subtraction)
+    pb = ptr8(buf)
+    neg = 0
+    if v < 0:
+        neg = 1
+        v = 0 - v
+    digits = 1
+    top = 1                 # 10 ** (digits - 1)
+    while top <= 100000000 and v >= top * 10:
+        top = top * 10
+        digits += 1
+    w = digits + neg
+    while width > w:
+        if p < size:
+            pb[p] = 32
+        p += 1
+        width -= 1
+    if neg:
+        if p < size:
+            pb[p] = 45
+        p += 1
+    i = 0
+    while i < digits:
+        d = 0
+        while v >= top:
+            v -= top
+            d += 1
+        if 0 <= p + i and p + i < size:
+            pb[p + i] = 48 + d
+        t = 1               # the next power of ten down
+        while t * 10 < top:
+            t = t * 10
+        top = t
+        i += 1
+    return p + digits
+
+
+@micropython.viper
 def run(new, old, i: int, merge: int) -> int:
     pn = ptr8(new)
     po = ptr8(old)

@@ -35,7 +35,7 @@ except ImportError:
 from cowboy import codes as C
 from cowboy import facts as F
 from display import ui as U
-from display.blit import blit, fill
+from display.blit import blit, fill, decimal
 from ticks import ticks_diff
 
 # Main value of a seat.
@@ -202,26 +202,7 @@ class Text:
 
     def n(self, v, width=0):
         """v in decimal, right-aligned in `width` characters (0: as wide as needed)."""
-        neg = v < 0
-        if neg:
-            v = -v
-        digits = 1
-        t = v
-        while t >= 10:
-            t //= 10
-            digits += 1
-        w = digits + (1 if neg else 0)
-        while width > w:
-            self.c(_SPACE)
-            width -= 1
-        if neg:
-            self.c(45)
-        p = self.pos + digits - 1
-        for i in range(digits):
-            if 0 <= p - i < self.size:
-                self.buf[p - i] = 48 + v % 10
-            v //= 10
-        self.pos += digits
+        self.pos = decimal(self.buf, self.pos, self.size, v, width)
 
     def balls(self, mask, sep):
         """The numbers of the balls in `mask` (F.B1, B3, B5), separated by `sep`."""
