@@ -11,7 +11,8 @@ from display.cells import Cells
 from display.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE
 from display import views as V
 
-cells = Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV)
+cells = Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV, V.OLED_MARK_X)
+cells0 = Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV)
 seed = [12345]
 
 
@@ -40,6 +41,7 @@ for t in texts:
         for dx in (0, 1, 2, 7):
             for base in (0, 3):
                 bg = 0xFF if p == 0 and t[base + V.OLED_INV] == 73 else 0
+                bg = bg if k % 2 else 0
                 P.page(a, 5, cells.lay, cells.at[p], cells.at[p + 1], t, base, dx, bg,
                        SMALL, BIG, BIG_INDEX, DOUBLE)
                 N.page(b, 5, cells.lay, cells.at[p], cells.at[p + 1], t, base, dx, bg,
@@ -49,26 +51,46 @@ for t in texts:
                     bad += 1
 print("page", pages, "differ", bad)
 
-runs = 0
+# diff(): the same spans and bytes both ways, and the spans of `new` written over
+# the page as `sent` draws it give the page as `want` draws it
 bad = 0
-for k in range(400):
-    new = bytearray(128)
-    old = bytearray(128)
-    for i in range(rnd(12)):
-        new[rnd(128)] = 1 + rnd(255)
-    for merge in (0, 3, 10):
-        i = 0
-        while True:
-            r1 = P.run(new, old, i, merge)
-            r2 = N.run(new, old, i, merge)
-            runs += 1
-            if r1 != r2:
-                bad += 1
-                break
-            if r1 < 0:
-                break
-            i = r1 & 0xFF
-print("run", runs, "differ", bad)
+wrong = 0
+sends = 0
+spans1 = bytearray(128)
+spans2 = bytearray(128)
+full = bytearray(128)
+goal = bytearray(128)
+for k in range(len(texts)):
+    cl = cells if k % 2 else cells0          # the mark on part of page 0, or all
+    want = bytearray(texts[k][:V.OLED_TEXT])
+    sent = bytearray(8 * V.OLED_TEXT)
+    for p in range(8):
+        for i in range(V.OLED_TEXT):       # the page's text: some cells differ
+            sent[p * V.OLED_TEXT + i] = want[i] if rnd(3) else chars[rnd(len(chars))]
+    for dx in (0, 2):
+        for p in range(8):
+            base = p * V.OLED_TEXT
+            for merge in (-1, 0, 20):
+                n1 = bytearray(128)
+                o1 = bytearray(128)
+                n2 = bytearray(128)
+                o2 = bytearray(128)
+                c1 = P.diff(n1, o1, spans1, cl.lay, want, sent, base, dx, p, merge,
+                            SMALL, BIG, BIG_INDEX, DOUBLE)
+                c2 = N.diff(n2, o2, spans2, cl.lay, want, sent, base, dx, p, merge,
+                            SMALL, BIG, BIG_INDEX, DOUBLE)
+                if c1 != c2 or n1 != n2 or o1 != o2 or spans1[:2 * c1] != spans2[:2 * c2]:
+                    bad += 1
+                cl.page(full, p, sent, base, dx)
+                for j in range(c1):
+                    sends += 1
+                    for x in range(spans1[2 * j], spans1[2 * j + 1]):
+                        full[x] = n1[x]
+                cl.page(goal, p, want, 0, dx)
+                if full != goal:
+                    wrong += 1
+print("diff", sends, "differ", bad, "wrong", wrong)
+
 
 bad = 0
 for k in range(200):
@@ -115,10 +137,11 @@ def locked(t):
             N.page(b, 0, cells.lay, cells.at[p], cells.at[p + 1], t, 0, 1, 0,
                    SMALL, BIG, BIG_INDEX, DOUBLE)
             cells.page(b, p, t, 0, 2)
-        n = N.run(a, b, 0, 10) + N.changes(a, b, 100, b)
+        N.changes(a, b, 100, b)
         N.blit(a, 0, b, 0, 100, 0)
         N.fill(a, 0, 100, 0)
         N.decimal(a, 3, 100, -4567, 8)
+        N.diff(a, b, spans1, cells.lay, t, t, 0, 1, 3, 20, SMALL, BIG, BIG_INDEX, DOUBLE)
     finally:
         micropython.heap_unlock()
     return "no allocation"
@@ -131,9 +154,10 @@ print(locked)
 
 def test_native_loops_match_the_portable_ones_and_allocate_nothing():
     out = mpy.check(code=SCRIPT).lines()
-    pages, runs = out[0].split(), out[1].split()
+    pages = out[0].split()
     assert pages[0] == "page" and int(pages[1]) == 40 * 8 * 4 * 2 and pages[3] == "0"
-    assert runs[0] == "run" and int(runs[1]) > 1200 and runs[3] == "0"
+    diffs = out[1].split()
+    assert diffs[0] == "diff" and int(diffs[1]) > 500 and diffs[3] == "0" and diffs[5] == "0"
     assert out[2] == "bytes differ 0"
     nums = out[3].split()
     assert nums[0] == "decimal" and int(nums[1]) == 18 * 5 * 5 and nums[3] == "0"

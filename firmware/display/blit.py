@@ -13,9 +13,15 @@
 `decimal(buf, p, size, v, width)`: v in decimal at buf[p:], right-aligned in
   `width` characters (spaces before it; 0: as wide as needed), nothing written at
   or past `size`; returns the position after it (display/views.py Text.n).
-`run(new, old, i, merge)`: the next run of columns from i on where two composed
-  pages differ, gaps of at most `merge` equal columns bridged, as a * 256 + b
-  (columns a to b - 1), or -1 when none differs.
+`diff(new, old, spans, lay, want, sent, base, dx, p, merge, small, big, index,
+  double)`: the columns of page p to send, in one call: from the header of `lay`
+  (display/cells.py: [0] the mark flag's text index, [1] the mark's first column,
+  [2 + q] the first entry of page q, entries of 4 bytes from byte 11) it finds the
+  columns of the cells whose character differs between `want` (what is to show)
+  and sent[base:] (what page p shows), composes both pictures over those columns
+  into new and old, and writes the runs of differing columns (gaps of at most
+  `merge` equal columns bridged) as (first, end) byte pairs into spans; returns
+  their number. merge < 0: the whole page composed into new, one span 0-128.
 
 On the Pico (sys.platform "rp2") the same functions come from
 display/blit_viper.py (native code, imported below); CPython, the unix and the
@@ -101,22 +107,105 @@ def decimal(buf, p, size, v, width):
     return p + digits
 
 
-def run(new, old, i, merge):
-    while i < 128 and new[i] == old[i]:
-        i += 1
-    if i >= 128:
-        return -1
-    a = i
-    b = i + 1
-    i += 1
-    while i < 128:
-        if new[i] != old[i]:
-            b = i + 1
-        elif i - b >= merge:
+def diff(new, old, spans, lay, want, sent, base, dx, p, merge, small, big, index, double):
+    a = lay[2 + p] * 4 + 11
+    e = lay[3 + p] * 4 + 11
+    inv = lay[0]
+    mx = lay[1]
+    winv = 1 if p == 0 and want[inv] == 73 else 0
+    sinv = 1 if p == 0 and sent[base + inv] == 73 else 0
+    if merge < 0:
+        x0 = 0
+        x1 = 128
+    else:
+        x0 = 128
+        x1 = 0
+        if winv != sinv:
+            x0 = mx + dx if mx else 0
+            x1 = 128
+        for k in range(a, e, 4):
+            c = lay[k]
+            if want[c] != sent[base + c]:
+                x = lay[k + 2] + dx
+                if x < 128:
+                    if x < x0:
+                        x0 = x
+                    kind = lay[k + 1]
+                    x += 5 if kind == 1 else (28 if kind == 2 else 10)
+                    if x > 128:
+                        x = 128
+                    if x > x1:
+                        x1 = x
+        if x0 >= x1:
+            return 0
+    for which in range(2):
+        if which == 0:
+            buf = new
+            text = want
+            t = 0
+            invd = winv
+        else:
+            buf = old
+            text = sent
+            t = base
+            invd = sinv
+        bg = 0xFF if invd and mx == 0 else 0
+        for i in range(x0, x1):
+            buf[i] = bg
+        for k in range(a, e, 4):
+            x = lay[k + 2] + dx
+            if x >= x1:
+                break
+            kind = lay[k + 1]
+            w = 5 if kind == 1 else (28 if kind == 2 else 10)
+            if x + w <= x0:
+                continue
+            c = text[t + lay[k]] & 0x7F
+            row = lay[k + 3]
+            i0 = x0 - x if x < x0 else 0
+            i1 = x1 - x if x + w > x1 else w
+            if kind == 1:
+                s = c * 5
+                for i in range(i0, i1):
+                    buf[x + i] = small[s + i] ^ bg
+            elif kind == 2:
+                s = index[c] * 168 + row * 28
+                for i in range(i0, i1):
+                    buf[x + i] = big[s + i]
+            else:
+                s = c * 5
+                for i in range(i0, i1):
+                    buf[x + i] = double[2 * (small[s + (i >> 1)] >> 1) + row]
+        if invd and mx:
+            m = mx + dx
+            for i in range(m if m > x0 else x0, x1):
+                buf[i] ^= 0xFF
+        if merge < 0:
+            spans[0] = 0
+            spans[1] = 128
+            return 1
+    n = 0
+    i = x0
+    while i < x1:
+        while i < x1 and new[i] == old[i]:
+            i += 1
+        if i >= x1:
             break
+        first = i
+        end = i + 1
         i += 1
-    return a * 256 + b
+        while i < x1:
+            if new[i] != old[i]:
+                end = i + 1
+            elif i - end >= merge:
+                break
+            i += 1
+        spans[2 * n] = first
+        spans[2 * n + 1] = end
+        n += 1
+    return n
 
 
 if sys.platform == "rp2":
-    from display.blit_viper import blit, fill, page, changes, decimal, run  # noqa: F811 (native versions)
+    from display.blit_viper import (blit, fill, page, changes,  # noqa: F811 (native)
+                                    decimal, diff)

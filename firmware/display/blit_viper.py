@@ -134,20 +134,144 @@ def decimal(buf, p: int, size: int, v: int, width: int) -> int:
 
 
 @micropython.viper
-def run(new, old, i: int, merge: int) -> int:
+def diff(new, old, spans, lay, want, sent, base: int, dx: int, p: int, merge: int,
+         small, big, index, double) -> int:
     pn = ptr8(new)
     po = ptr8(old)
-    while i < 128 and pn[i] == po[i]:
-        i += 1
-    if i >= 128:
-        return -1
-    a = i
-    b = i + 1
-    i += 1
-    while i < 128:
-        if pn[i] != po[i]:
-            b = i + 1
-        elif i - b >= merge:
+    sp = ptr8(spans)
+    pl = ptr8(lay)
+    pw = ptr8(want)
+    pz = ptr8(sent)
+    ps = ptr8(small)
+    pg = ptr8(big)
+    pi = ptr8(index)
+    pd = ptr8(double)
+    a = pl[2 + p] * 4 + 11
+    e = pl[3 + p] * 4 + 11
+    inv = pl[0]
+    mx = pl[1]
+    winv = 0
+    sinv = 0
+    if p == 0:
+        if pw[inv] == 73:
+            winv = 1
+        if pz[base + inv] == 73:
+            sinv = 1
+    x0 = 0
+    x1 = 128
+    if merge >= 0:
+        x0 = 128
+        x1 = 0
+        if winv != sinv:
+            x0 = 0
+            if mx:
+                x0 = mx + dx
+            x1 = 128
+        k = a
+        while k < e:
+            c = pl[k]
+            if pw[c] != pz[base + c]:
+                x = pl[k + 2] + dx
+                if x < 128:
+                    if x < x0:
+                        x0 = x
+                    kind = pl[k + 1]
+                    if kind == 1:
+                        x += 5
+                    elif kind == 2:
+                        x += 28
+                    else:
+                        x += 10
+                    if x > 128:
+                        x = 128
+                    if x > x1:
+                        x1 = x
+            k += 4
+        if x0 >= x1:
+            return 0
+    which = 0
+    while which < 2:
+        pb = pn
+        pt = pw
+        t = 0
+        invd = winv
+        if which:
+            pb = po
+            pt = pz
+            t = base
+            invd = sinv
+        bg = 0
+        if invd and mx == 0:
+            bg = 0xFF
+        i = x0
+        while i < x1:
+            pb[i] = bg
+            i += 1
+        k = a
+        while k < e:
+            x = pl[k + 2] + dx
+            if x >= x1:
+                break
+            kind = pl[k + 1]
+            w = 10
+            if kind == 1:
+                w = 5
+            elif kind == 2:
+                w = 28
+            if x + w > x0:
+                c = pt[t + pl[k]] & 0x7F
+                row = pl[k + 3]
+                i = 0
+                if x < x0:
+                    i = x0 - x
+                i1 = w
+                if x + w > x1:
+                    i1 = x1 - x
+                if kind == 1:
+                    s = c * 5
+                    while i < i1:
+                        pb[x + i] = ps[s + i] ^ bg
+                        i += 1
+                elif kind == 2:
+                    s = pi[c] * 168 + row * 28
+                    while i < i1:
+                        pb[x + i] = pg[s + i]
+                        i += 1
+                else:
+                    s = c * 5
+                    while i < i1:
+                        pb[x + i] = pd[2 * (ps[s + (i >> 1)] >> 1) + row]
+                        i += 1
+            k += 4
+        if invd and mx:
+            i = mx + dx
+            if i < x0:
+                i = x0
+            while i < x1:
+                pb[i] = pb[i] ^ 0xFF
+                i += 1
+        if merge < 0:
+            sp[0] = 0
+            sp[1] = 128
+            return 1
+        which += 1
+    n = 0
+    i = x0
+    while i < x1:
+        while i < x1 and pn[i] == po[i]:
+            i += 1
+        if i >= x1:
             break
+        first = i
+        end = i + 1
         i += 1
-    return a * 256 + b
+        while i < x1:
+            if pn[i] != po[i]:
+                end = i + 1
+            elif i - end >= merge:
+                break
+            i += 1
+        sp[2 * n] = first
+        sp[2 * n + 1] = end
+        n += 1
+    return n

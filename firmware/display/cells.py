@@ -15,7 +15,8 @@ of text[t:t + size] (shifted dx columns right) into a buffer, from the
 pre-rendered glyphs: an OLED needs no frame buffer, its own RAM is the picture.
 The work is one call of display/blit.py's `page()` (native code on the Pico) over
 `lay`, the cells of each page left to right as 4 bytes (text index, kind, x, row
-of the cell on that page), those of page p at lay[at[p]:at[p + 1]].
+of the cell on that page), those of page p at lay[at[p]:at[p + 1]], after a header
+that display/blit.py's `diff()` reads (the OLED driver's one call a page).
 Nothing here allocates after construction.
 """
 from display.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE, BIG_W, BIG_PAGES
@@ -29,6 +30,7 @@ DOUBLE_CELL = 3
 WIDTHS = (0, 5, BIG_W, 10)        # columns a cell kind draws
 HEIGHTS = (0, 1, BIG_PAGES, 2)    # pages it covers
 _INVERTED = 73                    # "I"
+_HEAD = 11                        # header bytes of Cells.lay
 
 
 class Cells:
@@ -51,18 +53,22 @@ class Cells:
                 self.top[c] = top
                 self.pmask[c] = ((1 << HEIGHTS[kind]) - 1) << top
         self.pmask[inv] = 1
-        # the cells of each page, left to right, packed for blit.page()
-        lay = []
-        at = [0] * (pages + 1)
+        # the cells of each page, left to right, packed for blit.page() and
+        # blit.diff(): a header (the mark flag's index, the mark's column, the first
+        # entry of each page and the end), then 4 bytes an entry
+        entries = []
+        first = []
         for p in range(pages):
-            at[p] = len(lay)
+            first.append(len(entries) // 4)
             on = [c for c in range(size) if self.pmask[c] >> p & 1 and c != inv]
             on.sort(key=lambda c: self.x[c])
             for c in on:
-                lay += [c, self.kind[c], self.x[c], p - self.top[c]]
-        at[pages] = len(lay)
-        self.at = tuple(at)
-        self.lay = bytes(lay)
+                entries += [c, self.kind[c], self.x[c], p - self.top[c]]
+        first.append(len(entries) // 4)
+        if pages != 8 or first[-1] > 255 or inv > 255:
+            raise ValueError("layout too large")
+        self.lay = bytes([inv, mark_x] + first + entries)
+        self.at = tuple(_HEAD + 4 * k for k in first)
         self.pages = pages
 
     def inverted(self, p, text, t):

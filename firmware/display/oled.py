@@ -25,7 +25,8 @@ except ImportError:
     def const(x):
         return x
 
-from display.blit import blit, changes, run
+from display.blit import blit, changes, diff
+from display.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE
 
 SET_LOW_COLUMN = const(0x00)      # | column & 0x0F
 SET_HIGH_COLUMN = const(0x10)     # | column >> 4
@@ -77,6 +78,7 @@ _TX = bytearray(WIDTH + 8)
 _TXV = []
 _NEW = bytearray(WIDTH)   # a page as it is to show, composed
 _OLD = bytearray(WIDTH)   # the same page as the panel shows it, composed again
+_SPANS = bytearray(WIDTH)  # (first, end) of each run of columns to send
 
 
 def _views():
@@ -172,24 +174,19 @@ class OLED:
         want = self.want
         sent = self.sent
         dx = self.dx
+        lay = cells.lay
         for p in range(PAGES):
             if not self.dirty >> p & 1:
                 continue
             base = p * size
-            cells.page(_NEW, p, want, 0, dx)
             full = self.sent_dx[p] != dx
-            if full:
-                count += self._span(p, 0, WIDTH)
-            else:
-                # what the page shows, composed again: only the columns that differ go
-                cells.page(_OLD, p, sent, base, dx)
-                i = 0
-                while i < WIDTH:
-                    r = run(_NEW, _OLD, i, MERGE)
-                    if r < 0:
-                        break
-                    i = r & 0xFF
-                    count += self._span(p, r >> 8, i - (r >> 8))
+            # one call: the changed cells' columns composed as they are to show and
+            # as the page shows them, and the runs that differ (native on the Pico)
+            n = diff(_NEW, _OLD, _SPANS, lay, want, sent, base, dx, p,
+                     -1 if full else MERGE, SMALL, BIG, BIG_INDEX, DOUBLE)
+            for k in range(n):
+                x = _SPANS[2 * k]
+                count += self._span(p, x, _SPANS[2 * k + 1] - x)
             blit(sent, base, want, 0, size, 0)
             self.sent_dx[p] = dx
             self.dirty &= ~(1 << p)
