@@ -3,11 +3,15 @@
 The panel's own RAM is the picture: there is no frame buffer. The driver is given
 a cell layout (display/cells.py: where each character of a text is drawn, and in
 which glyph size) and the text to show (`show(text, dx)`); it keeps, per page, the
-text that page last received, and `step()` sends only the columns of the cells
-that differ, composed from pre-rendered glyphs into one small transmit buffer
-(page, column low, column high, then the data of each span). A big digit that
-changes only where its glyph differs costs those pages; a shift of the picture
-(`dx`, against burn-in) or an inverted status line resends whole pages.
+text that page last received. For each page whose text changed, `step()` makes
+one call of display/blit.py's `diff()` (native code on the Pico): over the columns
+of the changed cells it composes the page as it is to show and as the panel shows
+it (from the page's last text) and lists the runs of columns that differ; only
+those go out (page, column low, column high, then the data of each run; runs
+fewer than MERGE columns apart as one). A big digit costs the columns where the
+old and the new glyph differ; the at-table mark (an inverted part of the status
+line) the columns it covers; a shift of the picture (`dx`, against burn-in)
+resends whole pages.
 
 Work is sliced: `step()` sends pages until about SLICE_BYTES of data went out
 (one whole page at most when pages are resent in full) and returns whether
@@ -66,18 +70,13 @@ PAGES = const(8)
 _UNKNOWN = const(255)     # a page whose content the driver does not know
 MERGE = const(20)         # spans this close go out as one: a span costs 7 bytes and a
                           # call of some 0.3 ms on the chip, the time of 13 more bytes
-SPAN = const(1)           # a span's data is a multiple of this many columns
-_CMDS = const(32)         # command writes are at most this long
-
-# One transmit buffer and a view of each length a write can have, shared by every
-# OLED: writes happen one at a time, and a ready view lets a write go out without
-# slicing (which allocates). Spans are rounded up to SPAN columns (the extra columns
-# are composed like the others, so they rewrite what is there), which keeps the
-# views few: some memoryviews instead of one per length (about 5 KiB on the host).
+# One transmit buffer and a view of each length a write can have (137 memoryviews,
+# about 2.2 KB on the chip), shared by every OLED: writes happen one at a time, and
+# a ready view lets a write of any length go out without slicing (which allocates).
 _TX = bytearray(WIDTH + 8)
 _TXV = []
-_NEW = bytearray(WIDTH)   # a page as it is to show, composed
-_OLD = bytearray(WIDTH)   # the same page as the panel shows it, composed again
+_NEW = bytearray(WIDTH)   # a page as it is to show, composed (its changed columns)
+_OLD = bytearray(WIDTH)   # the same columns as the panel shows them, composed again
 _SPANS = bytearray(WIDTH)  # (first, end) of each run of columns to send
 
 
@@ -85,9 +84,7 @@ def _views():
     if not _TXV:
         mv = memoryview(_TX)
         for n in range(WIDTH + 9):
-            # commands; a SPI span (data only); an I2C span (7 header bytes + data)
-            ok = n <= _CMDS or n % SPAN == 0 or (n - 7) % SPAN == 0
-            _TXV.append(mv[0:n] if ok else None)
+            _TXV.append(mv[0:n])
 
 
 class OLED:
@@ -206,11 +203,7 @@ class OLED:
         return count
 
     def _span(self, page, x, n):
-        """Send columns x.. of `page` (composed in _NEW), at least n of them,
-        rounded up to SPAN (moved left at the right edge); returns the columns sent."""
-        n = (n + SPAN - 1) // SPAN * SPAN
-        if x + n > WIDTH:
-            x = WIDTH - n
+        """Send columns x..x+n-1 of `page` (composed in _NEW); returns n."""
         blit(_TX, self.DATA_AT, _NEW, x, n, 0)
         self.send_span(page, x + self.COL_OFFSET, n)
         return n
