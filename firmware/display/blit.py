@@ -23,7 +23,7 @@
   `merge` equal columns bridged) as (first, end) byte pairs into spans; returns
   their number. merge < 0: the whole page composed into new, one span 0-128.
 
-On the Pico (sys.platform "rp2") the same functions come from
+On the Pico (sys.platform "rp2") the same functions but `page()` come from
 display/blit_viper.py (native code, imported below); CPython, the unix and the
 WebAssembly MicroPython use these. Nothing here allocates. (MicroPython v1.24
 allocates a slice object for `dst[a:b] = src`, so whole-buffer copies use these
@@ -207,5 +207,5 @@ def diff(new, old, spans, lay, want, sent, base, dx, p, merge, small, big, index
 
 
 if sys.platform == "rp2":
-    from display.blit_viper import (blit, fill, page, changes,  # noqa: F811 (native)
+    from display.blit_viper import (blit, fill, changes,  # noqa: F811 (native)
                                     decimal, diff)

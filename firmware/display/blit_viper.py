@@ -1,5 +1,8 @@
 """The byte loops of display/blit.py as viper native code (device only).
 
+All but `page()`, which only the tests and tools use (Cells.draw): native code
+is loaded into the heap, and the driver composes with `diff()`.
+
 Compiled by mpy-cross with -march=armv6m (tools/deploy.py); a port without a
 native emitter (CPython, the WebAssembly MicroPython) cannot load this module,
 so display/blit.py imports it only on the Pico. Each function does what its
@@ -27,56 +30,6 @@ def fill(dst, d: int, n: int, v: int):
     while i < e:
         pd[i] = v
         i += 1
-
-
-@micropython.viper
-def page(tx, off: int, lay, a: int, e: int, text, t: int, dx: int, bg: int,
-         small, big, index, double):
-    pt = ptr8(tx)
-    pl = ptr8(lay)
-    pc = ptr8(text)
-    ps = ptr8(small)
-    pb = ptr8(big)
-    pi = ptr8(index)
-    pd = ptr8(double)
-    i = off
-    while i < off + 128:
-        pt[i] = bg
-        i += 1
-    while a < e:
-        x = pl[a + 2] + dx
-        if x >= 128:
-            break
-        c = pc[t + pl[a]] & 0x7F
-        kind = pl[a + 1]
-        row = pl[a + 3]
-        a += 4
-        d = off + x
-        i = 0
-        if kind == 1:
-            n = 5
-            if x > 123:
-                n = 128 - x
-            s = c * 5
-            while i < n:
-                pt[d + i] = ps[s + i] ^ bg
-                i += 1
-        elif kind == 2:
-            n = 28
-            if x > 100:
-                n = 128 - x
-            s = pi[c] * 168 + row * 28
-            while i < n:
-                pt[d + i] = pb[s + i]
-                i += 1
-        else:
-            n = 10
-            if x > 118:
-                n = 128 - x
-            s = c * 5
-            while i < n:
-                pt[d + i] = pd[2 * (ps[s + (i >> 1)] >> 1) + row]
-                i += 1
 
 
 @micropython.viper

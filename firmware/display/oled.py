@@ -91,7 +91,7 @@ class OLED:
     COL_OFFSET = 0
     INIT = SSD1306_INIT
     DATA_AT = 0               # where send_span() finds its bytes in _TX
-    SLICE_BYTES = 160         # data bytes a step() sends at most (unless one page is more)
+    SLICE_BYTES = 240         # data bytes a step() sends at most (unless one page is more)
 
     def __init__(self, cells=None):
         _views()

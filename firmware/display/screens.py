@@ -11,7 +11,8 @@ in a frame every seat's view is rendered into text, one seat per `update` call
 (the shooter's first, then the one who just left the table, then in seat order; a
 seat costs 0.4-1 ms on the chip), and a changed text goes to its driver; in a
 frame that follows a change, the other seats wait until the changed content of
-those two is sent (the calls in between do bus work only). Then
+those two is sent (the calls in between do bus work only; after a stroke that
+leaves the shooter at the table, the shooter's alone). Then
 `update` does at most one slice of bus work and returns; in a frame that follows
 a change, when that slice went to a seven-segment display (a quarter of a
 millisecond), a second render and slice follow in the same call, so a stroke's two
@@ -103,6 +104,7 @@ class Screens:
         self.levels = bytearray(b"\xff" * n)  # brightness last given to each driver
         self._sig = [0] * 15        # what a key or a stroke changes
         self.prev_shooter = -1      # who was at the table before the last change
+        self.left = -1              # who left the table in this frame's change (-1: none)
         self._force = True
         self.frame_at = 0
         self.level = 8
@@ -138,6 +140,10 @@ class Screens:
             b = panel.settings.brightness
             self.level = 0 if b < 0 else (MAX_BRIGHTNESS if b > MAX_BRIGHTNESS else b)
         if self._activity(game, panel, now_ms):
+            if self.left == -2:
+                self.left = self.prev_shooter      # the shooter changed just now
+            else:
+                self.left = -1
             if game is not None:
                 self.ctx.update(game)     # read by the seats: only the game changes it
             self._frame(now_ms, True)
@@ -211,6 +217,7 @@ class Screens:
             v = game.shooter
             if sig[1] != v:
                 self.prev_shooter = sig[1]
+                self.left = -2
                 sig[1] = v
                 n = 1
             v = game.last
@@ -280,13 +287,13 @@ class Screens:
 
     def _render_first(self, game):
         """In a frame after a change: whether to render before a slice of bus work
-        (the shooter or the previous shooter is still to render, or no display
-        has changed content it can send now)."""
+        (the shooter, or the player who just left the table, is still to render,
+        or no display has changed content it can send now)."""
         n = self.count
         i = game.shooter if game is not None else -1
         if 0 <= i < n and self.to_render >> i & 1:
             return True
-        i = self.prev_shooter
+        i = self.left
         if 0 <= i < n and self.to_render >> i & 1:
             return True
         if self.changed == self._none:
