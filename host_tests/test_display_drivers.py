@@ -287,11 +287,11 @@ def test_sh1106_changed_cell_lands_two_columns_in():
     d.flush()
     i2c.clear_log()
     d.show(oled_text(bottom=b"AB"))            # cell 1 of the item line: column 7
-    assert d.flush() == 5                      # the 5 columns of the glyph
+    assert d.flush() == 8                      # 5 columns, rounded up to 8
     b = bytes(fonts.SMALL[66 * 5:66 * 5 + 5])
     # one write: page 7, column 9 (7 + the SH1106's offset 2) as single commands, the
-    # data: the glyph
-    assert i2c.log == [(0x3C, b"\x80\xb7\x80\x09\x80\x10\x40" + b)]
+    # data: the glyph, its gap and the next (blank) cell's first columns
+    assert i2c.log == [(0x3C, b"\x80\xb7\x80\x09\x80\x10\x40" + b + b"\x00" * 3)]
     assert dev.ram[7][9:14] == b
     assert read_oled(dev.pixels())["bottom"] == "AB"
 

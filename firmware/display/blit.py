@@ -2,12 +2,6 @@
 
 `blit(dst, d, src, s, n, x)`: dst[d + i] = src[s + i] ^ x for i < n.
 `fill(dst, d, n, v)`: dst[d + i] = v for i < n.
-`page(tx, off, lay, a, e, text, t, dx, bg, small, big, index, double)`: one
-  128-column page of an OLED picture into tx[off:], from the layout entries
-  lay[a:e] (display/cells.py: 4 bytes each, the text index, kind, x and row of a
-  cell drawn on this page, left to right) and the characters text[t + index],
-  dx columns to the right, on a background of bg (0xFF: inverted; small glyphs
-  are drawn XOR bg); small, big, index, double: the tables of display/glyphs.py.
 `changes(dst, src, n, mask)`: copies src[:n] into dst[:n] and returns the OR of
   mask[i] over the i where they differed (an OLED's changed pages).
 `decimal(buf, p, size, v, width)`: v in decimal at buf[p:], right-aligned in
@@ -20,10 +14,10 @@
   columns of the cells whose character differs between `want` (what is to show)
   and sent[base:] (what page p shows), composes both pictures over those columns
   into new and old, and writes the runs of differing columns (gaps of at most
-  `merge` equal columns bridged) as (first, end) byte pairs into spans; returns
-  their number. merge < 0: the whole page composed into new, one span 0-128.
+  `merge` equal columns bridged, each rounded up to a multiple of 4 columns) as
+  (first, end) byte pairs into spans; returns their number. merge < 0: the whole page composed into new, one span 0-128.
 
-On the Pico (sys.platform "rp2") the same functions but `page()` come from
+On the Pico (sys.platform "rp2") the same functions come from
 display/blit_viper.py (native code, imported below); CPython, the unix and the
 WebAssembly MicroPython use these. Nothing here allocates. (MicroPython v1.24
 allocates a slice object for `dst[a:b] = src`, so whole-buffer copies use these
@@ -40,35 +34,6 @@ def blit(dst, d, src, s, n, x):
 def fill(dst, d, n, v):
     for i in range(d, d + n):
         dst[i] = v
-
-
-def page(tx, off, lay, a, e, text, t, dx, bg, small, big, index, double):
-    for i in range(off, off + 128):
-        tx[i] = bg
-    while a < e:
-        x = lay[a + 2] + dx
-        if x >= 128:
-            break
-        c = text[t + lay[a]] & 0x7F
-        kind = lay[a + 1]
-        row = lay[a + 3]
-        a += 4
-        d = off + x
-        if kind == 1:                       # small: 5 columns, one page
-            n = 128 - x if x > 123 else 5
-            s = c * 5
-            for i in range(n):
-                tx[d + i] = small[s + i] ^ bg
-        elif kind == 2:                     # big: 28 columns, six pages
-            n = 128 - x if x > 100 else 28
-            s = index[c] * 168 + row * 28
-            for i in range(n):
-                tx[d + i] = big[s + i]
-        else:                               # double: 10 columns, two pages
-            n = 128 - x if x > 118 else 10
-            s = c * 5
-            for i in range(n):
-                tx[d + i] = double[2 * (small[s + (i >> 1)] >> 1) + row]
 
 
 def changes(dst, src, n, mask):
@@ -138,6 +103,8 @@ def diff(new, old, spans, lay, want, sent, base, dx, p, merge, small, big, index
                         x1 = x
         if x0 >= x1:
             return 0
+        x0 = x0 - 3 if x0 > 3 else 0            # room to round the runs up
+        x1 = x1 + 3 if x1 < 125 else 128
     for which in range(2):
         if which == 0:
             buf = new
@@ -200,6 +167,10 @@ def diff(new, old, spans, lay, want, sent, base, dx, p, merge, small, big, index
             elif i - end >= merge:
                 break
             i += 1
+        end = first + ((end - first + 3) & ~3)  # a multiple of 4 columns
+        if end > x1:
+            first -= end - x1
+            end = x1
         spans[2 * n] = first
         spans[2 * n + 1] = end
         n += 1

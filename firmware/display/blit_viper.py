@@ -1,8 +1,5 @@
 """The byte loops of display/blit.py as viper native code (device only).
 
-All but `page()`, which only the tests and tools use (Cells.draw): native code
-is loaded into the heap, and the driver composes with `diff()`.
-
 Compiled by mpy-cross with -march=armv6m (tools/deploy.py); a port without a
 native emitter (CPython, the WebAssembly MicroPython) cannot load this module,
 so display/blit.py imports it only on the Pico. Each function does what its
@@ -142,6 +139,12 @@ def diff(new, old, spans, lay, want, sent, base: int, dx: int, p: int, merge: in
             k += 4
         if x0 >= x1:
             return 0
+        x0 -= 3
+        if x0 < 0:
+            x0 = 0
+        x1 += 3
+        if x1 > 128:
+            x1 = 128
     which = 0
     while which < 2:
         pb = pn
@@ -224,6 +227,10 @@ def diff(new, old, spans, lay, want, sent, base: int, dx: int, p: int, merge: in
             elif i - end >= merge:
                 break
             i += 1
+        end = first + ((end - first + 3) & 0xFFFC)
+        if end > x1:
+            first -= end - x1
+            end = x1
         sp[2 * n] = first
         sp[2 * n + 1] = end
         n += 1

@@ -12,15 +12,15 @@ the right edge: those columns lit, glyphs dark.
 
 `Cells.page(buf, p, text, t, dx)` writes the 128 columns of page p of the picture
 of text[t:t + size] (shifted dx columns right) into a buffer, from the
-pre-rendered glyphs: an OLED needs no frame buffer, its own RAM is the picture.
-The work is one call of display/blit.py's `page()` (native code on the Pico) over
+pre-rendered glyphs (tests and tools; an OLED needs no frame buffer, its own RAM
+is the picture). The work is display/blit.py's `diff()` over
 `lay`, the cells of each page left to right as 4 bytes (text index, kind, x, row
 of the cell on that page), those of page p at lay[at[p]:at[p + 1]], after a header
-that display/blit.py's `diff()` reads (the OLED driver's one call a page).
-Nothing here allocates after construction.
+(the OLED driver makes the same call, one a changed page). Nothing here allocates
+after construction, but `page()` its buffers at its first call.
 """
 from display.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE, BIG_W, BIG_PAGES
-from display.blit import blit, page
+from display.blit import blit, diff
 
 NONE = 0
 SMALL_CELL = 1
@@ -68,6 +68,7 @@ class Cells:
         if pages != 8 or first[-1] > 255 or inv > 255:
             raise ValueError("layout too large")
         self.lay = bytes([inv, mark_x] + first + entries)
+        self._text = None       # Cells.page()'s buffers, made at its first call
         self.at = tuple(_HEAD + 4 * k for k in first)
         self.pages = pages
 
@@ -76,21 +77,16 @@ class Cells:
         return p == 0 and text[t + self.inv] == _INVERTED
 
     def page(self, buf, p, text, t, dx, off=0):
-        """The 128 columns of page p of the picture of text[t:t + size] into buf[off:]."""
-        a = self.at[p]
-        e = self.at[p + 1]
-        if p == 0 and text[t + self.inv] == _INVERTED:
-            x = self.mark_x
-            if x == 0:
-                page(buf, off, self.lay, a, e, text, t, dx, 0xFF,
-                     SMALL, BIG, BIG_INDEX, DOUBLE)
-                return
-            page(buf, off, self.lay, a, e, text, t, dx, 0, SMALL, BIG, BIG_INDEX, DOUBLE)
-            x += dx
-            if x < 128:
-                blit(buf, off + x, buf, off + x, 128 - x, 0xFF)
-            return
-        page(buf, off, self.lay, a, e, text, t, dx, 0, SMALL, BIG, BIG_INDEX, DOUBLE)
+        """The 128 columns of page p of the picture of text[t:t + size] into
+        buf[off:] (tests and tools: the OLED driver calls diff() itself)."""
+        if self._text is None:
+            self._text = bytearray(self.size)
+            self._page = bytearray(128)
+            self._spans = bytearray(2)
+        blit(self._text, 0, text, t, self.size, 0)
+        diff(self._page, self._page, self._spans, self.lay, self._text, self._text, 0, dx,
+             p, -1, SMALL, BIG, BIG_INDEX, DOUBLE)
+        blit(buf, off, self._page, 0, 128, 0)
 
     def draw(self, buf, text, dx):
         """The whole picture into a 1 KB MONO_VLSB frame buffer (tests, tools)."""

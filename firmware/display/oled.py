@@ -70,21 +70,25 @@ PAGES = const(8)
 _UNKNOWN = const(255)     # a page whose content the driver does not know
 MERGE = const(20)         # spans this close go out as one: a span costs 7 bytes and a
                           # call of some 0.3 ms on the chip, the time of 13 more bytes
-# One transmit buffer and a view of each length a write can have (137 memoryviews,
-# about 2.2 KB on the chip), shared by every OLED: writes happen one at a time, and
-# a ready view lets a write of any length go out without slicing (which allocates).
+# One transmit buffer and a view of each length a write can have, shared by every
+# OLED: writes happen one at a time, and a ready view lets a write go out without
+# slicing (which allocates). diff() rounds runs up to a multiple of 4 columns (the
+# extra columns are composed like the others), which keeps the views to 85.
+_CMDS = const(32)         # command writes are at most this long
 _TX = bytearray(WIDTH + 8)
 _TXV = []
 _NEW = bytearray(WIDTH)   # a page as it is to show, composed (its changed columns)
 _OLD = bytearray(WIDTH)   # the same columns as the panel shows them, composed again
-_SPANS = bytearray(WIDTH)  # (first, end) of each run of columns to send
+_SPANS = bytearray(2 * (WIDTH // (MERGE + 1) + 1))  # (first, end) of each run to send
 
 
 def _views():
     if not _TXV:
         mv = memoryview(_TX)
         for n in range(WIDTH + 9):
-            _TXV.append(mv[0:n])
+            # commands; a SPI span (data only); an I2C span (7 header bytes + data)
+            ok = n <= _CMDS or n % 4 == 0 or (n - 7) % 4 == 0
+            _TXV.append(mv[0:n] if ok else None)
 
 
 class OLED:
