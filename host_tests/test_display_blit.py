@@ -96,6 +96,14 @@ for k in range(200):
     N.fill(d2, 0, len(src) // 2, k & 0xFF)
     if d1 != d2:
         bad += 1
+    f1 = bytearray(80)
+    f2 = bytearray(80)
+    n = rnd(len(src) + 1)
+    P.frame(f1, src, len(src) - n, n, k & 7, k % 132)
+    N.frame(f2, src, len(src) - n, n, k & 7, k % 132)
+    if f1 != f2 or f1[:7] != bytes((0x80, 0xB0 | k & 7, 0x80, k % 132 & 15, 0x80,
+                                    0x10 | k % 132 >> 4, 0x40)):
+        bad += 1
 print("bytes differ", bad)
 
 bad = 0
@@ -124,6 +132,7 @@ def locked(t):
         N.blit(a, 0, b, 0, 100, 0)
         N.fill(a, 0, 100, 0)
         N.decimal(a, 3, 100, -4567, 8)
+        N.frame(a, b, 3, 20, 5, 66)
         N.diff(a, b, spans1, cells.lay, t, t, 0, 1, 3, 20, SMALL, BIG, BIG_INDEX, DOUBLE)
     finally:
         micropython.heap_unlock()

@@ -4,6 +4,9 @@
 `fill(dst, d, n, v)`: dst[d + i] = v for i < n.
 `changes(dst, src, n, mask)`: copies src[:n] into dst[:n] and returns the OR of
   mask[i] over the i where they differed (an OLED's changed pages).
+`frame(tx, src, x, n, page, col)`: an OLED I2C write of columns src[x:x + n] to
+  `page` from RAM column `col` into tx[:n + 7]: page and column as single commands
+  (control byte 0x80 each), then 0x40 and the data.
 `decimal(buf, p, size, v, width)`: v in decimal at buf[p:], right-aligned in
   `width` characters (spaces before it; 0: as wide as needed), nothing written at
   or past `size`; returns the position after it (display/views.py Text.n).
@@ -43,6 +46,18 @@ def changes(dst, src, n, mask):
             dst[i] = src[i]
             m |= mask[i]
     return m
+
+
+def frame(tx, src, x, n, page, col):
+    tx[0] = 0x80
+    tx[1] = 0xB0 | page
+    tx[2] = 0x80
+    tx[3] = col & 0x0F
+    tx[4] = 0x80
+    tx[5] = 0x10 | col >> 4
+    tx[6] = 0x40
+    for i in range(n):
+        tx[7 + i] = src[x + i]
 
 
 def decimal(buf, p, size, v, width):
@@ -179,4 +194,4 @@ def diff(new, old, spans, lay, want, sent, base, dx, p, merge, small, big, index
 
 if sys.platform == "rp2":
     from display.blit_viper import (blit, fill, changes,  # noqa: F811 (native)
-                                    decimal, diff)
+                                    frame, decimal, diff)

@@ -45,6 +45,23 @@ def changes(dst, src, n: int, mask) -> int:
 
 
 @micropython.viper
+def frame(tx, src, x: int, n: int, page: int, col: int):
+    pt = ptr8(tx)
+    ps = ptr8(src)
+    pt[0] = 0x80
+    pt[1] = 0xB0 | page
+    pt[2] = 0x80
+    pt[3] = col & 0x0F
+    pt[4] = 0x80
+    pt[5] = 0x10 | (col >> 4)
+    pt[6] = 0x40
+    i = 0
+    while i < n:
+        pt[7 + i] = ps[x + i]
+        i += 1
+
+
+@micropython.viper
 def decimal(buf, p: int, size: int, v: int, width: int) -> int:
     # (no division: the RP2040's core has none; digits by subtraction)
     pb = ptr8(buf)

@@ -29,7 +29,7 @@ except ImportError:
     def const(x):
         return x
 
-from display.blit import blit, changes, diff
+from display.blit import blit, changes, diff, frame
 from display.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE
 
 SET_LOW_COLUMN = const(0x00)      # | column & 0x0F
@@ -233,14 +233,15 @@ class OLED_I2C(OLED):
         self.i2c.writeto(self.addr, _TXV[n + 1])
 
     def send_span(self, page, col, n):
-        _TX[0] = 0x80
-        _TX[1] = SET_PAGE | page
-        _TX[2] = 0x80
-        _TX[3] = SET_LOW_COLUMN | (col & 0x0F)
-        _TX[4] = 0x80
-        _TX[5] = SET_HIGH_COLUMN | (col >> 4)
-        _TX[6] = 0x40
+        frame(_TX, _TX, 7, n, page, col)
         self.i2c.writeto(self.addr, _TXV[n + 7])
+
+    def _span(self, page, x, n):
+        # the header and the columns composed in _NEW in one call (native on the
+        # Pico), then the write: little work between two writes
+        frame(_TX, _NEW, x, n, page, x + self.COL_OFFSET)
+        self.i2c.writeto(self.addr, _TXV[n + 7])
+        return n
 
 
 class OLED_SPI(OLED):
