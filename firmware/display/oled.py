@@ -7,8 +7,8 @@ text that page last received. For each page whose text changed, `step()` makes
 one call of display/blit.py's `diff()` (native code on the Pico): over the columns
 of the changed cells it composes the page as it is to show and as the panel shows
 it (from the page's last text) and lists the runs of columns that differ; only
-those go out (page, column low, column high, then the data of each run; runs
-fewer than MERGE columns apart as one). A big digit costs the columns where the
+those go out (page, column low, column high, then the data of each run; runs at
+most MERGE columns apart as one, each rounded up to 4 columns). A big digit costs the columns where the
 old and the new glyph differ; the at-table mark (an inverted part of the status
 line) the columns it covers; a shift of the picture (`dx`, against burn-in)
 resends whole pages.
