@@ -503,3 +503,31 @@ def test_oled_full_refresh_never_blanks_the_panel():
     cmds = [c for c, _ in dev.commands]
     assert 0xAE not in cmds and cmds[-1] == 0xAF    # on again only after the content
     assert dev.ram[7][3:8] == bytes(fonts.SMALL[52 * 5:52 * 5 + 5])
+
+
+def test_oled_change_during_a_periodic_refresh_goes_first_as_changed_columns():
+    i2c = I2C(0)
+    dev = i2c.attach(OLEDDevice(0x3C, "sh1106"))
+    d = SH1106_I2C(i2c, 0x3C, oled_cells())
+    d.show(oled_text(b"PLAYER 1", b" 38"))
+    d.flush()
+    d.refresh(True)                            # the periodic refresh: content known
+    d.step()                                   # init, page 0 whole
+    i2c.clear_log()
+    d.show(oled_text(b"PLAYER 1", b" 39"))     # 8 -> 9 while pages 1-7 wait
+    d.step()
+    writes = page_writes(i2c.log)
+    assert writes and all(len(b) < 28 for _, _, b in writes)   # columns, not pages
+    assert read_oled(dev.pixels())["big"] == "39"
+    i2c.clear_log()
+    d.flush()                                  # then the refresh goes on, whole pages
+    assert [(p, len(b)) for p, _, b in page_writes(i2c.log)] == [(p, 128) for p in range(1, 8)]
+    assert read_oled(dev.pixels())["big"] == "39"
+    d.refresh()                                # content not known (a retry): whole pages
+    d.step()
+    i2c.clear_log()
+    d.show(oled_text(b"PLAYER 1", b" 40"))
+    d.step()
+    assert [(p, len(b)) for p, _, b in page_writes(i2c.log)] == [(1, 128)]
+    d.flush()
+    assert read_oled(dev.pixels())["big"] == "40"

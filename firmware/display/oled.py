@@ -112,6 +112,8 @@ class OLED:
         self.want = bytearray(cells.size)          # the text to show
         self.sent = bytearray(PAGES * cells.size)  # per page: the text it last got
         self.sent_dx = bytearray(PAGES)
+        self.dirty = 0                             # pages whose text changed
+        self.resend = 0                            # pages to resend whole
         self.dx = 0
         self.refresh()
 
@@ -123,12 +125,15 @@ class OLED:
         """Show RAM row n on top (hardware, nothing redrawn): moves the picture up."""
         self.start_line = n & 63
 
-    def refresh(self):
-        """Re-initialise the chip and resend every page (over the next steps)."""
+    def refresh(self, known=False):
+        """Re-initialise the chip and resend every page (over the next steps).
+        `known`: the panel still shows what it was sent (the periodic refresh,
+        against upsets), so changed columns may go before the whole pages."""
         self._init = True
-        self.dirty = 0xFF
-        for p in range(PAGES):
-            self.sent_dx[p] = _UNKNOWN
+        self.resend = 0xFF
+        if not known:
+            for p in range(PAGES):
+                self.sent_dx[p] = _UNKNOWN
         self._sent_level = -1
         self._sent_start = -1
         self._on = False
@@ -143,7 +148,7 @@ class OLED:
 
     def pending(self):
         """Something is still to send."""
-        return (self.dirty != 0 or self._init or not self._on
+        return (self.dirty != 0 or self.resend != 0 or self._init or not self._on
                 or self.level != self._sent_level or self.start_line != self._sent_start)
 
     def flush(self, full=False):
@@ -176,23 +181,40 @@ class OLED:
         sent = self.sent
         dx = self.dx
         lay = cells.lay
+        # Changed pages first, only the columns that differ from what they show ...
         for p in range(PAGES):
-            if not self.dirty >> p & 1:
+            if not self.dirty >> p & 1 or self.sent_dx[p] != dx:
                 continue
             base = p * size
-            full = self.sent_dx[p] != dx
             # one call: the changed cells' columns composed as they are to show and
             # as the page shows them, and the runs that differ (native on the Pico)
-            n = diff(_NEW, _OLD, _SPANS, lay, want, sent, base, dx, p,
-                     -1 if full else MERGE, SMALL, BIG, BIG_INDEX, DOUBLE)
+            n = diff(_NEW, _OLD, _SPANS, lay, want, sent, base, dx, p, MERGE,
+                     SMALL, BIG, BIG_INDEX, DOUBLE)
             for k in range(n):
                 x = _SPANS[2 * k]
                 count += self._span(p, x, _SPANS[2 * k + 1] - x)
             blit(sent, base, want, 0, size, 0)
+            self.dirty &= ~(1 << p)
+            if count >= self.SLICE_BYTES:
+                return count
+        # ... then, in a step of its own, one page resent whole: a refresh, a shift
+        # of the picture, or a page whose content is not known
+        todo = self.dirty | self.resend
+        if todo:
+            if count:
+                return count
+            p = 0
+            while not todo >> p & 1:
+                p += 1
+            base = p * size
+            diff(_NEW, _OLD, _SPANS, lay, want, sent, base, dx, p, -1,
+                 SMALL, BIG, BIG_INDEX, DOUBLE)
+            count += self._span(p, 0, WIDTH)
+            blit(sent, base, want, 0, size, 0)
             self.sent_dx[p] = dx
             self.dirty &= ~(1 << p)
-            if full or count >= self.SLICE_BYTES:
-                return count
+            self.resend &= ~(1 << p)
+            return count
         if self.level != self._sent_level or self.start_line != self._sent_start \
                 or not self._on:
             c = self._cmd

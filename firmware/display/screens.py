@@ -157,7 +157,7 @@ class Screens:
             if self.displays[i] is not None and not self.failed >> i & 1:
                 self.refreshing = i
                 if self.kinds[i] == KIND_OLED:
-                    self.displays[i].refresh()
+                    self.displays[i].refresh(True)   # changed columns may go first
         # After a change the two displays a stroke changes (the player at the table,
         # then the one who just left it) go first, both in this call when the
         # first was a seven-segment one (a render and a frame: under 2 ms).
