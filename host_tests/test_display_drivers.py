@@ -275,7 +275,7 @@ def oled_text(top=b"", big=b"", side=b"", bottom=b"", inverted=False):
 
 
 def oled_cells():
-    return Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV)
+    return Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV, V.OLED_MARK_X)
 
 
 @pytest.mark.parametrize("cls,chip,offset", [(SSD1306_I2C, "ssd1306", 0),
@@ -302,7 +302,7 @@ def test_sh1106_changed_cell_lands_two_columns_in():
     d.flush()
     i2c.clear_log()
     d.show(oled_text(bottom=b"AB"))            # cell 1 of the item line: column 7
-    assert d.flush() == 8                      # 5 columns, rounded up to a SPAN of 8
+    assert d.flush() == 8                      # 5 columns, rounded up to 8
     b = bytes(fonts.SMALL[66 * 5:66 * 5 + 5])
     # one write: page 7, column 9 (7 + the SH1106's offset 2) as single commands, the
     # data: the glyph, its gap and the next (blank) cell's first columns
@@ -311,7 +311,7 @@ def test_sh1106_changed_cell_lands_two_columns_in():
     assert read_oled(dev.pixels())["bottom"] == "AB"
 
 
-def test_oled_big_digit_change_sends_only_the_pages_where_the_glyphs_differ():
+def test_oled_big_digit_change_sends_only_the_columns_where_the_glyphs_differ():
     i2c = I2C(0)
     dev = i2c.attach(OLEDDevice(0x3C, "ssd1306"))
     d = SSD1306_I2C(i2c, 0x3C, oled_cells())
@@ -321,13 +321,19 @@ def test_oled_big_digit_change_sends_only_the_pages_where_the_glyphs_differ():
     d.show(oled_text(big=b" 39"))              # 8 -> 9: only the lower left bar goes
     n = d.flush()
     writes = page_writes(i2c.log)
-    # the 28 columns of the glyph, rounded up to a span of 32
-    assert writes and all(c == 60 and len(data) == 32 for _, c, data in writes)
-    pages = [p for p, _, _ in writes]
-    assert 0 < len(pages) < 6 and n == 32 * len(pages)
-    glyph = fonts.BIG_INDEX[ord("9")] * 28 * 6
-    for p, _, data in writes:
-        assert data[:28] == fonts.BIG[glyph + (p - 1) * 28:glyph + p * 28]
+    g8 = fonts.BIG_INDEX[ord("8")] * 28 * 6
+    g9 = fonts.BIG_INDEX[ord("9")] * 28 * 6
+    sent = {}
+    for p, c, data in writes:
+        assert 60 <= c and c + len(data) <= 88            # inside the third big cell
+        for i, v in enumerate(data):
+            assert v == fonts.BIG[g9 + (p - 1) * 28 + c - 60 + i]
+            sent[p, c + i] = v
+    differ = [(p, 60 + i) for p in range(1, 7) for i in range(28)
+              if fonts.BIG[g8 + (p - 1) * 28 + i] != fonts.BIG[g9 + (p - 1) * 28 + i]]
+    assert differ and all(k in sent for k in differ)
+    # the columns that differ, and at most the few equal ones between them
+    assert n == len(sent) < 2 * len(differ) < 6 * 28
     assert read_oled(dev.pixels())["big"] == "39"
 
 
@@ -342,7 +348,7 @@ def test_oled_step_sends_a_bounded_slice():
     while d.pending():
         slices.append(d.step())
     assert len(slices) > 1
-    assert all(n < d.SLICE_BYTES + 3 * 28 for n in slices)
+    assert all(n < d.SLICE_BYTES + 128 for n in slices)   # a page at most past it
     d.refresh()                                # a full refresh: one page a step
     slices = []
     while d.pending():
@@ -350,22 +356,30 @@ def test_oled_step_sends_a_bounded_slice():
     assert slices[:8] == [128] * 8
 
 
-def test_oled_shift_and_inverted_line_resend_whole_pages():
+def test_oled_at_table_mark_sends_its_columns_and_a_shift_resends_whole_pages():
     i2c = I2C(0)
     dev = i2c.attach(OLEDDevice(0x3C, "sh1106"))
     d = SH1106_I2C(i2c, 0x3C, oled_cells())
-    d.show(oled_text(b"AT TABLE", b" 12"))
+    top = b"PLAYER 1     AT TABLE"
+    d.show(oled_text(top, b" 12"))
     d.flush()
+    assert not read_oled(dev.pixels())["inverted"]
     i2c.clear_log()
-    d.show(oled_text(b"AT TABLE", b" 12", inverted=True))
-    assert d.flush() == 128                    # page 0 only
-    assert read_oled(dev.pixels())["inverted"]
-    assert dev.ram[0][2] == 0xFF               # column 0: a lit margin
-    d.show(oled_text(b"AT TABLE", b" 12", inverted=True), 2)
+    d.show(oled_text(top, b" 12", inverted=True))
+    # page 0 from the mark's column to the edge, one write
+    assert d.flush() == 128 - V.OLED_MARK_X
+    assert [(p, c) for p, c, _ in page_writes(i2c.log)] == [(0, V.OLED_MARK_X + 2)]
+    seen = read_oled(dev.pixels())
+    assert seen["inverted"] and seen["top"] == "PLAYER 1     AT TABLE"
+    assert dev.ram[0][2 + V.OLED_MARK_X] == 0xFF            # a lit margin
+    assert dev.ram[0][2 + 127] == 0xFF
+    assert dev.ram[0][2 + V.OLED_MARK_X - 1] == 0x00        # left of it: dark
+    d.show(oled_text(top, b" 12", inverted=True), 2)
     assert d.flush() == 8 * 128
     px = dev.pixels()
     seen = read_oled(px)
-    assert seen["top"] == "AT TABLE" and seen["big"] == "12"
+    assert seen["top"] == "PLAYER 1     AT TABLE" and seen["big"] == "12"
+    assert seen["inverted"]
     assert not any(px[y][x] for y in range(8, 56) for x in range(0, 2))
 
 
@@ -522,3 +536,31 @@ def test_max7219_chain_starts_in_thirteen_frames_whatever_its_length():
     mods[1].flush(True)                 # a refresh of one module: its own 13 frames
     assert len(dev.frames) == 26
     assert [dev.text(i) for i in range(3)] == ["P1    10", "P2    11", "P3    12"]
+
+
+def test_oled_change_during_a_periodic_refresh_goes_first_as_changed_columns():
+    i2c = I2C(0)
+    dev = i2c.attach(OLEDDevice(0x3C, "sh1106"))
+    d = SH1106_I2C(i2c, 0x3C, oled_cells())
+    d.show(oled_text(b"PLAYER 1", b" 38"))
+    d.flush()
+    d.refresh(True)                            # the periodic refresh: content known
+    d.step()                                   # init, page 0 whole
+    i2c.clear_log()
+    d.show(oled_text(b"PLAYER 1", b" 39"))     # 8 -> 9 while pages 1-7 wait
+    d.step()
+    writes = page_writes(i2c.log)
+    assert writes and all(len(b) < 28 for _, _, b in writes)   # columns, not pages
+    assert read_oled(dev.pixels())["big"] == "39"
+    i2c.clear_log()
+    d.flush()                                  # then the refresh goes on, whole pages
+    assert [(p, len(b)) for p, _, b in page_writes(i2c.log)] == [(p, 128) for p in range(1, 8)]
+    assert read_oled(dev.pixels())["big"] == "39"
+    d.refresh()                                # content not known (a retry): whole pages
+    d.step()
+    i2c.clear_log()
+    d.show(oled_text(b"PLAYER 1", b" 40"))
+    d.step()
+    assert [(p, len(b)) for p, _, b in page_writes(i2c.log)] == [(1, 128)]
+    d.flush()
+    assert read_oled(dev.pixels())["big"] == "40"

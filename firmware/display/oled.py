@@ -3,11 +3,15 @@
 The panel's own RAM is the picture: there is no frame buffer. The driver is given
 a cell layout (display/cells.py: where each character of a text is drawn, and in
 which glyph size) and the text to show (`show(text, dx)`); it keeps, per page, the
-text that page last received, and `step()` sends only the columns of the cells
-that differ, composed from pre-rendered glyphs into one small transmit buffer
-(page, column low, column high, then the data of each span). A big digit that
-changes only where its glyph differs costs those pages; a shift of the picture
-(`dx`, against burn-in) or an inverted status line resends whole pages.
+text that page last received. For each page whose text changed, `step()` makes
+one call of display/blit.py's `diff()` (native code on the Pico): over the columns
+of the changed cells it composes the page as it is to show and as the panel shows
+it (from the page's last text) and lists the runs of columns that differ; only
+those go out (page, column low, column high, then the data of each run; runs at
+most MERGE columns apart as one, each rounded up to 4 columns). A big digit costs the columns where the
+old and the new glyph differ; the at-table mark (an inverted part of the status
+line) the columns it covers; a shift of the picture (`dx`, against burn-in)
+resends whole pages.
 
 Work is sliced: `step()` sends pages until about SLICE_BYTES of data went out
 (one whole page at most when pages are resent in full) and returns whether
@@ -25,7 +29,8 @@ except ImportError:
     def const(x):
         return x
 
-from display.blit import blit
+from display.blit import blit, changes, diff, frame
+from display.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE
 
 SET_LOW_COLUMN = const(0x00)      # | column & 0x0F
 SET_HIGH_COLUMN = const(0x10)     # | column >> 4
@@ -63,17 +68,18 @@ SH1106_INIT = bytes((
 WIDTH = const(128)
 PAGES = const(8)
 _UNKNOWN = const(255)     # a page whose content the driver does not know
-MERGE = const(6)          # spans closer than this go out as one (a span costs 7 bytes)
-SPAN = const(8)           # a span's data is a multiple of this many columns
-_CMDS = const(32)         # command writes are at most this long
-
+MERGE = const(20)         # spans this close go out as one: a span costs 7 bytes and a
+                          # call of some 0.3 ms on the chip, the time of 13 more bytes
 # One transmit buffer and a view of each length a write can have, shared by every
 # OLED: writes happen one at a time, and a ready view lets a write go out without
-# slicing (which allocates). Spans are rounded up to SPAN columns (the extra columns
-# are composed like the others, so they rewrite what is there), which keeps the
-# views few: some memoryviews instead of one per length (about 5 KiB on the host).
+# slicing (which allocates). diff() rounds runs up to a multiple of 4 columns (the
+# extra columns are composed like the others), which keeps the views to 85.
+_CMDS = const(32)         # command writes are at most this long
 _TX = bytearray(WIDTH + 8)
 _TXV = []
+_NEW = bytearray(WIDTH)   # a page as it is to show, composed (its changed columns)
+_OLD = bytearray(WIDTH)   # the same columns as the panel shows them, composed again
+_SPANS = bytearray(2 * (WIDTH // (MERGE + 1) + 1))  # (first, end) of each run to send
 
 
 def _views():
@@ -81,7 +87,7 @@ def _views():
         mv = memoryview(_TX)
         for n in range(WIDTH + 9):
             # commands; a SPI span (data only); an I2C span (7 header bytes + data)
-            ok = n <= _CMDS or n % SPAN == 0 or (n - 7) % SPAN == 0
+            ok = n <= _CMDS or n % 4 == 0 or (n - 7) % 4 == 0
             _TXV.append(mv[0:n] if ok else None)
 
 
@@ -89,7 +95,7 @@ class OLED:
     COL_OFFSET = 0
     INIT = SSD1306_INIT
     DATA_AT = 0               # where send_span() finds its bytes in _TX
-    SLICE_BYTES = 160         # data bytes a step() sends at most (unless one page is more)
+    SLICE_BYTES = 240         # data bytes a step() sends at most (unless one page is more)
 
     def __init__(self, cells=None):
         _views()
@@ -106,6 +112,8 @@ class OLED:
         self.want = bytearray(cells.size)          # the text to show
         self.sent = bytearray(PAGES * cells.size)  # per page: the text it last got
         self.sent_dx = bytearray(PAGES)
+        self.dirty = 0                             # pages whose text changed
+        self.resend = 0                            # pages to resend whole
         self.dx = 0
         self.refresh()
 
@@ -117,31 +125,30 @@ class OLED:
         """Show RAM row n on top (hardware, nothing redrawn): moves the picture up."""
         self.start_line = n & 63
 
-    def refresh(self):
-        """Re-initialise the chip and resend every page (over the next steps)."""
+    def refresh(self, known=False):
+        """Re-initialise the chip and resend every page (over the next steps).
+        `known`: the panel still shows what it was sent (the periodic refresh,
+        against upsets), so changed columns may go before the whole pages."""
         self._init = True
-        self.dirty = 0xFF
-        for p in range(PAGES):
-            self.sent_dx[p] = _UNKNOWN
+        self.resend = 0xFF
+        if not known:
+            for p in range(PAGES):
+                self.sent_dx[p] = _UNKNOWN
         self._sent_level = -1
         self._sent_start = -1
         self._on = False
 
     def show(self, text, dx=0):
         """Show `text` (bytes of the layout's size), dx columns to the right."""
-        cells = self.cells
-        want = self.want
         if dx != self.dx:
             self.dx = dx
             self.dirty = 0xFF
-        for c in range(cells.size):
-            if text[c] != want[c]:
-                want[c] = text[c]
-                self.dirty |= cells.pmask[c]
+        # (one native call on the Pico: a loop here cost some 1.5 ms)
+        self.dirty |= changes(self.want, text, self.cells.size, self.cells.pmask)
 
     def pending(self):
         """Something is still to send."""
-        return (self.dirty != 0 or self._init or not self._on
+        return (self.dirty != 0 or self.resend != 0 or self._init or not self._on
                 or self.level != self._sent_level or self.start_line != self._sent_start)
 
     def flush(self, full=False):
@@ -173,45 +180,41 @@ class OLED:
         want = self.want
         sent = self.sent
         dx = self.dx
-        inv = cells.inv
+        lay = cells.lay
+        # Changed pages first, only the columns that differ from what they show ...
         for p in range(PAGES):
-            if not self.dirty >> p & 1:
+            if not self.dirty >> p & 1 or self.sent_dx[p] != dx:
                 continue
             base = p * size
-            full = self.sent_dx[p] != dx or (p == 0 and want[inv] != sent[inv])
-            if full:
-                count += self._span(p, 0, WIDTH)
-            else:
-                a = -1
-                b = -1
-                on = cells.pages[p]
-                for k in range(len(on)):
-                    c = on[k]
-                    w = want[c]
-                    o = sent[base + c]
-                    if w == o or cells.same_on_page(c, p, w, o):
-                        continue
-                    x = cells.x[c] + dx
-                    if x >= WIDTH:
-                        continue
-                    e = x + cells.width_of(c)
-                    if e > WIDTH:
-                        e = WIDTH
-                    if a >= 0 and x - b <= MERGE:
-                        if e > b:
-                            b = e
-                        continue
-                    if a >= 0:
-                        count += self._span(p, a, b - a)
-                    a = x
-                    b = e
-                if a >= 0:
-                    count += self._span(p, a, b - a)
+            # one call: the changed cells' columns composed as they are to show and
+            # as the page shows them, and the runs that differ (native on the Pico)
+            n = diff(_NEW, _OLD, _SPANS, lay, want, sent, base, dx, p, MERGE,
+                     SMALL, BIG, BIG_INDEX, DOUBLE)
+            for k in range(n):
+                x = _SPANS[2 * k]
+                count += self._span(p, x, _SPANS[2 * k + 1] - x)
+            blit(sent, base, want, 0, size, 0)
+            self.dirty &= ~(1 << p)
+            if count >= self.SLICE_BYTES:
+                return count
+        # ... then, in a step of its own, one page resent whole: a refresh, a shift
+        # of the picture, or a page whose content is not known
+        todo = self.dirty | self.resend
+        if todo:
+            if count:
+                return count
+            p = 0
+            while not todo >> p & 1:
+                p += 1
+            base = p * size
+            diff(_NEW, _OLD, _SPANS, lay, want, sent, base, dx, p, -1,
+                 SMALL, BIG, BIG_INDEX, DOUBLE)
+            count += self._span(p, 0, WIDTH)
             blit(sent, base, want, 0, size, 0)
             self.sent_dx[p] = dx
             self.dirty &= ~(1 << p)
-            if full or count >= self.SLICE_BYTES:
-                return count
+            self.resend &= ~(1 << p)
+            return count
         if self.level != self._sent_level or self.start_line != self._sent_start \
                 or not self._on:
             c = self._cmd
@@ -226,12 +229,8 @@ class OLED:
         return count
 
     def _span(self, page, x, n):
-        """Compose and send columns x.. of `page`, at least n of them, rounded up
-        to SPAN (moved left at the right edge); returns the columns sent."""
-        n = (n + SPAN - 1) // SPAN * SPAN
-        if x + n > WIDTH:
-            x = WIDTH - n
-        self.cells.compose(_TX, self.DATA_AT, page, x, x + n, self.want, self.dx)
+        """Send columns x..x+n-1 of `page` (composed in _NEW); returns n."""
+        blit(_TX, self.DATA_AT, _NEW, x, n, 0)
         self.send_span(page, x + self.COL_OFFSET, n)
         return n
 
@@ -256,14 +255,15 @@ class OLED_I2C(OLED):
         self.i2c.writeto(self.addr, _TXV[n + 1])
 
     def send_span(self, page, col, n):
-        _TX[0] = 0x80
-        _TX[1] = SET_PAGE | page
-        _TX[2] = 0x80
-        _TX[3] = SET_LOW_COLUMN | (col & 0x0F)
-        _TX[4] = 0x80
-        _TX[5] = SET_HIGH_COLUMN | (col >> 4)
-        _TX[6] = 0x40
+        frame(_TX, _TX, 7, n, page, col)
         self.i2c.writeto(self.addr, _TXV[n + 7])
+
+    def _span(self, page, x, n):
+        # the header and the columns composed in _NEW in one call (native on the
+        # Pico), then the write: little work between two writes
+        frame(_TX, _NEW, x, n, page, x + self.COL_OFFSET)
+        self.i2c.writeto(self.addr, _TXV[n + 7])
+        return n
 
 
 class OLED_SPI(OLED):

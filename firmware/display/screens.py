@@ -9,7 +9,10 @@ Contract with the main loop: a frame starts at once when the game or the panel
 changed, otherwise FRAME_MS after the previous one started (once it is finished);
 in a frame every seat's view is rendered into text, one seat per `update` call
 (the shooter's first, then the one who just left the table, then in seat order; a
-seat costs 0.4-1 ms on the chip), and a changed text goes to its driver. Then
+seat costs 0.4-1 ms on the chip), and a changed text goes to its driver; in a
+frame that follows a change, the other seats wait until the changed content of
+those two is sent (the calls in between do bus work only; after a stroke that
+leaves the shooter at the table, the shooter's alone). Then
 `update` does at most one slice of bus work and returns; in a frame that follows
 a change, when that slice went to a seven-segment display (a quarter of a
 millisecond), a second render and slice follow in the same call, so a stroke's two
@@ -81,7 +84,7 @@ class Screens:
                 lay = V.LayoutOLED()
                 if cells is None:
                     from display.cells import Cells
-                    cells = Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV)
+                    cells = Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV, V.OLED_MARK_X)
                 d.layout(cells)
             elif d is not None and d.digits >= 8:
                 self.kinds[i] = KIND_8
@@ -105,6 +108,7 @@ class Screens:
         self.levels = bytearray(b"\xff" * n)  # brightness last given to each driver
         self._sig = [0] * 15        # what a key or a stroke changes
         self.prev_shooter = -1      # who was at the table before the last change
+        self.left = -1              # who left the table in this frame's change (-1: none)
         self._force = True
         self.frame_at = 0
         self.level = 8
@@ -140,6 +144,10 @@ class Screens:
             b = panel.settings.brightness
             self.level = 0 if b < 0 else (MAX_BRIGHTNESS if b > MAX_BRIGHTNESS else b)
         if self._activity(game, panel, now_ms):
+            if self.left == -2:
+                self.left = self.prev_shooter      # the shooter changed just now
+            else:
+                self.left = -1
             if game is not None:
                 self.ctx.update(game)     # read by the seats: only the game changes it
             self._frame(now_ms, True)
@@ -153,12 +161,14 @@ class Screens:
             if self.displays[i] is not None and not self.failed >> i & 1:
                 self.refreshing = i
                 if self.kinds[i] == KIND_OLED:
-                    self.displays[i].refresh()
+                    self.displays[i].refresh(True)   # changed columns may go first
         # After a change the two displays a stroke changes (the player at the table,
         # then the one who just left it) go first, both in this call when they are
         # seven-segment ones (renders and frames: a few ms in all). Seven-segment
         # builds render both, then send (a chain of MAX7219s then carries both
-        # modules' changed rows in the same frames).
+        # modules' changed rows in the same frames). Otherwise, in a frame after a
+        # change, once those two are rendered their bus work goes before the other
+        # seats' renders (an OLED seat costs about 1 ms).
         if self.urgent and self.seven:
             for k in range(2):
                 if self.to_render:
@@ -168,7 +178,7 @@ class Screens:
                 self._slice(game, now_ms)
         else:
             for k in range(2 if self.urgent else 1):
-                if self.to_render:
+                if self.to_render and (not self.urgent or self._render_first(game)):
                     self._render_next(game, panel, now_ms)
                 if k == 0:
                     kind = self._slice(game, now_ms)
@@ -222,6 +232,7 @@ class Screens:
             v = game.shooter
             if sig[1] != v:
                 self.prev_shooter = sig[1]
+                self.left = -2
                 sig[1] = v
                 n = 1
             v = game.last
@@ -288,6 +299,24 @@ class Screens:
         if n:
             self.last_input = now_ms
         return n > 0
+
+    def _render_first(self, game):
+        """In a frame after a change: whether to render before a slice of bus work
+        (the shooter, or the player who just left the table, is still to render,
+        or no display has changed content it can send now)."""
+        n = self.count
+        i = game.shooter if game is not None else -1
+        if 0 <= i < n and self.to_render >> i & 1:
+            return True
+        i = self.left
+        if 0 <= i < n and self.to_render >> i & 1:
+            return True
+        if self.changed == self._none:
+            return True
+        for i in range(n):
+            if self.changed[i] and not self.failed >> i & 1:
+                return False
+        return True
 
     def _render_next(self, game, panel, now_ms):
         """Render the next seat of the frame: the shooter, the previous shooter,

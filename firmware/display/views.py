@@ -35,7 +35,7 @@ except ImportError:
 from cowboy import codes as C
 from cowboy import facts as F
 from display import ui as U
-from display.blit import blit, fill
+from display.blit import blit, fill, decimal
 from ticks import ticks_diff
 
 # Main value of a seat.
@@ -187,13 +187,13 @@ class Text:
         self.pos = pos
 
     def s(self, b):
-        n = len(b)
         p = self.pos
-        if p + n <= self.size:
-            blit(self.buf, p, b, 0, n, 0)
-        elif p < self.size:
-            blit(self.buf, p, b, 0, self.size - p, 0)
+        n = len(b)
         self.pos = p + n
+        if p + n > self.size:
+            n = self.size - p
+        if n > 0:
+            blit(self.buf, p, b, 0, n, 0)
 
     def c(self, ch):
         if self.pos < self.size:
@@ -201,37 +201,8 @@ class Text:
         self.pos += 1
 
     def n(self, v, width=0):
-        """v in decimal, right-aligned in `width` characters (0: as wide as needed).
-        (Written out, without calls: it runs for every number on every display.)"""
-        buf = self.buf
-        size = self.size
-        q = self.pos
-        neg = v < 0
-        if neg:
-            v = -v
-        digits = 1
-        t = v
-        while t >= 10:
-            t //= 10
-            digits += 1
-        w = digits + 1 if neg else digits
-        end = q + (width if width > w else w)
-        stop = end - w
-        while q < stop:
-            if q < size:
-                buf[q] = _SPACE
-            q += 1
-        if neg:
-            if q < size:
-                buf[q] = 45
-        q = end - 1
-        while digits:
-            if q < size:
-                buf[q] = 48 + v % 10
-            v //= 10
-            q -= 1
-            digits -= 1
-        self.pos = end
+        """v in decimal, right-aligned in `width` characters (0: as wide as needed)."""
+        self.pos = decimal(self.buf, self.pos, self.size, v, width)
 
     def balls(self, mask, sep):
         """The numbers of the balls in `mask` (F.B1, B3, B5), separated by `sep`."""
@@ -775,7 +746,7 @@ class Layout8:
         return t
 
 
-# OLED text: [0:21] status line, [21] 'I' when inverted, [22:26] big characters,
+# OLED text: [0:21] status line, [21] 'I': the at-table mark (see OLED_MARK_X), [22:26] big characters,
 # [26:30] side text (inning points), [30:51] item line.
 _TOP = const(0)
 _INV = const(21)
@@ -785,6 +756,10 @@ _BOTTOM = const(30)
 OLED_TEXT = const(51)
 COLS = const(21)
 OLED_INV = _INV
+# The at-table mark: 'I' at _INV lights the status line from this column to the
+# right edge, around " AT TABLE" (cells 12-20); a change of shooter rewrites these
+# 56 columns on two displays, not two whole pages.
+OLED_MARK_X = const(72)
 # Where each character of the OLED text is drawn (display/cells.py): (first index,
 # count, kind, x of the first cell, step, top page); kinds 1 small (5x7 on one
 # page), 2 big (28x48, pages 1-6), 3 small at double size (two pages).
@@ -986,7 +961,7 @@ class LayoutOLED:
         elif seat.at_table:
             t.s(b" AT TABLE")
             t.at(_INV)
-            t.c(73)                  # 'I': status line inverted
+            t.c(73)                  # 'I': the at-table mark (OLED_MARK_X)
         t.at(_BIG)
         if m == MAIN_WIN and _blink(now_ms):
             t.s(b"   ")
@@ -1009,7 +984,7 @@ def draw_oled(buf, text, dx):
     global _cells
     if _cells is None:
         from display.cells import Cells
-        _cells = Cells(OLED_CELLS, OLED_TEXT, _INV)
+        _cells = Cells(OLED_CELLS, OLED_TEXT, _INV, OLED_MARK_X)
     _cells.draw(buf, text.buf, dx)
 
 

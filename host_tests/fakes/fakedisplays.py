@@ -636,22 +636,26 @@ def _cols(px, x0, y0, n, rows=8, step=1):
 
 def read_oled(px):
     """What the OLED view shows, read from its pixels by matching the fonts:
-    {"top", "inverted", "big", "side", "bottom"} (text, stripped).
+    {"top", "inverted", "big", "side", "bottom"} (text, stripped); "inverted": the
+    at-table mark (views.OLED_MARK_X) is lit.
     Tries the pixel-shift positions and keeps the one that reads best."""
     from display import fonts
+    from display.views import OLED_MARK_X as MARK_X
     small, big = _glyph_tables()
     best = None
     for dy in (0, 1):
         for dx in (0, 1, 2):
             score = 0
             res = {}
-            lit = sum(px[(y - dy) % 64][x] for y in range(1, 8) for x in range(128))
-            inv = lit > 7 * 128 // 2
+            # the at-table mark: the status line lit from column MARK_X on
+            lit = sum(px[(y - dy) % 64][x] for y in range(1, 8)
+                      for x in range(MARK_X + dx, 128))
+            inv = lit > 7 * (128 - MARK_X - dx) // 2
             for name, page in (("top", 0), ("bottom", 7)):
                 text = ""
                 for k in range(21):
                     cols = _cols(px, dx + 1 + 6 * k, 8 * page - dy, 5)
-                    if name == "top" and inv:
+                    if name == "top" and inv and 1 + 6 * k > MARK_X:
                         cols = bytes(c ^ 0xFF for c in cols)
                     ch = small.get(cols)
                     score += ch is not None
