@@ -32,6 +32,7 @@ class Stats:
         self.counting = False
         self._at = 0            # next position to replay
         self._end = 0           # the game's position when the recount began
+        self._fresh = False     # begin() called, the recount not yet started
         self._state = Game(history=False)
 
     def clear(self):
@@ -44,11 +45,12 @@ class Stats:
         self.counting = False
 
     def begin(self, game):
-        """Start a recount of `game` as it stands; work() carries it out."""
-        self.clear()
-        self._at = game.oldest()
+        """Start a recount of `game` as it stands; work() carries it out, from its
+        first call on (begin() runs in the stroke that ends the game: it only
+        notes the position, the figures are cleared and the start is taken then)."""
+        self.ready = False
         self._end = game.position()
-        self._state.start_at(game, self._at)
+        self._fresh = True
         self.counting = True
 
     def work(self, game, n=SLICE):
@@ -60,6 +62,13 @@ class Stats:
             self.counting = False
             return False
         st = self._state
+        if self._fresh:
+            self._fresh = False
+            self.clear()
+            self.counting = True
+            self._at = game.oldest()
+            st.start_at(game, self._at)
+            return False
         while n > 0 and self._at < self._end:
             s = st.shooter
             before = st.inning
