@@ -564,3 +564,15 @@ def test_oled_change_during_a_periodic_refresh_goes_first_as_changed_columns():
     assert [(p, len(b)) for p, _, b in page_writes(i2c.log)] == [(1, 128)]
     d.flush()
     assert read_oled(dev.pixels())["big"] == "40"
+
+
+def test_max7219_segment_order_table_is_the_bit_mapping():
+    """ORDER maps a..g, dp (bits 0-7) to the MAX7219's dp a b c d e f g (bits 7-0)."""
+    from display.max7219 import ORDER
+    assert len(ORDER) == 256
+    for s in range(256):
+        want = 0x80 if s & 0x80 else 0
+        for k in range(7):
+            if s & (1 << k):
+                want |= 1 << (6 - k)
+        assert ORDER[s] == want, s
