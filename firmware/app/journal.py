@@ -41,6 +41,7 @@ Call `prepare(root)` first thing at start-up, before anything reads a file.
 """
 import os
 
+from app.fsready import GAMES, prepare  # noqa: F401  (prepare: re-exported)
 from cowboy import facts as F
 
 try:
@@ -76,7 +77,6 @@ CKPT_TMP = "ckpt/journal.tmp"   # the checkpoint being written; deleted at start
 CKPT_FORMAT = const(1)
 CKPT_HEAD = const(24)
 CKPT_EVERY = const(200)     # records between checkpoints (docs/JOURNAL.md, "Checkpoint")
-GAMES = "games"
 FINISHED = ".jnl"      # archive suffixes: a finished game,
 PARTIAL = ".part"      # a game abandoned for a new one,
 FOREIGN = ".old"       # a journal of another version or unreadable
@@ -221,20 +221,6 @@ def joined(body, tail):
     if bytes(body[HEADER_SIZE + RECORD_SIZE * base:end]) != bytes(tail[HEADER_SIZE:t]):
         return bytes(body)
     return bytes(body[:end]) + bytes(tail[t:HEADER_SIZE + RECORD_SIZE * n])
-
-
-def prepare(root="/"):
-    """Make the filesystem consistent before anything reads it: call first at boot.
-
-    A power cut inside a rename across directories (the archive) leaves littlefs a
-    move to finish; until it runs its repair, which only a write triggers, the
-    directory entries involved (and others in the same metadata) can read as
-    missing. mkdir runs that repair first, and fails harmlessly when games/ exists.
-    """
-    try:
-        os.mkdir(root + GAMES)
-    except OSError:
-        pass
 
 
 def _exists(path):

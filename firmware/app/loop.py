@@ -226,7 +226,7 @@ def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadratur
         game's short start-up counts from then (panel.Panel.start).
     """
     if root is not None:
-        from app.journal import prepare
+        from app.fsready import prepare
         prepare(root)       # littlefs consistent before settings or journal are read
     from input.build import build as build_input
     if build is None:

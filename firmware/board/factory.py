@@ -56,7 +56,7 @@ def make(watchdog=None, root="/"):
     check before the rest of the firmware is imported (importing a module costs
     some 5-40 ms on the RP2040, about 0.3 s for all of them); the encoders' PIO
     programs follow the check."""
-    from app.journal import prepare
+    from app.fsready import prepare
     prepare(root)           # before any file is read (docs/JOURNAL.md, start-up)
     build = config.selected(root)
     # the keys first: a press from here on is kept (pin interrupts), whatever follows
