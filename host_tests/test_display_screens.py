@@ -219,6 +219,36 @@ def test_a_change_overtakes_a_periodic_refresh():
     assert read_oled(rig.models[0].pixels())["side"] == "+5"
 
 
+def test_a_change_on_another_display_goes_before_a_refresh_s_whole_pages():
+    """A stroke that changes two displays while one of them is under its periodic
+    refresh: its changed columns go first, then the other display's change, and
+    only then the refresh's remaining whole pages."""
+    rig = Rig("oled4", players=2)
+    rig.shot(F.B5)
+    rig.shot(0)                                 # player 2 to the table
+    scr = rig.screens
+    rig.update(Screens.REFRESH_MS)
+    while scr.refreshing != 0:                  # the periodic refresh reaches display 1
+        rig.update(Screens.REFRESH_MS // 4 + 1)
+    assert rig.game.shot(0) == 0                # player 2 misses: player 1 to the table
+    _clear(rig)
+    rig.now += 1
+    order = []
+    for _ in range(100):
+        scr.update(rig.game, rig.panel, rig.now)
+        for w in _traffic(rig):
+            if not order or order[-1] != w:
+                order.append(w)
+        _clear(rig)
+        if not scr.busy and scr.refreshing < 0:
+            break
+    p1, p2 = ("i2c0", 0x3C), ("i2c0", 0x3D)
+    assert order[:3] == [p1, p2, p1]            # change, change, then the refresh
+    assert read_oled(rig.models[0].pixels())["top"] == "PLAYER 1     AT TABLE"
+    assert read_oled(rig.models[1].pixels())["top"].startswith("PLAYER 2")
+    assert read_oled(rig.models[0].pixels())["big"] == "5"
+
+
 def test_after_a_change_the_two_changed_displays_are_sent_before_other_seats_render():
     rig = Rig("oled4", players=3)
     rig.shot(F.B5)

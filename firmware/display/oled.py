@@ -146,6 +146,10 @@ class OLED:
         # (one native call on the Pico: a loop here cost some 1.5 ms)
         self.dirty |= changes(self.want, text, self.cells.size, self.cells.pmask)
 
+    def changing(self):
+        """Changed text still to send (not only a refresh's whole pages)."""
+        return self.dirty != 0
+
     def pending(self):
         """Something is still to send."""
         return (self.dirty != 0 or self.resend != 0 or self._init or not self._on
