@@ -17,7 +17,7 @@ import os
 
 import vfs
 
-from ramblock import RAMBlock, PowerCut
+from ramblock import PowerCut, mount
 from cowboy.game import Game
 from app.journal import Journal, JOURNAL, TAIL, TAIL_RECORDS, joined, prepare
 import journal_harness as H
@@ -28,14 +28,9 @@ _ABANDONED = []     # files open when the power failed: kept so no finaliser flu
 PROG = 256          # the rp2 port mounts its flash with progsize=256, 4 KiB blocks
 
 
-def power_up(image=None, blocks=48):
+def power_up(image=None, blocks=48, tear=False):
     """Mount a filesystem (a new one, or a surviving image) and resume the journal."""
-    if image is None:
-        bd = RAMBlock(blocks=blocks)
-        vfs.VfsLfs2.mkfs(bd, progsize=PROG)
-    else:
-        bd = RAMBlock(image=image)
-    vfs.mount(vfs.VfsLfs2(bd, progsize=PROG), MNT)
+    bd = mount(image, MNT, blocks, tear, PROG)
     j = Journal(Game(), ROOT)
     j.resume(3, 1)
     return bd, j
@@ -75,10 +70,7 @@ def check_cuts(played, count, tear, ckpt=False):
         power_down()
         next_image = bytes(bd.image)
         for cut in range(ops):
-            bd = RAMBlock(image=image, tear=tear)
-            vfs.mount(vfs.VfsLfs2(bd, progsize=PROG), MNT)
-            j = Journal(Game(), ROOT)
-            j.resume(3, 1)
+            bd, j = power_up(image, tear=tear)
             bd.cut_after(cut)
             r = H.Rng(seed)
             try:
@@ -324,11 +316,11 @@ def check_rename():
         power_down()
         survivor = bytes(bd.survivor())
         # boot as the loop did: read the settings first
-        vfs.mount(vfs.VfsLfs2(RAMBlock(image=survivor), progsize=PROG), MNT)
+        mount(survivor, MNT, progsize=PROG)
         hidden += not settings_readable()
         power_down()
         # boot with prepare() first
-        vfs.mount(vfs.VfsLfs2(RAMBlock(image=survivor), progsize=PROG), MNT)
+        mount(survivor, MNT, progsize=PROG)
         prepare(ROOT)
         hidden_after += not settings_readable()
         j = Journal(Game(), ROOT)
@@ -424,9 +416,7 @@ def _report(title, bd, marks, actions):
 def _fresh(blocks):
     """A new filesystem with the files a board has: settings.json and games/."""
     power_down()
-    bd = RAMBlock(blocks=blocks)
-    vfs.VfsLfs2.mkfs(bd, progsize=PROG)
-    vfs.mount(vfs.VfsLfs2(bd, progsize=PROG), MNT)
+    bd = mount(None, MNT, blocks, False, PROG)
     write_file(ROOT + "settings.json", b'{"players": 4, "opener": 0, "brightness": 8}\n', 45)
     os.mkdir(ROOT + "games")
     bd.reset_counts()
@@ -533,10 +523,7 @@ def check_ckpt_write(played, older, tear):
     power_down()
     seen = {}
     for cut in range(ops):
-        bd = RAMBlock(image=image, tear=tear)
-        vfs.mount(vfs.VfsLfs2(bd, progsize=PROG), MNT)
-        j = Journal(Game(), ROOT)
-        j.resume(3, 1)
+        bd, j = power_up(image, tear=tear)
         bd.cut_after(cut)
         try:
             j.checkpoint()

@@ -286,20 +286,11 @@ def test_renamed_while_offline_the_old_topic_is_marked_offline_on_connect(tmp_pa
 
 LFS = r"""
 import json, vfs
-from ramblock import RAMBlock, PowerCut
+from ramblock import PowerCut, mount
 from net import hall as H
 
 OLD = {"broker": "b", "hall": "club", "table": "t01", "password": "pw"}
 NEW = {"broker": "b", "hall": "club", "table": "t9", "password": "pw"}
-
-def mount(image=None):
-    if image is None:
-        bd = RAMBlock(blocks=16)
-        vfs.VfsLfs2.mkfs(bd, progsize=256)
-    else:
-        bd = RAMBlock(image=image)
-    vfs.mount(vfs.VfsLfs2(bd, progsize=256), "/fs")
-    return bd
 
 bd = mount()
 H.save_settings("/fs/", OLD)

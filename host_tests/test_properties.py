@@ -141,9 +141,12 @@ def test_history_longer_than_the_ring_keeps_playing():
     assert g.shooter == (HISTORY * 2 + 5) % 2 and state(g) != s
 
 
-def _long_game(rng, actions):
+def _long_game(rng, actions, players=8, live=False):
+    """A game of `actions` random actions that nobody wins; with `live`, played as
+    the main loop plays it (keep() after each action). The game and its states."""
     g = Game()
-    g.new_game(8, 0)
+    g.new_game(players, 0)
+    g.live = live
     states = [state(g)]
     while len(states) <= actions:
         if g.phase == C.PHASE_CHOICE:
@@ -154,8 +157,23 @@ def _long_game(rng, actions):
                 continue
             ok = g.shot(f)
         if ok == C.OK:
+            if live:
+                g.keep()
             states.append(state(g))
     return g, states
+
+
+def _count_replays(monkeypatch):
+    """A list whose last item counts the actions Game replays from now on."""
+    from cowboy import game as G
+    replays = [0]
+    real = G.Game._step
+
+    def counting(self, action):
+        replays[-1] += 1
+        real(self, action)
+    monkeypatch.setattr(G.Game, "_step", counting)
+    return replays
 
 
 def test_undo_replays_at_most_three_actions_near_the_end(monkeypatch):
@@ -165,13 +183,8 @@ def test_undo_replays_at_most_three_actions_near_the_end(monkeypatch):
     snapshots are there again."""
     from cowboy import game as G
     g, states = _long_game(random.Random(3), 1500)
-    replays = []
-    real = G.Game._step
-
-    def counting(self, action):
-        replays[-1] += 1
-        real(self, action)
-    monkeypatch.setattr(G.Game, "_step", counting)
+    replays = _count_replays(monkeypatch)
+    replays.clear()                    # one count per undo below
     for k in range(900):
         replays.append(0)
         assert g.undo() == C.OK
@@ -185,30 +198,8 @@ def test_undo_replays_at_most_three_actions_near_the_end(monkeypatch):
 def test_in_live_play_undo_and_redo_replay_nothing(monkeypatch):
     """Live play with keep() between actions (the main loop): every one of the
     newest 64 positions has its snapshot, so undo and redo only restore one."""
-    from cowboy import game as G
-    rng = random.Random(5)
-    g = Game()
-    g.new_game(4, 0)
-    g.live = True
-    states = [state(g)]
-    while len(states) <= 300:
-        if g.phase == C.PHASE_CHOICE:
-            ok = g.choice(rng.random() < 0.5)
-        else:
-            f = record.facts_from_json(random_facts(rng, g))
-            if g.preview(f) & (C.WIN | C.ELIMINATED):
-                continue
-            ok = g.shot(f)
-        if ok == C.OK:
-            g.keep()
-            states.append(state(g))
-    replays = [0]
-    real = G.Game._step
-
-    def counting(self, action):
-        replays[0] += 1
-        real(self, action)
-    monkeypatch.setattr(G.Game, "_step", counting)
+    g, states = _long_game(random.Random(5), 300, players=4, live=True)
+    replays = _count_replays(monkeypatch)
     for k in range(63):
         assert g.undo() == C.OK and state(g) == states[-2 - k]
     for k in range(63):

@@ -55,17 +55,8 @@ def test_bad_files_give_defaults_field_by_field(tmp_path):
 
 LFS = r"""
 import vfs
-from ramblock import RAMBlock, PowerCut
+from ramblock import PowerCut, mount
 from app.settings import Settings
-
-def mount(image=None):
-    if image is None:
-        bd = RAMBlock(blocks=16)
-        vfs.VfsLfs2.mkfs(bd, progsize=256)
-    else:
-        bd = RAMBlock(image=image)
-    vfs.mount(vfs.VfsLfs2(bd, progsize=256), "/fs")
-    return bd
 
 bd = mount()
 Settings("/fs/").set(players=3, opener=1, brightness=2)

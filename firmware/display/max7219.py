@@ -60,25 +60,35 @@ class MAX7219Chain:
         cs.value(1)
 
     def send(self, pos, reg, data):
-        """Write one register of the chip at `pos`; the others get a no-op (the
-        frame is all no-ops between two sends: only this chip's word is set)."""
-        f = self.frame
+        """Write one register of the chip at `pos`; the others get a no-op."""
         k = 2 * (self.count - 1 - pos)
-        f[k] = reg
-        f[k + 1] = data
+        self.frame[k] = reg
+        self.frame[k + 1] = data
+        self._latch()
+
+    def module(self, pos, digits=8):
+        m = MAX7219(self, pos, digits)
+        self.modules.append(m)
+        return m
+
+    def _latch(self):
+        """Shift the frame out and latch it (CS rising), then make it all no-ops
+        again: between two frames only the words a frame carries are set."""
+        f = self.frame
         cs = self.cs
         cs.value(0)
         try:
             self.spi.write(f)
         finally:
             cs.value(1)
-            f[k] = 0
-            f[k + 1] = 0
+            fill(f, 0, len(f), 0)
 
-    def module(self, pos, digits=8):
-        m = MAX7219(self, pos, digits)
-        self.modules.append(m)
-        return m
+    def _release(self, n):
+        """The n modules in `_todo` hold what they were sent."""
+        todo = self._todo
+        for i in range(n):
+            todo[i]._valid = True
+            todo[i] = None
 
     def flush_rows(self):
         """Send the digit rows changed on the modules given new text since their
@@ -109,19 +119,10 @@ class MAX7219Chain:
                     m._sent[k] = m.seg[k]
                     words = True
             if words:
-                cs = self.cs
-                cs.value(0)
-                try:
-                    self.spi.write(f)
-                finally:
-                    cs.value(1)
-                    fill(f, 0, len(f), 0)
+                self._latch()
                 frames += 1
-        for i in range(n):
-            todo[i]._valid = True
-            todo[i] = None
+        self._release(n)
         return frames
-
 
     def flush_full(self, first):
         """Set up and send everything to `first` and to every module in an
@@ -153,16 +154,8 @@ class MAX7219Chain:
                     f[o] = MAX7219_INTENSITY
                     f[o + 1] = m.level
                     m._sent_level = m.level
-            cs = self.cs
-            cs.value(0)
-            try:
-                self.spi.write(f)
-            finally:
-                cs.value(1)
-                fill(f, 0, len(f), 0)
-        for i in range(n):
-            todo[i]._valid = True
-            todo[i] = None
+            self._latch()
+        self._release(n)
         return 13
 
 
@@ -173,7 +166,10 @@ _SETUP_VAL = b"\x00\x00\x07\x01"
 
 
 class MAX7219(SevenSegment):
-    """One 8-digit module of a chain (one per player)."""
+    """One 8-digit module of a chain (one per player). Its set-up and digits go
+    through the chain (MAX7219Chain.flush_full, flush_rows: several modules in the
+    same frames, so the next module's flush finds its changes sent); only the
+    brightness is its own frame."""
 
     def __init__(self, chain, pos, digits=8):
         SevenSegment.__init__(self, digits)
@@ -184,32 +180,11 @@ class MAX7219(SevenSegment):
         SevenSegment.text(self, chars)
         self.chain.dirty |= 1 << self.pos
 
-    def flush(self, full=False):
-        """SevenSegment.flush; changed digits go out for the whole chain at once
-        (MAX7219Chain.flush_rows), so the next module's flush finds them sent."""
-        if full or not self._valid:
-            return self.chain.flush_full(self)
-        n = self.chain.flush_rows()
-        if self.level != self._sent_level:
-            self._valid = False
-            self._level()
-            self._sent_level = self.level
-            self._valid = True
-        return n
+    def _full(self):
+        return self.chain.flush_full(self)
 
-    def _init(self):
-        c = self.chain
-        p = self.pos
-        c.send(p, MAX7219_DISPLAY_TEST, 0)
-        c.send(p, MAX7219_DECODE_MODE, 0)
-        c.send(p, MAX7219_SCAN_LIMIT, self.digits - 1)
-        c.send(p, MAX7219_SHUTDOWN, 1)
-
-    def _write(self, i, j):
-        seg = self.seg
-        last = self.digits - 1
-        for k in range(i, j):
-            self.chain.send(self.pos, MAX7219_DIGIT0 + last - k, ORDER[seg[k]])
+    def _changes(self):
+        return self.chain.flush_rows()
 
     def _level(self):
         self.chain.send(self.pos, MAX7219_INTENSITY, self.level)

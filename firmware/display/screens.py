@@ -363,18 +363,18 @@ class Screens:
         """One slice of bus work; returns the kind of display it went to (0: none)."""
         n = self.count
         if self.changed != self._none:
-            # an OLED under its periodic refresh whose own change is sent waits:
-            # the other displays' changes go before its remaining whole pages
+            # an OLED under its periodic refresh whose own change is sent waits
+            # (r): the other displays' changes go before its remaining whole pages
             r = self.refreshing
+            if r >= 0 and (self.kinds[r] != KIND_OLED or self.displays[r].changing()):
+                r = -1
             first = game.shooter if game is not None else -1
-            if first >= 0 and first < n and self.changed[first] and \
-                    not self.failed >> first & 1 and \
-                    (first != r or self.kinds[r] != KIND_OLED or self.displays[r].changing()):
+            if first >= 0 and first < n and first != r and self.changed[first] and \
+                    not self.failed >> first & 1:
                 self._work(first, now_ms, False)
                 return self.kinds[first]
             for i in range(n):
-                if self.changed[i] and not self.failed >> i & 1 and \
-                        (i != r or self.kinds[r] != KIND_OLED or self.displays[r].changing()):
+                if self.changed[i] and i != r and not self.failed >> i & 1:
                     self._work(i, now_ms, False)
                     return self.kinds[i]
         if self.failed:

@@ -2,10 +2,11 @@
 
 A driver subclass implements three transport steps: `_init()` (wake the chip and
 set its modes), `_write(i, j)` (send digits i..j-1 of `seg`) and `_level()`
-(send the brightness). `flush()` sends only what changed since the last flush;
-`flush(True)` re-initialises the chip and sends everything, so a chip upset by
-interference or a power dip recovers. Bus errors propagate as OSError; after one,
-the next flush is a full one.
+(send the brightness); one that sends differently replaces `_changes()` (the
+changed digits) or `_full()` (everything). `flush()` sends only what changed
+since the last flush; `flush(True)` re-initialises the chip and sends
+everything, so a chip upset by interference or a power dip recovers. Bus errors
+propagate as OSError; after one, the next flush is a full one.
 """
 from display.segments import encode
 
@@ -30,19 +31,36 @@ class SevenSegment:
 
     def flush(self, full=False):
         """Send what changed (everything if `full`); return digits sent."""
+        if full or not self._valid:
+            return self._full()
+        count = self._changes()
+        if self.level != self._sent_level:
+            self._valid = False
+            self._level()
+            self._sent_level = self.level
+            self._valid = True
+        return count
+
+    def _full(self):
+        """Re-initialise the chip and send every digit and the brightness."""
         n = self.digits
         seg = self.seg
         sent = self._sent
-        if full or not self._valid:
-            self._valid = False
-            self._init()
-            self._write(0, n)
-            self._level()
-            for i in range(n):
-                sent[i] = seg[i]
-            self._sent_level = self.level
-            self._valid = True
-            return n
+        self._valid = False
+        self._init()
+        self._write(0, n)
+        self._level()
+        for i in range(n):
+            sent[i] = seg[i]
+        self._sent_level = self.level
+        self._valid = True
+        return n
+
+    def _changes(self):
+        """Send the digits from the first to the last that changed; their count."""
+        n = self.digits
+        seg = self.seg
+        sent = self._sent
         first = -1
         last = -1
         for i in range(n):
@@ -50,17 +68,11 @@ class SevenSegment:
                 if first < 0:
                     first = i
                 last = i
-        count = 0
-        if first >= 0:
-            self._valid = False
-            self._write(first, last + 1)
-            for i in range(first, last + 1):
-                sent[i] = seg[i]
-            self._valid = True
-            count = last + 1 - first
-        if self.level != self._sent_level:
-            self._valid = False
-            self._level()
-            self._sent_level = self.level
-            self._valid = True
-        return count
+        if first < 0:
+            return 0
+        self._valid = False
+        self._write(first, last + 1)
+        for i in range(first, last + 1):
+            sent[i] = seg[i]
+        self._valid = True
+        return last + 1 - first

@@ -153,17 +153,12 @@ class TM1637SIO(SevenSegment):
             b[1 + k - i] = seg[k]
         self._send(1 + j - i)
 
-    def flush(self, full=False):
-        """SevenSegment.flush with the changed digits found and framed natively."""
-        if full or not self._valid:
-            return SevenSegment.flush(self, True)
+    def _changes(self):
+        """SevenSegment._changes with the changed digits found and framed natively."""
         self._valid = False          # until the frame is acknowledged
         n = _changed(self.seg, self._sent, self._buf, self.digits)
         if n:
             self._send(n)
-        if self.level != self._sent_level:
-            self._level()
-            self._sent_level = self.level
         self._valid = True
         return n - 1 if n else 0
 

@@ -38,17 +38,8 @@ class Input:
         self.names = key_names(panel, encoders)
         self.ring = EventRing(ring_size)
         pins = [pin(panel[name]) for name in self.names[:len(panel)]]
-        decoders = []
-        for i, enc in enumerate(encoders):
-            pins.append(pin(enc[3]))
-            if quadrature is False:
-                continue                  # made by start_encoders()
-            a = pin(enc[1])
-            b = pin(enc[2])
-            if quadrature is None:
-                decoders.append(PinQuadrature(a, b))
-            else:
-                decoders.append(quadrature(i, a, b))
+        pins += [pin(enc[3]) for enc in encoders]          # the encoders' switches
+        decoders = [] if quadrature is False else _decoders(encoders, pin, quadrature)
         self.buttons = Buttons(pins, self.ring, clock=clock)
         self.encoders = Encoders(decoders, self.ring)
         self.encoder_names = tuple(enc[0] for enc in encoders)
@@ -57,10 +48,7 @@ class Input:
         """The encoders' decoders, for an Input made with quadrature=False (the
         board sets the keys up first, the PIO programs after the wiring check):
         counting starts here."""
-        decoders = []
-        for i, enc in enumerate(encoders):
-            decoders.append(quadrature(i, pin(enc[1]), pin(enc[2])))
-        self.encoders = Encoders(decoders, self.ring)
+        self.encoders = Encoders(_decoders(encoders, pin, quadrature), self.ring)
 
     def key(self, name):
         """Source index of key `name` (for events of kind PRESS/RELEASE/LONG)."""
@@ -70,6 +58,16 @@ class Input:
         """Sample buttons and encoders at `now` (ms); events go to `ring`."""
         self.buttons.poll(now)
         self.encoders.poll(now)
+
+
+def _decoders(encoders, pin, quadrature):
+    """A decoder per encoder: quadrature(index, pin_a, pin_b), or PinQuadrature."""
+    out = []
+    for i, enc in enumerate(encoders):
+        a = pin(enc[1])
+        b = pin(enc[2])
+        out.append(PinQuadrature(a, b) if quadrature is None else quadrature(i, a, b))
+    return out
 
 
 def build(panel, encoders, pin, quadrature=None, ring_size=32, clock=None):

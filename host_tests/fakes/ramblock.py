@@ -131,3 +131,17 @@ class RAMBlock:
         img = self.image
         for i in range(n):
             img[start + i] = ERASED
+
+
+def mount(image=None, at="/fs", blocks=16, tear=False, progsize=256):
+    """A littlefs as the rp2 port mounts it (progsize 256, 4 KiB blocks) on a
+    RAMBlock, mounted at `at`: a new one of `blocks` blocks, or the chip that
+    kept `image` powered up again. Returns the RAMBlock (MicroPython only)."""
+    import vfs
+    if image is None:
+        bd = RAMBlock(blocks=blocks, tear=tear)
+        vfs.VfsLfs2.mkfs(bd, progsize=progsize)
+    else:
+        bd = RAMBlock(image=image, tear=tear)
+    vfs.mount(vfs.VfsLfs2(bd, progsize=progsize), at)
+    return bd

@@ -14,6 +14,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
+import { ARGS, watch as watchPage } from "./browser.mjs";
 
 const PRESS_MS = 60;      // tools/sim.py: a key line is pressed 60 ms,
 const GAP_MS = 140;       // then released 140 ms;
@@ -24,19 +25,7 @@ const [planFile, resultFile] = process.argv.slice(2);
 const plan = JSON.parse(fs.readFileSync(planFile, "utf8"));
 const result = { console: [], builds: {}, startup: [], transfer: [] };
 
-const ARGS = ["--headless", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-if (process.getuid && process.getuid() === 0) ARGS.push("--no-sandbox");
-
-function watch(page, where) {
-  page.on("console", (m) => {
-    if (m.type() === "error") result.console.push(`${where}: ${m.text()}`);
-  });
-  page.on("pageerror", (e) => result.console.push(`${where}: ${e.message}`));
-  page.on("requestfailed", (r) => {
-    result.console.push(`${where}: request failed ${r.url()} ${r.failure()?.errorText}`);
-  });
-}
+const watch = (page, where) => watchPage(result.console, page, where);
 
 async function ready(page) {
   await page.waitForSelector("html[data-ready]", { timeout: 30000 });

@@ -21,12 +21,10 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { chromium } from "playwright-core";
+import { ARGS, watch as watchPage } from "./browser.mjs";
 
 const plan = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 const result = { console: [] };
-const ARGS = ["--headless", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-if (process.getuid && process.getuid() === 0) ARGS.push("--no-sandbox");
 
 const send = (obj) => process.stdout.write(JSON.stringify(obj) + "\n");
 const lines = readline.createInterface({ input: process.stdin });
@@ -45,15 +43,7 @@ lines.on("line", (l) => {
 });
 const next = () => (queue.length ? Promise.resolve(queue.shift()) : new Promise((r) => { waiting = r; }));
 
-function watch(page, where) {
-  page.on("console", (m) => {
-    if (m.type() === "error") result.console.push(`${where}: ${m.text()}`);
-  });
-  page.on("pageerror", (e) => result.console.push(`${where}: ${e.message}`));
-  page.on("requestfailed", (r) => {
-    result.console.push(`${where}: request failed ${r.url()} ${r.failure()?.errorText}`);
-  });
-}
+const watch = (page, where) => watchPage(result.console, page, where);
 
 // In the page, before its scripts: the texts of every card ([data-table]), and a log
 // of each change of a card's texts with the time (ms since the epoch) it happened and
