@@ -23,9 +23,26 @@ def test_fold_replaces_reads_and_keeps_everything_else_in_place():
     out, n = constfold.fold(src, CONSTS)
     assert n == 4
     assert out.splitlines() == [
-        "from cowboy import codes as C", "from display import ui",
+        "from cowboy import codes as C", "pass",
         "x = 512 | 0  # C.OK stays in a comment",
         's = "C.OK"', "y = 2 + C.points(3) + obj.C.OK", "z = -(-3)"]
+
+
+def test_an_import_only_constants_needed_goes_and_lines_keep_their_numbers():
+    src = ("from cowboy import codes as C  # rules\nfrom display import ui\n"
+           "from display.ui import MODE_MENU\nfrom cowboy.codes import NEG as N, OK\n"
+           "x = C.OK + ui.MODE_MENU + MODE_MENU + N\n")
+    out, _ = constfold.fold(src, CONSTS)
+    assert out.splitlines() == [
+        "pass  # rules", "pass", "MODE_MENU = 2",
+        "from cowboy.codes import NEG as N, OK",      # two names: left as written
+        "x = 0 + 2 + MODE_MENU + N"]
+    # still needed for something that is not a constant: kept
+    src = "from cowboy import codes as C\nx = C.OK + C.points(3)\n"
+    assert constfold.fold(src, CONSTS)[0].splitlines()[0] == "from cowboy import codes as C"
+    # a from-import of something that is not an integer constant: kept
+    src = "from cowboy.codes import points\n"
+    assert constfold.fold(src, CONSTS) == (src, 0)
 
 
 def test_fold_leaves_a_module_without_constant_imports_alone():

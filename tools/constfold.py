@@ -78,7 +78,8 @@ def fold(source, consts, name="<source>"):
     tree = ast.parse(source)
     aliases = _aliases(tree, consts)
     if not aliases:
-        return source, 0
+        out = _drop_imports(source, tree, aliases, consts)
+        return out, 0 if out == source else 1
     # the alias must mean the module everywhere: no other binding of the name
     for node in ast.walk(tree):
         bound = None
@@ -115,4 +116,40 @@ def fold(source, consts, name="<source>"):
     for row, c0, c1, text in reversed(edits):
         ln = lines[row - 1]
         lines[row - 1] = ln[:c0] + text + ln[c1:]
-    return "".join(lines), len(edits)
+    return _drop_imports("".join(lines), tree, aliases, consts), len(edits)
+
+
+def _drop_imports(source, tree, aliases, consts):
+    """`source` without the imports that only constants needed: an alias import
+    (`from display import ui as U`) no longer used once its constants are folded
+    is blanked, and `from display.ui import NAME` of integer constants becomes
+    `NAME = value`, so a constant module is imported only where something else
+    of it is used (an import costs milliseconds on the RP2040). Lines keep their
+    numbers; only one-line statements naming one module are changed."""
+    lines = source.splitlines(True)
+    for node in tree.body:
+        if not isinstance(node, (ast.Import, ast.ImportFrom)) or len(node.names) != 1 \
+                or node.lineno != node.end_lineno:
+            continue
+        a = node.names[0]
+        row = node.lineno - 1
+        ln = lines[row]
+        head, rest = ln[:node.col_offset], ln[node.end_col_offset:]
+        alias = a.asname or a.name
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in consts:
+            values = consts[node.module]
+            if a.name in values:
+                v = values[a.name]
+                lines[row] = "%s%s = %s%s" % (head, alias, v if v >= 0 else "(%d)" % v, rest)
+            continue
+        if alias in aliases and _uses(source, alias) == 1:
+            lines[row] = head + "pass" + rest
+    return "".join(lines)
+
+
+def _uses(source, name):
+    """How many times the source names `name` (the import itself counts one; an
+    attribute `x.name` does not count)."""
+    toks = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    return sum(1 for k, t in enumerate(toks) if t.type == tokenize.NAME and t.string == name
+               and not (k and toks[k - 1].string == "."))
