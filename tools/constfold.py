@@ -11,7 +11,9 @@ columns of everything else do not move, so tracebacks still point at the source.
 Only plain reads are folded: `alias` must be a module imported at the top level
 (`from cowboy import codes as C`, `from display import ui`), NAME a top-level
 `NAME = const(<int expression>)` of that module. A store into such a name, or
-the alias used for something else, stops the build (FoldError).
+the alias used for something else, stops the build (FoldError). An import
+that only constants needed then goes (`from events import PRESS` becomes
+`PRESS = 1`): each import costs the RP2040 some 2-7 ms at start-up.
 """
 import ast
 import io
@@ -19,7 +21,7 @@ import os
 import tokenize
 
 # Modules of named constants: their integer const() values are folded elsewhere.
-MODULES = ("cowboy/codes.py", "cowboy/facts.py", "display/ui.py")
+MODULES = ("cowboy/codes.py", "cowboy/facts.py", "display/ui.py", "input/events.py")
 
 
 class FoldError(Exception):
@@ -122,28 +124,29 @@ def fold(source, consts, name="<source>"):
 def _drop_imports(source, tree, aliases, consts):
     """`source` without the imports that only constants needed: an alias import
     (`from display import ui as U`) no longer used once its constants are folded
-    is blanked, and `from display.ui import NAME` of integer constants becomes
-    `NAME = value`, so a constant module is imported only where something else
+    is blanked, and `from display.ui import A, B` of integer constants becomes
+    `A, B = value, value`, so a constant module is imported only where something else
     of it is used (an import costs milliseconds on the RP2040). Lines keep their
-    numbers; only one-line statements naming one module are changed."""
+    numbers; only one-line statements are changed."""
     lines = source.splitlines(True)
     for node in tree.body:
-        if not isinstance(node, (ast.Import, ast.ImportFrom)) or len(node.names) != 1 \
-                or node.lineno != node.end_lineno:
+        if not isinstance(node, (ast.Import, ast.ImportFrom)) or node.lineno != node.end_lineno:
             continue
-        a = node.names[0]
         row = node.lineno - 1
         ln = lines[row]
         head, rest = ln[:node.col_offset], ln[node.end_col_offset:]
-        alias = a.asname or a.name
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in consts:
             values = consts[node.module]
-            if a.name in values:
-                v = values[a.name]
-                lines[row] = "%s%s = %s%s" % (head, alias, v if v >= 0 else "(%d)" % v, rest)
+            if all(a.name in values for a in node.names):
+                lines[row] = "%s%s = %s%s" % (
+                    head, ", ".join(a.asname or a.name for a in node.names),
+                    ", ".join(str(v) if v >= 0 else "(%d)" % v
+                              for v in (values[a.name] for a in node.names)), rest)
             continue
-        if alias in aliases and _uses(source, alias) == 1:
-            lines[row] = head + "pass" + rest
+        if len(node.names) == 1:
+            alias = node.names[0].asname or node.names[0].name
+            if alias in aliases and _uses(source, alias) == 1:
+                lines[row] = head + "pass" + rest
     return "".join(lines)
 
 
