@@ -41,33 +41,50 @@ class Cells:
         self.inv = inv
         self.mark_x = mark_x
         self.width = width
-        self.kind = bytearray(size)
-        self.x = bytearray(size)
-        self.top = bytearray(size)        # the top page of each cell
-        self.pmask = bytearray(size)      # bit p: the cell draws on page p
-        for first, count, kind, x, step, top in table:
-            for k in range(count):
-                c = first + k
-                self.kind[c] = kind
-                self.x[c] = x + k * step
-                self.top[c] = top
-                self.pmask[c] = ((1 << HEIGHTS[kind]) - 1) << top
-        self.pmask[inv] = 1
+        self.kind = kinds = bytearray(size)
+        self.x = xs = bytearray(size)
+        self.top = tops = bytearray(size)     # the top page of each cell
+        self.pmask = bytearray(size)          # bit p: the cell draws on page p
         # the cells of each page, left to right, packed for blit.page() and
         # blit.diff(): a header (the mark flag's index, the mark's column, the first
-        # entry of each page and the end), then 4 bytes an entry
-        entries = []
-        first = []
+        # entry of each page and the end), then 4 bytes an entry. (Locals and one
+        # pass per cell: this runs before the first picture; 6 ms on the RP2040.)
+        on = [[] for _ in range(pages)]       # per page: x << 8 | cell
+        for first, count, kind, x, step, top in table:
+            h = HEIGHTS[kind]
+            for k in range(count):
+                c = first + k
+                kinds[c] = kind
+                xs[c] = x + k * step
+                tops[c] = top
+                self.pmask[c] = ((1 << h) - 1) << top
+                if c != inv:
+                    for p in range(top, top + h):
+                        on[p].append(xs[c] << 8 | c)
+        self.pmask[inv] = 1
+        n = 0
         for p in range(pages):
-            first.append(len(entries) // 4)
-            on = [c for c in range(size) if self.pmask[c] >> p & 1 and c != inv]
-            on.sort(key=lambda c: self.x[c])
-            for c in on:
-                entries += [c, self.kind[c], self.x[c], p - self.top[c]]
-        first.append(len(entries) // 4)
-        if pages != 8 or first[-1] > 255 or inv > 255:
+            n += len(on[p])
+        if pages != 8 or n > 255 or inv > 255 or size > 256:
             raise ValueError("layout too large")
-        self.lay = bytes([inv, mark_x] + first + entries)
+        lay = bytearray(_HEAD + 4 * n)
+        lay[0] = inv
+        lay[1] = mark_x
+        i = _HEAD
+        for p in range(pages):
+            lay[2 + p] = (i - _HEAD) // 4
+            cells = on[p]
+            cells.sort()
+            for v in cells:
+                c = v & 0xFF
+                lay[i] = c
+                lay[i + 1] = kinds[c]
+                lay[i + 2] = xs[c]
+                lay[i + 3] = p - tops[c]
+                i += 4
+        lay[2 + pages] = n
+        first = lay[2:3 + pages]
+        self.lay = bytes(lay)
         self._text = None       # Cells.page()'s buffers, made at its first call
         self.at = tuple(_HEAD + 4 * k for k in first)
         self.pages = pages
