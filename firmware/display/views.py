@@ -32,6 +32,10 @@ except ImportError:
     def const(x):
         return x
 
+# Only named constants of these three are read here (an outcome's or a stroke's
+# fields by their shifts, not codes.reason() and the like): the device build folds
+# them in (tools/constfold.py), so the board draws its first picture without
+# importing any of them.
 from cowboy import codes as C
 from cowboy import facts as F
 from display import ui as U
@@ -356,7 +360,7 @@ class Seat:
         if game.out >> i & 1:
             self.main = MAIN_OUT
             if ctx.fouler == i:
-                self._add(IT_REASON, C.reason(game.last))
+                self._add(IT_REASON, game.last >> C.REASON_SHIFT & 15)
                 if ctx.lost:
                     self._add(IT_LOST, ctx.lost)
             self._add(IT_OUT, 0)
@@ -364,7 +368,7 @@ class Seat:
         self.main = MAIN_SCORE
         if game.shooter != i:
             if ctx.fouler == i:
-                self._add(IT_REASON, C.reason(game.last))
+                self._add(IT_REASON, game.last >> C.REASON_SHIFT & 15)
                 if ctx.lost:
                     self._add(IT_LOST, ctx.lost)
             f = game.fouls[i]
@@ -561,9 +565,9 @@ def item4(t, seat, k):
         if k == PV_REJECT:
             t.n(-a, 3)
         elif k == PV_FOUL:
-            t.s(_pick(REASON4, C.reason(a)))
+            t.s(_pick(REASON4, a >> C.REASON_SHIFT & 15))
         elif k == PV_POINTS:
-            t.n(C.points(a), 3)
+            t.n(a & 15, 3)
     elif it == IT_MENU:
         if U.MENU_RULE <= a < U.MENU_RULE + U.RULES:
             _rule4(t, a - U.MENU_RULE, seat.value)
@@ -609,7 +613,7 @@ def _field4(t, field, f):
     """`1St3`, `rL y`, `J35`, `h3`, `CPoc`: the field and its value in 4 digits."""
     if field == U.FIELD_FIRST:
         t.s(b"1St")
-        v = F.first(f)
+        v = f >> F.FIRST & 7
         if v == F.FIRST_REQUIRED:
             t.c(45)
         elif v == F.FIRST_NONE:
@@ -628,12 +632,12 @@ def _field4(t, field, f):
             t.c(_SPACE)
     elif field == U.FIELD_CUE:
         t.c(67)                      # C
-        t.s(CUE4[F.cue(f)])
+        t.s(CUE4[f >> F.CUE & 3])
 
 
 def _field_balls(field, f):
     """The ball mask FIELD_JUMPED or FIELD_HELD edits."""
-    return F.jumped(f) if field == U.FIELD_JUMPED else F.held(f)
+    return f >> (F.JUMPED if field == U.FIELD_JUMPED else F.HELD) & 7
 
 
 class Layout4:
@@ -850,9 +854,9 @@ def item21(t, seat, k):
         if k == PV_REJECT:
             t.s(_pick(REJECT21, -a))
         elif k == PV_FOUL:
-            t.s(_pick(REASON21, C.reason(a)))
+            t.s(_pick(REASON21, a >> C.REASON_SHIFT & 15))
         elif k == PV_POINTS:
-            t.n(C.points(a))
+            t.n(a & 15)
             if a & C.ENDS_INNING:
                 t.s(b", INNING ENDS")
     elif it == IT_MENU:
@@ -877,7 +881,7 @@ def _field21(t, field, f):
     t.s(FIELD21[field])
     t.c(_SPACE)
     if field == U.FIELD_FIRST:
-        v = F.first(f)
+        v = f >> F.FIRST & 7
         if v == F.FIRST_REQUIRED:
             t.s(b"AS REQUIRED")
         elif v == F.FIRST_NONE:
@@ -893,7 +897,7 @@ def _field21(t, field, f):
         else:
             t.s(b"NONE")
     elif field == U.FIELD_CUE:
-        t.s(CUE21[F.cue(f)])
+        t.s(CUE21[f >> F.CUE & 3])
 
 
 class LayoutOLED:
