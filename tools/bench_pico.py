@@ -45,7 +45,7 @@ RESULT = os.path.join(BUILD, "bench-pico.json")
 SHARED_EMULATOR = os.environ.get("PICO_EMULATOR") or os.path.join(
     os.path.dirname(ROOT), "shared", "pico-emulator")
 BUILDS = ("tm1637", "max7219", "ht16k33", "oled4", "oled8")
-SCENARIOS = ("short", "long")
+SCENARIOS = ("short", "long", "resume")
 
 PRESS_MS = 60            # every scripted press is held this long (>= 50 ms)
 CYCLE_MS = 400           # measured keys: one acting edge per cycle, at PHASE_MS into it;
@@ -212,7 +212,7 @@ def device_tree(build, scenario, dest, pio_hz=None):
             compile_into(dest, "input/pio_quadrature.py", slow_pio(f.read(), pio_hz))
     with open(os.path.join(dest, "settings.json"), "w") as f:
         f.write('{"players": 2, "opener": 0, "brightness": 8}\n')
-    if scenario == "long":
+    if scenario in ("long", "resume"):
         board_journal(journal_bytes(long_record()), dest, CHECKPOINT)
 
 
@@ -317,7 +317,15 @@ def plan_long(build, pins):
     return p
 
 
-PLANS = {"short": plan_short, "long": plan_long}
+def plan_resume(build, pins):
+    """The 2,000-action journal of plan_long and no key: reset to the game shown."""
+    p = Plan("%s-resume" % build, pins)
+    p.step(serial="cowboy: up", timeout_ms=15000)
+    p.step(wait_ms=1500)
+    return p
+
+
+PLANS = {"short": plan_short, "long": plan_long, "resume": plan_resume}
 
 
 # ---- running the emulator --------------------------------------------------------------------
@@ -671,6 +679,11 @@ def analyse(run, emu, pins):
     # the first picture: the first update after reset (displays are dark before it)
     pic = update_after(changes, 0, busy=busy)
     out["boot_to_picture_ms"] = None if pic is None else round(pic[1] / 1000, 1)
+    if pic:
+        # the game: the next update, once the journal is read back and the wiring
+        # check has had its time (the resume scenario presses no key)
+        game = update_after(changes, pic[1], busy=busy)
+        out["boot_to_game_ms"] = None if game is None else round(game[1] / 1000, 1)
     trig = {}                    # key label -> the trigger mark just before it
     last = None
     for e in events:
@@ -719,7 +732,7 @@ def analyse(run, emu, pins):
         lat.append(r)
     out["keys"] = lat
     recs = journal_records(os.path.join(d, name + ".fs-after.img"), emu, d)
-    before = JOURNAL_LONG if scenario == "long" else 0
+    before = JOURNAL_LONG if scenario in ("long", "resume") else 0
     journaling = [(r, k) for r, k in zip(lat, keys) if k["record"]]
     if recs is not None:
         added = [record_kind(x) for x in recs[before:]]
@@ -766,6 +779,7 @@ def summarise(build, runs):
     short, long_ = runs.get("short", {}), runs.get("long", {})
     s["boot_empty_journal_ms"] = short.get("boot_to_picture_ms")
     s["boot_2000_journal_ms"] = long_.get("boot_to_picture_ms")
+    s["boot_2000_game_ms"] = runs.get("resume", {}).get("boot_to_game_ms")
     s["heap"] = short.get("boot_report")
     for k in ("tm1637_clock_period_us", "tm1637_byte_us"):
         if k in short:
@@ -786,8 +800,8 @@ def summarise(build, runs):
 def table(result):
     """The summary as a Markdown table (ms; lost: journaling presses not acted on)."""
     head = [f[2] for f in FIGURES]
-    rows = ["| build | " + " | ".join(head) + " | boot empty / 2000 | lost | heap free |",
-            "|---" * (len(head) + 4) + "|"]
+    rows = ["| build | " + " | ".join(head) + " | boot empty / 2000 | game, 2000 | lost "
+            "| heap free |", "|---" * (len(head) + 5) + "|"]
 
     def f(v):
         return "-" if v is None else "%.1f" % v
@@ -795,9 +809,10 @@ def table(result):
     for b, r in result["builds"].items():
         su = r["summary"]
         lat = su["latency_ms"]
-        rows.append("| %s | %s | %s / %s | %d of %d | %s |" % (
+        rows.append("| %s | %s | %s / %s | %s | %d of %d | %s |" % (
             b, " | ".join(f(lat.get(n)) for n in head),
             f(su.get("boot_empty_journal_ms")), f(su.get("boot_2000_journal_ms")),
+            f(su.get("boot_2000_game_ms")),
             su["presses_lost"]["lost"], su["presses_lost"]["journaling_presses"],
             (su.get("heap") or {}).get("heap_free_bytes", "-")))
     return "\n".join(rows)
@@ -812,6 +827,8 @@ DEFINITIONS = {
                   "emulator's decoders; milliseconds of emulated time, 3 ms debounce included)",
     "first_change_ms": "edge to the first visible change",
     "first_bus_ms": "edge to the first display-bus activity (I2C/SPI start, TM1637 or CS edge)",
+    "boot_to_game_ms": "resume scenario (the 2,000-action journal, no key): reset to the end of "
+                       "the update after the wiring check, the one that shows the game",
     "boot_to_picture_ms": "reset to the end of the first update of the displays (the start-up "
                           "wiring check, drawn before the journal is read back), as latency_ms",
     "boot_report": "the firmware's `cowboy: up` line: ms since reset once the journal is read "
