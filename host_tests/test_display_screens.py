@@ -33,7 +33,7 @@ def test_tm1637_on_a_shared_clock_fails_alone():
     rig.models[2].present = False
     rig.shot(F.B5)
     rig.shot(0)
-    for _ in range(Screens.REFRESH_MS // 100 + 2):
+    for _ in range(2 * Screens.REFRESH_MS // 100 + 2):
         rig.update(100)                    # found out at its next refresh
     assert rig.screens.failed == 0b100
     assert rig.seen(0) == "   5"
@@ -48,7 +48,7 @@ def test_periodic_full_refresh_repairs_an_upset_display():
     chain.chips[0].reg[0x0C] = 0           # a glitch shut chip 0 down
     chain.chips[0].reg[0x03] = 0
     assert rig.seen(0) == "        "
-    for _ in range(Screens.REFRESH_MS // 100 + 2):
+    for _ in range(2 * Screens.REFRESH_MS // 100 + 2):
         rig.update(100)
     assert rig.seen(0) == "P1     5"
 
@@ -186,11 +186,14 @@ def test_each_update_does_one_slice_and_the_shooter_goes_first():
 
 
 def test_periodic_refresh_goes_a_page_per_call_and_does_not_make_busy():
+    """(The first periodic refresh comes REFRESH_MS after the start: every display
+    was just drawn whole, and on the board the journal is being read back.)"""
     rig = Rig("oled4")
     scr = rig.screens
-    rig.update()
+    rig.update(Screens.REFRESH_MS - 20)        # the first refresh is REFRESH_MS away
+    assert scr.refreshing < 0
     _clear(rig)
-    rig.now += Screens.REFRESH_MS // 4 + 1     # a refresh is due, nothing changed
+    rig.now += 21                              # a refresh is due, nothing changed
     pages = 0
     for _ in range(12):
         rig.now += 1
@@ -206,7 +209,9 @@ def test_periodic_refresh_goes_a_page_per_call_and_does_not_make_busy():
 def test_a_change_overtakes_a_periodic_refresh():
     rig = Rig("oled4")
     scr = rig.screens
-    rig.update(Screens.REFRESH_MS // 4 + 1)     # display 1's refresh starts
+    rig.update(Screens.REFRESH_MS - 20)
+    rig.now += 21
+    scr.update(rig.game, rig.panel, rig.now)    # display 1's refresh starts
     i = scr.refreshing
     assert i >= 0
     rig.game.shot(F.B5)                        # player 1 scores

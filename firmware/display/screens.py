@@ -132,7 +132,9 @@ class Screens:
         self.started = True
         self.last_input = now_ms
         self.shift_at = now_ms
-        self.refresh_at = now_ms
+        # every display is drawn whole now: the periodic refresh starts REFRESH_MS
+        # later (not in the start-up's busiest second, the journal's resume)
+        self.refresh_at = ticks_add(now_ms, self.REFRESH_MS - self.REFRESH_MS // (self.count or 1))
         for i in range(self.count):
             self.dirty[i] = 1
 
