@@ -7,6 +7,9 @@
 `frame(tx, src, x, n, page, col)`: an OLED I2C write of columns src[x:x + n] to
   `page` from RAM column `col` into tx[:n + 7]: page and column as single commands
   (control byte 0x80 each), then 0x40 and the data.
+`words(dst, at, src, n)`: src[:n] as one I2C write transaction in a stream of
+  16-bit IC_DATA_CMD words (little-endian) from word `at` of dst: the byte, and on
+  the last one the STOP bit (bit 9); returns the word after it (display/oled_fifo.py).
 `decimal(buf, p, size, v, width)`: v in decimal at buf[p:], right-aligned in
   `width` characters (spaces before it; 0: as wide as needed), nothing written at
   or past `size`; returns the position after it (display/views.py Text.n).
@@ -58,6 +61,16 @@ def frame(tx, src, x, n, page, col):
     tx[6] = 0x40
     for i in range(n):
         tx[7 + i] = src[x + i]
+
+
+def words(dst, at, src, n):
+    d = 2 * at
+    for i in range(n):
+        dst[d] = src[i]
+        dst[d + 1] = 0
+        d += 2
+    dst[d - 1] = 2                  # STOP (bit 9) after the last byte
+    return at + n
 
 
 def decimal(buf, p, size, v, width):
@@ -194,4 +207,4 @@ def diff(new, old, spans, lay, want, sent, base, dx, p, merge, small, big, index
 
 if sys.platform == "rp2":
     from display.blit_viper import (blit, fill, changes,  # noqa: F811 (native)
-                                    frame, decimal, diff)
+                                    frame, words, decimal, diff)

@@ -62,6 +62,18 @@ def frame(tx, src, x: int, n: int, page: int, col: int):
 
 
 @micropython.viper
+def words(dst, at: int, src, n: int) -> int:
+    pd = ptr16(dst)
+    ps = ptr8(src)
+    i = 0
+    while i < n:
+        pd[at + i] = ps[i]
+        i += 1
+    pd[at + n - 1] = ps[n - 1] | 0x200     # STOP after the last byte
+    return at + n
+
+
+@micropython.viper
 def decimal(buf, p: int, size: int, v: int, width: int) -> int:
     # (no division: the RP2040's core has none; digits by subtraction)
     pb = ptr8(buf)
