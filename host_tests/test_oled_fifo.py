@@ -1,4 +1,4 @@
-"""The OLED stream transport (display/oled_fifo.py): a step's writes composed as
+"""The OLED stream transport (display/oled.py OLED_FIFO): a step's writes composed as
 one stream of IC_DATA_CMD words decode to exactly the transactions the writeto()
 path (display/oled.py OLED_I2C) makes for the same updates, in the same order;
 behind a TCA9548A the channel is selected once per stream; a failing stream makes
@@ -12,8 +12,7 @@ import mpy
 from fakebuses import I2C
 from fakedisplays import OLEDDevice, TCA9548ADevice, read_oled
 from display.cells import Cells
-from display.oled import SH1106_I2C, SSD1306_I2C
-from display.oled_fifo import SH1106_FIFO, SSD1306_FIFO, transactions, MAX_WORDS
+from display.oled import SH1106_I2C, SSD1306_I2C, SH1106_FIFO, SSD1306_FIFO, _STREAM
 from display.tca9548a import TCA9548A
 from display import screens as S
 from display import views as V
@@ -21,6 +20,24 @@ from board import config
 from xorshift import XorShift32
 
 CHARS = b" 0123456789+-ABCDEFINORSTWXYZ!:,.?"
+
+
+STOP = 0x200
+
+
+def transactions(w, k, n):
+    """Words k..n-1 of a stream as byte strings, one per transaction."""
+    out = []
+    cur = bytearray()
+    for i in range(k, n):
+        v = w[2 * i] | w[2 * i + 1] << 8
+        assert v & ~(STOP | 0xFF) == 0          # a byte, and STOP or not
+        cur.append(v & 0xFF)
+        if v & STOP:
+            out.append(bytes(cur))
+            cur = bytearray()
+    assert not cur                              # fed whole transactions only
+    return out
 
 
 class Recorder:
@@ -31,19 +48,26 @@ class Recorder:
         self.bus = bus
         self.streams = []
         self.fail = False
+        self.addr = None
 
-    def burst(self, addr, words, n):
-        assert 0 < n <= MAX_WORDS
-        tx = transactions(words, n)
-        # every word is a data byte (bits 0-7) with at most STOP (bit 9) beside it
-        for k in range(n):
-            assert words[2 * k + 1] in (0, 2)
-        assert words[2 * n - 1] == 2           # the stream ends with a STOP
-        self.streams.append((addr, tx))
+    def begin(self, addr):
+        assert self.addr is None                # the previous stream ended
+        self.addr = addr
+        self.streams.append((addr, []))
+
+    def feed(self, words, k, n):
+        assert self.addr is not None and 0 <= k < n <= _STREAM
         if self.fail:
             raise OSError(errno.EIO)
+        tx = transactions(words, k, n)
+        self.streams[-1][1].extend(tx)
         for t in tx:
-            self.bus.writeto(addr, t)
+            self.bus.writeto(self.addr, t)
+        return n
+
+    def end(self):
+        assert self.addr is not None
+        self.addr = None
 
 
 def cells():
@@ -163,6 +187,7 @@ def test_a_failed_stream_makes_a_full_refresh():
     assert d.pending()
     rec.fail = False
     rec.streams = []
+    rec.addr = None
     d.show(seq[2])
     d.flush()
     # one stream: the initialisation first, then every page whole
@@ -217,33 +242,47 @@ SCRIPT = r'''
 import micropython
 from display import blit as P
 from display import blit_viper as N
-from display.oled_fifo import SH1106_FIFO, SSD1306_FIFO, transactions
+from display.oled import SH1106_FIFO, SSD1306_FIFO
 from display.cells import Cells
 from display.tca9548a import TCA9548A
 from display import views as V
 from fakebuses import CountingI2C
 
-# words(): the native one writes what the portable one writes
+# words(), frame_words(): the native ones write what the portable ones write
 bad = 0
 for n in (1, 2, 7, 20, 135):
-    src = bytearray((k * 37 + n) & 0xFF for k in range(n))
+    src = bytearray((k * 37 + n) & 0xFF for k in range(n + 9))
     a = bytearray(600)
     b = bytearray(600)
     ra = P.words(a, 3, src, n)
     rb = N.words(b, 3, src, n)
     if ra != rb or a != b or ra != 3 + n:
         bad += 1
-    if transactions(a[6:], n) != [bytes(src)]:
+    for k in range(n):
+        if a[6 + 2 * k] != src[k] or a[7 + 2 * k] != (2 if k == n - 1 else 0):
+            bad += 1
+    f = bytearray(80 + 2 * n)
+    ra = P.frame_words(a, 5, src, 9, n, n & 7, 7 * n % 132)
+    rb = N.frame_words(b, 5, src, 9, n, n & 7, 7 * n % 132)
+    P.frame(f, src, 9, n, n & 7, 7 * n % 132)
+    if ra != rb or a != b or ra != 5 + 7 + n:
         bad += 1
+    for k in range(n + 7):
+        if a[10 + 2 * k] != f[k] or a[11 + 2 * k] != (2 if k == n + 6 else 0):
+            bad += 1
 print("words differ", bad)
 
 class Count:
     def __init__(self):
         self.words = 0
         self.streams = 0
-    def burst(self, addr, w, n):
-        self.words += n
+    def begin(self, addr):
         self.streams += 1
+    def feed(self, w, k, n):
+        self.words += n - k
+        return n
+    def end(self):
+        pass
 
 cells = Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV, V.OLED_MARK_X)
 i2c = CountingI2C()

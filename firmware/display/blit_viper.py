@@ -74,6 +74,26 @@ def words(dst, at: int, src, n: int) -> int:
 
 
 @micropython.viper
+def frame_words(dst, at: int, src, x: int, n: int, page: int, col: int) -> int:
+    pd = ptr16(dst)
+    ps = ptr8(src)
+    pd[at] = 0x80
+    pd[at + 1] = 0xB0 | page
+    pd[at + 2] = 0x80
+    pd[at + 3] = col & 0x0F
+    pd[at + 4] = 0x80
+    pd[at + 5] = 0x10 | (col >> 4)
+    pd[at + 6] = 0x40
+    d = at + 7
+    i = 0
+    while i < n:
+        pd[d + i] = ps[x + i]
+        i += 1
+    pd[d + n - 1] = pd[d + n - 1] | 0x200  # STOP after the last byte
+    return d + n
+
+
+@micropython.viper
 def decimal(buf, p: int, size: int, v: int, width: int) -> int:
     # (no division: the RP2040's core has none; digits by subtraction)
     pb = ptr8(buf)

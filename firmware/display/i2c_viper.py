@@ -41,56 +41,93 @@ _BASES = (0x40044000, 0x40048000)
 
 
 @micropython.viper
-def _burst(base: int, addr: int, src, n: int, limit: int) -> int:
-    """Send n words of src to addr; 0: done, 1: NACK, 2: no progress for limit us."""
+def _begin(base: int, addr: int):
+    """Address the next transactions to addr (the controller is idle)."""
     i2c = ptr32(base)                 # word index = register offset // 4
-    w = ptr16(src)
-    timer = ptr32(0x40054028)         # TIMERAWL
     x = i2c[21]                       # IC_CLR_TX_ABRT: a stale abort cleared
     i2c[27] = 0                       # IC_ENABLE off: IC_TAR may change
     i2c[1] = addr                     # IC_TAR
     i2c[27] = 1                       # IC_ENABLE
+
+
+@micropython.viper
+def _stop(base: int, err: int, limit: int) -> int:
+    """After a NACK or a stuck bus: the transfer ended, the abort cleared."""
+    i2c = ptr32(base)
+    timer = ptr32(0x40054028)         # TIMERAWL
+    if err == 2:
+        i2c[27] = 3                   # IC_ENABLE.ABORT: STOP, FIFO flushed
     t = int(timer[0])
-    k = 0
-    err = 0
+    while (i2c[28] & 0x20) and int(timer[0]) - t < limit:
+        pass                          # MST_ACTIVITY: until the STOP is out
+    x = i2c[21]                       # IC_CLR_TX_ABRT
+    return err
+
+
+@micropython.viper
+def _feed(base: int, src, k: int, n: int, limit: int) -> int:
+    """Push words k..n-1 of src into the FIFO as room comes; returns n once the
+    last is queued (the FIFO then drains by itself), -1 on a NACK, -2 when no word
+    could be pushed for limit microseconds."""
+    i2c = ptr32(base)
+    w = ptr16(src)
+    timer = ptr32(0x40054028)         # TIMERAWL
+    t = int(timer[0])
     while k < n:
         if i2c[13] & 0x40:            # IC_RAW_INTR_STAT.TX_ABRT: a NACK
-            break
+            return 0 - int(_stop(base, 1, limit))
         if i2c[28] & 2:               # IC_STATUS.TFNF: room in the FIFO
             i2c[4] = w[k]             # IC_DATA_CMD
             k += 1
             t = int(timer[0])
         elif int(timer[0]) - t > limit:
-            err = 2
-            break
-    while err == 0:                   # the words still queued, then the last STOP
-        s = i2c[28]
-        if (s & 0x24) == 4:           # TFE and no MST_ACTIVITY
-            break
+            return 0 - int(_stop(base, 2, limit))
+    return k
+
+
+@micropython.viper
+def _end(base: int, limit: int) -> int:
+    """Wait for the queued words and the last STOP; 0, or 1 (NACK), 2 (stuck)."""
+    i2c = ptr32(base)
+    timer = ptr32(0x40054028)         # TIMERAWL
+    t = int(timer[0])
+    while (i2c[28] & 0x24) != 4:      # until TFE and no MST_ACTIVITY
+        if i2c[13] & 0x40:
+            return int(_stop(base, 1, limit))
         if int(timer[0]) - t > limit:
-            err = 2
-    if err == 2:
-        i2c[27] = 3                   # IC_ENABLE.ABORT: STOP, FIFO flushed
-        t = int(timer[0])
-        while (i2c[27] & 2) and int(timer[0]) - t < limit:
-            pass
-    if i2c[13] & 0x40:
-        x = i2c[21]                   # IC_CLR_TX_ABRT
-        if err == 0:
-            err = 1
-    return err
+            return int(_stop(base, 2, limit))
+    if i2c[13] & 0x40:                # (a NACK on the very last byte)
+        return int(_stop(base, 1, limit))
+    return 0
 
 
 class Burst:
-    """burst(addr, words, n) on the I2C controller `bus_id` (0 or 1), which
-    machine.I2C has set up (pins, clock)."""
+    """A stream of write transactions on the I2C controller `bus_id` (0 or 1),
+    which machine.I2C has set up (pins, clock): begin(addr), then feed(words, k,
+    n) as words are composed (returns n), then end(). OSError on a NACK or a
+    stuck bus, the transfer then ended."""
 
     TIMEOUT_US = 5000     # no progress for this long: the bus is stuck
 
     def __init__(self, bus_id):
         self.base = _BASES[bus_id]
 
-    def burst(self, addr, words, n):
-        r = _burst(self.base, addr, words, n, self.TIMEOUT_US)
+    def begin(self, addr):
+        _begin(self.base, addr)
+
+    def feed(self, words, k, n):
+        r = _feed(self.base, words, k, n, self.TIMEOUT_US)
+        if r < 0:
+            raise OSError(_EIO if r == -1 else _ETIMEDOUT)
+        return r
+
+    def end(self):
+        r = _end(self.base, self.TIMEOUT_US)
         if r:
             raise OSError(_EIO if r == 1 else _ETIMEDOUT)
+
+    def burst(self, addr, words, n):
+        """One whole stream: begin, feed, end."""
+        self.begin(addr)
+        self.feed(words, 0, n)
+        self.end()
