@@ -1,27 +1,27 @@
 """A stream of I2C write transactions fed straight into the RP2040's I2C
 controller (device only).
 
-`machine.I2C.writeto()` sends one transaction per call (the pico-sdk waits for
-each byte to leave the FIFO), and a call costs some 0.3 ms of Python on the
-chip: an OLED update of seven spans spent a quarter of its time between
-transactions. Here one viper call sends a whole stream of IC_DATA_CMD words (the
-data byte; bit 9, STOP, on the last byte of each transaction; composed by
-display/oled_fifo.py) to one address:
+`machine.I2C.writeto()` sends one transaction per call and returns once its
+last byte is out, so a driver composes the next transaction while the bus is
+idle. Here display/oled.py's OLED_FIFO hands each transaction, as 16-bit
+IC_DATA_CMD words (the byte; bit 9, STOP, on the last byte of each transaction),
+to `feed()` as soon as it is composed; `feed()` returns once the last word is
+queued, and the driver composes the next page while the 16-word FIFO drains.
 
-- IC_TAR is set as the pico-sdk sets it (IC_ENABLE = 0, IC_TAR = addr,
-  IC_ENABLE = 1); the previous transfer has always ended with a STOP by then
-  (machine.I2C and this function both wait for it);
-- the 16-word transmit FIFO is fed while IC_STATUS.TFNF is set. After a word with
-  STOP the controller sends the STOP and, the FIFO holding more, starts the next
-  transaction to IC_TAR by itself; a FIFO that runs empty without a STOP holds
-  the bus (SCL low: IC_EMPTYFIFO_HOLD_MASTER_EN), so an interrupt that delays the
-  feeding costs time, never a wrong transaction;
-- at the end it waits for IC_STATUS.TFE and no MST_ACTIVITY (the last STOP sent);
-- a NACK (IC_RAW_INTR_STAT.TX_ABRT: the controller then flushes the FIFO and
-  ends the transfer) stops the feeding; the abort is cleared (IC_CLR_TX_ABRT) and
-  `burst()` raises OSError(EIO), as machine.I2C does; no progress for TIMEOUT_US
-  (the TIMER's TIMERAWL, microseconds) aborts the transfer (IC_ENABLE.ABORT) and
-  raises OSError(ETIMEDOUT).
+- `begin(addr)`: IC_TAR set as the pico-sdk sets it (IC_ENABLE = 0, IC_TAR =
+  addr, IC_ENABLE = 1); the previous transfer has always ended with a STOP by
+  then (machine.I2C and `end()` both wait for it);
+- `feed(words, k, n)`: words queued while IC_STATUS.TFNF is set. After a word
+  with STOP the controller sends the STOP and, the FIFO holding more, starts the
+  next transaction to IC_TAR by itself; a FIFO that runs empty without a STOP
+  holds the bus (SCL low: IC_EMPTYFIFO_HOLD_MASTER_EN), so an interrupt or a late
+  word costs time, never a wrong transaction;
+- `end()`: waits for IC_STATUS.TFE and no MST_ACTIVITY (the last STOP sent);
+- a NACK (IC_RAW_INTR_STAT.TX_ABRT: the controller flushes the FIFO and ends the
+  transfer) is cleared (IC_CLR_TX_ABRT) and raised as OSError(EIO), as
+  machine.I2C does; no progress for TIMEOUT_US (the TIMER's TIMERAWL,
+  microseconds) aborts the transfer (IC_ENABLE.ABORT) and raises
+  OSError(ETIMEDOUT).
 
 Register offsets from the RP2040 datasheet (I2C0 at 0x40044000, I2C1 at
 0x40048000; IC_TAR 0x04, IC_DATA_CMD 0x10, IC_RAW_INTR_STAT 0x34, IC_CLR_TX_ABRT
