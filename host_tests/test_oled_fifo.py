@@ -210,7 +210,7 @@ def test_a_missing_display_fails_through_the_twin_too():
     d.show(texts(1, 1)[0])
     with pytest.raises(OSError):
         d.step()
-    assert d.pending() and d._at == 0
+    assert d.pending() and not d._open
 
 
 @pytest.mark.parametrize("name", ["oled4", "oled8"])

@@ -272,8 +272,10 @@ class OLED_I2C(OLED):
         return n
 
 
-_STREAM = const(1152)     # words in OLED_FIFO's stream: a whole picture is 1,105
-_W = None                 # the stream (2 bytes a word), made by the first OLED_FIFO
+# OLED_FIFO composes one transaction at a time (at most 7 + 128 bytes), each handed
+# to the transport at once: its words, 2 bytes each, made by the first OLED_FIFO
+_STREAM = const(WIDTH + 8)
+_W = None
 
 
 class OLED_FIFO(OLED_I2C):
@@ -281,21 +283,20 @@ class OLED_FIFO(OLED_I2C):
     transport): the same transactions, composed as 16-bit words of the RP2040 I2C
     controller's IC_DATA_CMD register (the byte; bit 9, STOP, on the last byte of
     each transaction) and handed, as each is composed, to `burst`:
-    begin(addr) before the first, feed(words, k, n) -> n (queues words k..n-1)
-    after each, end() (waits for the last STOP) once the step is composed; any of
+    begin(addr) before the first, feed(words, k, n) (queues words k..n-1; returns
+    once the last is queued) after each, end() (waits for the last STOP) once the step is composed; any of
     them raises OSError on a bus error (display/i2c_viper.py). The controller
     starts each transaction after the previous STOP by itself: no gap between
     them, and the next page is composed while the FIFO drains. Behind a TCA9548A
     the channel is selected once per stream (a writeto() to the multiplexer).
     `burst` None: the portable twin, each transaction an i2c.writeto() as
-    OLED_I2C makes it. `flush()` (start-up) is one stream for everything pending."""
+    OLED_I2C makes it. `flush()` (start-up) is one stream for everything pending.
+    Transactions are composed one at a time into a shared buffer of 136 words."""
 
     def __init__(self, i2c, addr=0x3C, cells=None, burst=None):
         global _W
         if _W is None:
             _W = bytearray(2 * _STREAM)
-        self._at = 0          # words composed
-        self._fed = 0         # words handed to the transport
         self._open = False    # begin() done, end() not yet
         self.burst = burst
         self._mux = getattr(i2c, "mux", None)     # a display/tca9548a.py Channel
@@ -303,61 +304,39 @@ class OLED_FIFO(OLED_I2C):
         OLED_I2C.__init__(self, i2c, addr, cells)
 
     def write_cmds(self, src, n):
-        self._room(n + 1)
         _TX[0] = 0x00
         blit(_TX, 1, src, 0, n, 0)
-        self._at = words(_W, self._at, _TX, n + 1)
-        self._push()
+        self._push(words(_W, 0, _TX, n + 1))
 
     def _span(self, page, x, n):
-        self._room(n + 7)
-        self._at = frame_words(_W, self._at, _NEW, x, n, page, x + self.COL_OFFSET)
-        self._push()
+        self._push(frame_words(_W, 0, _NEW, x, n, page, x + self.COL_OFFSET))
         return n
 
-    def _room(self, n):
-        if self._at + n > _STREAM:      # all composed words are handed over
-            self._at = 0
-            self._fed = 0
-
-    def _push(self):
+    def _push(self, n):
+        """Hand the transaction composed in _W[:n] (words) to the transport."""
         b = self.burst
         if b is None:
-            self._twin()
+            self._twin(n)
             return
         if not self._open:
             if self._mux is not None:
                 self._mux.select(self._ch)
             b.begin(self.addr)
             self._open = True
-        self._fed = b.feed(_W, self._fed, self._at)
+        b.feed(_W, 0, n)
 
-    def _twin(self):
-        """The words not yet handed over, as writeto() calls (no native transport)."""
-        i2c = self.i2c
-        addr = self.addr
-        n = self._at
-        k = self._fed
-        m = 0
-        while k < n:
-            _TX[m] = _W[2 * k]
-            m += 1
-            if _W[2 * k + 1] & 2:           # STOP: the transaction is complete
-                i2c.writeto(addr, _TXV[m])
-                m = 0
-            k += 1
-        self._fed = n
+    def _twin(self, n):
+        """The transaction as a writeto() (no native transport)."""
+        for k in range(n):
+            _TX[k] = _W[2 * k]
+        self.i2c.writeto(self.addr, _TXV[n])
 
     def _close(self):
-        self._at = 0
-        self._fed = 0
         if self._open:
             self._open = False
             self.burst.end()
 
     def _failed(self):
-        self._at = 0
-        self._fed = 0
         self._open = False
         self.refresh()
 
