@@ -1,4 +1,4 @@
-"""The OLED stream transport (display/oled.py OLED_FIFO): a step's writes composed as
+"""The OLED stream transport (display/oled_fifo.py): a step's writes composed as
 one stream of IC_DATA_CMD words decode to exactly the transactions the writeto()
 path (display/oled.py OLED_I2C) makes for the same updates, in the same order;
 behind a TCA9548A the channel is selected once per stream; a failing stream makes
@@ -12,7 +12,8 @@ import mpy
 from fakebuses import I2C
 from fakedisplays import OLEDDevice, TCA9548ADevice, read_oled
 from display.cells import Cells
-from display.oled import SH1106_I2C, SSD1306_I2C, SH1106_FIFO, SSD1306_FIFO, _STREAM
+from display.oled import SH1106_I2C, SSD1306_I2C
+from display.oled_fifo import SH1106_FIFO, SSD1306_FIFO, _STREAM
 from display.tca9548a import TCA9548A
 from display import screens as S
 from display import views as V
@@ -242,7 +243,8 @@ SCRIPT = r'''
 import micropython
 from display import blit as P
 from display import blit_viper as N
-from display.oled import SH1106_FIFO, SSD1306_FIFO
+from display.oled_fifo import SH1106_FIFO, SSD1306_FIFO
+from display import oled_fifo as F
 from display.cells import Cells
 from display.tca9548a import TCA9548A
 from display import views as V
@@ -254,7 +256,7 @@ for n in (1, 2, 7, 20, 135):
     src = bytearray((k * 37 + n) & 0xFF for k in range(n + 9))
     a = bytearray(600)
     b = bytearray(600)
-    ra = P.words(a, 3, src, n)
+    ra = F.words(a, 3, src, n)
     rb = N.words(b, 3, src, n)
     if ra != rb or a != b or ra != 3 + n:
         bad += 1
@@ -262,7 +264,7 @@ for n in (1, 2, 7, 20, 135):
         if a[6 + 2 * k] != src[k] or a[7 + 2 * k] != (2 if k == n - 1 else 0):
             bad += 1
     f = bytearray(80 + 2 * n)
-    ra = P.frame_words(a, 5, src, 9, n, n & 7, 7 * n % 132)
+    ra = F.frame_words(a, 5, src, 9, n, n & 7, 7 * n % 132)
     rb = N.frame_words(b, 5, src, 9, n, n & 7, 7 * n % 132)
     P.frame(f, src, 9, n, n & 7, 7 * n % 132)
     if ra != rb or a != b or ra != 5 + 7 + n:

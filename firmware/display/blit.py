@@ -7,12 +7,6 @@
 `frame(tx, src, x, n, page, col)`: an OLED I2C write of columns src[x:x + n] to
   `page` from RAM column `col` into tx[:n + 7]: page and column as single commands
   (control byte 0x80 each), then 0x40 and the data.
-`words(dst, at, src, n)`: src[:n] as one I2C write transaction in a stream of
-  16-bit IC_DATA_CMD words (little-endian) from word `at` of dst: the byte, and on
-  the last one the STOP bit (bit 9); returns the word after it (display/oled_fifo.py).
-`frame_words(dst, at, src, x, n, page, col)`: what `frame()` writes, as one
-  transaction of such words (the same 7 header bytes, then src[x:x + n]); returns
-  the word after it.
 `decimal(buf, p, size, v, width)`: v in decimal at buf[p:], right-aligned in
   `width` characters (spaces before it; 0: as wide as needed), nothing written at
   or past `size`; returns the position after it (display/views.py Text.n).
@@ -64,36 +58,6 @@ def frame(tx, src, x, n, page, col):
     tx[6] = 0x40
     for i in range(n):
         tx[7 + i] = src[x + i]
-
-
-def words(dst, at, src, n):
-    d = 2 * at
-    for i in range(n):
-        dst[d] = src[i]
-        dst[d + 1] = 0
-        d += 2
-    dst[d - 1] = 2                  # STOP (bit 9) after the last byte
-    return at + n
-
-
-def frame_words(dst, at, src, x, n, page, col):
-    d = 2 * at
-    for i in range(14):
-        dst[d + i] = 0
-    dst[d] = 0x80
-    dst[d + 2] = 0xB0 | page
-    dst[d + 4] = 0x80
-    dst[d + 6] = col & 0x0F
-    dst[d + 8] = 0x80
-    dst[d + 10] = 0x10 | col >> 4
-    dst[d + 12] = 0x40
-    d += 14
-    for i in range(n):
-        dst[d] = src[x + i]
-        dst[d + 1] = 0
-        d += 2
-    dst[d - 1] = 2                  # STOP (bit 9) after the last byte
-    return at + 7 + n
 
 
 def decimal(buf, p, size, v, width):
@@ -230,4 +194,4 @@ def diff(new, old, spans, lay, want, sent, base, dx, p, merge, small, big, index
 
 if sys.platform == "rp2":
     from display.blit_viper import (blit, fill, changes,  # noqa: F811 (native)
-                                    frame, words, frame_words, decimal, diff)
+                                    frame, decimal, diff)

@@ -21,9 +21,9 @@ re-initialises the chip and resends every page over the following steps.
 Logic is separate from transport: subclasses implement `write_cmds(src, n)` and
 `send_span(page, column, n)` (the data already composed in the shared buffer at
 DATA_AT) for I2C or SPI. OLED_I2C makes one `writeto()` per transaction;
-OLED_FIFO (the Pico's, with display/i2c_viper.py) sends a step's transactions as
-one stream into the I2C controller's FIFO, with no gap between them. Both chips are driven in page addressing mode, which they share; the
-SH1106 has 132 columns of RAM with the panel on 2-129, hence its 2-column offset.
+display/oled_fifo.py's OLED_FIFO (the Pico's) sends a step's transactions as one
+stream into the I2C controller's FIFO, with no gap between them. Both chips are
+driven in page addressing mode, which they share; the SH1106 has 132 columns of RAM with the panel on 2-129, hence its 2-column offset.
 """
 try:
     from micropython import const
@@ -31,7 +31,7 @@ except ImportError:
     def const(x):
         return x
 
-from display.blit import blit, changes, diff, frame, frame_words, words
+from display.blit import blit, changes, diff, frame
 from display.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE
 
 SET_LOW_COLUMN = const(0x00)      # | column & 0x0F
@@ -272,100 +272,6 @@ class OLED_I2C(OLED):
         return n
 
 
-# OLED_FIFO composes one transaction at a time (at most 7 + 128 bytes), each handed
-# to the transport at once: its words, 2 bytes each, made by the first OLED_FIFO
-_STREAM = const(WIDTH + 8)
-_W = None
-
-
-class OLED_FIFO(OLED_I2C):
-    """OLED_I2C whose writes go out as one stream per step() (the Pico's
-    transport): the same transactions, composed as 16-bit words of the RP2040 I2C
-    controller's IC_DATA_CMD register (the byte; bit 9, STOP, on the last byte of
-    each transaction) and handed, as each is composed, to `burst`:
-    begin(addr) before the first, feed(words, k, n) (queues words k..n-1; returns
-    once the last is queued) after each, end() (waits for the last STOP) once the step is composed; any of
-    them raises OSError on a bus error (display/i2c_viper.py). The controller
-    starts each transaction after the previous STOP by itself: no gap between
-    them, and the next page is composed while the FIFO drains. Behind a TCA9548A
-    the channel is selected once per stream (a writeto() to the multiplexer).
-    `burst` None: the portable twin, each transaction an i2c.writeto() as
-    OLED_I2C makes it. `flush()` (start-up) is one stream for everything pending.
-    Transactions are composed one at a time into a shared buffer of 136 words."""
-
-    def __init__(self, i2c, addr=0x3C, cells=None, burst=None):
-        global _W
-        if _W is None:
-            _W = bytearray(2 * _STREAM)
-        self._open = False    # begin() done, end() not yet
-        self.burst = burst
-        self._mux = getattr(i2c, "mux", None)     # a display/tca9548a.py Channel
-        self._ch = getattr(i2c, "ch", 0)
-        OLED_I2C.__init__(self, i2c, addr, cells)
-
-    def write_cmds(self, src, n):
-        _TX[0] = 0x00
-        blit(_TX, 1, src, 0, n, 0)
-        self._push(words(_W, 0, _TX, n + 1))
-
-    def _span(self, page, x, n):
-        self._push(frame_words(_W, 0, _NEW, x, n, page, x + self.COL_OFFSET))
-        return n
-
-    def _push(self, n):
-        """Hand the transaction composed in _W[:n] (words) to the transport."""
-        b = self.burst
-        if b is None:
-            self._twin(n)
-            return
-        if not self._open:
-            if self._mux is not None:
-                self._mux.select(self._ch)
-            b.begin(self.addr)
-            self._open = True
-        b.feed(_W, 0, n)
-
-    def _twin(self, n):
-        """The transaction as a writeto() (no native transport)."""
-        for k in range(n):
-            _TX[k] = _W[2 * k]
-        self.i2c.writeto(self.addr, _TXV[n])
-
-    def _close(self):
-        if self._open:
-            self._open = False
-            self.burst.end()
-
-    def _failed(self):
-        self._open = False
-        self.refresh()
-
-    def step(self):
-        """One slice of work (OLED.step), its writes as one stream."""
-        try:
-            count = self._step()
-            self._close()
-        except OSError:
-            self._failed()
-            raise
-        return count
-
-    def flush(self, full=False):
-        """Everything pending as one stream (start-up: the initialisation and
-        every page); returns the number of data bytes sent."""
-        if full:
-            self.refresh()
-        n = 0
-        try:
-            while self.pending():
-                n += self._step()
-            self._close()
-        except OSError:
-            self._failed()
-            raise
-        return n
-
-
 class OLED_SPI(OLED):
     """4-wire SPI transport: the DC pin tells commands (0) from data (1)."""
 
@@ -409,15 +315,6 @@ class SSD1306_I2C(OLED_I2C):
 
 
 class SH1106_I2C(OLED_I2C):
-    COL_OFFSET = 2
-    INIT = SH1106_INIT
-
-
-class SSD1306_FIFO(OLED_FIFO):
-    pass
-
-
-class SH1106_FIFO(OLED_FIFO):
     COL_OFFSET = 2
     INIT = SH1106_INIT
 

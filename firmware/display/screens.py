@@ -59,7 +59,7 @@ SHIFTS = (0, 1, 2, 1)
 TM1637_DRIVER = None
 # OLED builds keep this None (one writeto() per transaction): on the Pico
 # board/factory.py sets the I2C transport that sends a step's writes as one
-# stream, called as OLED_BURST(bus_id) (display/oled.py OLED_FIFO, display/i2c_viper.py).
+# stream, called as OLED_BURST(bus_id) (display/oled_fifo.py, display/i2c_viper.py).
 OLED_BURST = None
 
 
@@ -488,11 +488,12 @@ def drivers(build, buses, pin):
                     from display.tca9548a import TCA9548A
                     muxes[name] = TCA9548A(bus, build["buses"][name].get("mux", 0x70))
                 bus = muxes[name].channel(e[3])
-            from display import oled as O
             if OLED_BURST is not None:
+                from display import oled_fifo as O
                 cls = O.SH1106_FIFO if kind == "sh1106" else O.SSD1306_FIFO
                 out.append(cls(bus, e[2], burst=OLED_BURST(build["buses"][e[1]]["id"])))
             else:
+                from display import oled as O
                 cls = O.SH1106_I2C if kind == "sh1106" else O.SSD1306_I2C
                 out.append(cls(bus, e[2]))
         else:
