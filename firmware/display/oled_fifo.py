@@ -73,18 +73,16 @@ _W = None
 
 class OLED_FIFO(OLED_I2C):
     """OLED_I2C whose writes go out as one stream per step() (the Pico's
-    transport): the same transactions, composed as 16-bit words of the RP2040 I2C
-    controller's IC_DATA_CMD register (the byte; bit 9, STOP, on the last byte of
-    each transaction) and handed, as each is composed, to `burst`:
-    begin(addr) before the first, feed(words, k, n) (queues words k..n-1; returns
-    once the last is queued) after each, end() (waits for the last STOP) once the step is composed; any of
-    them raises OSError on a bus error (display/i2c_viper.py). The controller
-    starts each transaction after the previous STOP by itself: no gap between
-    them, and the next page is composed while the FIFO drains. Behind a TCA9548A
-    the channel is selected once per stream (a writeto() to the multiplexer).
-    `burst` None: the portable twin, each transaction an i2c.writeto() as
-    OLED_I2C makes it. `flush()` (start-up) is one stream for everything pending.
-    Transactions are composed one at a time into a shared buffer of 136 words."""
+    transport): the same transactions, composed one at a time as IC_DATA_CMD
+    words into a shared buffer of 136 words and handed at once to `burst`:
+    begin(addr) before the first, feed(words, k, n) after each (queues words
+    k..n-1, returns once the last is queued), end() once the step is composed
+    (waits for the last STOP); each raises OSError on a bus error
+    (display/i2c_viper.py), and the driver then resends everything. Behind a
+    TCA9548A the channel is selected once per stream (a writeto() to the
+    multiplexer). `burst` None: the portable twin, each transaction an
+    i2c.writeto() as OLED_I2C makes it. `flush()` (start-up) is one stream for
+    everything pending."""
 
     def __init__(self, i2c, addr=0x3C, cells=None, burst=None):
         global _W
