@@ -70,6 +70,11 @@ def make(watchdog=None, root="/"):
             from display.tm1637_sio import TM1637SIO
             S.TM1637_DRIVER = TM1637SIO
             break
+        # an OLED's writes of a step as one stream into the I2C controller's FIFO
+        if e[0] in ("sh1106", "ssd1306") and sys.platform == "rp2":
+            from display.i2c_viper import Burst
+            S.OLED_BURST = Burst
+            break
     screens = S.build(build, buses(build), display_pin)
     shown = time.ticks_ms()
     screens.settle(None, None, shown)   # no game, no panel yet: the wiring check

@@ -3,7 +3,8 @@
 Compiled by mpy-cross with -march=armv6m (tools/deploy.py); a port without a
 native emitter (CPython, the WebAssembly MicroPython) cannot load this module,
 so display/blit.py imports it only on the Pico. Each function does what its
-portable twin in display/blit.py does, to the byte (host_tests compare them under
+portable twin in display/blit.py does (words() and frame_words(): in
+display/oled_fifo.py), to the byte (host_tests compare them under
 the unix micropython, which has a native emitter too).
 """
 import micropython
@@ -59,6 +60,38 @@ def frame(tx, src, x: int, n: int, page: int, col: int):
     while i < n:
         pt[7 + i] = ps[x + i]
         i += 1
+
+
+@micropython.viper
+def words(dst, at: int, src, n: int) -> int:
+    pd = ptr16(dst)
+    ps = ptr8(src)
+    i = 0
+    while i < n:
+        pd[at + i] = ps[i]
+        i += 1
+    pd[at + n - 1] = ps[n - 1] | 0x200     # STOP after the last byte
+    return at + n
+
+
+@micropython.viper
+def frame_words(dst, at: int, src, x: int, n: int, page: int, col: int) -> int:
+    pd = ptr16(dst)
+    ps = ptr8(src)
+    pd[at] = 0x80
+    pd[at + 1] = 0xB0 | page
+    pd[at + 2] = 0x80
+    pd[at + 3] = col & 0x0F
+    pd[at + 4] = 0x80
+    pd[at + 5] = 0x10 | (col >> 4)
+    pd[at + 6] = 0x40
+    d = at + 7
+    i = 0
+    while i < n:
+        pd[d + i] = ps[x + i]
+        i += 1
+    pd[d + n - 1] = pd[d + n - 1] | 0x200  # STOP after the last byte
+    return d + n
 
 
 @micropython.viper

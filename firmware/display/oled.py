@@ -20,8 +20,11 @@ re-initialises the chip and resends every page over the following steps.
 
 Logic is separate from transport: subclasses implement `write_cmds(src, n)` and
 `send_span(page, column, n)` (the data already composed in the shared buffer at
-DATA_AT) for I2C or SPI. Both chips are driven in page addressing mode, which they share; the
-SH1106 has 132 columns of RAM with the panel on 2-129, hence its 2-column offset.
+DATA_AT) for I2C or SPI. OLED_I2C makes one `writeto()` per transaction;
+display/oled_fifo.py's OLED_FIFO (the Pico's) sends a step's transactions as one
+stream into the I2C controller's FIFO, with no gap between them. Both chips are
+driven in page addressing mode, which they share; the SH1106 has 132 columns of
+RAM with the panel on 2-129, hence its 2-column offset.
 """
 try:
     from micropython import const

@@ -57,6 +57,10 @@ SHIFTS = (0, 1, 2, 1)
 # Seven-segment builds keep this: board/factory.py sets a faster TM1637 transport
 # on the Pico, called as TM1637_DRIVER(clk_pin, dio_pin, clk_gpio, dio_gpio).
 TM1637_DRIVER = None
+# OLED builds keep this None (one writeto() per transaction): on the Pico
+# board/factory.py sets the I2C transport that sends a step's writes as one
+# stream, called as OLED_BURST(bus_id) (display/oled_fifo.py, display/i2c_viper.py).
+OLED_BURST = None
 
 
 class Screens:
@@ -123,6 +127,7 @@ class Screens:
         self.urgent = False        # the frame follows a change: busy until rendered
         self.started = False
         self.busy = False          # changed content not yet fully sent
+        self.settling = False      # in settle(): an OLED's slice is all it has to send
 
     def wake(self, now_ms):
         """A key was pressed: OLEDs come back to full brightness."""
@@ -199,12 +204,17 @@ class Screens:
 
     def settle(self, game, panel, now_ms):
         """Update until every display shows its view (start-up only: unbounded
-        work, up to a full refresh of every display)."""
-        self.update(game, panel, now_ms)
-        for _ in range(64 * self.count):
-            if not self.busy:
-                return
+        work, up to a full refresh of every display: an OLED's slice is all it
+        has to send, one stream on the Pico)."""
+        self.settling = True
+        try:
             self.update(game, panel, now_ms)
+            for _ in range(64 * self.count):
+                if not self.busy:
+                    return
+                self.update(game, panel, now_ms)
+        finally:
+            self.settling = False
 
     def _frame(self, now_ms, urgent):
         """A new frame: every seat is rendered again, one per call. `urgent`: after
@@ -397,7 +407,10 @@ class Screens:
             if self.kinds[i] == KIND_OLED:
                 if full:
                     d.refresh()
-                d.step()
+                if self.settling:
+                    d.flush()
+                else:
+                    d.step()
                 more = d.pending()
             else:
                 d.flush(full)
@@ -477,9 +490,14 @@ def drivers(build, buses, pin):
                     from display.tca9548a import TCA9548A
                     muxes[name] = TCA9548A(bus, build["buses"][name].get("mux", 0x70))
                 bus = muxes[name].channel(e[3])
-            from display.oled import SSD1306_I2C, SH1106_I2C
-            cls = SH1106_I2C if kind == "sh1106" else SSD1306_I2C
-            out.append(cls(bus, e[2]))
+            if OLED_BURST is not None:
+                from display import oled_fifo as O
+                cls = O.SH1106_FIFO if kind == "sh1106" else O.SSD1306_FIFO
+                out.append(cls(bus, e[2], burst=OLED_BURST(build["buses"][e[1]]["id"])))
+            else:
+                from display import oled as O
+                cls = O.SH1106_I2C if kind == "sh1106" else O.SSD1306_I2C
+                out.append(cls(bus, e[2]))
         else:
             raise ValueError(kind)
     return out

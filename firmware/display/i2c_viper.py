@@ -1,0 +1,133 @@
+"""A stream of I2C write transactions fed straight into the RP2040's I2C
+controller (device only).
+
+`machine.I2C.writeto()` sends one transaction per call and returns once its
+last byte is out, so a driver composes the next transaction while the bus is
+idle. Here display/oled.py's OLED_FIFO hands each transaction, as 16-bit
+IC_DATA_CMD words (the byte; bit 9, STOP, on the last byte of each transaction),
+to `feed()` as soon as it is composed; `feed()` returns once the last word is
+queued, and the driver composes the next page while the 16-word FIFO drains.
+
+- `begin(addr)`: IC_TAR set as the pico-sdk sets it (IC_ENABLE = 0, IC_TAR =
+  addr, IC_ENABLE = 1); the previous transfer has always ended with a STOP by
+  then (machine.I2C and `end()` both wait for it);
+- `feed(words, k, n)`: words queued while IC_STATUS.TFNF is set. After a word
+  with STOP the controller sends the STOP and, the FIFO holding more, starts the
+  next transaction to IC_TAR by itself; a FIFO that runs empty without a STOP
+  holds the bus (SCL low: IC_EMPTYFIFO_HOLD_MASTER_EN), so an interrupt or a late
+  word costs time, never a wrong transaction;
+- `end()`: waits for IC_STATUS.TFE and no MST_ACTIVITY (the last STOP sent);
+- a NACK (IC_RAW_INTR_STAT.TX_ABRT: the controller flushes the FIFO and ends the
+  transfer) is cleared (IC_CLR_TX_ABRT) and raised as OSError(EIO), as
+  machine.I2C does; no progress for TIMEOUT_US (the TIMER's TIMERAWL,
+  microseconds) aborts the transfer (IC_ENABLE.ABORT) and raises
+  OSError(ETIMEDOUT).
+
+Register offsets from the RP2040 datasheet (I2C0 at 0x40044000, I2C1 at
+0x40048000; IC_TAR 0x04, IC_DATA_CMD 0x10, IC_RAW_INTR_STAT 0x34, IC_CLR_TX_ABRT
+0x54, IC_ENABLE 0x6C, IC_STATUS 0x70; TIMERAWL 0x40054028), as rp2040js models
+them. No DMA: the emulator does not pace DMA by the I2C requests, so it could not
+be measured there.
+
+Compiled by mpy-cross with -march=armv6m (tools/deploy.py); board/factory.py
+chooses it on the Pico (display.screens.OLED_BURST). Nothing is allocated unless
+an error is raised.
+"""
+import micropython
+
+_EIO = 5
+_ETIMEDOUT = 110
+_BASES = (0x40044000, 0x40048000)
+
+
+@micropython.viper
+def _begin(base: int, addr: int):
+    """Address the next transactions to addr (the controller is idle)."""
+    i2c = ptr32(base)                 # word index = register offset // 4
+    x = i2c[21]                       # IC_CLR_TX_ABRT: a stale abort cleared
+    i2c[27] = 0                       # IC_ENABLE off: IC_TAR may change
+    i2c[1] = addr                     # IC_TAR
+    i2c[27] = 1                       # IC_ENABLE
+
+
+@micropython.viper
+def _stop(base: int, err: int, limit: int) -> int:
+    """After a NACK or a stuck bus: the transfer ended, the abort cleared."""
+    i2c = ptr32(base)
+    timer = ptr32(0x40054028)         # TIMERAWL
+    if err == 2:
+        i2c[27] = 3                   # IC_ENABLE.ABORT: STOP, FIFO flushed
+    t = int(timer[0])
+    while (i2c[28] & 0x20) and int(timer[0]) - t < limit:
+        pass                          # MST_ACTIVITY: until the STOP is out
+    x = i2c[21]                       # IC_CLR_TX_ABRT
+    return err
+
+
+@micropython.viper
+def _feed(base: int, src, k: int, n: int, limit: int) -> int:
+    """Push words k..n-1 of src into the FIFO as room comes; returns n once the
+    last is queued (the FIFO then drains by itself), -1 on a NACK, -2 when no word
+    could be pushed for limit microseconds."""
+    i2c = ptr32(base)
+    w = ptr16(src)
+    timer = ptr32(0x40054028)         # TIMERAWL
+    t = int(timer[0])
+    while k < n:
+        if i2c[13] & 0x40:            # IC_RAW_INTR_STAT.TX_ABRT: a NACK
+            return 0 - int(_stop(base, 1, limit))
+        if i2c[28] & 2:               # IC_STATUS.TFNF: room in the FIFO
+            i2c[4] = w[k]             # IC_DATA_CMD
+            k += 1
+            t = int(timer[0])
+        elif int(timer[0]) - t > limit:
+            return 0 - int(_stop(base, 2, limit))
+    return k
+
+
+@micropython.viper
+def _end(base: int, limit: int) -> int:
+    """Wait for the queued words and the last STOP; 0, or 1 (NACK), 2 (stuck)."""
+    i2c = ptr32(base)
+    timer = ptr32(0x40054028)         # TIMERAWL
+    t = int(timer[0])
+    while (i2c[28] & 0x24) != 4:      # until TFE and no MST_ACTIVITY
+        if i2c[13] & 0x40:
+            return int(_stop(base, 1, limit))
+        if int(timer[0]) - t > limit:
+            return int(_stop(base, 2, limit))
+    if i2c[13] & 0x40:                # (a NACK on the very last byte)
+        return int(_stop(base, 1, limit))
+    return 0
+
+
+class Burst:
+    """A stream of write transactions on the I2C controller `bus_id` (0 or 1),
+    which machine.I2C has set up (pins, clock): begin(addr), then feed(words, k,
+    n) as words are composed (returns n), then end(). OSError on a NACK or a
+    stuck bus, the transfer then ended."""
+
+    TIMEOUT_US = 5000     # no progress for this long: the bus is stuck
+
+    def __init__(self, bus_id):
+        self.base = _BASES[bus_id]
+
+    def begin(self, addr):
+        _begin(self.base, addr)
+
+    def feed(self, words, k, n):
+        r = _feed(self.base, words, k, n, self.TIMEOUT_US)
+        if r < 0:
+            raise OSError(_EIO if r == -1 else _ETIMEDOUT)
+        return r
+
+    def end(self):
+        r = _end(self.base, self.TIMEOUT_US)
+        if r:
+            raise OSError(_EIO if r == 1 else _ETIMEDOUT)
+
+    def burst(self, addr, words, n):
+        """One whole stream: begin, feed, end."""
+        self.begin(addr)
+        self.feed(words, 0, n)
+        self.end()

@@ -1,0 +1,170 @@
+"""OLEDs over I2C with a step's writes as one stream (the Pico's transport).
+
+display/oled.py's OLED_I2C makes one `i2c.writeto()` per transaction, which
+returns once the transaction's last byte is out: the bus stood idle while the
+next page was composed and the next call made (0.3-0.6 ms between a stroke's
+transactions on the RP2040, 1.5 ms between whole pages at start-up). OLED_FIFO
+makes the same transactions (the same bytes in the same order) as 16-bit words of
+the RP2040 I2C controller's IC_DATA_CMD register and hands each, as soon as it is
+composed, to a transport (display/i2c_viper.py) that queues it in the
+controller's transmit FIFO: the next page is composed while the FIFO drains, and
+the controller starts each transaction after the previous STOP by itself.
+
+The word composers (two bytes a word, little-endian, as the RP2040 reads them):
+`words(dst, at, src, n)`: src[:n] as one transaction from word `at` of dst: the
+  byte, and on the last one the STOP bit (bit 9); returns the word after it.
+`frame_words(dst, at, src, x, n, page, col)`: what display/blit.py's `frame()`
+  writes (page and column commands, 0x40, then src[x:x + n]), as one transaction
+  of such words; returns the word after it.
+
+On the Pico (sys.platform "rp2") words() and frame_words() come from
+display/blit_viper.py (native code); here their portable twins. Board/factory.py
+chooses this module on the Pico (display.screens.OLED_BURST); without a transport
+(`burst` None: the host tests) each transaction goes out as an `i2c.writeto()`,
+the same writes OLED_I2C makes. Nothing here allocates after construction.
+"""
+import sys
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+from display.blit import blit
+from display.oled import OLED_I2C, SH1106_INIT, _NEW, _TX, _TXV
+
+
+def words(dst, at, src, n):
+    d = 2 * at
+    for i in range(n):
+        dst[d] = src[i]
+        dst[d + 1] = 0
+        d += 2
+    dst[d - 1] = 2                  # STOP (bit 9) after the last byte
+    return at + n
+
+
+def frame_words(dst, at, src, x, n, page, col):
+    d = 2 * at
+    for i in range(14):
+        dst[d + i] = 0
+    dst[d] = 0x80
+    dst[d + 2] = 0xB0 | page
+    dst[d + 4] = 0x80
+    dst[d + 6] = col & 0x0F
+    dst[d + 8] = 0x80
+    dst[d + 10] = 0x10 | col >> 4
+    dst[d + 12] = 0x40
+    d += 14
+    for i in range(n):
+        dst[d] = src[x + i]
+        dst[d + 1] = 0
+        d += 2
+    dst[d - 1] = 2                  # STOP (bit 9) after the last byte
+    return at + 7 + n
+
+
+# OLED_FIFO composes one transaction at a time (at most 7 + 128 bytes), each handed
+# to the transport at once: its words, 2 bytes each, made by the first OLED_FIFO
+_STREAM = const(136)
+_W = None
+
+
+class OLED_FIFO(OLED_I2C):
+    """OLED_I2C whose writes go out as one stream per step() (the Pico's
+    transport): the same transactions, composed one at a time as IC_DATA_CMD
+    words into a shared buffer of 136 words and handed at once to `burst`:
+    begin(addr) before the first, feed(words, k, n) after each (queues words
+    k..n-1, returns once the last is queued), end() once the step is composed
+    (waits for the last STOP); each raises OSError on a bus error
+    (display/i2c_viper.py), and the driver then resends everything. Behind a
+    TCA9548A the channel is selected once per stream (a writeto() to the
+    multiplexer). `burst` None: the portable twin, each transaction an
+    i2c.writeto() as OLED_I2C makes it. `flush()` (start-up) is one stream for
+    everything pending."""
+
+    def __init__(self, i2c, addr=0x3C, cells=None, burst=None):
+        global _W
+        if _W is None:
+            _W = bytearray(2 * _STREAM)
+        self._open = False    # begin() done, end() not yet
+        self.burst = burst
+        self._mux = getattr(i2c, "mux", None)     # a display/tca9548a.py Channel
+        self._ch = getattr(i2c, "ch", 0)
+        OLED_I2C.__init__(self, i2c, addr, cells)
+
+    def write_cmds(self, src, n):
+        _TX[0] = 0x00
+        blit(_TX, 1, src, 0, n, 0)
+        self._push(words(_W, 0, _TX, n + 1))
+
+    def _span(self, page, x, n):
+        self._push(frame_words(_W, 0, _NEW, x, n, page, x + self.COL_OFFSET))
+        return n
+
+    def _push(self, n):
+        """Hand the transaction composed in _W[:n] (words) to the transport."""
+        b = self.burst
+        if b is None:
+            self._twin(n)
+            return
+        if not self._open:
+            if self._mux is not None:
+                self._mux.select(self._ch)
+            b.begin(self.addr)
+            self._open = True
+        b.feed(_W, 0, n)
+
+    def _twin(self, n):
+        """The transaction as a writeto() (no native transport)."""
+        for k in range(n):
+            _TX[k] = _W[2 * k]
+        self.i2c.writeto(self.addr, _TXV[n])
+
+    def _close(self):
+        if self._open:
+            self._open = False
+            self.burst.end()
+
+    def _failed(self):
+        self._open = False
+        self.refresh()
+
+    def step(self):
+        """One slice of work (OLED.step), its writes as one stream."""
+        try:
+            count = self._step()
+            self._close()
+        except OSError:
+            self._failed()
+            raise
+        return count
+
+    def flush(self, full=False):
+        """Everything pending as one stream (start-up: the initialisation and
+        every page); returns the number of data bytes sent."""
+        if full:
+            self.refresh()
+        n = 0
+        try:
+            while self.pending():
+                n += self._step()
+            self._close()
+        except OSError:
+            self._failed()
+            raise
+        return n
+
+
+class SSD1306_FIFO(OLED_FIFO):
+    pass
+
+
+class SH1106_FIFO(OLED_FIFO):
+    COL_OFFSET = 2
+    INIT = SH1106_INIT
+
+
+if sys.platform == "rp2":
+    from display.blit_viper import words, frame_words  # noqa: F811 (native)

@@ -1,0 +1,328 @@
+"""The OLED stream transport (display/oled_fifo.py): a step's writes composed as
+one stream of IC_DATA_CMD words decode to exactly the transactions the writeto()
+path (display/oled.py OLED_I2C) makes for the same updates, in the same order;
+behind a TCA9548A the channel is selected once per stream; a failing stream makes
+the driver refresh; start-up sends each display's whole picture as one stream;
+and composing and sending allocate nothing (under micropython, heap locked)."""
+import errno
+
+import pytest
+
+import mpy
+from fakebuses import I2C
+from fakedisplays import OLEDDevice, TCA9548ADevice, read_oled
+from display.cells import Cells
+from display.oled import SH1106_I2C, SSD1306_I2C
+from display.oled_fifo import SH1106_FIFO, SSD1306_FIFO, _STREAM
+from display.tca9548a import TCA9548A
+from display import screens as S
+from display import views as V
+from board import config
+from xorshift import XorShift32
+
+CHARS = b" 0123456789+-ABCDEFINORSTWXYZ!:,.?"
+
+
+STOP = 0x200
+
+
+def transactions(w, k, n):
+    """Words k..n-1 of a stream as byte strings, one per transaction."""
+    out = []
+    cur = bytearray()
+    for i in range(k, n):
+        v = w[2 * i] | w[2 * i + 1] << 8
+        assert v & ~(STOP | 0xFF) == 0          # a byte, and STOP or not
+        cur.append(v & 0xFF)
+        if v & STOP:
+            out.append(bytes(cur))
+            cur = bytearray()
+    assert not cur                              # fed whole transactions only
+    return out
+
+
+class Recorder:
+    """A burst transport on a fake bus: each stream decoded into its transactions
+    (written to the bus, so the devices see them), the streams kept."""
+
+    def __init__(self, bus):
+        self.bus = bus
+        self.streams = []
+        self.fail = False
+        self.addr = None
+
+    def begin(self, addr):
+        assert self.addr is None                # the previous stream ended
+        self.addr = addr
+        self.streams.append((addr, []))
+
+    def feed(self, words, k, n):
+        assert self.addr is not None and 0 <= k < n <= _STREAM
+        if self.fail:
+            raise OSError(errno.EIO)
+        tx = transactions(words, k, n)
+        self.streams[-1][1].extend(tx)
+        for t in tx:
+            self.bus.writeto(self.addr, t)
+        return n
+
+    def end(self):
+        assert self.addr is not None
+        self.addr = None
+
+
+def cells():
+    return Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV, V.OLED_MARK_X)
+
+
+def texts(seed, count):
+    rnd = XorShift32(seed)
+    out = []
+    t = bytearray(V.OLED_TEXT)
+    for k in range(count):
+        for i in range(len(t)):
+            if rnd.next() % 4 == 0 or k == 0:
+                t[i] = CHARS[rnd.next() % len(CHARS)]
+        out.append(bytes(t))
+    return out
+
+
+def drive(d, seq):
+    """Updates of every kind, a step at a time; the number of data bytes per step."""
+    counts = []
+    for k, t in enumerate(seq):
+        d.show(t, (0, 1, 2, 1)[k // 7 % 4])
+        if k % 5 == 3:
+            d.brightness(k % 16)
+        if k % 11 == 6:
+            d.refresh(known=k % 2 == 0)
+        for _ in range(k % 3):                 # a slice or two, then more changes
+            counts.append(d.step())
+    while d.pending():
+        counts.append(d.step())
+    return counts
+
+
+@pytest.mark.parametrize("old,new,chip", [(SH1106_I2C, SH1106_FIFO, "sh1106"),
+                                          (SSD1306_I2C, SSD1306_FIFO, "ssd1306")])
+def test_streams_decode_to_the_writeto_transactions(old, new, chip):
+    seq = texts(7, 60)
+    bus1 = I2C(0)
+    dev1 = bus1.attach(OLEDDevice(0x3D, chip))
+    d1 = old(bus1, 0x3D, cells())
+    c1 = drive(d1, seq)
+    bus2 = I2C(0)
+    dev2 = bus2.attach(OLEDDevice(0x3D, chip))
+    rec = Recorder(bus2)
+    d2 = new(bus2, 0x3D, cells(), burst=rec)
+    c2 = drive(d2, seq)
+    assert c1 == c2 and sum(c1) > 3000
+    assert bus2.log == bus1.log                # the same writes, bytes and order
+    assert dev2.ram == dev1.ram and dev2.commands == dev1.commands
+    assert all(addr == 0x3D for addr, _ in rec.streams)
+    # one stream per step that sent something; several transactions in some
+    assert len(rec.streams) <= len(c2)
+    assert max(len(tx) for _, tx in rec.streams) >= 3
+    assert read_oled(dev2.pixels())["bottom"] == read_oled(dev1.pixels())["bottom"]
+
+
+def test_portable_twin_makes_the_same_writes():
+    seq = texts(3, 40)
+    bus1 = I2C(0)
+    bus1.attach(OLEDDevice(0x3C, "sh1106"))
+    drive(SH1106_I2C(bus1, 0x3C, cells()), seq)
+    bus2 = I2C(0)
+    dev = bus2.attach(OLEDDevice(0x3C, "sh1106"))
+    drive(SH1106_FIFO(bus2, 0x3C, cells()), seq)
+    assert bus2.log == bus1.log and len(bus1.log) > 60
+    assert dev.on
+
+
+def test_behind_a_mux_the_channel_is_selected_once_per_stream():
+    seq = texts(11, 30)
+    i2c = I2C(0)
+    mux = i2c.attach(TCA9548ADevice(0x71))
+    dev = mux.channels[6].attach(OLEDDevice(0x3C, "sh1106"))
+    other = mux.channels[2].attach(OLEDDevice(0x3C, "sh1106"))
+    m = TCA9548A(i2c, 0x71)
+    rec = Recorder(i2c)
+    d = SH1106_FIFO(m.channel(6), 0x3C, cells(), burst=rec)
+    od = SH1106_I2C(m.channel(2), 0x3C, cells())     # another seat between streams
+    ref = I2C(0)
+    want = ref.attach(OLEDDevice(0x3C, "sh1106"))
+    r = SH1106_I2C(ref, 0x3C, cells())
+    n = 0
+    for k, t in enumerate(seq):
+        d.show(t)
+        od.show(t)
+        before = len(rec.streams)
+        i2c.clear_log()
+        d.step()
+        if len(rec.streams) > before:
+            n += 1
+            # the select, then the stream's transactions, nothing between them
+            assert i2c.log[0] == (0x71, b"\x40")
+            assert [a for a, _ in i2c.log[1:]] == [0x3C] * len(rec.streams[-1][1])
+        od.step()
+        r.show(t)
+        r.step()
+    d.flush()
+    od.flush()
+    r.flush()
+    assert n > 10
+    assert dev.ram == want.ram and other.ram == want.ram
+
+
+def test_a_failed_stream_makes_a_full_refresh():
+    i2c = I2C(0)
+    dev = i2c.attach(OLEDDevice(0x3C, "sh1106"))
+    rec = Recorder(i2c)
+    d = SH1106_FIFO(i2c, 0x3C, cells(), burst=rec)
+    seq = texts(5, 3)
+    d.show(seq[0])
+    d.flush()
+    d.show(seq[1])
+    rec.fail = True
+    with pytest.raises(OSError):
+        d.step()
+    assert d.pending()
+    rec.fail = False
+    rec.streams = []
+    rec.addr = None
+    d.show(seq[2])
+    d.flush()
+    # one stream: the initialisation first, then every page whole
+    assert len(rec.streams) == 1
+    tx = rec.streams[0][1]
+    assert tx[0][0] == 0x00 and tx[0][1:] == bytes(SH1106_FIFO.INIT)
+    pages = [t for t in tx if len(t) == 7 + 128]
+    assert sorted(t[1] & 7 for t in pages) == list(range(8))
+    ref = I2C(0)
+    want = ref.attach(OLEDDevice(0x3C, "sh1106"))
+    r = SH1106_I2C(ref, 0x3C, cells())
+    r.show(seq[2])
+    r.flush()
+    assert dev.ram == want.ram
+
+
+def test_a_missing_display_fails_through_the_twin_too():
+    i2c = I2C(0)
+    d = SH1106_FIFO(i2c, 0x3C, cells())        # nothing answers at 0x3C
+    d.show(texts(1, 1)[0])
+    with pytest.raises(OSError):
+        d.step()
+    assert d.pending() and not d._open
+
+
+@pytest.mark.parametrize("name", ["oled4", "oled8"])
+def test_start_up_sends_each_display_whole_as_one_stream(name, monkeypatch):
+    from fakedisplays import fake_board
+    build = config.BUILDS[name]
+    buses, pin, seats = fake_board(build)
+    recs = {}
+
+    def burst(bus_id):
+        for bname, b in build["buses"].items():
+            if b["id"] == bus_id:
+                recs[bus_id] = recs.get(bus_id) or Recorder(buses[bname])
+                return recs[bus_id]
+    monkeypatch.setattr(S, "OLED_BURST", burst)
+    screens = S.build(build, buses, pin)
+    screens.settle(None, None, 0)
+    streams = [s for r in recs.values() for s in r.streams]
+    assert len(streams) == len(build["displays"])
+    for addr, tx in streams:
+        assert sum(len(t) for t in tx) > 1100    # init + 8 whole pages + display on
+    for i, seat in enumerate(seats):
+        assert seat.on
+        shown = read_oled(seat.pixels())
+        assert "PLAYER %d" % (i + 1) in shown["top"] + shown["bottom"], shown
+
+
+SCRIPT = r'''
+import micropython
+from display import blit as P
+from display import blit_viper as N
+from display.oled_fifo import SH1106_FIFO, SSD1306_FIFO
+from display import oled_fifo as F
+from display.cells import Cells
+from display.tca9548a import TCA9548A
+from display import views as V
+from fakebuses import CountingI2C
+
+# words(), frame_words(): the native ones write what the portable ones write
+bad = 0
+for n in (1, 2, 7, 20, 135):
+    src = bytearray((k * 37 + n) & 0xFF for k in range(n + 9))
+    a = bytearray(600)
+    b = bytearray(600)
+    ra = F.words(a, 3, src, n)
+    rb = N.words(b, 3, src, n)
+    if ra != rb or a != b or ra != 3 + n:
+        bad += 1
+    for k in range(n):
+        if a[6 + 2 * k] != src[k] or a[7 + 2 * k] != (2 if k == n - 1 else 0):
+            bad += 1
+    f = bytearray(80 + 2 * n)
+    ra = F.frame_words(a, 5, src, 9, n, n & 7, 7 * n % 132)
+    rb = N.frame_words(b, 5, src, 9, n, n & 7, 7 * n % 132)
+    P.frame(f, src, 9, n, n & 7, 7 * n % 132)
+    if ra != rb or a != b or ra != 5 + 7 + n:
+        bad += 1
+    for k in range(n + 7):
+        if a[10 + 2 * k] != f[k] or a[11 + 2 * k] != (2 if k == n + 6 else 0):
+            bad += 1
+print("words differ", bad)
+
+class Count:
+    def __init__(self):
+        self.words = 0
+        self.streams = 0
+    def begin(self, addr):
+        self.streams += 1
+    def feed(self, w, k, n):
+        self.words += n - k
+        return n
+    def end(self):
+        pass
+
+cells = Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV, V.OLED_MARK_X)
+i2c = CountingI2C()
+mux = TCA9548A(i2c, 0x71)
+c = Count()
+ds = [SH1106_FIFO(i2c, 0x3C, cells, burst=c), SSD1306_FIFO(mux.channel(3), 0x3C, cells),
+      SH1106_FIFO(mux.channel(5), 0x3D, cells, burst=c)]
+ok = None
+t1 = bytearray(b"x" * V.OLED_TEXT)
+t2 = bytearray(b"y" * V.OLED_TEXT)
+for d in ds:
+    d.show(t1)
+    d.flush()
+def run():
+    for k in range(30):
+        for d in ds:
+            t = t1 if k % 2 else t2
+            t[k % V.OLED_TEXT] = 48 + k % 10
+            d.show(t, k % 3)
+            if k % 7 == 3:
+                d.refresh(True)
+            d.step()
+            if k % 5 == 0:
+                d.flush()
+
+
+micropython.heap_lock()
+try:
+    run()
+    ok = "no allocation"
+except MemoryError:
+    ok = "allocated"
+micropython.heap_unlock()
+print(ok, c.streams > 30, i2c.writes > 30)
+'''
+
+
+def test_native_words_and_no_allocation_under_micropython():
+    out = mpy.check(code=SCRIPT).lines()
+    assert out[0] == "words differ 0"
+    assert out[1] == "no allocation True True"
