@@ -2,7 +2,8 @@
 one stream of IC_DATA_CMD words decode to exactly the transactions the writeto()
 path (display/oled.py OLED_I2C) makes for the same updates, in the same order;
 behind a TCA9548A the channel is selected once per stream; a failing stream makes
-the driver refresh; start-up sends each display's whole picture as one stream;
+the driver refresh; start-up sends each display's whole picture as one stream, or
+behind a multiplexer one picture to all panels at once, then each one's differences;
 and composing and sending allocate nothing (under micropython, heap locked)."""
 import errno
 
@@ -214,8 +215,7 @@ def test_a_missing_display_fails_through_the_twin_too():
     assert d.pending() and not d._open
 
 
-@pytest.mark.parametrize("name", ["oled4", "oled8"])
-def test_start_up_sends_each_display_whole_as_one_stream(name, monkeypatch):
+def _board_with_recorders(name, monkeypatch):
     from fakedisplays import fake_board
     build = config.BUILDS[name]
     buses, pin, seats = fake_board(build)
@@ -227,6 +227,58 @@ def test_start_up_sends_each_display_whole_as_one_stream(name, monkeypatch):
                 recs[bus_id] = recs.get(bus_id) or Recorder(buses[bname])
                 return recs[bus_id]
     monkeypatch.setattr(S, "OLED_BURST", burst)
+    return build, buses, pin, seats, recs
+
+
+def test_behind_a_mux_start_up_writes_one_picture_to_all_then_the_differences(monkeypatch):
+    build, buses, pin, seats, recs = _board_with_recorders("oled8", monkeypatch)
+    # what each panel shows at the moment it is switched on
+    first_lit = {}
+    for i, seat in enumerate(seats):
+        def write(data, seat=seat, i=i, inner=seat.i2c_write):
+            was = seat.on
+            inner(data)
+            if seat.on and not was and i not in first_lit:
+                first_lit[i] = read_oled(seat.pixels())
+        seat.i2c_write = write
+    screens = S.build(build, buses, pin)
+    mux = buses["i2c0"].devices[build["buses"]["i2c0"]["mux"]]
+    mux.log.clear()
+    screens.settle(None, None, 0)
+    streams = recs[build["buses"]["i2c0"]["id"]].streams
+    sizes = [sum(len(t) for t in tx) for _, tx in streams]
+    assert mux.log[0] == bytes((0xFF,))            # all eight channels at once
+    assert sizes[0] > 1100                          # init and 8 whole pages, once
+    assert max(sizes[1:]) < 400                     # then each panel's own differences
+    assert sum(sizes) < 1100 + 7 * 400
+    for i, seat in enumerate(seats):
+        assert seat.on
+        shown = read_oled(seat.pixels())
+        assert "PLAYER %d" % (i + 1) in shown["top"] + shown["bottom"], shown
+        assert first_lit[i] == shown                # never lit with another's picture
+
+
+def test_no_broadcast_once_a_twin_holds_a_picture(monkeypatch):
+    """Only panels that all still wait for their first picture share one: a panel
+    already drawn (here seat 4, out of turn) keeps its own and the others go one
+    by one."""
+    build, buses, pin, seats, recs = _board_with_recorders("oled8", monkeypatch)
+    screens = S.build(build, buses, pin)
+    assert len(screens.displays[0].twins) == 7
+    d = screens.displays[3]
+    d.show(b"X" * V.OLED_TEXT)
+    d.flush()
+    mux = buses["i2c0"].devices[build["buses"]["i2c0"]["mux"]]
+    mux.log.clear()
+    screens.settle(None, None, 0)
+    assert bytes((0xFF,)) not in mux.log
+    for i, seat in enumerate(seats):
+        shown = read_oled(seat.pixels())
+        assert "PLAYER %d" % (i + 1) in shown["top"] + shown["bottom"], shown
+
+
+def test_start_up_sends_each_display_whole_as_one_stream(monkeypatch):
+    build, buses, pin, seats, recs = _board_with_recorders("oled4", monkeypatch)
     screens = S.build(build, buses, pin)
     screens.settle(None, None, 0)
     streams = [s for r in recs.values() for s in r.streams]

@@ -500,4 +500,7 @@ def drivers(build, buses, pin):
                 out.append(cls(bus, e[2]))
         else:
             raise ValueError(kind)
+    if muxes and OLED_BURST is not None:
+        from display.oled_fifo import share
+        share(out)          # one start-up picture for all the multiplexer's OLEDs
     return out

@@ -14,7 +14,13 @@ class TCA9548A:
 
     def select(self, ch):
         """Connect channel ch (0-7) alone; -1 disconnects all."""
-        self._ctl[0] = 0 if ch < 0 else 1 << ch
+        self.connect(0 if ch < 0 else 1 << ch)
+
+    def connect(self, mask):
+        """Connect the channels of `mask` (bit n: channel n) together: a write
+        then reaches a device at its address on each of them (their ACKs overlap
+        on the wire; a read would collide)."""
+        self._ctl[0] = mask
         self.i2c.writeto(self.addr, self._ctl)
 
     def channel(self, ch):

@@ -436,15 +436,32 @@ class TCA9548ADevice:
         return bytes((self.control,)) * n
 
     def route(self, addr):
-        found = None
+        found = []
         for ch in range(8):
             if self.control >> ch & 1:
                 dev = self.channels[ch].devices.get(addr)
                 if dev is not None and dev.present:
-                    if found is not None:
-                        return None      # two answer at once: garbage, treat as none
-                    found = dev
-        return found
+                    found.append(dev)
+        if not found:
+            return None
+        return found[0] if len(found) == 1 else _Fanout(found)
+
+
+class _Fanout:
+    """Devices at one address on several connected channels: a write reaches
+    every one of them (their ACKs overlap on the wire); a read would collide."""
+
+    present = True
+
+    def __init__(self, devices):
+        self.devices = devices
+
+    def i2c_write(self, data):
+        for d in self.devices:
+            d.i2c_write(data)
+
+    def i2c_read(self, n):
+        raise OSError(5)
 
 
 # ---- pictures -----------------------------------------------------------------
