@@ -173,7 +173,7 @@ def test_encoders_can_start_after_the_keys():
     decoders come with start_encoders() (the board: after the wiring check)."""
     encs = (config.ENCODER, config.ENCODER2)
     inp = Input(config.PANEL, encs, make_pin, quadrature=False)
-    assert inp.encoders.n == 0 and len(inp.buttons.pins) == len(inp.names)
+    assert inp.encoders is None and len(inp.buttons.pins) == len(inp.names)
     inp.poll(0)
     assert inp.ring.get() == 0
     inp.start_encoders(encs, make_pin, lambda i, a, b: PinQuadrature(a, b))

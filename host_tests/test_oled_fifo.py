@@ -67,6 +67,21 @@ class Recorder:
             self.bus.writeto(self.addr, t)
         return n
 
+    def feed_with(self, other, wa, na, wb, nb):
+        """Both streams at once (as two controllers would send them): their
+        transactions interleaved on the two buses."""
+        assert other is not self and self.addr is not None and other.addr is not None
+        ta, tb = transactions(wa, 0, na), transactions(wb, 0, nb)
+        self.paired = getattr(self, "paired", 0) + 1
+        self.streams[-1][1].extend(ta)
+        other.streams[-1][1].extend(tb)
+        for k in range(max(len(ta), len(tb))):
+            if k < len(ta):
+                self.bus.writeto(self.addr, ta[k])
+            if k < len(tb):
+                other.bus.writeto(other.addr, tb[k])
+        return 0
+
     def end(self):
         assert self.addr is not None
         self.addr = None
@@ -278,11 +293,13 @@ def test_no_broadcast_once_a_twin_holds_a_picture(monkeypatch):
 
 
 def test_start_up_sends_each_display_whole_as_one_stream(monkeypatch):
+    """(oled4: two displays on each I2C controller, two at a time, one on each)"""
     build, buses, pin, seats, recs = _board_with_recorders("oled4", monkeypatch)
     screens = S.build(build, buses, pin)
     screens.settle(None, None, 0)
     streams = [s for r in recs.values() for s in r.streams]
     assert len(streams) == len(build["displays"])
+    assert sum(getattr(r, "paired", 0) for r in recs.values()) == 2
     for addr, tx in streams:
         assert sum(len(t) for t in tx) > 1100    # init + 8 whole pages + display on
     for i, seat in enumerate(seats):

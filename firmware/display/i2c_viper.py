@@ -17,6 +17,8 @@ queued, and the driver composes the next page while the 16-word FIFO drains.
   holds the bus (SCL low: IC_EMPTYFIFO_HOLD_MASTER_EN), so an interrupt or a late
   word costs time, never a wrong transaction;
 - `end()`: waits for IC_STATUS.TFE and no MST_ACTIVITY (the last STOP sent);
+- `feed_with(other, ...)`: two streams on the two controllers at the same time
+  (start-up: two OLEDs' whole pictures in the time of one);
 - a NACK (IC_RAW_INTR_STAT.TX_ABRT: the controller flushes the FIFO and ends the
   transfer) is cleared (IC_CLR_TX_ABRT) and raised as OSError(EIO), as
   machine.I2C does; no progress for TIMEOUT_US (the TIMER's TIMERAWL,
@@ -101,6 +103,48 @@ def _end(base: int, limit: int) -> int:
     return 0
 
 
+@micropython.viper
+def _feed2(a: int, wa, na: int, b: int, wb, nb: int, limit: int) -> int:
+    """Words 0..na-1 of wa into controller a and 0..nb-1 of wb into controller b,
+    each as its FIFO has room, so that both buses run at once; returns once all
+    are queued: 0, or bits 1 (a NACK) or 2 (stuck) for a, 4 or 8 for b (that
+    controller's transfer then ended, its remaining words dropped)."""
+    ia = ptr32(a)
+    ib = ptr32(b)
+    pa = ptr16(wa)
+    pb = ptr16(wb)
+    timer = ptr32(0x40054028)         # TIMERAWL
+    ta = int(timer[0])
+    tb = ta
+    ka = 0
+    kb = 0
+    err = 0
+    while ka < na or kb < nb:
+        if ka < na:
+            if ia[13] & 0x40:
+                err |= int(_stop(a, 1, limit))
+                ka = na
+            elif ia[28] & 2:
+                ia[4] = pa[ka]
+                ka += 1
+                ta = int(timer[0])
+            elif int(timer[0]) - ta > limit:
+                err |= int(_stop(a, 2, limit))
+                ka = na
+        if kb < nb:
+            if ib[13] & 0x40:
+                err |= int(_stop(b, 1, limit)) << 2
+                kb = nb
+            elif ib[28] & 2:
+                ib[4] = pb[kb]
+                kb += 1
+                tb = int(timer[0])
+            elif int(timer[0]) - tb > limit:
+                err |= int(_stop(b, 2, limit)) << 2
+                kb = nb
+    return err
+
+
 class Burst:
     """A stream of write transactions on the I2C controller `bus_id` (0 or 1),
     which machine.I2C has set up (pins, clock): begin(addr), then feed(words, k,
@@ -125,6 +169,14 @@ class Burst:
         r = _end(self.base, self.TIMEOUT_US)
         if r:
             raise OSError(_EIO if r == 1 else _ETIMEDOUT)
+
+    def feed_with(self, other, wa, na, wb, nb):
+        """Words 0..na-1 of wa here and 0..nb-1 of wb on `other` (the other
+        controller, begun too) at the same time; returns 0, or a bit per
+        controller whose transfer failed (1: this one, 2: other), that transfer
+        ended. Both still need end()."""
+        r = _feed2(self.base, wa, na, other.base, wb, nb, self.TIMEOUT_US)
+        return (1 if r & 3 else 0) | (2 if r & 12 else 0)
 
     def burst(self, addr, words, n):
         """One whole stream: begin, feed, end."""

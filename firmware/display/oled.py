@@ -149,6 +149,11 @@ class OLED:
         # (one native call on the Pico: a loop here cost some 1.5 ms)
         self.dirty |= changes(self.want, text, self.cells.size, self.cells.pmask)
 
+    def pairs_with(self, other):
+        """Whether this display and `other` can be flushed at the same time
+        (display/oled_fifo.py: two I2C controllers on the Pico)."""
+        return False
+
     def changing(self):
         """Changed text still to send (not only a refresh's whole pages)."""
         return self.dirty != 0

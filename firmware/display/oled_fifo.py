@@ -94,6 +94,8 @@ class OLED_FIFO(OLED_I2C):
         self._mux = getattr(i2c, "mux", None)     # a display/tca9548a.py Channel
         self._ch = getattr(i2c, "ch", 0)
         self._mask = 0        # while broadcasting: the multiplexer channels written
+        self._cap = None      # flush_with(): the stream composed here, not sent
+        self._at = 0
         self.twins = []       # OLEDs at this address on the other channels (share())
         OLED_I2C.__init__(self, i2c, addr, cells)
 
@@ -108,6 +110,13 @@ class OLED_FIFO(OLED_I2C):
 
     def _push(self, n):
         """Hand the transaction composed in _W[:n] (words) to the transport."""
+        c = self._cap
+        if c is not None:
+            if self._at + 2 * n > len(c):
+                c.extend(bytes(2 * n + 256))
+            blit(c, self._at, _W, 0, 2 * n, 0)
+            self._at += 2 * n
+            return
         b = self.burst
         if b is None:
             self._twin(n)
@@ -169,6 +178,51 @@ class OLED_FIFO(OLED_I2C):
             raise
         return n
 
+
+    def pairs_with(self, other):
+        """Whether flush_with(other) can send both at once: two transports (one
+        per I2C controller: display/screens.py makes them), no multiplexer."""
+        return (isinstance(other, OLED_FIFO) and self.burst is not None
+                and other.burst is not None and self.burst is not other.burst
+                and self._mux is None and other._mux is None)
+
+    def flush_with(self, other):
+        """Start-up: everything both displays have pending (init and whole
+        pages), each composed first into a stream of its own, then both streams
+        fed at once, one on each I2C controller: two pictures in the time of
+        one. Returns 0, or bit 1 (this display) / 2 (other) for a bus that
+        failed; a failed display will resend everything (as step() does)."""
+        wa, na = self._compose()
+        wb, nb = other._compose()
+        a, b = self.burst, other.burst
+        bad = 0
+        try:
+            a.begin(self.addr)
+            b.begin(other.addr)
+            bad = a.feed_with(b, wa, na, wb, nb)
+        except OSError:
+            bad = 3
+        for d, bit in ((self, 1), (other, 2)):
+            try:
+                d.burst.end()
+            except OSError:
+                bad |= bit
+            if bad & bit:
+                d._failed()
+        return bad
+
+    def _compose(self):
+        """Everything pending as one stream of words, composed, not sent:
+        (buffer, number of words). (Start-up only: the buffer is made here, the
+        size of a whole picture.)"""
+        self._cap = bytearray(2 * (len(self.INIT) + 1 + PAGES * (7 + 128) + 5))
+        self._at = 0
+        try:
+            while self.pending():
+                self._step()
+            return self._cap, self._at // 2
+        finally:
+            self._cap = None
 
     def _unknown(self):
         """Nothing known of the panel yet: it is to be initialised and drawn whole."""

@@ -128,6 +128,7 @@ class Screens:
         self.started = False
         self.busy = False          # changed content not yet fully sent
         self.settling = False      # in settle(): an OLED's slice is all it has to send
+        self.holding = False       # in settle(): render every seat, no bus work yet
 
     def wake(self, now_ms):
         """A key was pressed: OLEDs come back to full brightness."""
@@ -176,6 +177,11 @@ class Screens:
         # modules' changed rows in the same frames). Otherwise, in a frame after a
         # change, once those two are rendered their bus work goes before the other
         # seats' renders (an OLED seat costs about 1 ms).
+        if self.holding:
+            while self.to_render:
+                self._render_next(game, panel, now_ms)
+            self.busy = True
+            return
         if self.urgent and self.seven:
             for k in range(2):
                 if self.to_render:
@@ -208,7 +214,11 @@ class Screens:
         has to send, one stream on the Pico)."""
         self.settling = True
         try:
+            # OLEDs on two I2C controllers: every seat rendered before any bus
+            # work, so that two of them can be flushed at the same time (_work)
+            self.holding = self._pairs()
             self.update(game, panel, now_ms)
+            self.holding = False
             for _ in range(64 * self.count):
                 if not self.busy:
                     return
@@ -400,9 +410,27 @@ class Screens:
             return self.kinds[i]
         return 0
 
+    def _pairs(self):
+        """Whether two displays can be flushed at the same time (OLEDs on two I2C
+        controllers, display/oled_fifo.py)."""
+        d = self.displays
+        for i in range(self.count):
+            for j in range(i + 1, self.count):
+                if d[i] is not None and self.kinds[i] == KIND_OLED and d[i].pairs_with(d[j]):
+                    return True
+        return False
+
     def _work(self, i, now_ms, full):
         """One slice for display i; `full`: re-initialise and resend it."""
         d = self.displays[i]
+        if self.settling and self.kinds[i] == KIND_OLED and not full:
+            for j in range(self.count):
+                if j != i and self.changed[j] and not self.failed >> j & 1 and \
+                        self.kinds[j] == KIND_OLED and d.pairs_with(self.displays[j]):
+                    bad = d.flush_with(self.displays[j])
+                    self._done(i, now_ms, bad & 1, False)
+                    self._done(j, now_ms, bad & 2, False)
+                    return
         try:
             if self.kinds[i] == KIND_OLED:
                 if full:
@@ -411,12 +439,20 @@ class Screens:
                     d.flush()
                 else:
                     d.step()
-                more = d.pending()
             else:
                 d.flush(full)
-                more = False
-            self.failed &= ~(1 << i)
+            bad = False
         except OSError:
+            bad = True
+        self._done(i, now_ms, bad, full)
+
+    def _done(self, i, now_ms, bad, full):
+        """After display i's slice: its failure or success noted."""
+        more = False
+        if not bad:
+            more = self.kinds[i] == KIND_OLED and self.displays[i].pending()
+            self.failed &= ~(1 << i)
+        else:
             self.failed |= 1 << i
             if self.errors[i] < 255:
                 self.errors[i] += 1
@@ -459,6 +495,7 @@ def drivers(build, buses, pin):
     entries = build["displays"]
     chains = {}
     muxes = {}
+    bursts = {}
     out = []
     for e in entries:
         kind = e[0]
@@ -493,7 +530,9 @@ def drivers(build, buses, pin):
             if OLED_BURST is not None:
                 from display import oled_fifo as O
                 cls = O.SH1106_FIFO if kind == "sh1106" else O.SSD1306_FIFO
-                out.append(cls(bus, e[2], burst=OLED_BURST(build["buses"][e[1]]["id"])))
+                if e[1] not in bursts:          # one transport per I2C controller
+                    bursts[e[1]] = OLED_BURST(build["buses"][e[1]]["id"])
+                out.append(cls(bus, e[2], burst=bursts[e[1]]))
             else:
                 from display import oled as O
                 cls = O.SH1106_I2C if kind == "sh1106" else O.SSD1306_I2C

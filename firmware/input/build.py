@@ -4,7 +4,6 @@ Used by the board factory on the Pico (real pins, PIO decoders) and by the
 simulator and the tests on the host (fake pins, portable decoders).
 """
 from input.buttons import Buttons
-from input.quadrature import Encoders, PinQuadrature
 from input.ring import EventRing
 
 
@@ -27,8 +26,8 @@ class Input:
         gpio_b must be gpio_a + 1 for the PIO decoder.
     pin: callable gpio -> pin object (input, pull-up) with `.value()`.
     quadrature: optional callable (encoder index, pin_a, pin_b) -> decoder with
-        `read()`; default: the portable PinQuadrature, polled; False: no decoders
-        yet (`start_encoders()` makes them).
+        `read()`; default: the portable PinQuadrature, polled; False: no encoders
+        yet (`encoders` is None until `start_encoders()`).
     ring_size: events the ring holds.
     clock: ms clock (time.ticks_ms) to capture key edges with pin interrupts
         (see input/buttons.py); None polls the keys.
@@ -39,16 +38,18 @@ class Input:
         self.ring = EventRing(ring_size)
         pins = [pin(panel[name]) for name in self.names[:len(panel)]]
         pins += [pin(enc[3]) for enc in encoders]          # the encoders' switches
-        decoders = [] if quadrature is False else _decoders(encoders, pin, quadrature)
         self.buttons = Buttons(pins, self.ring, clock=clock)
-        self.encoders = Encoders(decoders, self.ring)
+        # (the board makes the keys first and the encoders after the wiring check:
+        # input/quadrature.py is then imported only then)
+        self.encoders = None if quadrature is False else \
+            _encoders(encoders, pin, quadrature, self.ring)
         self.encoder_names = tuple(enc[0] for enc in encoders)
 
     def start_encoders(self, encoders, pin, quadrature):
         """The encoders' decoders, for an Input made with quadrature=False (the
         board sets the keys up first, the PIO programs after the wiring check):
         counting starts here."""
-        self.encoders = Encoders(_decoders(encoders, pin, quadrature), self.ring)
+        self.encoders = _encoders(encoders, pin, quadrature, self.ring)
 
     def key(self, name):
         """Source index of key `name` (for events of kind PRESS/RELEASE/LONG)."""
@@ -57,17 +58,19 @@ class Input:
     def poll(self, now):
         """Sample buttons and encoders at `now` (ms); events go to `ring`."""
         self.buttons.poll(now)
-        self.encoders.poll(now)
+        if self.encoders is not None:
+            self.encoders.poll(now)
 
 
-def _decoders(encoders, pin, quadrature):
-    """A decoder per encoder: quadrature(index, pin_a, pin_b), or PinQuadrature."""
+def _encoders(encoders, pin, quadrature, ring):
+    """Encoders with a decoder each: quadrature(index, pin_a, pin_b), or PinQuadrature."""
+    from input.quadrature import Encoders, PinQuadrature
     out = []
     for i, enc in enumerate(encoders):
         a = pin(enc[1])
         b = pin(enc[2])
         out.append(PinQuadrature(a, b) if quadrature is None else quadrature(i, a, b))
-    return out
+    return Encoders(out, ring)
 
 
 def build(panel, encoders, pin, quadrature=None, ring_size=32, clock=None):
