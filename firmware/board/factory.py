@@ -71,6 +71,14 @@ def make(watchdog=None, root="/"):
             S.TM1637_DRIVER = TM1637SIO
             break
     screens = S.build(build, buses(build), display_pin)
+    if sys.platform == "rp2":
+        # MAX7219 chains: a flush's frames in one native call (display/max7219_spi.py)
+        for i in range(len(build["displays"])):
+            e = build["displays"][i]
+            if e[0] == "max7219":
+                from display.max7219_spi import frames
+                b = build["buses"][e[1]]
+                screens.displays[i].chain.use(frames, b["id"], b["cs"])
     shown = time.ticks_ms()
     screens.settle(None, None, shown)   # no game, no panel yet: the wiring check
     # the encoders' PIO programs after it (assembling them takes a while)
