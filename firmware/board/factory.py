@@ -76,9 +76,9 @@ def make(watchdog=None, root="/"):
         for i in range(len(build["displays"])):
             e = build["displays"][i]
             if e[0] == "max7219":
-                from display.max7219_spi import frames
+                from display import max7219_spi
                 b = build["buses"][e[1]]
-                screens.displays[i].chain.use(frames, b["id"], b["cs"])
+                screens.displays[i].chain.use(max7219_spi, b["id"], b["cs"])
     shown = time.ticks_ms()
     screens.settle(None, None, shown)   # no game, no panel yet: the wiring check
     # the encoders' PIO programs after it (assembling them takes a while)

@@ -69,16 +69,22 @@ class MAX7219Chain:
         self.modules = []
         self.dirty = 0                     # bit pos: that module has new text
         self._todo = [None] * count        # flush_rows: the modules it sends
-        self._native = None                # use(): frames(spi_id, cs_gpio, buf, n, size)
+        self._native = None                # use(): the native frame writer
+        self._rows = None                  # ... and the changed rows' composer
+        self._put = None
         self._spi_id = 0
         self._cs_gpio = 0
         cs.init(cs.OUT)
         cs.value(1)
 
-    def use(self, frames, spi_id, cs_gpio):
-        """Send through `frames(spi_id, cs_gpio, buf, n, size)`, a native writer
-        of n frames of `size` bytes (display/max7219_spi.py; nonzero: it failed)."""
-        self._native = frames
+    def use(self, native, spi_id, cs_gpio):
+        """Compose and send in native code: `native` (display/max7219_spi.py)
+        has `frames(spi_id, cs_gpio, buf, n, size)`, which sends n frames of
+        `size` bytes from buf (nonzero: it failed), and `rows`/`put`, which
+        compose flush_rows' frames as the portable loop does."""
+        self._native = native.frames
+        self._rows = native.rows
+        self._put = native.put
         self._spi_id = spi_id
         self._cs_gpio = cs_gpio
 
@@ -144,6 +150,22 @@ class MAX7219Chain:
         size = 2 * self.count
         last = self.count - 1
         frames = 0
+        if self._put is not None:
+            # native: every module's changed rows, then each module's words
+            rows = self._rows
+            mask = 0
+            for i in range(n):
+                m = todo[i]
+                mask |= rows(m.seg, m._sent, m.digits)
+            if mask:
+                put = self._put
+                for i in range(n):
+                    m = todo[i]
+                    frames = put(m.seg, m._sent, ORDER, f, m.digits, mask,
+                                 2 * (last - m.pos), size)
+                self._send(frames)
+            self._release(n)
+            return frames
         for k in range(8):
             base = frames * size
             words = False

@@ -70,3 +70,46 @@ def frames(spi: int, cs: int, buf, n: int, size: int) -> int:
         j += 1
     regs[8] = 1                          # SSPICR: receive overrun cleared
     return 0
+
+
+@micropython.viper
+def rows(seg, sent, digits: int) -> int:
+    """The digit rows to send for one module: bit k set when digit k of seg
+    differs from sent (MAX7219Chain.flush_rows, first pass)."""
+    s = ptr8(seg)
+    t = ptr8(sent)
+    mask = 0
+    k = 0
+    while k < digits:
+        if s[k] != t[k]:
+            mask |= 1 << k
+        k += 1
+    return mask
+
+
+@micropython.viper
+def put(seg, sent, order, buf, digits: int, mask: int, offset: int, size: int) -> int:
+    """One module's words into the frames of a flush (MAX7219Chain.flush_rows,
+    second pass): the rows of `mask` (every module's changed rows) take frames
+    0, 1, ... in digit order; where this module's digit differs from sent, its
+    frame gets the digit register and the segments (through `order`) at
+    `offset`, and sent takes the digit. Returns the frames the rows take
+    (the rows in mask: the same for every module)."""
+    s = ptr8(seg)
+    t = ptr8(sent)
+    o = ptr8(order)
+    f = ptr8(buf)
+    j = 0
+    k = 0
+    while k < 8:
+        if mask >> k & 1:
+            if k < digits:
+                c = s[k]
+                if c != t[k]:
+                    p = j * size + offset
+                    f[p] = digits - k         # MAX7219_DIGIT0 + digits - 1 - k
+                    f[p + 1] = o[c]
+                    t[k] = c
+            j += 1
+        k += 1
+    return j
