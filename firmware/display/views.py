@@ -660,7 +660,7 @@ class Layout4:
         if m == MAIN_MENU:
             item4(t, seat, 0)
             return t
-        k = _turn(seat, now_ms, not seat.urgent)
+        k = _turn(seat, now_ms, not seat.urgent) if seat.count else -1
         if k >= 0:
             item4(t, seat, k)
             return t
@@ -683,10 +683,24 @@ def _score_dots(t, v, width, dots):
     t.n(v, width)
     if dots:
         b = t.buf
-        for i in range(width - 1, -1, -1):
-            b[start + 2 * i + 1] = 46
-            b[start + 2 * i] = b[start + i]
-        t.pos = start + 2 * width
+        s = start
+        if width > 4:
+            for i in range(width - 1, 3, -1):
+                b[s + 2 * i + 1] = 46
+                b[s + 2 * i] = b[s + i]
+        # the digits moved apart, the last first (no loop: this runs on every
+        # stroke, and a Python loop turn costs tens of microseconds on the chip)
+        if width > 3:
+            b[s + 7] = 46
+            b[s + 6] = b[s + 3]
+        if width > 2:
+            b[s + 5] = 46
+            b[s + 4] = b[s + 2]
+        if width > 1:
+            b[s + 3] = 46
+            b[s + 2] = b[s + 1]
+        b[s + 1] = 46
+        t.pos = s + 2 * width
 
 
 class Layout8:
@@ -728,7 +742,7 @@ class Layout8:
                 t.at(4)
                 t.s(_build4(seat.build))
             return t
-        k = _turn(seat, now_ms, False)
+        k = _turn(seat, now_ms, False) if seat.count else -1
         if k >= 0:
             item4(t, seat, k)
         elif m == MAIN_WIN:
@@ -736,7 +750,10 @@ class Layout8:
         else:
             t.s(b"P")
             t.n(seat.index + 1, 1)
-        t.pad_digits(5)
+        if t.pos <= 5 and b"." not in t.buf:
+            t.pos = 5        # no point in it: clear()'s spaces are the padding
+        else:
+            t.pad_digits(5)
         if m == MAIN_WIN and _blink(now_ms):
             t.s(b"---")
         elif m == MAIN_OUT:
