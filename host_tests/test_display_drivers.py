@@ -220,6 +220,13 @@ def test_ht16k33_sends_the_changed_span_only():
     d.flush()
     assert i2c.log == [(0x70, bytes((0x08, CHARS[ord("7")])))]
     assert dev.text() == "  47"
+    i2c.clear_log()
+    d.text(b" 517")                # the middle digits: rows 1 to 3, the colon's between
+    assert d.flush() == 2
+    assert i2c.log == [(0x70, bytes((0x02, CHARS[ord("5")], 0, 0, 0, CHARS[ord("1")])))]
+    assert dev.text() == " 517"
+    i2c.clear_log()
+    assert d.flush() == 0 and i2c.log == []
 
 
 def test_i2c_nack_raises_like_micropython():
