@@ -256,7 +256,10 @@ class Game:
         if n + 1 - self._base > HISTORY:
             self._base += STEP
         self._hist[n % HISTORY] = action
-        self._step(action)
+        if action & (_ACT_TAKE | _ACT_REPEAT):
+            self._step(action)
+        else:
+            self._apply_shot(action)    # (_step's choice, without its call)
         n += 1
         self._n = n
         self._top = n
@@ -524,7 +527,7 @@ class Game:
     def _pass(self, s):
         """The inning of `s` has ended: the next player comes to the table."""
         nxt = self._next(s)
-        if self._next(nxt) == nxt:
+        if (self.out | (1 << nxt)) == (1 << self.players) - 1:   # nobody else is in
             self._finish(nxt)                   # the last player left in wins
             return
         self.shooter = nxt

@@ -67,6 +67,7 @@ class MAX7219Chain:
         mv = memoryview(self.frames)
         self._views = [mv[j * size:(j + 1) * size] for j in range(_FRAMES)]
         self.modules = []
+        self._at = [None] * count          # the module at each chain position
         self.dirty = 0                     # bit pos: that module has new text
         self._todo = [None] * count        # flush_rows: the modules it sends
         self._native = None                # use(): the native frame writer
@@ -98,6 +99,7 @@ class MAX7219Chain:
     def module(self, pos, digits=8):
         m = MAX7219(self, pos, digits)
         self.modules.append(m)
+        self._at[pos] = m
         return m
 
     def _send(self, n):
@@ -141,12 +143,19 @@ class MAX7219Chain:
         f = self.frames
         todo = self._todo              # the dirty modules in a known state
         n = 0
-        for m in self.modules:
-            if self.dirty >> m.pos & 1 and m._valid:
-                m._valid = False
-                todo[n] = m
-                n += 1
+        d = self.dirty
         self.dirty = 0
+        at = self._at
+        p = 0
+        while d:                       # (the dirty bits, not all the modules)
+            if d & 1:
+                m = at[p]
+                if m is not None and m._valid:
+                    m._valid = False
+                    todo[n] = m
+                    n += 1
+            d >>= 1
+            p += 1
         size = 2 * self.count
         last = self.count - 1
         frames = 0
