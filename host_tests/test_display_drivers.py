@@ -588,7 +588,7 @@ def test_max7219_segment_order_table_is_the_bit_mapping():
 
 # ---- MAX7219 on the Pico: the native composer ----------------------------------
 
-# display/max7219_spi.py's rows()/put() are viper; the unix micropython compiles
+# display/max7219_viper.py's rows()/put() are viper; the unix micropython compiles
 # them for the host. Its frames() writes the RP2040's registers, so here a writer
 # with the same signature sends over the fake bus; the chain composed natively
 # must put the same frames on the wire as the portable chain, whatever changes.
@@ -596,7 +596,7 @@ NATIVE_ROWS = r'''
 from fakebuses import SPI, Net
 from fakedisplays import MAX7219Device
 from display.max7219 import MAX7219Chain
-from display import max7219_spi as N
+from display import max7219_viper as N
 
 
 class Native:

@@ -55,7 +55,7 @@ class MAX7219Chain:
     A flush composes all its frames first (`frames`: frame j at j * 2 * count,
     no-op words where a frame carries nothing for a chip), then sends them in one
     go (`_send`): on the Pico one native call does it (`use()`,
-    display/max7219_spi.py), elsewhere a CS low, `spi.write` and CS high per
+    display/max7219_viper.py), elsewhere a CS low, `spi.write` and CS high per
     frame."""
 
     def __init__(self, spi, cs, count):
@@ -79,7 +79,7 @@ class MAX7219Chain:
         cs.value(1)
 
     def use(self, native, spi_id, cs_gpio):
-        """Compose and send in native code: `native` (display/max7219_spi.py)
+        """Compose and send in native code: `native` (display/max7219_viper.py)
         has `frames(spi_id, cs_gpio, buf, n, size)`, which sends n frames of
         `size` bytes from buf (nonzero: it failed), and `rows`/`put`, which
         compose flush_rows' frames as the portable loop does."""
