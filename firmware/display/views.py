@@ -645,7 +645,8 @@ class Layout4:
 
     def render(self, seat, now_ms):
         t = self.text
-        t.clear()
+        fill(t.buf, 0, t.size, _SPACE)     # t.clear() without its call
+        t.pos = 0
         m = seat.main
         if m == MAIN_BLANK:
             return t
@@ -712,7 +713,8 @@ class Layout8:
 
     def render(self, seat, now_ms):
         t = self.text
-        t.clear()
+        fill(t.buf, 0, t.size, _SPACE)     # t.clear() without its call
+        t.pos = 0
         m = seat.main
         if m == MAIN_BLANK:
             return t
@@ -747,9 +749,14 @@ class Layout8:
             item4(t, seat, k)
         elif m == MAIN_WIN:
             t.s(b"1St ")
+        elif seat.index < 9:
+            b = t.buf                  # `P` and the seat's digit, no calls
+            b[0] = 80
+            b[1] = 49 + seat.index
+            t.pos = 2
         else:
             t.s(b"P")
-            t.n(seat.index + 1, 1)
+            t.n(seat.index + 1)
         if t.pos <= 5 and b"." not in t.buf:
             t.pos = 5        # no point in it: clear()'s spaces are the padding
         else:
