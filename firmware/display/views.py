@@ -457,6 +457,13 @@ class Seat:
 def _turn(seat, now_ms, with_main, skip=0):
     """Index of the item on show (-1: the main page) when items take turns;
     items with code `skip` are left out."""
+    if not skip:
+        # every item takes its turn (no item code is 0): no loops
+        n = seat.count + 1 if with_main else seat.count
+        if n == 0:
+            return -1
+        k = (now_ms // PAGE_MS) % n
+        return k - 1 if with_main else k
     n = 0
     for i in range(seat.count):
         if seat.items[i] != skip:
