@@ -588,8 +588,8 @@ def test_max7219_segment_order_table_is_the_bit_mapping():
 
 # ---- MAX7219 on the Pico: the native composer ----------------------------------
 
-# display/max7219_viper.py's rows()/put() are viper; the unix micropython compiles
-# them for the host. Its frames() writes the RP2040's registers, so here a writer
+# display/max7219_viper.py's compose() is viper; the unix micropython compiles
+# it for the host. Its frames() writes the RP2040's registers, so here a writer
 # with the same signature sends over the fake bus; the chain composed natively
 # must put the same frames on the wire as the portable chain, whatever changes.
 NATIVE_ROWS = r'''
@@ -600,10 +600,9 @@ from display import max7219_viper as N
 
 
 class Native:
-    """The chain's native writer but over the fake bus: rows/put are the real
+    """The chain's native writer but over the fake bus: compose is the real
     viper code, frames sends as the portable path does."""
-    rows = staticmethod(N.rows)
-    put = staticmethod(N.put)
+    compose = staticmethod(N.compose)
 
     def __init__(self):
         self.calls = 0

@@ -71,8 +71,7 @@ class MAX7219Chain:
         self.dirty = 0                     # bit pos: that module has new text
         self._todo = [None] * count        # flush_rows: the modules it sends
         self._native = None                # use(): the native frame writer
-        self._rows = None                  # ... and the changed rows' composer
-        self._put = None
+        self._compose = None               # ... and the changed rows' composer
         self._spi_id = 0
         self._cs_gpio = 0
         cs.init(cs.OUT)
@@ -81,11 +80,12 @@ class MAX7219Chain:
     def use(self, native, spi_id, cs_gpio):
         """Compose and send in native code: `native` (display/max7219_viper.py)
         has `frames(spi_id, cs_gpio, buf, n, size)`, which sends n frames of
-        `size` bytes from buf (nonzero: it failed), and `rows`/`put`, which
-        compose flush_rows' frames as the portable loop does."""
+        `size` bytes from buf (nonzero: it failed), and
+        `compose(todo, n, ORDER, buf, size, count - 1)`, which composes
+        flush_rows' frames for the n modules in todo as the portable loop does
+        and returns their number."""
         self._native = native.frames
-        self._rows = native.rows
-        self._put = native.put
+        self._compose = native.compose
         self._spi_id = spi_id
         self._cs_gpio = cs_gpio
 
@@ -159,19 +159,10 @@ class MAX7219Chain:
         size = 2 * self.count
         last = self.count - 1
         frames = 0
-        if self._put is not None:
+        if self._compose is not None:
             # native: every module's changed rows, then each module's words
-            rows = self._rows
-            mask = 0
-            for i in range(n):
-                m = todo[i]
-                mask |= rows(m.seg, m._sent, m.digits)
-            if mask:
-                put = self._put
-                for i in range(n):
-                    m = todo[i]
-                    frames = put(m.seg, m._sent, ORDER, f, m.digits, mask,
-                                 2 * (last - m.pos), size)
+            frames = self._compose(todo, n, ORDER, f, size, last)
+            if frames:
                 self._send(frames)
             self._release(n)
             return frames
