@@ -10,12 +10,11 @@ propagate as OSError; after one, the next flush is a full one.
 """
 import sys
 
-from display.segments import encode
+from display.segments import encode, CHARS
 
 if sys.platform == "rp2":
     # the native encoding called directly (segments.encode wraps it: a Python
-    # call more per text, some 20 us on the chip)
-    from display.segments import CHARS
+    # call more per text, some 20 us on the chip); max7219.py uses it too
     from display.segments_viper import encode_with
 else:
     encode_with = None
