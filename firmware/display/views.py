@@ -356,20 +356,32 @@ class Seat:
         if game.out >> i & 1:
             self.main = MAIN_OUT
             if ctx.fouler == i:
-                self._add(IT_REASON, C.reason(game.last))
+                self._add(IT_REASON, game.last >> C.REASON_SHIFT & 15)   # C.reason()
                 if ctx.lost:
                     self._add(IT_LOST, ctx.lost)
             self._add(IT_OUT, 0)
             return
         self.main = MAIN_SCORE
         if game.shooter != i:
+            # (at most three items from none: _add's writes without its calls,
+            # this runs for a seat a stroke changes)
+            items = self.items
+            args = self.args
+            n = 0
             if ctx.fouler == i:
-                self._add(IT_REASON, C.reason(game.last))
+                items[0] = IT_REASON
+                args[0] = game.last >> C.REASON_SHIFT & 15   # C.reason()
+                n = 1
                 if ctx.lost:
-                    self._add(IT_LOST, ctx.lost)
+                    items[1] = IT_LOST
+                    args[1] = ctx.lost
+                    n = 2
             f = game.fouls[i]
             if f:
-                self._add(IT_FOULS, f)
+                items[n] = IT_FOULS
+                args[n] = f
+                n += 1
+            self.count = n
             return
         # at the table: the live total, the run of this inning in it
         self.at_table = True
@@ -492,6 +504,13 @@ def item4(t, seat, k):
     if it == IT_INNING:
         t.s(RUN4)
         t.n(a, 3)
+    elif it == IT_REASON:            # (the items a stroke shows, first)
+        t.s(REASON4[a] if 0 <= a < len(REASON4) else REASON4[0])   # _pick()
+    elif it == IT_HAND:
+        t.s(b"hAnd")
+    elif it == IT_FOULS:
+        t.s(FOULS4)
+        t.n(a, 3)
     elif it == IT_NEED:
         t.s(NEED4)
         t.n(a, 2)
@@ -501,19 +520,12 @@ def item4(t, seat, k):
         t.s(b"CALL")
     elif it == IT_OPENING:
         t.s(b"oPEn")
-    elif it == IT_HAND:
-        t.s(b"hAnd")
     elif it == IT_HELD:
         t.c(111)                     # 'o' for off
         start = t.pos
         t.balls(a, 0)
         while t.pos < start + 3:
             t.c(_SPACE)
-    elif it == IT_FOULS:
-        t.s(FOULS4)
-        t.n(a, 3)
-    elif it == IT_REASON:
-        t.s(_pick(REASON4, a))
     elif it == IT_OUT:
         t.s(b"Out ")
     elif it == IT_WAIT:
