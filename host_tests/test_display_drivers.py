@@ -606,9 +606,12 @@ class Native:
 
     def __init__(self):
         self.calls = 0
+        self.fail = False
 
     def frames(self, spi_id, cs_gpio, buf, n, size):
         self.calls += 1
+        if self.fail:
+            return 1                     # a stalled bus: nothing sent
         for j in range(n):
             self.cs.value(0)
             self.spi.write(buf[j * size:(j + 1) * size])
@@ -671,11 +674,26 @@ for step in range(400):
     a.spi.clear_log()
     b.spi.clear_log()
 print("differ", differ, "frames", frames, "calls", NATIVE.calls)
+dev, chain, mods = rigs[1]
+NATIVE.fail = True
+mods[0].text(b"12345678")
+mods[1].text(b"87654321")
+try:
+    mods[0].flush()
+    print("no error")
+except OSError:
+    pass
+NATIVE.fail = False
+print("after", mods[0]._valid, mods[1]._valid, mods[0].flush(), mods[1].flush(),
+      dev.text(0), dev.text(1))
 '''
 
 
 def test_max7219_native_composer_sends_the_portable_frames():
     res = check(code=NATIVE_ROWS)
-    words = res.lines()[-1].split()
+    words = res.lines()[-2].split()
     assert words[0] == "differ" and words[1] == "0"
     assert int(words[3]) > 2000 and int(words[5]) > 300      # frames, native sends
+    # a send that failed leaves both modules unknown: the next flush is a full one
+    assert res.lines()[-1].split() == ["after", "False", "False", "13", "0",
+                                       "12345678", "8765"]

@@ -81,9 +81,10 @@ class MAX7219Chain:
         """Compose and send in native code: `native` (display/max7219_viper.py)
         has `frames(spi_id, cs_gpio, buf, n, size)`, which sends n frames of
         `size` bytes from buf (nonzero: it failed), and
-        `compose(todo, n, ORDER, buf, size, count - 1)`, which composes
-        flush_rows' frames for the n modules in todo as the portable loop does
-        and returns their number."""
+        `compose(at, dirty, todo, ORDER, buf, size)`, which takes the modules
+        of `dirty` that are in a known state into todo (marked unknown) and
+        composes flush_rows' frames for them as the portable loop does;
+        it returns the frames | the modules taken << 8."""
         self._native = native.frames
         self._compose = native.compose
         self._spi_id = spi_id
@@ -142,6 +143,16 @@ class MAX7219Chain:
             return 0
         f = self.frames
         todo = self._todo              # the dirty modules in a known state
+        if self._compose is not None:
+            # native: those modules taken (marked unknown), every one's changed
+            # rows, then each one's words; frames | modules taken << 8
+            r = self._compose(self._at, self.dirty, todo, ORDER, f, 2 * self.count)
+            self.dirty = 0
+            frames = r & 0xFF
+            if frames:
+                self._send(frames)
+            self._release(r >> 8)
+            return frames
         n = 0
         d = self.dirty
         self.dirty = 0
@@ -159,13 +170,6 @@ class MAX7219Chain:
         size = 2 * self.count
         last = self.count - 1
         frames = 0
-        if self._compose is not None:
-            # native: every module's changed rows, then each module's words
-            frames = self._compose(todo, n, ORDER, f, size, last)
-            if frames:
-                self._send(frames)
-            self._release(n)
-            return frames
         for k in range(8):
             base = frames * size
             words = False

@@ -74,28 +74,37 @@ def frames(spi: int, cs: int, buf, n: int, size: int) -> int:
 
 
 @micropython.viper
-def compose(todo, n: int, order, buf, size: int, last: int) -> int:
-    """MAX7219Chain.flush_rows' frames for the n modules in todo, in one call:
-    first every module's changed digit rows (seg against _sent) as one mask,
-    then the rows of that mask take frames 0, 1, ... in digit order, and each
-    module whose digit differs puts its word in the row's frame at
-    2 * (last - pos) (digit register, segments through `order`), its _sent
-    taking the digit. Returns the frames (0: nothing changed)."""
+def compose(at, dirty: int, todo, order, buf, size: int) -> int:
+    """MAX7219Chain.flush_rows' frames in one call. The modules at the chain
+    positions of `dirty` (at[pos]) that are in a known state (_valid) go into
+    todo, marked unknown until sent. Their changed digit rows (seg against
+    _sent) make one mask; the rows of the mask take frames 0, 1, ... in digit
+    order, and each module whose digit differs puts its word in the row's frame
+    at 2 * (count - 1 - pos) (digit register, segments through `order`), its
+    _sent taking the digit. Returns the frames | the modules taken << 8."""
     o = ptr8(order)
     f = ptr8(buf)
+    last = (size >> 1) - 1
+    n = 0
     mask = 0
-    i = 0
-    while i < n:
-        m = todo[i]
-        s = ptr8(m.seg)
-        t = ptr8(m._sent)
-        d = int(m.digits)
-        k = 0
-        while k < d:
-            if s[k] != t[k]:
-                mask |= 1 << k
-            k += 1
-        i += 1
+    p = 0
+    while dirty:
+        if dirty & 1:
+            m = at[p]
+            if m and m._valid:           # (None: no module at p)
+                m._valid = False
+                todo[n] = m
+                n += 1
+                s = ptr8(m.seg)
+                t = ptr8(m._sent)
+                d = int(m.digits)
+                k = 0
+                while k < d:
+                    if s[k] != t[k]:
+                        mask |= 1 << k
+                    k += 1
+        dirty = dirty >> 1
+        p += 1
     frames = 0
     i = 0
     while i < n and mask:
@@ -111,12 +120,12 @@ def compose(todo, n: int, order, buf, size: int, last: int) -> int:
                 if k < d:
                     c = s[k]
                     if c != t[k]:
-                        p = j * size + off
-                        f[p] = d - k              # MAX7219_DIGIT0 + digits - 1 - k
-                        f[p + 1] = o[c]
+                        q = j * size + off
+                        f[q] = d - k              # MAX7219_DIGIT0 + digits - 1 - k
+                        f[q + 1] = o[c]
                         t[k] = c
                 j += 1
             k += 1
         frames = j
         i += 1
-    return frames
+    return frames | n << 8
