@@ -243,6 +243,9 @@ class MAX7219(SevenSegment):
         SevenSegment.__init__(self, digits)
         self.chain = chain
         self.pos = pos
+        # flush()'s changed digits: the chain's rows, called without a method of
+        # this class in between (a call less on a stroke's path)
+        self._changes = chain.flush_rows
 
     # SevenSegment.text written out: a call less per text on a stroke's path
     if encode_with is not None:
@@ -256,9 +259,6 @@ class MAX7219(SevenSegment):
 
     def _full(self):
         return self.chain.flush_full(self)
-
-    def _changes(self):
-        return self.chain.flush_rows()
 
     def _level(self):
         self.chain.send(self.pos, MAX7219_INTENSITY, self.level)

@@ -401,26 +401,47 @@ class Seat:
                 self._add(IT_FIELD, panel.field)
             self._add(IT_PREVIEW, panel.preview)
             return
+        # (at most five items from none: _add's writes without its calls)
         total = self.value
+        items = self.items
+        args = self.args
+        n = 0
         if self.inning:
-            self._add(IT_INNING, self.inning)
+            items[0] = IT_INNING
+            args[0] = self.inning
+            n = 1
         ph = game.phase
         if ph == C.PHASE_OPENING:
-            self._add(IT_OPENING, 0)
+            items[n] = IT_OPENING
+            args[n] = 0
+            n += 1
         elif ph == C.PHASE_POINTS:
             if 90 - total <= 11:
-                self._add(IT_NEED, 90 - total)
+                items[n] = IT_NEED
+                args[n] = 90 - total
+                n += 1
         elif ph == C.PHASE_CAROMS:
-            self._add(IT_CAROMS, 100 - total)
+            items[n] = IT_CAROMS
+            args[n] = 100 - total
+            n += 1
         elif ph == C.PHASE_FINAL:
-            self._add(IT_CALL, 0)
+            items[n] = IT_CALL
+            args[n] = 0
+            n += 1
         if game.cue_in_hand:
-            self._add(IT_HAND, 0)
+            items[n] = IT_HAND
+            args[n] = 0
+            n += 1
         if game.off_table:
-            self._add(IT_HELD, game.off_table)
+            items[n] = IT_HELD
+            args[n] = game.off_table
+            n += 1
         f = game.fouls[i]
         if f:
-            self._add(IT_FOULS, f)
+            items[n] = IT_FOULS
+            args[n] = f
+            n += 1
+        self.count = n
 
     def _hello(self, game, panel):
         """Start-up pages besides the player number: the display build, what the
