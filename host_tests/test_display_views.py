@@ -303,6 +303,18 @@ def test_statistics_join_the_winner_view_once_counted():
     assert rig.pages(0) == ["End "] and rig.pages(1) == ["End "]
     p.note = U.NOTE_NONE
     assert rig.pages(0)[:2] == [" 101", "----"]    # the winner view stays
+    rig = Rig("max7219")                         # 8 digits: item left, score right
+    win(rig)
+    p = rig.panel
+    p.mode = U.MODE_STATS
+    p.stats.best[0] = 101
+    p.stats.innings[0] = 1
+    p.stats.best[1] = 9
+    p.stats.innings[1] = 12
+    p.stats.fouls[1] = 2
+    # the point of the average takes no digit: five digits stay left of the score
+    assert rig.pages(0)[::2] == ["h101 101", "In 1 101", "A 0.0 101", "F  0 101"]
+    assert rig.pages(1) == ["End    0", "hi 9   0", "In12   0", "A 0.0   0", "F  2   0"]
     rig = Rig("oled4")
     win(rig)
     rig.panel.mode = U.MODE_STATS

@@ -29,7 +29,8 @@ RUNTIME = ("micropython.mjs", "micropython.wasm")
 # the watchdog) or only start the device.
 DEVICE_ONLY = ("boot.py", "main.py", "board/factory.py", "input/pio_quadrature.py",
                "app/watchdog.py", "display/blit_viper.py", "display/tm1637_sio.py",
-               "display/segments_viper.py", "display/i2c_viper.py", "fastimport.py")
+               "display/max7219_viper.py", "display/i2c_viper.py",
+               "display/segments_viper.py", "fastimport.py")
 FAKES = ("fakepins.py", "fakebuses.py", "fakedisplays.py")
 TOOLS = ("record.py", "journal.py", "toolpaths.py")
 # Where the sources go in the page's filesystem, and the import path.

@@ -64,6 +64,7 @@ class Panel:
         self.game = game
         self.settings = settings or Settings()   # players, opener (0-based), brightness
         self.stats = stats or Stats()
+        self._stats_wait = False   # a recount begun in this pass starts in the next
         self.buzzer = buzzer
         self.journal = journal
         # Actions go through the journal when there is one: it applies them to the
@@ -179,8 +180,14 @@ class Panel:
         if self.mode == ui.MODE_HELLO and ticks_diff(now, self.t_start) >= self.hello_ms:
             self._to_game()
             self.version += 1
-        if self.stats.counting and self.stats.work(self.game):
-            self.version += 1
+        if self.stats.counting:
+            if self._stats_wait:
+                # begun by the stroke that ended the game, in this pass: its
+                # first slice (clearing the figures, taking the oldest state)
+                # waits for the next pass, so the displays answer the stroke first
+                self._stats_wait = False
+            elif self.stats.work(self.game):
+                self.version += 1
         if self.mode == ui.MODE_MENU and self.menu_item == ui.MENU_NET:
             self.hall.refresh()
 
@@ -268,6 +275,7 @@ class Panel:
         self._fresh()
         if self.game.phase == C.PHASE_OVER:
             self.stats.begin(self.game)      # counted in slices by tick()
+            self._stats_wait = True
             self.mode = ui.MODE_STATS
         else:
             self.mode = ui.MODE_GAME
@@ -280,14 +288,15 @@ class Panel:
     def _after(self):
         """Common end of an accepted action: fresh composition, the mode that follows."""
         self._to_game()
-        if not self._stored():
+        j = self.journal                     # (_stored() and _ok() written out:
+        if j is not None and j.failed:       # a call costs tens of us on the chip)
             self.note = ui.NOTE_STORAGE
-        if self.mode == ui.MODE_STATS:
-            self.accepted += 1
-            if self.buzzer:
+        self.accepted += 1
+        if self.buzzer:
+            if self.mode == ui.MODE_STATS:
                 self.buzzer.fanfare()
-        else:
-            self._ok()
+            else:
+                self.buzzer.tick()
 
     def _commit(self, f):
         err = self.ref.shot(f)

@@ -76,6 +76,14 @@ def make(watchdog=None, root="/"):
             S.OLED_BURST = Burst
             break
     screens = S.build(build, buses(build), display_pin)
+    if sys.platform == "rp2":
+        # MAX7219 chains: a flush's frames in one native call (display/max7219_viper.py)
+        for i in range(len(build["displays"])):
+            e = build["displays"][i]
+            if e[0] == "max7219":
+                from display import max7219_viper
+                b = build["buses"][e[1]]
+                screens.displays[i].chain.use(max7219_viper, b["id"], b["cs"])
     shown = time.ticks_ms()
     screens.settle(None, None, shown)   # no game, no panel yet: the wiring check
     # the encoders' PIO programs after it (assembling them takes a while)

@@ -214,8 +214,9 @@ class Game:
         nearest snapshot is the start, backwards or forwards."""
         if pos < self._base or pos > self._top:
             return C.E_BAD_VALUE
-        if pos < self._n or self._nearest(pos) > self._n:
-            self._n = self._load(pos)
+        at = self._nearest(pos)              # (once: _load takes it)
+        if pos < self._n or at > self._n:
+            self._n = self._load(at)
         while self._n < pos:
             self._step(self._hist[self._n % HISTORY])
             self._advance()
@@ -256,7 +257,10 @@ class Game:
         if n + 1 - self._base > HISTORY:
             self._base += STEP
         self._hist[n % HISTORY] = action
-        self._step(action)
+        if action & (_ACT_TAKE | _ACT_REPEAT):
+            self._step(action)
+        else:
+            self._apply_shot(action)    # (_step's choice, without its call)
         n += 1
         self._n = n
         self._top = n
@@ -360,9 +364,8 @@ class Game:
             at -= 1
         return pos - pos % STEP
 
-    def _load(self, pos):
-        """Restore the nearest snapshot at or before `pos`; returns its position."""
-        at = self._nearest(pos)
+    def _load(self, at):
+        """Restore the snapshot at `at` (a position `_nearest` gave); returns it."""
         k = at % _NEAR_SLOTS
         if self._near[k] == at:
             self._get(self._snaps, (_SLOTS + k) * _SNAP)
@@ -524,7 +527,7 @@ class Game:
     def _pass(self, s):
         """The inning of `s` has ended: the next player comes to the table."""
         nxt = self._next(s)
-        if self._next(nxt) == nxt:
+        if (self.out | (1 << nxt)) == (1 << self.players) - 1:   # nobody else is in
             self._finish(nxt)                   # the last player left in wins
             return
         self.shooter = nxt

@@ -10,6 +10,7 @@ except ImportError:
     def const(x):
         return x
 
+from display.blit import changes
 from display.sevenseg import SevenSegment
 
 HT16K33_RAM = const(0x00)         # | address 0x00-0x0F, then data (auto-increment)
@@ -19,6 +20,7 @@ HT16K33_DIMMING = const(0xE0)     # | 0-15: duty 1/16 .. 16/16
 
 ROWS4 = b"\x00\x01\x03\x04"
 ROWS8 = b"\x00\x01\x02\x03\x04\x05\x06\x07"
+_BITS = b"\x01\x02\x04\x08\x10\x20\x40\x80"     # digit k -> bit k (changes())
 
 
 class HT16K33(SevenSegment):
@@ -63,6 +65,23 @@ class HT16K33(SevenSegment):
             ram[2 * rows[k]] = seg[k]
         self.i2c.writeto_mem(self.addr, HT16K33_RAM | (2 * rows[i]),
                              self._views[i * self.digits + j - 1])
+
+    def _changes(self):
+        """SevenSegment._changes with the changed digits found and marked sent
+        in one call (display/blit.py changes(): native code on the Pico)."""
+        m = changes(self._sent, self.seg, self.digits, _BITS)
+        if not m:
+            return 0
+        i = 0
+        while not m >> i & 1:
+            i += 1
+        j = self.digits
+        while not m >> (j - 1) & 1:
+            j -= 1
+        self._valid = False          # until the write went through
+        self._write(i, j)
+        self._valid = True
+        return j - i
 
     def _level(self):
         self._send(HT16K33_DIMMING | self.level)

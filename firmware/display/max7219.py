@@ -13,7 +13,7 @@ except ImportError:
         return x
 
 from display.blit import fill
-from display.sevenseg import SevenSegment
+from display.sevenseg import SevenSegment, encode, encode_with, CHARS
 
 MAX7219_NOOP = const(0x00)
 MAX7219_DIGIT0 = const(0x01)      # DIGIT0-DIGIT7: 0x01-0x08
@@ -45,43 +45,85 @@ ORDER = (
     b"\x87\xc7\xa7\xe7\x97\xd7\xb7\xf7\x8f\xcf\xaf\xef\x9f\xdf\xbf\xff")
 
 
+_EIO = const(5)
+_FRAMES = const(13)      # the most frames a flush sends (flush_full)
+
+
 class MAX7219Chain:
-    """The SPI bus, the CS pin and one frame buffer shared by the chain."""
+    """The SPI bus, the CS pin and the frames of one flush, shared by the chain.
+
+    A flush composes all its frames first (`frames`: frame j at j * 2 * count,
+    no-op words where a frame carries nothing for a chip), then sends them in one
+    go (`_send`): on the Pico one native call does it (`use()`,
+    display/max7219_viper.py), elsewhere a CS low, `spi.write` and CS high per
+    frame."""
 
     def __init__(self, spi, cs, count):
         self.spi = spi
         self.cs = cs
         self.count = count
-        self.frame = bytearray(2 * count)
+        size = 2 * count
+        self.frames = bytearray(_FRAMES * size)
+        mv = memoryview(self.frames)
+        self._views = [mv[j * size:(j + 1) * size] for j in range(_FRAMES)]
         self.modules = []
+        self._at = [None] * count          # the module at each chain position
         self.dirty = 0                     # bit pos: that module has new text
         self._todo = [None] * count        # flush_rows: the modules it sends
+        self._native = None                # use(): the native frame writer
+        self._compose = None               # ... and the changed rows' composer
+        self._spi_id = 0
+        self._cs_gpio = 0
         cs.init(cs.OUT)
         cs.value(1)
+
+    def use(self, native, spi_id, cs_gpio):
+        """Compose and send in native code: `native` (display/max7219_viper.py)
+        has `frames(spi_id, cs_gpio, buf, n, size)`, which sends n frames of
+        `size` bytes from buf (nonzero: it failed), and
+        `compose(at, dirty, todo, ORDER, buf, size)`, which takes the modules
+        of `dirty` that are in a known state into todo (marked unknown) and
+        composes flush_rows' frames for them as the portable loop does;
+        it returns the frames | the modules taken << 8."""
+        self._native = native.frames
+        self._compose = native.compose
+        self._spi_id = spi_id
+        self._cs_gpio = cs_gpio
 
     def send(self, pos, reg, data):
         """Write one register of the chip at `pos`; the others get a no-op."""
         k = 2 * (self.count - 1 - pos)
-        self.frame[k] = reg
-        self.frame[k + 1] = data
-        self._latch()
+        self.frames[k] = reg
+        self.frames[k + 1] = data
+        self._send(1)
 
     def module(self, pos, digits=8):
         m = MAX7219(self, pos, digits)
         self.modules.append(m)
+        self._at[pos] = m
         return m
 
-    def _latch(self):
-        """Shift the frame out and latch it (CS rising), then make it all no-ops
-        again: between two frames only the words a frame carries are set."""
-        f = self.frame
-        cs = self.cs
-        cs.value(0)
+    def _send(self, n):
+        """Shift the first n frames out, each latched by a CS rising edge, then
+        make them all no-ops again: a frame carries only the words set for it."""
+        size = 2 * self.count
         try:
-            self.spi.write(f)
+            w = self._native
+            if w is not None:
+                if w(self._spi_id, self._cs_gpio, self.frames, n, size):
+                    raise OSError(_EIO)
+            else:
+                cs = self.cs
+                spi = self.spi
+                views = self._views
+                for j in range(n):
+                    cs.value(0)
+                    try:
+                        spi.write(views[j])
+                    finally:
+                        cs.value(1)
         finally:
-            cs.value(1)
-            fill(f, 0, len(f), 0)
+            fill(self.frames, 0, n * size, 0)
 
     def _release(self, n):
         """The n modules in `_todo` hold what they were sent."""
@@ -93,41 +135,64 @@ class MAX7219Chain:
     def flush_rows(self):
         """Send the digit rows changed on the modules given new text since their
         last flush (`dirty`), one frame per row carrying that row for each of
-        them (a row changed on two modules costs one frame, not two); returns
-        the frames sent. Until it returns those modules count as unknown: a bus
-        error makes each one's next flush a full one."""
+        them (a row changed on two modules costs one frame, not two), all the
+        frames in one `_send`; returns the frames sent. Until it returns those
+        modules count as unknown: a bus error makes each one's next flush a full
+        one."""
         if not self.dirty:
             return 0
-        f = self.frame
+        f = self.frames
         todo = self._todo              # the dirty modules in a known state
+        if self._compose is not None:
+            # native: those modules taken (marked unknown), every one's changed
+            # rows, then each one's words; frames | modules taken << 8
+            r = self._compose(self._at, self.dirty, todo, ORDER, f, 2 * self.count)
+            self.dirty = 0
+            frames = r & 0xFF
+            if frames:
+                self._send(frames)
+            self._release(r >> 8)
+            return frames
         n = 0
-        for m in self.modules:
-            if self.dirty >> m.pos & 1 and m._valid:
-                m._valid = False
-                todo[n] = m
-                n += 1
+        d = self.dirty
         self.dirty = 0
+        at = self._at
+        p = 0
+        while d:                       # (the dirty bits, not all the modules)
+            if d & 1:
+                m = at[p]
+                if m is not None and m._valid:
+                    m._valid = False
+                    todo[n] = m
+                    n += 1
+            d >>= 1
+            p += 1
+        size = 2 * self.count
+        last = self.count - 1
         frames = 0
         for k in range(8):
+            base = frames * size
             words = False
             for i in range(n):
                 m = todo[i]
                 if k < m.digits and m.seg[k] != m._sent[k]:
-                    o = 2 * (self.count - 1 - m.pos)
+                    o = base + 2 * (last - m.pos)
                     f[o] = MAX7219_DIGIT0 + m.digits - 1 - k
                     f[o + 1] = ORDER[m.seg[k]]
                     m._sent[k] = m.seg[k]
                     words = True
             if words:
-                self._latch()
                 frames += 1
+        if frames:
+            self._send(frames)
         self._release(n)
         return frames
 
     def flush_full(self, first):
         """Set up and send everything to `first` and to every module in an
         unknown state, each register in one frame for all of them (13 frames
-        for the chain, not 13 per module); returns the frames sent."""
+        for the chain, not 13 per module, in one `_send`); returns the frames
+        sent."""
         todo = self._todo
         n = 0
         for m in self.modules:
@@ -135,11 +200,14 @@ class MAX7219Chain:
                 m._valid = False
                 todo[n] = m
                 n += 1
-        f = self.frame
-        for step in range(13):        # 4 set-up registers, 8 digit rows, brightness
+        f = self.frames
+        size = 2 * self.count
+        last = self.count - 1
+        for step in range(_FRAMES):   # 4 set-up registers, 8 digit rows, brightness
+            base = step * size
             for i in range(n):
                 m = todo[i]
-                o = 2 * (self.count - 1 - m.pos)
+                o = base + 2 * (last - m.pos)
                 if step < 4:
                     f[o] = _SETUP_REG[step]
                     f[o + 1] = m.digits - 1 if step == 2 else _SETUP_VAL[step]
@@ -154,9 +222,9 @@ class MAX7219Chain:
                     f[o] = MAX7219_INTENSITY
                     f[o + 1] = m.level
                     m._sent_level = m.level
-            self._latch()
+        self._send(_FRAMES)
         self._release(n)
-        return 13
+        return _FRAMES
 
 
 # flush_full's set-up registers, in order (the scan limit's value is per module)
@@ -175,16 +243,22 @@ class MAX7219(SevenSegment):
         SevenSegment.__init__(self, digits)
         self.chain = chain
         self.pos = pos
+        # flush()'s changed digits: the chain's rows, called without a method of
+        # this class in between (a call less on a stroke's path)
+        self._changes = chain.flush_rows
 
-    def text(self, chars):
-        SevenSegment.text(self, chars)
-        self.chain.dirty |= 1 << self.pos
+    # SevenSegment.text written out: a call less per text on a stroke's path
+    if encode_with is not None:
+        def text(self, chars):
+            encode_with(CHARS, chars, self.seg, self.digits)
+            self.chain.dirty |= 1 << self.pos
+    else:
+        def text(self, chars):
+            encode(chars, self.seg, self.digits)
+            self.chain.dirty |= 1 << self.pos
 
     def _full(self):
         return self.chain.flush_full(self)
-
-    def _changes(self):
-        return self.chain.flush_rows()
 
     def _level(self):
         self.chain.send(self.pos, MAX7219_INTENSITY, self.level)

@@ -360,20 +360,32 @@ class Seat:
         if game.out >> i & 1:
             self.main = MAIN_OUT
             if ctx.fouler == i:
-                self._add(IT_REASON, game.last >> C.REASON_SHIFT & 15)
+                self._add(IT_REASON, game.last >> C.REASON_SHIFT & 15)   # C.reason()
                 if ctx.lost:
                     self._add(IT_LOST, ctx.lost)
             self._add(IT_OUT, 0)
             return
         self.main = MAIN_SCORE
         if game.shooter != i:
+            # (at most three items from none: _add's writes without its calls,
+            # this runs for a seat a stroke changes)
+            items = self.items
+            args = self.args
+            n = 0
             if ctx.fouler == i:
-                self._add(IT_REASON, game.last >> C.REASON_SHIFT & 15)
+                items[0] = IT_REASON
+                args[0] = game.last >> C.REASON_SHIFT & 15   # C.reason()
+                n = 1
                 if ctx.lost:
-                    self._add(IT_LOST, ctx.lost)
+                    items[1] = IT_LOST
+                    args[1] = ctx.lost
+                    n = 2
             f = game.fouls[i]
             if f:
-                self._add(IT_FOULS, f)
+                items[n] = IT_FOULS
+                args[n] = f
+                n += 1
+            self.count = n
             return
         # at the table: the live total, the run of this inning in it
         self.at_table = True
@@ -393,26 +405,47 @@ class Seat:
                 self._add(IT_FIELD, panel.field)
             self._add(IT_PREVIEW, panel.preview)
             return
+        # (at most five items from none: _add's writes without its calls)
         total = self.value
+        items = self.items
+        args = self.args
+        n = 0
         if self.inning:
-            self._add(IT_INNING, self.inning)
+            items[0] = IT_INNING
+            args[0] = self.inning
+            n = 1
         ph = game.phase
         if ph == C.PHASE_OPENING:
-            self._add(IT_OPENING, 0)
+            items[n] = IT_OPENING
+            args[n] = 0
+            n += 1
         elif ph == C.PHASE_POINTS:
             if 90 - total <= 11:
-                self._add(IT_NEED, 90 - total)
+                items[n] = IT_NEED
+                args[n] = 90 - total
+                n += 1
         elif ph == C.PHASE_CAROMS:
-            self._add(IT_CAROMS, 100 - total)
+            items[n] = IT_CAROMS
+            args[n] = 100 - total
+            n += 1
         elif ph == C.PHASE_FINAL:
-            self._add(IT_CALL, 0)
+            items[n] = IT_CALL
+            args[n] = 0
+            n += 1
         if game.cue_in_hand:
-            self._add(IT_HAND, 0)
+            items[n] = IT_HAND
+            args[n] = 0
+            n += 1
         if game.off_table:
-            self._add(IT_HELD, game.off_table)
+            items[n] = IT_HELD
+            args[n] = game.off_table
+            n += 1
         f = game.fouls[i]
         if f:
-            self._add(IT_FOULS, f)
+            items[n] = IT_FOULS
+            args[n] = f
+            n += 1
+        self.count = n
 
     def _hello(self, game, panel):
         """Start-up pages besides the player number: the display build, what the
@@ -461,6 +494,13 @@ class Seat:
 def _turn(seat, now_ms, with_main, skip=0):
     """Index of the item on show (-1: the main page) when items take turns;
     items with code `skip` are left out."""
+    if not skip:
+        # every item takes its turn (no item code is 0): no loops
+        n = seat.count + 1 if with_main else seat.count
+        if n == 0:
+            return -1
+        k = (now_ms // PAGE_MS) % n
+        return k - 1 if with_main else k
     n = 0
     for i in range(seat.count):
         if seat.items[i] != skip:
@@ -489,6 +529,13 @@ def item4(t, seat, k):
     if it == IT_INNING:
         t.s(RUN4)
         t.n(a, 3)
+    elif it == IT_REASON:            # (the items a stroke shows, first)
+        t.s(REASON4[a] if 0 <= a < len(REASON4) else REASON4[0])   # _pick()
+    elif it == IT_HAND:
+        t.s(b"hAnd")
+    elif it == IT_FOULS:
+        t.s(FOULS4)
+        t.n(a, 3)
     elif it == IT_NEED:
         t.s(NEED4)
         t.n(a, 2)
@@ -498,19 +545,12 @@ def item4(t, seat, k):
         t.s(b"CALL")
     elif it == IT_OPENING:
         t.s(b"oPEn")
-    elif it == IT_HAND:
-        t.s(b"hAnd")
     elif it == IT_HELD:
         t.c(111)                     # 'o' for off
         start = t.pos
         t.balls(a, 0)
         while t.pos < start + 3:
             t.c(_SPACE)
-    elif it == IT_FOULS:
-        t.s(FOULS4)
-        t.n(a, 3)
-    elif it == IT_REASON:
-        t.s(_pick(REASON4, a))
     elif it == IT_OUT:
         t.s(b"Out ")
     elif it == IT_WAIT:
@@ -649,7 +689,8 @@ class Layout4:
 
     def render(self, seat, now_ms):
         t = self.text
-        t.clear()
+        fill(t.buf, 0, t.size, _SPACE)     # t.clear() without its call
+        t.pos = 0
         m = seat.main
         if m == MAIN_BLANK:
             return t
@@ -664,7 +705,7 @@ class Layout4:
         if m == MAIN_MENU:
             item4(t, seat, 0)
             return t
-        k = _turn(seat, now_ms, not seat.urgent)
+        k = _turn(seat, now_ms, not seat.urgent) if seat.count else -1
         if k >= 0:
             item4(t, seat, k)
             return t
@@ -687,10 +728,24 @@ def _score_dots(t, v, width, dots):
     t.n(v, width)
     if dots:
         b = t.buf
-        for i in range(width - 1, -1, -1):
-            b[start + 2 * i + 1] = 46
-            b[start + 2 * i] = b[start + i]
-        t.pos = start + 2 * width
+        s = start
+        if width > 4:
+            for i in range(width - 1, 3, -1):
+                b[s + 2 * i + 1] = 46
+                b[s + 2 * i] = b[s + i]
+        # the digits moved apart, the last first (no loop: this runs on every
+        # stroke, and a Python loop turn costs tens of microseconds on the chip)
+        if width > 3:
+            b[s + 7] = 46
+            b[s + 6] = b[s + 3]
+        if width > 2:
+            b[s + 5] = 46
+            b[s + 4] = b[s + 2]
+        if width > 1:
+            b[s + 3] = 46
+            b[s + 2] = b[s + 1]
+        b[s + 1] = 46
+        t.pos = s + 2 * width
 
 
 class Layout8:
@@ -702,7 +757,8 @@ class Layout8:
 
     def render(self, seat, now_ms):
         t = self.text
-        t.clear()
+        fill(t.buf, 0, t.size, _SPACE)     # t.clear() without its call
+        t.pos = 0
         m = seat.main
         if m == MAIN_BLANK:
             return t
@@ -732,15 +788,23 @@ class Layout8:
                 t.at(4)
                 t.s(_build4(seat.build))
             return t
-        k = _turn(seat, now_ms, False)
+        k = _turn(seat, now_ms, False) if seat.count else -1
         if k >= 0:
             item4(t, seat, k)
         elif m == MAIN_WIN:
             t.s(b"1St ")
+        elif seat.index < 9:
+            b = t.buf                  # `P` and the seat's digit, no calls
+            b[0] = 80
+            b[1] = 49 + seat.index
+            t.pos = 2
         else:
             t.s(b"P")
-            t.n(seat.index + 1, 1)
-        t.pad_digits(5)
+            t.n(seat.index + 1)
+        if t.pos <= 5 and b"." not in t.buf:
+            t.pos = 5        # no point in it: clear()'s spaces are the padding
+        else:
+            t.pad_digits(5)
         if m == MAIN_WIN and _blink(now_ms):
             t.s(b"---")
         elif m == MAIN_OUT:
