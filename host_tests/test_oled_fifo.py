@@ -395,3 +395,21 @@ def test_native_words_and_no_allocation_under_micropython():
     out = mpy.check(code=SCRIPT).lines()
     assert out[0] == "words differ 0"
     assert out[1] == "no allocation True True"
+
+
+@pytest.mark.parametrize("cls", [SH1106_FIFO, SSD1306_FIFO])
+def test_a_whole_picture_composed_at_once_is_the_step_by_step_stream(cls, monkeypatch):
+    """flush_with()'s start-up compose of a whole picture (OLED_FIFO._whole)
+    makes the words step() would make, page by page."""
+    got = []
+    for whole in (True, False):
+        if not whole:
+            monkeypatch.setattr(cls, "_whole", lambda self: None)
+        d = cls(I2C(), 0x3C, cells(), burst=Recorder(I2C()))
+        d.show(texts(7, 1)[0], 2)
+        d.brightness(5)
+        d.shift_rows(3)
+        buf, n = d._compose()
+        got.append(transactions(buf, 0, n))
+        assert not d.pending()
+    assert got[0] == got[1] and len(got[0]) == 10      # init, 8 pages, commands
