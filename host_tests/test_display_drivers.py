@@ -553,16 +553,17 @@ def test_oled_change_during_a_periodic_refresh_goes_first_as_changed_columns():
     d.show(oled_text(b"PLAYER 1", b" 38"))
     d.flush()
     d.refresh(True)                            # the periodic refresh: content known
-    d.step()                                   # init, page 0 whole
+    d.step()                                   # init, the first half of page 0
     i2c.clear_log()
-    d.show(oled_text(b"PLAYER 1", b" 39"))     # 8 -> 9 while pages 1-7 wait
+    d.show(oled_text(b"PLAYER 1", b" 39"))     # 8 -> 9 while the rest waits
     d.step()
     writes = page_writes(i2c.log)
     assert writes and all(len(b) < 28 for _, _, b in writes)   # columns, not pages
     assert read_oled(dev.pixels())["big"] == "39"
     i2c.clear_log()
-    d.flush()                                  # then the refresh goes on, whole pages
-    assert [(p, len(b)) for p, _, b in page_writes(i2c.log)] == [(p, 128) for p in range(1, 8)]
+    d.flush()                                  # then the refresh goes on, half pages
+    assert [(p, len(b)) for p, _, b in page_writes(i2c.log)] == \
+        [(0, 64)] + [(p, 64) for p in range(1, 8) for _ in range(2)]
     assert read_oled(dev.pixels())["big"] == "39"
     d.refresh()                                # content not known (a retry): whole pages
     d.step()

@@ -185,7 +185,7 @@ def test_each_update_does_one_slice_and_the_shooter_goes_first():
     assert read_oled(rig.models[0].pixels())["big"] == "5"
 
 
-def test_periodic_refresh_goes_a_page_per_call_and_does_not_make_busy():
+def test_periodic_refresh_goes_half_a_page_per_call_and_does_not_make_busy():
     """(The first periodic refresh comes REFRESH_MS after the start: every display
     was just drawn whole, and on the board the journal is being read back.)"""
     rig = Rig("oled4")
@@ -194,16 +194,26 @@ def test_periodic_refresh_goes_a_page_per_call_and_does_not_make_busy():
     assert scr.refreshing < 0
     _clear(rig)
     rig.now += 21                              # a refresh is due, nothing changed
-    pages = 0
-    for _ in range(12):
+    settling = [True]
+    scr.hold = lambda: settling[0]             # a key's edge is being confirmed
+    for _ in range(5):
+        rig.now += 1
+        scr.update(rig.game, rig.panel, rig.now)
+    assert scr.refreshing >= 0 and _traffic(rig) == []   # the refresh waits for it
+    settling[0] = False
+    halves = 0
+    for _ in range(20):
         rig.now += 1
         scr.update(rig.game, rig.panel, rig.now)
         assert not any(scr.changed)               # refresh work is not "changed"
         sent = _traffic(rig)
         assert len(sent) <= 1
-        pages += len(sent)
+        for name in rig.buses:
+            for _, data in rig.buses[name].log:
+                assert len(data) <= 7 + 64        # half a page at most
+        halves += len(sent)
         _clear(rig)
-    assert pages == 8
+    assert halves == 16
 
 
 def test_a_change_overtakes_a_periodic_refresh():

@@ -267,13 +267,14 @@ def plan_short(build, pins):
     p.measured("REDO", "redo", "REDO of the FOUL")
     if build.startswith("oled"):
         for i in range(2):
-            # past the last key's update, then the first whole-page write (129+ bytes:
-            # an update sends changed column spans, a full refresh whole pages)
+            # past the last key's update, then the re-initialisation that opens a
+            # periodic refresh (a command write of 19 bytes or more; its first half
+            # page follows at once)
             p.step(wait_ms=400)
-            p.step(after_i2c={"min_len": 129}, delay_ms=1, timeout_ms=3000,
+            p.step(after_i2c={"data0": 0, "min_len": 19}, delay_ms=1, timeout_ms=3000,
                    label="refresh-%d" % i)
-            p.press("MISS", "probe", "miss", "MISS pressed 1 ms after the first page write of a "
-                    "full OLED refresh ended")
+            p.press("MISS", "probe", "miss", "MISS pressed 1 ms after the re-initialisation of a "
+                    "periodic OLED refresh ended")
     p.step(wait_ms=500)
     return p
 

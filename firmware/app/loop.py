@@ -257,6 +257,7 @@ def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadratur
         if config.BUILDS[name] is build:
             panel.board(name)       # its name at start-up and in the menu, its seats
     app = App(game, panel, inputs, screens, buzzer, journal, watchdog)
+    screens.hold = inputs.buttons.settling    # a key being confirmed: no refresh slice
     app.persist = root is not None
     app.shown_at = shown_at
     return app

@@ -14,9 +14,10 @@ line) the columns it covers; a shift of the picture (`dx`, against burn-in)
 resends whole pages.
 
 Work is sliced: `step()` sends pages until about SLICE_BYTES of data went out
-(one whole page at most when pages are resent in full) and returns whether
-something is still to send; `flush()` steps until everything is sent. `refresh()`
-re-initialises the chip and resends every page over the following steps.
+(one whole page at most when pages are resent in full, half a page when the
+panel already shows it: the periodic refresh) and returns the data bytes it
+sent; `flush()` steps until everything is sent. `refresh()` re-initialises the
+chip and resends every page over the following steps.
 
 Logic is separate from transport: subclasses implement `write_cmds(src, n)` and
 `send_span(page, column, n)` (the data already composed in the shared buffer at
@@ -117,6 +118,7 @@ class OLED:
         self.sent_dx = bytearray(PAGES)
         self.dirty = 0                             # pages whose text changed
         self.resend = 0                            # pages to resend whole
+        self._half = 0                             # ... whose first half went
         self.dx = 0
         self.refresh()
 
@@ -221,7 +223,18 @@ class OLED:
             base = p * size
             diff(_NEW, _OLD, _SPANS, lay, want, sent, base, dx, p, -1,
                  SMALL, BIG, BIG_INDEX, DOUBLE)
-            count += self._span(p, 0, WIDTH)
+            if self.sent_dx[p] == dx:
+                # a page the panel already shows (the periodic refresh): half of
+                # it a step, so that a key's answer waits for 1.6 ms of bus at
+                # most, not a whole page's 3 ms
+                h = self._half >> p & 1
+                count += self._span(p, h * (WIDTH // 2), WIDTH // 2)
+                if not h:
+                    self._half |= 1 << p
+                    return count
+            else:
+                count += self._span(p, 0, WIDTH)
+            self._half &= ~(1 << p)
             blit(sent, base, want, 0, size, 0)
             self.sent_dx[p] = dx
             self.dirty &= ~(1 << p)

@@ -23,7 +23,7 @@ displays change in one pass:
   seat order;
 - otherwise a failed display's retry (a full refresh's first slice) when due;
 - otherwise one slice of the periodic full refresh (a whole seven-segment display,
-  or one page of an OLED after its re-initialisation): one display at a time, so
+  or half a page of an OLED after its re-initialisation): one display at a time, so
   that each is fully refreshed every REFRESH_MS and a display upset by
   interference recovers.
 `busy` is True while seats of a frame that follows a change are still to be
@@ -129,6 +129,10 @@ class Screens:
         self.busy = False          # changed content not yet fully sent
         self.settling = False      # in settle(): an OLED's slice is all it has to send
         self.holding = False       # in settle(): render every seat, no bus work yet
+        # a function: True while a key's edge is being confirmed (the loop gives
+        # input.buttons.Buttons.settling): the periodic refresh's slices wait then,
+        # so that the key's answer finds the bus free
+        self.hold = None
 
     def wake(self, now_ms):
         """A key was pressed: OLEDs come back to full brightness."""
@@ -405,7 +409,7 @@ class Screens:
                     self._work(i, now_ms, True)
                     return self.kinds[i]
         i = self.refreshing
-        if i >= 0:
+        if i >= 0 and (self.hold is None or not self.hold()):
             self._work(i, now_ms, self.kinds[i] != KIND_OLED)
             return self.kinds[i]
         return 0
