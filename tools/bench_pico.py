@@ -13,7 +13,7 @@ Pico") defines every figure.
   --build NAME   only this build (repeatable); default: tm1637 max7219 ht16k33 oled4 oled8
   --quick        only the short game (scenario "short"): latencies, boot with an empty
                  journal, heap, TM1637 clock, presses inside an OLED refresh
-  --scenario S   only this scenario (short, long); repeatable
+  --scenario S   only this scenario (short, long, resume); repeatable
   --jobs N       emulator runs at once (default 2)
   --analyse      do not run the emulator: analyse the logs of the last run again
   --pio-hz HZ    clock the encoder PIO state machines at HZ (e.g. 2000000) instead of

@@ -3,7 +3,7 @@ controller (device only).
 
 `machine.I2C.writeto()` sends one transaction per call and returns once its
 last byte is out, so a driver composes the next transaction while the bus is
-idle. Here display/oled.py's OLED_FIFO hands each transaction, as 16-bit
+idle. Here display/oled_fifo.py's OLED_FIFO hands each transaction, as 16-bit
 IC_DATA_CMD words (the byte; bit 9, STOP, on the last byte of each transaction),
 to `feed()` as soon as it is composed; `feed()` returns once the last word is
 queued, and the driver composes the next page while the 16-word FIFO drains.

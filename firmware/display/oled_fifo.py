@@ -21,7 +21,12 @@ On the Pico (sys.platform "rp2") words() and frame_words() come from
 display/blit_viper.py (native code); here their portable twins. Board/factory.py
 chooses this module on the Pico (display.screens.OLED_BURST); without a transport
 (`burst` None: the host tests) each transaction goes out as an `i2c.writeto()`,
-the same writes OLED_I2C makes. Nothing here allocates after construction.
+the same writes OLED_I2C makes.
+
+At start-up (`Screens.settle()`) two more ways save bus time: OLEDs behind one
+multiplexer share their first picture (`share()`, `broadcast()`), and two OLEDs
+on the two I2C controllers are written at once (`flush_with()`). Nothing here
+allocates after construction but flush_with(), start-up only.
 """
 import sys
 
@@ -178,7 +183,6 @@ class OLED_FIFO(OLED_I2C):
             self._failed()
             raise
         return n
-
 
     def pairs_with(self, other):
         """Whether flush_with(other) can send both at once: two transports (one
