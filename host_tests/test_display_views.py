@@ -320,7 +320,9 @@ def test_statistics_join_the_winner_view_once_counted():
     rig.panel.mode = U.MODE_STATS
     rig.panel.stats.best[1] = 9
     assert "BEST INNING 9" in rig.pages(1, "bottom")
-    assert rig.seen(0)["top"] == "PLAYER 1      WINNER!"
+    # OLED: the word WINNER! blinks, the score stays
+    assert rig.pages(0, "top") == ["PLAYER 1      WINNER!", "PLAYER 1"]
+    assert rig.pages(0, "big") == ["101"]
 
 
 def test_a_hundred_point_inning_still_fits_four_digits():

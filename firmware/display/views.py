@@ -1021,7 +1021,11 @@ class LayoutOLED:
         t.n(seat.index + 1)
         t.at(12)
         if m == MAIN_WIN:
-            t.s(b"  WINNER!")
+            # the word blinks, the score stays: a blink costs a few columns of the
+            # status line on the bus, not three big digits (480 bytes at 400 kHz),
+            # and an UNDO of the win redraws only the digit that changes
+            if not _blink(now_ms):
+                t.s(b"  WINNER!")
         elif m == MAIN_OUT:
             t.s(b"      OUT")
         elif m == MAIN_OVER:
@@ -1031,10 +1035,7 @@ class LayoutOLED:
             t.at(_INV)
             t.c(73)                  # 'I': the at-table mark (OLED_MARK_X)
         t.at(_BIG)
-        if m == MAIN_WIN and _blink(now_ms):
-            t.s(b"   ")
-        else:
-            t.n(seat.value, 3)
+        t.n(seat.value, 3)
         if seat.at_table and seat.inning:
             t.at(_SIDE)
             t.c(43)
