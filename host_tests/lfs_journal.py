@@ -43,6 +43,22 @@ def power_down():
         pass
 
 
+def cut_during(image, cut, ops, action, tear=False):
+    """Power up on `image`, cut the power at flash operation `cut` of `action(j)`
+    (one of its `ops`), power down; returns the block device (its survivor())."""
+    bd, j = power_up(image, tear=tear)
+    bd.cut_after(cut)
+    try:
+        action(j)
+        raise AssertionError("no power cut at operation %d of %d" % (cut, ops))
+    except PowerCut:
+        pass
+    _ABANDONED.append(j._f)
+    _ABANDONED.append(j._t)
+    power_down()
+    return bd
+
+
 def check_cuts(played, count, tear, ckpt=False):
     """Cut power at every flash operation of each of `count` actions after `played`;
     with `ckpt`, a checkpoint written after `played`: every resume starts from it."""
@@ -57,31 +73,23 @@ def check_cuts(played, count, tear, ckpt=False):
     total = seen_before = seen_after = 0
     for a in range(count):
         seed = rng.getrandbits(16)
+
+        def action(j):
+            r = H.Rng(seed)
+            while not H.step(j, r):
+                pass
         # The action without a cut: its state and its number of flash operations.
         bd, j = power_up(image)
         before = H.state(j.game)
         bd.reset_counts()
-        r = H.Rng(seed)
-        while not H.step(j, r):
-            pass
+        action(j)
         ops = bd.ops()
         after = H.state(j.game)
         j.close()
         power_down()
         next_image = bytes(bd.image)
         for cut in range(ops):
-            bd, j = power_up(image, tear=tear)
-            bd.cut_after(cut)
-            r = H.Rng(seed)
-            try:
-                while not H.step(j, r):
-                    pass
-                raise AssertionError("no power cut at operation %d of %d" % (cut, ops))
-            except PowerCut:
-                pass
-            _ABANDONED.append(j._f)
-            _ABANDONED.append(j._t)
-            power_down()
+            bd = cut_during(image, cut, ops, action, tear)
             bd2, j2 = power_up(bd.survivor())
             assert j2._ck_at == (played if ckpt else 0), "checkpoint not used"
             s = H.state(j2.game)
@@ -304,16 +312,7 @@ def check_rename():
     power_down()
     hidden = hidden_after = 0
     for cut in range(ops):
-        bd, j = power_up(image)
-        bd.cut_after(cut)
-        try:
-            j.new_game(2, 0)
-            raise AssertionError("no power cut at operation %d of %d" % (cut, ops))
-        except PowerCut:
-            pass
-        _ABANDONED.append(j._f)
-        _ABANDONED.append(j._t)
-        power_down()
+        bd = cut_during(image, cut, ops, lambda j: j.new_game(2, 0))
         survivor = bytes(bd.survivor())
         # boot as the loop did: read the settings first
         mount(survivor, MNT, progsize=PROG)
@@ -523,16 +522,7 @@ def check_ckpt_write(played, older, tear):
     power_down()
     seen = {}
     for cut in range(ops):
-        bd, j = power_up(image, tear=tear)
-        bd.cut_after(cut)
-        try:
-            j.checkpoint()
-            raise AssertionError("no power cut at operation %d of %d" % (cut, ops))
-        except PowerCut:
-            pass
-        _ABANDONED.append(j._f)
-        _ABANDONED.append(j._t)
-        power_down()
+        bd = cut_during(image, cut, ops, lambda j: j.checkpoint(), tear)
         bd2, j2 = power_up(bd.survivor())
         assert j2._ck_at in (older, played), "cut at op %d: checkpoint %d" % (cut, j2._ck_at)
         seen[j2._ck_at] = seen.get(j2._ck_at, 0) + 1

@@ -37,11 +37,11 @@ SOURCE_KEPT = ("boot.py", "main.py")
 PACK = "pack.bin"
 PACK_LOADER = "fastimport.mpy"
 PACK_MOUNT = "/pack"
-GAMES = "games"      # the journal's archive of finished games (app/journal.py)
-DATA = ("journal.bin", "journal.tail", "journal.tmp", "ckpt", GAMES, "settings.json",
-        "settings.tmp", "nowdt")
 sys.path.insert(0, FIRMWARE)
 from board import config  # noqa: E402  (the one description of the builds)
+from app.fsready import GAMES  # noqa: E402  (the journal's archive of finished games)
+DATA = ("journal.bin", "journal.tail", "journal.tmp", "ckpt", GAMES, "settings.json",
+        "settings.tmp", "nowdt")
 import constfold  # noqa: E402
 
 # Hall mode (Pico W, docs/HALL.md): the settings, the acknowledged position and the
@@ -127,11 +127,7 @@ def build(out=None):
                 with open(folded, "w") as f:
                     f.write(text)
                 src = folded
-            res = subprocess.run(mpy_cross() + arch + ["-s", rel[:-4] + ".py", "-o", dst, src],
-                                 capture_output=True, text=True)
-            if res.returncode:
-                raise DeployError("mpy-cross failed on firmware/%s:\n%s"
-                                  % (rel[:-4] + ".py", res.stderr or res.stdout))
+            _compile(src, dst, rel[:-4] + ".py", "firmware/" + rel[:-4] + ".py", arch)
         else:
             dst = os.path.join(out, rel)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
@@ -462,6 +458,15 @@ def hall_settings(path):
                   % (d["table"], d["hall"], d["broker"], port, d["ssid"], path))
 
 
+def _compile(src, dst, name, shown, arch=()):
+    """`src` compiled by mpy-cross to `dst`, the .mpy naming its source `name`;
+    a failure is a DeployError naming `shown`."""
+    res = subprocess.run(mpy_cross() + list(arch) + ["-s", name, "-o", dst, src],
+                         capture_output=True, text=True)
+    if res.returncode:
+        raise DeployError("mpy-cross failed on %s:\n%s" % (shown, res.stderr or res.stdout))
+
+
 def mqtt_client():
     """The board's MQTT client compiled for the board: build/vendor/aiomqttc.mpy."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -472,10 +477,7 @@ def mqtt_client():
         raise DeployError(str(e))
     src = os.path.join(folder, mqttclient.MODULE)
     dst = src[:-3] + ".mpy"
-    res = subprocess.run(mpy_cross() + ["-s", "aiomqttc.py", "-o", dst, src],
-                         capture_output=True, text=True)
-    if res.returncode:
-        raise DeployError("mpy-cross failed on %s:\n%s" % (src, res.stderr or res.stdout))
+    _compile(src, dst, "aiomqttc.py", src)
     return dst
 
 

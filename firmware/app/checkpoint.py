@@ -11,7 +11,7 @@ small. Layout of ckpt/journal.ckpt (CKPT_HEAD bytes, then the image):
 import os
 
 from app.journal import (CKPT, CKPT_DIR, CKPT_FORMAT, CKPT_HEAD, CKPT_TMP, HEADER_SIZE,
-                         RECORD_SIZE, _exists, _size)
+                         RECORD_SIZE, _exists)
 from cowboy import game as G
 
 try:
@@ -20,15 +20,15 @@ except ImportError:             # CPython
     from zlib import crc32
 
 
-def load(j, c, f, size, tn, base, usable):
-    """Restore `j`'s game from the checkpoint open in `c` if it fits the stream in
-    journal.bin (`f`, `size` bytes) and the tail read (`tn` records after `base`,
-    `usable`); the records it covers, or -1 (the game's buffers may hold parts of
-    it then: start it again)."""
+def load(j, c, c_size, f, size, tn, base, usable):
+    """Restore `j`'s game from the checkpoint open in `c` (`c_size` bytes) if it
+    fits the stream in journal.bin (`f`, `size` bytes) and the tail read (`tn`
+    records after `base`, `usable`); the records it covers, or -1 (the game's
+    buffers may hold parts of it then: start it again)."""
     head = bytearray(CKPT_HEAD)
     if (c.readinto(head) != CKPT_HEAD or head[0] != 0x43 or head[1] != 0x4B
             or head[2] != CKPT_FORMAT or head[3] != G.IMAGE_FORMAT
-            or _size(j.root + CKPT) != CKPT_HEAD + G.IMAGE_SIZE
+            or c_size != CKPT_HEAD + G.IMAGE_SIZE
             or bytes(head[8:16]) != bytes(j._head)):
         return -1
     k = _u32(head, 4)
@@ -56,17 +56,11 @@ def load(j, c, f, size, tn, base, usable):
     if jk < k and not (usable and base <= jk and k <= base + tn):
         return -1
     # the stream's first k records must be the ones the image was made from
-    s = 0
-    last = 0
     f.seek(0)
-    left = HEADER_SIZE + RECORD_SIZE * jk
-    while left:
-        n = f.readinto(mv[:min(256, left)])
-        if not n:
-            return -1
-        s = crc32(mv[:n], s)
-        last = work[n - 1]
-        left -= n
+    r = _crc_read(f, HEADER_SIZE + RECORD_SIZE * jk, 0, mv)
+    if r is None:
+        return -1
+    s, last = r
     if jk < k:
         i = HEADER_SIZE + RECORD_SIZE * (jk - base)
         e = HEADER_SIZE + RECORD_SIZE * (k - base)
@@ -143,24 +137,31 @@ def _stream_sum(j, k):
     if at < base:
         f = open(j.path, "rb")
         f.seek(HEADER_SIZE + RECORD_SIZE * at)
-        work = bytearray(256)
-        mv = memoryview(work)
-        left = RECORD_SIZE * (base - at)
-        while left:
-            n = f.readinto(mv[:min(256, left)])
-            if not n:
-                break
-            s = crc32(mv[:n], s)
-            left -= n
+        r = _crc_read(f, RECORD_SIZE * (base - at), s, memoryview(bytearray(256)))
         f.close()
-        if left:
+        if r is None:
             raise OSError(5)        # journal.bin shorter than its records
+        s = r[0]
         at = base
     i = HEADER_SIZE + RECORD_SIZE * (at - base)
     s = crc32(memoryview(j._tail)[i:HEADER_SIZE + RECORD_SIZE * (k - base)], s)
     j._sum = s
     j._sum_at = k
     return s
+
+
+def _crc_read(f, left, s, mv):
+    """The CRC-32 `s` carried over the next `left` bytes of `f`, read through `mv`
+    (256 bytes at a time): (crc, the last byte), or None when the file ends first."""
+    last = 0
+    while left:
+        n = f.readinto(mv[:min(256, left)])
+        if not n:
+            return None
+        s = crc32(mv[:n], s)
+        last = mv[n - 1]
+        left -= n
+    return s, last
 
 
 def _u32(b, o):

@@ -79,11 +79,7 @@ class HallMenu:
         chars = H.NAME_CHARS
         i = 0                                 # 0: the end mark, k + 1: chars[k]
         if c < p.name_len:
-            ch = p.name[c]
-            for k in range(len(chars)):
-                if chars[k] == ch:
-                    i = k + 1
-                    break
+            i = H.char_index(p.name[c]) + 1
         i = (i + d) % _CYCLE
         if i == 0:
             p.name_len = c

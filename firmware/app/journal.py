@@ -404,7 +404,7 @@ class Journal:
         self.records = count + used
         if ck <= 0:
             self._sum_at = -1           # the stream's CRC-32: from the header on
-        self._ck_at = max(ck, 0)
+        self._ck_at = ck
         self._open()
         return self.records
 
@@ -418,14 +418,15 @@ class Journal:
         returns the records it covers, or 0 (none, or one that does not fit: it is
         deleted and the game is as new_game left it)."""
         path = self.root + CKPT
-        if _size(path) < 0:
+        c_size = _size(path)
+        if c_size < 0:
             return 0
         from app import checkpoint      # only when there is one: a smaller import
         k = -1
         try:
             c = open(path, "rb")
             try:
-                k = checkpoint.load(self, c, f, size, tn, base, usable)
+                k = checkpoint.load(self, c, c_size, f, size, tn, base, usable)
             finally:
                 c.close()
         except OSError:

@@ -39,7 +39,9 @@ REASON_TEXT = (
     "ball pocketed at 100",
 )
 
+POINTS_MASK = const(15)         # bits 0-3: the points the stroke scored
 REASON_SHIFT = const(4)
+REASON_MASK = const(15)         # bits 4-7 (after REASON_SHIFT): the foul reason
 ENDS_INNING = const(1 << 8)     # the inning ends (scored nothing, foul, or win)
 FOUL_FLAG = const(1 << 9)       # the stroke is a foul (reason says which)
 WIN = const(1 << 10)            # the winning stroke, 101
@@ -51,11 +53,11 @@ CHOICE = const(1 << 15)         # the action was a failed-opening choice
 
 
 def points(outcome):
-    return outcome & 15
+    return outcome & POINTS_MASK
 
 
 def reason(outcome):
-    return (outcome >> REASON_SHIFT) & 15
+    return (outcome >> REASON_SHIFT) & REASON_MASK
 
 
 # Rejections: the action does not fit the facts or the moment; nothing changes.

@@ -25,6 +25,8 @@ FOUL = const(14)             # bit 14: any other foul of the general rules
 HELD = const(15)             # bits 15-17: ball mask, spot occupied after this stroke
 KIND = const(18)             # bits 18-19 of an action word: KIND_* below
 
+FIRST_MASK = const(7)        # FIRST's field, after the shift
+CUE_MASK = const(3)          # CUE's field, after the shift
 FIRST_REQUIRED = const(0)    # omitted: the ball the stroke needed
 FIRST_NONE = const(1)        # the cue ball contacted nothing
 FIRST_B1 = const(2)          # then 3: ball 3, 4: ball 5 (FIRST_B1 + ball index)
@@ -54,19 +56,19 @@ def carom(f):
 
 
 def first(f):
-    return (f >> FIRST) & 7
+    return (f >> FIRST) & FIRST_MASK
 
 
 def cue(f):
-    return (f >> CUE) & 3
+    return (f >> CUE) & CUE_MASK
 
 
 def jumped(f):
-    return (f >> JUMPED) & 7
+    return (f >> JUMPED) & ALL_BALLS
 
 
 def held(f):
-    return (f >> HELD) & 7
+    return (f >> HELD) & ALL_BALLS
 
 
 def kind(action):

@@ -298,7 +298,7 @@ class Game:
             for i in range(4):
                 head[o + i] = (v >> (8 * i)) & 0xFF
             o += 4
-        return self._hist, self._snaps, self._near
+        return self.parts()
 
     def parts(self):
         """The buffers an image holds after its head (read them in, then `restore`)."""

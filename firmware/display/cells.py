@@ -15,11 +15,11 @@ of text[t:t + size] (shifted dx columns right) into a buffer, from the
 pre-rendered glyphs (tests and tools; an OLED needs no frame buffer, its own RAM
 is the picture). The work is display/blit.py's `diff()` over
 `lay`, the cells of each page left to right as 4 bytes (text index, kind, x, row
-of the cell on that page), those of page p at lay[at[p]:at[p + 1]], after a header
-(the OLED driver makes the same call, one a changed page). Nothing here allocates
+of the cell on that page), those of page p the entries lay[2 + p] to lay[3 + p] - 1
+after a header of 11 bytes (the OLED driver makes the same call, one a changed page). Nothing here allocates
 after construction, but `page()` its buffers at its first call.
 """
-from display.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE, BIG_W, BIG_PAGES
+from display.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE, BIG_PAGES
 from display.blit import blit, diff
 
 NONE = 0
@@ -27,9 +27,7 @@ SMALL_CELL = 1
 BIG_CELL = 2
 DOUBLE_CELL = 3
 
-WIDTHS = (0, 5, BIG_W, 10)        # columns a cell kind draws
 HEIGHTS = (0, 1, BIG_PAGES, 2)    # pages it covers
-_INVERTED = 73                    # "I"
 _HEAD = 11                        # header bytes of Cells.lay
 
 
@@ -38,15 +36,11 @@ class Cells:
         if width != 128:
             raise ValueError(width)
         self.size = size
-        self.inv = inv
-        self.mark_x = mark_x
-        self.width = width
-        self.kind = kinds = bytearray(size)
-        self.x = xs = bytearray(size)
-        self.top = tops = bytearray(size)     # the top page of each cell
+        kinds = bytearray(size)
+        xs = bytearray(size)
+        tops = bytearray(size)                # the top page of each cell
         self.pmask = bytearray(size)          # bit p: the cell draws on page p
-        # the cells of each page, left to right, packed for blit.page() and
-        # blit.diff(): a header (the mark flag's index, the mark's column, the first
+        # the cells of each page, left to right, packed for blit.diff(): a header (the mark flag's index, the mark's column, the first
         # entry of each page and the end), then 4 bytes an entry. (Locals and one
         # pass per cell: this runs before the first picture; 6 ms on the RP2040.)
         on = [[] for _ in range(pages)]       # per page: x << 8 | cell
@@ -83,15 +77,8 @@ class Cells:
                 lay[i + 3] = p - tops[c]
                 i += 4
         lay[2 + pages] = n
-        first = lay[2:3 + pages]
         self.lay = bytes(lay)
         self._text = None       # Cells.page()'s buffers, made at its first call
-        self.at = tuple(_HEAD + 4 * k for k in first)
-        self.pages = pages
-
-    def inverted(self, p, text, t):
-        """Whether page p of the picture of text[t:] has its mark (inverted columns)."""
-        return p == 0 and text[t + self.inv] == _INVERTED
 
     def page(self, buf, p, text, t, dx, off=0):
         """The 128 columns of page p of the picture of text[t:t + size] into
@@ -104,8 +91,3 @@ class Cells:
         diff(self._page, self._page, self._spans, self.lay, self._text, self._text, 0, dx,
              p, -1, SMALL, BIG, BIG_INDEX, DOUBLE)
         blit(buf, off, self._page, 0, 128, 0)
-
-    def draw(self, buf, text, dx):
-        """The whole picture into a 1 KB MONO_VLSB frame buffer (tests, tools)."""
-        for p in range(self.pages):
-            self.page(buf, p, text, 0, dx, p * 128)

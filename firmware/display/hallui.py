@@ -32,12 +32,15 @@ def name_ok(b, n=-1):
     if n < 1 or n > MAX_NAME:
         return False
     for i in range(n):
-        c = b[i]
-        ok = False
-        for k in range(len(NAME_CHARS)):
-            if NAME_CHARS[k] == c:
-                ok = True
-                break
-        if not ok:
+        if char_index(b[i]) < 0:
             return False
     return True
+
+
+def char_index(c):
+    """The index of byte `c` in NAME_CHARS, or -1. (A loop: MicroPython's `in`
+    does not take an int for bytes.)"""
+    for k in range(len(NAME_CHARS)):
+        if NAME_CHARS[k] == c:
+            return k
+    return -1

@@ -4,6 +4,7 @@ name, the name editor. Every text comes from the tables below (their codes are i
 docs/DISPLAYS.md's legend); rendering allocates nothing."""
 from display import ui as U
 from display import hallui as HU
+from display.views import _pick
 
 # The connection (hallui.NET_*); the OLED adds ", N UNSENT".
 NET4 = (b"----", b"noFi", b"nobr", b"on")
@@ -21,10 +22,6 @@ NAMEERR21 = (b"", b"NAME: A-Z 0-9 - ONLY", b"STORAGE FAILING")
 _SPACE = 32
 _END7 = 95          # '_': the end mark on seven segments
 _END21 = 42         # '*': on the OLED (its small font has no '_')
-
-
-def _pick(table, i):
-    return table[i] if 0 <= i < len(table) else table[0]
 
 
 def item7(t, seat, a, digits):

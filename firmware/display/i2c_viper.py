@@ -177,9 +177,3 @@ class Burst:
         ended. Both still need end()."""
         r = _feed2(self.base, wa, na, other.base, wb, nb, self.TIMEOUT_US)
         return (1 if r & 3 else 0) | (2 if r & 12 else 0)
-
-    def burst(self, addr, words, n):
-        """One whole stream: begin, feed, end."""
-        self.begin(addr)
-        self.feed(words, 0, n)
-        self.end()

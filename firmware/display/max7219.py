@@ -13,7 +13,8 @@ except ImportError:
         return x
 
 from display.blit import fill
-from display.sevenseg import SevenSegment, encode, encode_with, CHARS
+from display.segments import encode_with, CHARS
+from display.sevenseg import SevenSegment
 
 MAX7219_NOOP = const(0x00)
 MAX7219_DIGIT0 = const(0x01)      # DIGIT0-DIGIT7: 0x01-0x08
@@ -248,14 +249,9 @@ class MAX7219(SevenSegment):
         self._changes = chain.flush_rows
 
     # SevenSegment.text written out: a call less per text on a stroke's path
-    if encode_with is not None:
-        def text(self, chars):
-            encode_with(CHARS, chars, self.seg, self.digits)
-            self.chain.dirty |= 1 << self.pos
-    else:
-        def text(self, chars):
-            encode(chars, self.seg, self.digits)
-            self.chain.dirty |= 1 << self.pos
+    def text(self, chars):
+        encode_with(CHARS, chars, self.seg, self.digits)
+        self.chain.dirty |= 1 << self.pos
 
     def _full(self):
         return self.chain.flush_full(self)

@@ -21,7 +21,8 @@ chip and resends every page over the following steps.
 
 Logic is separate from transport: subclasses implement `write_cmds(src, n)` and
 `send_span(page, column, n)` (the data already composed in the shared buffer at
-DATA_AT) for I2C or SPI. OLED_I2C makes one `writeto()` per transaction;
+DATA_AT), or a whole `_span(page, x, n)`, for I2C or SPI. OLED_I2C makes one
+`writeto()` per transaction (its `_span` composes header and data in one call);
 display/oled_fifo.py's OLED_FIFO (the Pico's) sends a step's transactions as one
 stream into the I2C controller's FIFO, with no gap between them. Both chips are
 driven in page addressing mode, which they share; the SH1106 has 132 columns of
@@ -71,7 +72,7 @@ SH1106_INIT = bytes((
 
 WIDTH = const(128)
 PAGES = const(8)
-_UNKNOWN = const(255)     # a page whose content the driver does not know
+UNKNOWN = const(255)      # a page whose content the driver does not know
 MERGE = const(20)         # spans this close go out as one: a span costs 7 bytes and a
                           # call of some 0.3 ms on the chip, the time of 13 more bytes
 # One transmit buffer and a view of each length a write can have, shared by every
@@ -138,7 +139,7 @@ class OLED:
         self.resend = 0xFF
         if not known:
             for p in range(PAGES):
-                self.sent_dx[p] = _UNKNOWN
+                self.sent_dx[p] = UNKNOWN
         self._sent_level = -1
         self._sent_start = -1
         self._on = False
@@ -266,8 +267,6 @@ class OLED_I2C(OLED):
     a control byte with Co set (0x80), then 0x40 and the data: one I2C transaction
     (a call costs some 100 us on the RP2040) instead of two."""
 
-    DATA_AT = 7
-
     def __init__(self, i2c, addr=0x3C, cells=None):
         OLED.__init__(self, cells)
         self.i2c = i2c
@@ -278,10 +277,6 @@ class OLED_I2C(OLED):
         for i in range(n):
             _TX[i + 1] = src[i]
         self.i2c.writeto(self.addr, _TXV[n + 1])
-
-    def send_span(self, page, col, n):
-        frame(_TX, _TX, 7, n, page, col)
-        self.i2c.writeto(self.addr, _TXV[n + 7])
 
     def _span(self, page, x, n):
         # the header and the columns composed in _NEW in one call (native on the

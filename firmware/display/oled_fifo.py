@@ -38,7 +38,8 @@ except ImportError:
 
 from display.blit import blit, diff
 from display.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE
-from display.oled import OLED_I2C, SH1106_INIT, PAGES, WIDTH, _NEW, _OLD, _SPANS, _TX, _TXV
+from display.oled import (OLED_I2C, SH1106_INIT, PAGES, WIDTH, UNKNOWN, _NEW, _OLD, _SPANS,
+                          _TX, _TXV)
 
 
 def words(dst, at, src, n):
@@ -75,7 +76,6 @@ def frame_words(dst, at, src, x, n, page, col):
 # to the transport at once: its words, 2 bytes each, made by the first OLED_FIFO
 _STREAM = const(136)
 _W = None
-_UNKNOWN = const(255)       # display/oled.py's mark of a page whose content is not known
 
 
 class OLED_FIFO(OLED_I2C):
@@ -174,6 +174,10 @@ class OLED_FIFO(OLED_I2C):
             self.refresh()
         if self.twins and self._unknown() and self._twins_unknown():
             return self.broadcast()
+        return self._stream()
+
+    def _stream(self):
+        """Everything pending as one stream; returns the data bytes sent."""
         n = 0
         try:
             while self.pending():
@@ -252,7 +256,7 @@ class OLED_FIFO(OLED_I2C):
 
     def _unknown(self):
         """Nothing known of the panel yet: it is to be initialised and drawn whole."""
-        return self._init and self.resend == 0xFF and self.sent_dx[0] == _UNKNOWN
+        return self._init and self.resend == 0xFF and self.sent_dx[0] == UNKNOWN
 
     def _twins_unknown(self):
         for t in self.twins:
@@ -273,16 +277,10 @@ class OLED_FIFO(OLED_I2C):
             mask |= 1 << t._ch
         self._mask = mask
         self._on = True             # (no display-on in the shared stream)
-        n = 0
         try:
-            while self.pending():
-                n += self._step()
-            self._close()
-        except OSError:
+            n = self._stream()
+        finally:
             self._mask = 0
-            self._failed()
-            raise
-        self._mask = 0
         self._on = False            # on alone, at its next step
         for t in self.twins:
             t.adopt(self)

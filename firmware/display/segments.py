@@ -61,6 +61,12 @@ del _define
 def encode(src, dst, n):
     """Encode n ASCII bytes of `src` into segment bytes in `dst`. '.' after a
     character lights that character's decimal point instead of taking a digit."""
+    encode_with(CHARS, src, dst, n)
+
+
+def encode_with(chars, src, dst, n):
+    """encode() with the character table given (CHARS): the drivers call this one
+    (native on the Pico: display/segments_viper.py), a call less per text."""
     j = 0
     for i in range(len(src)):
         c = src[i]
@@ -69,7 +75,7 @@ def encode(src, dst, n):
             continue
         if j >= n:
             break
-        dst[j] = CHARS[c & 0x7F]
+        dst[j] = chars[c & 0x7F]
         j += 1
     while j < n:
         dst[j] = BLANK
@@ -77,7 +83,4 @@ def encode(src, dst, n):
 
 
 if sys.platform == "rp2":
-    from display.segments_viper import encode_with
-
-    def encode(src, dst, n):  # noqa: F811 (the native version on the Pico)
-        encode_with(CHARS, src, dst, n)
+    from display.segments_viper import encode_with  # noqa: F811 (native)

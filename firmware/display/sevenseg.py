@@ -8,16 +8,7 @@ since the last flush; `flush(True)` re-initialises the chip and sends
 everything, so a chip upset by interference or a power dip recovers. Bus errors
 propagate as OSError; after one, the next flush is a full one.
 """
-import sys
-
-from display.segments import encode, CHARS
-
-if sys.platform == "rp2":
-    # the native encoding called directly (segments.encode wraps it: a Python
-    # call more per text, some 20 us on the chip); max7219.py uses it too
-    from display.segments_viper import encode_with
-else:
-    encode_with = None
+from display.segments import encode_with, CHARS
 
 
 class SevenSegment:
@@ -31,14 +22,9 @@ class SevenSegment:
         self._sent_level = -1
         self._valid = False               # False: chip content unknown
 
-    if encode_with is not None:
-        def text(self, chars):
-            """Show ASCII bytes (see segments.encode); takes effect at flush()."""
-            encode_with(CHARS, chars, self.seg, self.digits)
-    else:
-        def text(self, chars):
-            """Show ASCII bytes (see segments.encode); takes effect at flush()."""
-            encode(chars, self.seg, self.digits)
+    def text(self, chars):
+        """Show ASCII bytes (see segments.encode); takes effect at flush()."""
+        encode_with(CHARS, chars, self.seg, self.digits)
 
     def brightness(self, level):
         self.level = 0 if level < 0 else (15 if level > 15 else level)

@@ -13,8 +13,10 @@ class TCA9548A:
         self._ctl = bytearray(1)
 
     def select(self, ch):
-        """Connect channel ch (0-7) alone; -1 disconnects all."""
-        self.connect(0 if ch < 0 else 1 << ch)
+        """Connect channel ch (0-7) alone; -1 disconnects all. (Written out, not
+        through connect(): this goes before every write to an OLED behind it.)"""
+        self._ctl[0] = 0 if ch < 0 else 1 << ch
+        self.i2c.writeto(self.addr, self._ctl)
 
     def connect(self, mask):
         """Connect the channels of `mask` (bit n: channel n) together: a write

@@ -360,7 +360,7 @@ class Seat:
         if game.out >> i & 1:
             self.main = MAIN_OUT
             if ctx.fouler == i:
-                self._add(IT_REASON, game.last >> C.REASON_SHIFT & 15)   # C.reason()
+                self._add(IT_REASON, game.last >> C.REASON_SHIFT & C.REASON_MASK)
                 if ctx.lost:
                     self._add(IT_LOST, ctx.lost)
             self._add(IT_OUT, 0)
@@ -374,7 +374,7 @@ class Seat:
             n = 0
             if ctx.fouler == i:
                 items[0] = IT_REASON
-                args[0] = game.last >> C.REASON_SHIFT & 15   # C.reason()
+                args[0] = game.last >> C.REASON_SHIFT & C.REASON_MASK
                 n = 1
                 if ctx.lost:
                     items[1] = IT_LOST
@@ -605,9 +605,9 @@ def item4(t, seat, k):
         if k == PV_REJECT:
             t.n(-a, 3)
         elif k == PV_FOUL:
-            t.s(_pick(REASON4, a >> C.REASON_SHIFT & 15))
+            t.s(_pick(REASON4, a >> C.REASON_SHIFT & C.REASON_MASK))
         elif k == PV_POINTS:
-            t.n(a & 15, 3)
+            t.n(a & C.POINTS_MASK, 3)
     elif it == IT_MENU:
         if U.MENU_RULE <= a < U.MENU_RULE + U.RULES:
             _rule4(t, a - U.MENU_RULE, seat.value)
@@ -653,7 +653,7 @@ def _field4(t, field, f):
     """`1St3`, `rL y`, `J35`, `h3`, `CPoc`: the field and its value in 4 digits."""
     if field == U.FIELD_FIRST:
         t.s(b"1St")
-        v = f >> F.FIRST & 7
+        v = f >> F.FIRST & F.FIRST_MASK
         if v == F.FIRST_REQUIRED:
             t.c(45)
         elif v == F.FIRST_NONE:
@@ -672,12 +672,12 @@ def _field4(t, field, f):
             t.c(_SPACE)
     elif field == U.FIELD_CUE:
         t.c(67)                      # C
-        t.s(CUE4[f >> F.CUE & 3])
+        t.s(CUE4[f >> F.CUE & F.CUE_MASK])
 
 
 def _field_balls(field, f):
     """The ball mask FIELD_JUMPED or FIELD_HELD edits."""
-    return f >> (F.JUMPED if field == U.FIELD_JUMPED else F.HELD) & 7
+    return f >> (F.JUMPED if field == U.FIELD_JUMPED else F.HELD) & F.ALL_BALLS
 
 
 class Layout4:
@@ -723,27 +723,21 @@ class Layout4:
 
 
 def _score_dots(t, v, width, dots):
-    """v right-aligned in `width` digits; every digit gets a point when `dots`."""
-    start = t.pos
+    """v right-aligned in `width` (3 or 4) digits; every digit gets a point when
+    `dots`."""
+    s = t.pos
     t.n(v, width)
     if dots:
         b = t.buf
-        s = start
-        if width > 4:
-            for i in range(width - 1, 3, -1):
-                b[s + 2 * i + 1] = 46
-                b[s + 2 * i] = b[s + i]
         # the digits moved apart, the last first (no loop: this runs on every
         # stroke, and a Python loop turn costs tens of microseconds on the chip)
         if width > 3:
             b[s + 7] = 46
             b[s + 6] = b[s + 3]
-        if width > 2:
-            b[s + 5] = 46
-            b[s + 4] = b[s + 2]
-        if width > 1:
-            b[s + 3] = 46
-            b[s + 2] = b[s + 1]
+        b[s + 5] = 46
+        b[s + 4] = b[s + 2]
+        b[s + 3] = 46
+        b[s + 2] = b[s + 1]
         b[s + 1] = 46
         t.pos = s + 2 * width
 
@@ -918,9 +912,9 @@ def item21(t, seat, k):
         if k == PV_REJECT:
             t.s(_pick(REJECT21, -a))
         elif k == PV_FOUL:
-            t.s(_pick(REASON21, a >> C.REASON_SHIFT & 15))
+            t.s(_pick(REASON21, a >> C.REASON_SHIFT & C.REASON_MASK))
         elif k == PV_POINTS:
-            t.n(a & 15)
+            t.n(a & C.POINTS_MASK)
             if a & C.ENDS_INNING:
                 t.s(b", INNING ENDS")
     elif it == IT_MENU:
@@ -945,7 +939,7 @@ def _field21(t, field, f):
     t.s(FIELD21[field])
     t.c(_SPACE)
     if field == U.FIELD_FIRST:
-        v = f >> F.FIRST & 7
+        v = f >> F.FIRST & F.FIRST_MASK
         if v == F.FIRST_REQUIRED:
             t.s(b"AS REQUIRED")
         elif v == F.FIRST_NONE:
@@ -961,7 +955,7 @@ def _field21(t, field, f):
         else:
             t.s(b"NONE")
     elif field == U.FIELD_CUE:
-        t.s(CUE21[f >> F.CUE & 3])
+        t.s(CUE21[f >> F.CUE & F.CUE_MASK])
 
 
 class LayoutOLED:
@@ -1047,14 +1041,3 @@ class LayoutOLED:
         return t
 
 
-def draw_oled(buf, text, dx):
-    """Draw an OLED text (LayoutOLED) into a 1 KB frame buffer, dx pixels to the
-    right (tests and tools; the OLED driver composes only changed cells itself)."""
-    global _cells
-    if _cells is None:
-        from display.cells import Cells
-        _cells = Cells(OLED_CELLS, OLED_TEXT, _INV, OLED_MARK_X)
-    _cells.draw(buf, text.buf, dx)
-
-
-_cells = None

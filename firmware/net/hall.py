@@ -60,7 +60,7 @@ def load_settings(root="/"):
     or they are not usable."""
     import json
     try:
-        f = open(root + "hall.json")
+        f = open(root + SETTINGS_FILE)
     except OSError:
         return None
     try:
@@ -83,18 +83,21 @@ def _name(v):
     return None
 
 
-def save_settings(root, settings):
-    """Write hall.json atomically: the new text to hall.tmp, renamed over the old
-    file (one littlefs commit), so a power cut leaves the old or the new settings."""
-    import json
-    tmp = root + SETTINGS_TMP
+def _replace(path, tmp, text):
+    """Write `text` to `tmp`, then rename it over `path` (one littlefs commit): a
+    power cut leaves the old file or the new one."""
     f = open(tmp, "w")
     try:
-        f.write(json.dumps(settings))
-        f.write("\n")
+        f.write(text)
     finally:
         f.close()
-    os.rename(tmp, root + SETTINGS_FILE)
+    os.rename(tmp, path)
+
+
+def save_settings(root, settings):
+    """Write hall.json atomically (through hall.tmp, see _replace)."""
+    import json
+    _replace(root + SETTINGS_FILE, root + SETTINGS_TMP, json.dumps(settings) + "\n")
 
 
 def _archived(root, g):
@@ -302,12 +305,9 @@ class Hall:
         v = (self.ack_game, self.ack_pos, self.record_game, self.record_n)
         if v == self._ack_saved or not force and _diff(now, self._ack_saved_at) < ACK_SAVE_MS:
             return
-        tmp = self.root + ACK_FILE + ".tmp"
         try:
-            f = open(tmp, "w")
-            f.write("%d %d %d %d\n" % v)
-            f.close()
-            os.rename(tmp, self.root + ACK_FILE)
+            _replace(self.root + ACK_FILE, self.root + ACK_FILE + ".tmp",
+                     "%d %d %d %d\n" % v)
         except OSError:
             self.errors += 1
             return
