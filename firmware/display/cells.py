@@ -13,11 +13,11 @@ the right edge: those columns lit, glyphs dark.
 `Cells.page(buf, p, text, t, dx)` writes the 128 columns of page p of the picture
 of text[t:t + size] (shifted dx columns right) into a buffer, from the
 pre-rendered glyphs (tests and tools; an OLED needs no frame buffer, its own RAM
-is the picture). The work is display/blit.py's `diff()` over
-`lay`, the cells of each page left to right as 4 bytes (text index, kind, x, row
-of the cell on that page), those of page p the entries lay[2 + p] to lay[3 + p] - 1
-after a header of 11 bytes (the OLED driver makes the same call, one a changed page). Nothing here allocates
-after construction, but `page()` its buffers at its first call.
+is the picture). The work is display/blit.py's `diff()` over `lay`, the cells of
+each page left to right as 4 bytes (text index, kind, x, row of the cell on that
+page), those of page p the entries lay[2 + p] to lay[3 + p] - 1 after a header of
+11 bytes (the OLED driver makes the same call, one a changed page). Nothing here
+allocates after construction, but `page()` its buffers at its first call.
 """
 from display.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE, BIG_PAGES
 from display.blit import blit, diff
@@ -40,8 +40,9 @@ class Cells:
         xs = bytearray(size)
         tops = bytearray(size)                # the top page of each cell
         self.pmask = bytearray(size)          # bit p: the cell draws on page p
-        # the cells of each page, left to right, packed for blit.diff(): a header (the mark flag's index, the mark's column, the first
-        # entry of each page and the end), then 4 bytes an entry. (Locals and one
+        # the cells of each page, left to right, packed for blit.diff(): a header
+        # (the mark flag's index, the mark's column, the first entry of each page
+        # and the end), then 4 bytes an entry. (Locals and one
         # pass per cell: this runs before the first picture; 6 ms on the RP2040.)
         on = [[] for _ in range(pages)]       # per page: x << 8 | cell
         for first, count, kind, x, step, top in table:
