@@ -10,7 +10,8 @@ This module removes both costs:
 - importing it imports the built-in modules the firmware uses once, with an
   empty search path, into sys.modules, where every later import finds them;
 - setup() mounts PACK, every compiled module of the firmware in one file
-  (tools/deploy.py build writes it), at MOUNT, first on sys.path: it answers
+  (tools/deploy.py build writes it; the OLED builds' recorded wiring checks,
+  display/hello.py, are in it too), at MOUNT, first on sys.path: it answers
   those look-ups from a table in RAM and reads each module straight from the
   one open file. The modules also stay on the board as separate .mpy files:
   without a complete pack (none, or a copy cut short) they are imported from
@@ -123,6 +124,9 @@ class _Module(io.IOBase):
         if request == 11:           # MP_STREAM_GET_BUFFER_SIZE: the reader's piece
             return 255
         return 0                    # close and the rest: the pack stays open
+
+    def close(self):
+        pass
 
 
 def setup(root="/"):

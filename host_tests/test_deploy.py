@@ -8,6 +8,7 @@ import pytest
 
 from mpy import FAKES, ROOT, TOOLS, check
 from app import journal as J
+from board import config
 from cowboy.game import Game
 import journal_harness as H
 import record
@@ -28,9 +29,17 @@ def firmware_files():
     return sorted(out)
 
 
+def recordings():
+    """The OLED builds' recorded wiring checks (test_display_hello.py)."""
+    import hellorec
+    return ["hello/%s.bin" % n for n in sorted(config.BUILDS)
+            if hellorec.recordable(config.BUILDS[n])]
+
+
 def expected_tree():
     return sorted([p if p in ("boot.py", "main.py") or not p.endswith(".py") else p[:-3] + ".mpy"
-                   for p in firmware_files()] + ["pack.bin"])     # (test_fastimport.py)
+                   for p in firmware_files()] + ["pack.bin"]      # (test_fastimport.py)
+                  + recordings())
 
 
 def tree(d):
@@ -56,6 +65,8 @@ def test_make_build_writes_the_device_tree(tmp_path):
                           "display/i2c_viper.mpy")
             # .mpy v6: bytecode only, or Cortex-M0+ (armv6m = 4) for device-only viper
             assert head[:2] == b"M\x06" and head[2] >> 2 == (4 if native else 0), p
+        elif p in recordings():
+            assert head == b"CWH1", p
         elif p != "pack.bin":
             with open(os.path.join(FIRMWARE, p), "rb") as f:
                 assert head == f.read(4), p                        # source kept as is

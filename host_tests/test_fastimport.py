@@ -60,7 +60,8 @@ def test_the_pack_holds_every_compiled_module_but_its_loader(device):
         with pytest.raises(OSError):
             pack.open("/app/journal.py", "rb")
         top = sorted(e[0] for e in pack.ilistdir("/"))
-        assert top == ["app", "board", "cowboy", "display", "input", "net", "ticks.mpy"]
+        assert top == ["app", "board", "cowboy", "display", "hello", "input", "net",
+                       "ticks.mpy"]
         assert ("game.mpy", 0x8000, 0) in list(pack.ilistdir("/cowboy"))
 
 

@@ -10,6 +10,7 @@ import errno
 import pytest
 
 import mpy
+from hellorec import transactions
 from fakebuses import I2C
 from fakedisplays import OLEDDevice, TCA9548ADevice, read_oled
 from display.cells import Cells
@@ -22,24 +23,6 @@ from board import config
 from xorshift import XorShift32
 
 CHARS = b" 0123456789+-ABCDEFINORSTWXYZ!:,.?"
-
-
-STOP = 0x200
-
-
-def transactions(w, k, n):
-    """Words k..n-1 of a stream as byte strings, one per transaction."""
-    out = []
-    cur = bytearray()
-    for i in range(k, n):
-        v = w[2 * i] | w[2 * i + 1] << 8
-        assert v & ~(STOP | 0xFF) == 0          # a byte, and STOP or not
-        cur.append(v & 0xFF)
-        if v & STOP:
-            out.append(bytes(cur))
-            cur = bytearray()
-    assert not cur                              # fed whole transactions only
-    return out
 
 
 class Recorder:

@@ -5,8 +5,9 @@
     python3 tools/deploy.py export [--port P] [--out DIR]
 
 build: everything under firmware/ compiled to .mpy with mpy-cross (boot.py and
-main.py stay source: the board runs those two by name), every .mpy but
-fastimport.mpy once more in pack.bin (imported from there at start-up), and the
+main.py stay source: the board runs those two by name), the OLED builds' wiring
+checks recorded into hello/ (tools/hellorec.py), every .mpy but fastimport.mpy
+and the recordings once more in pack.bin (read from there at start-up), and the
 empty games/ folder.
 deploy: build, check the board (MicroPython on an RP2040, a .mpy format this
 mpy-cross writes), copy only files whose SHA-256 differs (pack.bin last), make
@@ -33,7 +34,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 BUILD = os.environ.get("DEVICE_BUILD") or os.path.join(ROOT, "build", "device")
 SOURCE_KEPT = ("boot.py", "main.py")
-# Every compiled module but its loader in one file as well (firmware/fastimport.py)
+# Every compiled module but its loader, and the recordings, in one file as well
+# (firmware/fastimport.py)
 PACK = "pack.bin"
 PACK_LOADER = "fastimport.mpy"
 PACK_MOUNT = "/pack"
@@ -43,6 +45,7 @@ from app.fsready import GAMES  # noqa: E402  (the journal's archive of finished 
 DATA = ("journal.bin", "journal.tail", "journal.tmp", "ckpt", GAMES, "settings.json",
         "settings.tmp", "nowdt")
 import constfold  # noqa: E402
+import hellorec  # noqa: E402
 
 # Hall mode (Pico W, docs/HALL.md): the settings, the acknowledged position and the
 # MQTT client, put there by `make deploy HALL=FILE`, kept by every later deploy.
@@ -135,15 +138,18 @@ def build(out=None):
         made.append(rel)
     if os.path.exists(folded):
         os.remove(folded)
+    # the OLED builds' wiring checks, recorded (firmware/display/hello.py)
+    hello = hellorec.write(out)
+    made += hello
     made.append(write_pack(out, [r for r in made if r.endswith(".mpy")
-                                 and r != PACK_LOADER]))
+                                 and r != PACK_LOADER] + hello))
     # the empty archive folder, as `deploy` leaves it on the board
     os.makedirs(os.path.join(out, GAMES))
     return made
 
 
 def write_pack(out, modules):
-    """Write the compiled `modules` (paths under `out`) into one file, PACK, which
+    """Write the compiled `modules` and recordings (paths under `out`) into one file, PACK, which
     firmware/fastimport.py mounts at start-up (its docstring gives the layout):
     no littlefs look-ups per import. Returns its path."""
     modules = sorted(modules)

@@ -54,15 +54,28 @@ def make(watchdog=None, root="/"):
 
     The keys (pin interrupts) come first, then the displays show the wiring
     check before the rest of the firmware is imported (importing a module costs
-    some 5-40 ms on the RP2040, about 0.3 s for all of them); the encoders' PIO
-    programs follow the check."""
+    some 5-40 ms on the RP2040, about 0.3 s for all of them), on OLED builds
+    before the display modules too; the encoders' PIO programs follow the check."""
     from app.fsready import prepare
     prepare(root)           # before any file is read (docs/JOURNAL.md, start-up)
-    build = config.selected(root)
+    name = config.chosen(root)
+    build = config.BUILDS[name]
     # the keys first: a press from here on is kept (pin interrupts), whatever follows
     from input.build import build as build_input
     inputs = build_input(config.PANEL, config.encoders(build), key_pin, False,
                          clock=time.ticks_ms)
+    bus = buses(build)
+    shown = None
+    if build["displays"][0][0] in ("sh1106", "ssd1306"):
+        # an OLED build's wiring check played from its recording, before the
+        # display modules are imported (display/hello.py); without one (or if a
+        # write fails) it is drawn live below, as on the other builds
+        from display import hello
+        data = hello.read(name, root)
+        if data is not None and hello.play(data, {build["buses"][b]["id"]: bus[b]
+                                                  for b in bus}):
+            shown = time.ticks_ms()
+        data = None
     from display import screens as S
     for e in build["displays"]:
         # TM1637 frames by direct SIO register writes (native code: the chip only)
@@ -75,7 +88,7 @@ def make(watchdog=None, root="/"):
             from display.i2c_viper import Burst
             S.OLED_BURST = Burst
             break
-    screens = S.build(build, buses(build), display_pin)
+    screens = S.build(build, bus, display_pin)
     if sys.platform == "rp2":
         # MAX7219 chains: a flush's frames in one native call (display/max7219_viper.py)
         for i in range(len(build["displays"])):
@@ -84,8 +97,11 @@ def make(watchdog=None, root="/"):
                 from display import max7219_viper
                 b = build["buses"][e[1]]
                 screens.displays[i].chain.use(max7219_viper, b["id"], b["cs"])
-    shown = time.ticks_ms()
-    screens.settle(None, None, shown)   # no game, no panel yet: the wiring check
+    if shown is not None:
+        screens.assume(shown)               # the drivers take the recorded picture
+    else:
+        shown = time.ticks_ms()
+        screens.settle(None, None, shown)   # no game, no panel yet: the wiring check
     # the encoders' PIO programs after it (assembling them takes a while)
     from input.pio_quadrature import factory as pio_quadrature
     inputs.start_encoders(config.encoders(build), key_pin, pio_quadrature)

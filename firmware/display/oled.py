@@ -144,6 +144,21 @@ class OLED:
         self._sent_start = -1
         self._on = False
 
+    def assume(self):
+        """The panel shows what it was given, initialised and on (start-up: a
+        recording sent it, display/hello.py): nothing is pending."""
+        size = self.cells.size
+        for p in range(PAGES):
+            blit(self.sent, p * size, self.want, 0, size, 0)
+            self.sent_dx[p] = self.dx
+        self.dirty = 0
+        self.resend = 0
+        self._half = 0
+        self._init = False
+        self._on = True
+        self._sent_level = self.level
+        self._sent_start = self.start_line
+
     def show(self, text, dx=0):
         """Show `text` (bytes of the layout's size), dx columns to the right."""
         if dx != self.dx:

@@ -230,6 +230,21 @@ class Screens:
         finally:
             self.settling = False
 
+    def assume(self, now_ms):
+        """Start-up, once display/hello.py played the recording of the wiring
+        check (OLED builds): every seat rendered as settle(None, None, now_ms)
+        renders it, and taken as what its panel shows; nothing is sent."""
+        self.holding = True
+        try:
+            self.update(None, None, now_ms)
+        finally:
+            self.holding = False
+        for i in range(self.count):
+            if self.changed[i]:
+                self.displays[i].assume()
+                self.changed[i] = 0
+        self.busy = False
+
     def _frame(self, now_ms, urgent):
         """A new frame: every seat is rendered again, one per call. `urgent`: after
         a change (it makes `busy`), else the periodic frame (pages, blinking)."""
