@@ -234,6 +234,38 @@ def test_a_change_overtakes_a_periodic_refresh():
     assert read_oled(rig.models[0].pixels())["side"] == "+5"
 
 
+def test_once_its_change_is_sent_a_display_under_refresh_does_not_make_busy():
+    """The refresh's remaining pages are periodic work: they wait while a key
+    settles, and meanwhile `busy` is False, so the loop waits for the key's
+    confirmation instead of running passes (one of which would delay it)."""
+    rig = Rig("oled4")
+    scr = rig.screens
+    rig.update(Screens.REFRESH_MS - 20)
+    rig.now += 21
+    scr.update(rig.game, rig.panel, rig.now)    # display 1's refresh starts
+    i = scr.refreshing
+    assert i >= 0
+    settling = [True]                          # the next key's edge, all along
+    scr.hold = lambda: settling[0]
+    rig.game.shot(F.B5)                        # player 1 scores
+    rig.now += 1
+    for _ in range(20):
+        scr.update(rig.game, rig.panel, rig.now)
+        if not scr.busy:
+            break
+    assert not scr.busy
+    assert scr.refreshing == i and rig.screens.displays[i].pending()
+    assert read_oled(rig.models[0].pixels())["side"] == "+5"
+    _clear(rig)
+    scr.update(rig.game, rig.panel, rig.now)
+    assert not scr.busy and _traffic(rig) == []
+    settling[0] = False
+    for _ in range(40):
+        rig.now += 1
+        scr.update(rig.game, rig.panel, rig.now)
+    assert scr.refreshing < 0 and not rig.screens.displays[i].pending()
+
+
 def test_a_change_on_another_display_goes_before_a_refresh_s_whole_pages():
     """A stroke that changes two displays while one of them is under its periodic
     refresh: its changed columns go first, then the other display's change, and

@@ -487,6 +487,10 @@ class Screens:
                 self.refreshing = -1
         elif full:
             self.changed[i] = 1            # a retry found it: the rest as changed content
+        elif i == self.refreshing and not self.displays[i].changing():
+            # its change is sent; the rest is the periodic refresh's pages, which
+            # go as refresh slices (waiting while a key settles): not busy
+            self.changed[i] = 0
 
 
 def build(build, buses, pin):
