@@ -51,3 +51,51 @@ def test_display_work_is_not_held_up_by_a_settling_key():
     app.step(now[0])
     app.screens.busy = True                    # a change still to be sent
     app._await_key(lambda: 1 / 0)              # returns without reading the clock
+
+
+def test_while_an_answer_goes_out_the_passes_are_the_displays_and_no_key_is_lost(tmp_path):
+    """oled4, a MISS (two displays change, the record waits for them): the passes
+    until the displays show it do no input work (a key pressed meanwhile waits
+    in the interrupts' ring); once the MISS is stored that key is taken, at the
+    time of its edge."""
+    from fakedisplays import fake_board, read_oled
+    Pin.reset_all()
+    build = config.BUILDS["oled4"]
+    buses, pin, seats = fake_board(build)
+    now = [0]
+    app = loop.make(lambda n: Pin(n, Pin.IN, Pin.PULL_UP), buses, pin, build=build,
+                    root=str(tmp_path) + "/", clock=lambda: now[0])
+    app.start(now[0])
+    for _ in range(5000):
+        now[0] += 1
+        app.step(now[0])
+        if now[0] > 3000 and app.idle():
+            break
+    assert app.idle() and app.game.shooter == 0
+    polls = []
+    inner = app.inputs.buttons.poll
+    app.inputs.buttons.poll = lambda t: (polls.append(t), inner(t))
+    miss = Pin(config.PANEL["MISS"])
+    miss.drive(0)
+    for _ in range(50):
+        now[0] += 1
+        app.step(now[0])
+    miss.release()                             # MISS acts on its release
+    answering = []
+    undo_at = None
+    for _ in range(200):
+        now[0] += 1
+        n = len(polls)
+        before = app.journal.pending and app.screens.busy
+        app.step(now[0])
+        if before:
+            answering.append(len(polls) == n)     # no input work in this pass
+        if app.journal.pending and app.screens.busy:
+            if undo_at is None:
+                undo_at = now[0]
+                Pin(config.PANEL["UNDO"]).drive(0)   # pressed during the answer
+        if undo_at is not None and now[0] > undo_at + 100 and app.idle():
+            break
+    assert len(answering) >= 2 and all(answering)       # the MISS's and the UNDO's
+    assert app.journal.records == 2 and app.game.shooter == 0   # MISS, then its UNDO
+    assert read_oled(seats[0].pixels())["top"] == "PLAYER 1     AT TABLE"

@@ -73,24 +73,34 @@ class App:
         Work per pass is bounded: the displays do one slice (see
         display/screens.py), and an action's record goes to flash only once the
         displays show it (journal.pending -> sync). Until then further events wait
-        in the ring, so at most one action is ever shown but not yet stored."""
+        in the ring, so at most one action is ever shown but not yet stored.
+
+        While an action's answer is on its way to the displays (its record held,
+        the displays busy) a pass is theirs alone: no event could be taken before
+        the record is stored, the keys' edges wait in the interrupts' ring (with
+        their times) and the encoders in PIO, so the input steps and the
+        time-driven panel work wait for the next full pass; the answer's second
+        display goes out a pass's overhead sooner."""
         inputs = self.inputs
         panel = self.panel
         journal = self.journal
-        inputs.buttons.poll(now)
-        seen = False
-        if journal is None or not journal.pending:
-            ring = inputs.ring
-            ev = ring.get()
-            while ev:
-                seen = True
-                self.event_at = now
-                panel.event(ev, ring.time)
-                if journal is not None and journal.pending:
-                    break             # shown first, stored next, then the next event
-                ev = ring.get()
-        panel.tick(now)
         screens = self.screens
+        seen = False
+        answering = journal is not None and journal.pending and \
+            screens is not None and screens.busy
+        if not answering:
+            inputs.buttons.poll(now)
+            if journal is None or not journal.pending:
+                ring = inputs.ring
+                ev = ring.get()
+                while ev:
+                    seen = True
+                    self.event_at = now
+                    panel.event(ev, ring.time)
+                    if journal is not None and journal.pending:
+                        break             # shown first, stored next, then the next event
+                    ev = ring.get()
+            panel.tick(now)
         busy = False
         self.wrote = False
         if screens is not None:
@@ -134,7 +144,8 @@ class App:
                 gc.collect()
         # The encoders last: reading them (every few ms) does not delay a key's
         # answer in the pass that accepts it; their turns are taken next pass.
-        inputs.encoders.poll(now)
+        if not answering:
+            inputs.encoders.poll(now)
         if self.watchdog is not None:
             self.watchdog.feed()
         if self.net is not None and self.idle():
