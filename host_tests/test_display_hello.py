@@ -42,15 +42,26 @@ def test_only_builds_of_oleds_on_i2c_are_recorded():
     assert not hellorec.recordable(spi)
 
 
-@pytest.mark.parametrize("name", OLED_BUILDS)
-def test_the_recording_shows_the_live_check_and_later_updates_send_the_same(name, monkeypatch):
+@pytest.mark.parametrize("name,fifo", [(n, f) for n in OLED_BUILDS for f in (False, True)])
+def test_the_recording_shows_the_live_check_and_later_updates_send_the_same(name, fifo,
+                                                                           monkeypatch):
+    """(fifo: played as the Pico plays it, streams into the controllers' FIFOs,
+    here decoded onto the fake buses; else one writeto() per transaction)"""
     build, buses_a, pin_a, seats_a, _ = board(name, monkeypatch)
     live = S.build(build, buses_a, pin_a)
     live.settle(None, None, 0)
 
     build, buses_b, pin_b, seats_b, ids = board(name, monkeypatch)
     data = hellorec.record(name)
-    assert hello.play(data, ids)
+    fed = []
+
+    def burst(bus_id):
+        fed.append(bus_id)
+        return hellorec.Burst(ids[bus_id])
+    assert hello.play(data, ids, burst if fifo else None)
+    assert sorted(fed) == (sorted(ids) if fifo else [])
+    assert [(a, d) for b in buses_b.values() for a, d in b.log] == \
+        [(a, d) for c in sorted(ids) for i, a, d in hellorec.log(build) if i == c]
     played = S.build(build, buses_b, pin_b)
     # nothing reaches the buses from here until a change
     for b in buses_b.values():
@@ -103,6 +114,10 @@ def test_a_bus_error_stops_the_playing(monkeypatch):
     # nothing after the failing write: the last one went to another panel
     assert buses["i2c1"].log[-1][0] == 0x3C
     assert hello.play(data, {0: ids[0]}) is False       # a controller missing
+    for b in buses.values():
+        b.clear_log()
+    assert not hello.play(data, ids, lambda c: hellorec.Burst(ids[c]))
+    assert 0 < sum(len(b.log) for b in buses.values()) < total
 
 
 def test_a_damaged_recording_is_not_read_or_not_played(tmp_path, monkeypatch):
@@ -135,10 +150,37 @@ class Bus:
         self.log.append((addr, bytes(buf)))
 
 
+class Burst:
+    # the FIFO transport's calls, its words decoded as the controller sends them
+    def __init__(self, bus):
+        self.bus = bus
+
+    def begin(self, addr):
+        self.addr = addr
+
+    def feed(self, words, k, n):
+        out = bytearray()
+        for i in range(k, n):
+            out.append(words[2 * i])
+            if words[2 * i + 1] & 2:
+                self.bus.writeto(self.addr, out)
+                out = bytearray()
+        return n
+
+    def feed_with(self, other, wa, na, wb, nb):
+        self.feed(wa, 0, na)
+        other.feed(wb, 0, nb)
+        return 0
+
+    def end(self):
+        pass
+
+
 data = hello.read('oled8', %r)
-bus = Bus()
-print(hello.play(data, {0: bus}))
-print(len(bus.log), sum([len(b) for a, b in bus.log]), bus.log[0][0], bus.log[-1][1][-1])
+for fifo in (False, True):
+    bus = Bus()
+    print(hello.play(data, {0: bus}, (lambda c: Burst(bus)) if fifo else None))
+    print(len(bus.log), sum([len(b) for a, b in bus.log]), bus.log[0][0], bus.log[-1][1][-1])
 """
 
 
@@ -156,8 +198,8 @@ def test_micropython_reads_the_recording_from_the_pack_and_plays_it(tmp_path):
     res = run(code=PLAY % (root + "/", root + "/"), path=(root,))
     assert res.status == 0, res.out + res.err
     tx = hellorec.log(config.BUILDS["oled8"])
-    assert res.lines() == ["True", "True", "%d %d %d %d" % (
-        len(tx), sum(len(t[2]) for t in tx), tx[0][1], tx[-1][2][-1])]
+    line = "%d %d %d %d" % (len(tx), sum(len(t[2]) for t in tx), tx[0][1], tx[-1][2][-1])
+    assert res.lines() == ["True", "True", line, "True", line]
 
 
 def test_the_board_plays_the_recording_first_and_the_drivers_take_it(tmp_path, monkeypatch):

@@ -99,12 +99,22 @@ def log(build):
 
 
 def encode(transactions):
-    """A recording (display/hello.py's format) of [(controller id, addr, bytes)]."""
+    """A recording (display/hello.py's format) of [(controller id, addr, bytes)]:
+    transactions in a row to one address on one controller make a stream."""
     out = bytearray(hello.MAGIC)
-    for bus_id, addr, data in transactions:
-        if len(data) > 0xFFFF:
-            raise ValueError("transaction too long")
-        out += bytes((bus_id, addr, len(data) & 0xFF, len(data) >> 8)) + data
+    k = 0
+    while k < len(transactions):
+        bus_id, addr = transactions[k][0], transactions[k][1]
+        words = bytearray()
+        while k < len(transactions) and transactions[k][:2] == (bus_id, addr):
+            data = transactions[k][2]
+            for i, byte in enumerate(data):
+                words += bytes((byte, STOP >> 8 if i == len(data) - 1 else 0))
+            k += 1
+        n = len(words) // 2
+        if n > 0xFFFF:
+            raise ValueError("stream too long")
+        out += bytes((bus_id, addr, n & 0xFF, n >> 8)) + words
     return bytes(out)
 
 

@@ -65,29 +65,29 @@ def make(watchdog=None, root="/"):
     inputs = build_input(config.PANEL, config.encoders(build), key_pin, False,
                          clock=time.ticks_ms)
     bus = buses(build)
+    oled = build["displays"][0][0] in ("sh1106", "ssd1306")
+    fifo = None
+    if oled and sys.platform == "rp2":
+        # an OLED's writes as streams into the I2C controller's FIFO (the
+        # recording's too: on oled4 into both controllers at once)
+        from display.i2c_viper import Burst as fifo
     shown = None
-    if build["displays"][0][0] in ("sh1106", "ssd1306"):
+    if oled:
         # an OLED build's wiring check played from its recording, before the
         # display modules are imported (display/hello.py); without one (or if a
         # write fails) it is drawn live below, as on the other builds
         from display import hello
         data = hello.read(name, root)
         if data is not None and hello.play(data, {build["buses"][b]["id"]: bus[b]
-                                                  for b in bus}):
+                                                  for b in bus}, fifo):
             shown = time.ticks_ms()
         data = None
     from display import screens as S
-    for e in build["displays"]:
+    S.OLED_BURST = fifo
+    if build["displays"][0][0] == "tm1637" and sys.platform == "rp2":
         # TM1637 frames by direct SIO register writes (native code: the chip only)
-        if e[0] == "tm1637" and sys.platform == "rp2":
-            from display.tm1637_sio import TM1637SIO
-            S.TM1637_DRIVER = TM1637SIO
-            break
-        # an OLED's writes of a step as one stream into the I2C controller's FIFO
-        if e[0] in ("sh1106", "ssd1306") and sys.platform == "rp2":
-            from display.i2c_viper import Burst
-            S.OLED_BURST = Burst
-            break
+        from display.tm1637_sio import TM1637SIO
+        S.TM1637_DRIVER = TM1637SIO
     screens = S.build(build, bus, display_pin)
     if sys.platform == "rp2":
         # MAX7219 chains: a flush's frames in one native call (display/max7219_viper.py)

@@ -11,15 +11,21 @@ it once the keys are set up, before those imports; Screens.assume() then renders
 the same views and takes them as what the panels show, so the next update sends
 only what changes.
 
-Recording: MAGIC, then per transaction its I2C controller id (1 byte), address (1
-byte), length (2 bytes, little-endian) and bytes.
+Recording: MAGIC, then streams, each the transactions in a row to one address
+on one I2C controller: the controller id (1 byte), the address (1 byte), the
+number of words (2 bytes, little-endian), then the words, as the RP2040's
+IC_DATA_CMD takes them (2 bytes each, little-endian: the byte, and bit 9, STOP,
+on the last byte of each transaction). On the Pico they go straight into the
+controllers' FIFOs (display/i2c_viper.py), a stream on one controller at the
+same time as the next one on the other (oled4: two panels drawn at once).
 """
 import os
 
 from fastimport import MOUNT
 
-MAGIC = b"CWH1"
+MAGIC = b"CWH2"
 FOLDER = "hello/"
+_STOP = 2                 # bit 9 of a word: its high byte's bit 1
 
 
 def read(name, root="/"):
@@ -39,21 +45,79 @@ def read(name, root="/"):
     return None
 
 
-def play(data, i2cs):
-    """Send a recording; `i2cs`: controller id -> bus (machine.I2C). True once all
-    of it went out; False on a bus error or a malformed recording, and nothing
-    more is sent: the caller then draws the check live, and a display that
-    fails is found and retried there."""
-    mv = memoryview(data)
+def streams(data):
+    """[(controller id, address, first byte of the words, number of words)];
+    ValueError for a recording cut short."""
+    out = []
     i = len(MAGIC)
     end = len(data)
+    while i < end:
+        if i + 4 > end:
+            raise ValueError("cut short")
+        n = data[i + 2] | data[i + 3] << 8
+        if i + 4 + 2 * n > end:
+            raise ValueError("cut short")
+        out.append((data[i], data[i + 1], i + 4, n))
+        i += 4 + 2 * n
+    return out
+
+
+def play(data, i2cs, burst=None):
+    """Send a recording. `i2cs`: controller id -> bus (machine.I2C); `burst`:
+    None (each transaction a writeto()), or the FIFO transport's class
+    (display/i2c_viper.py Burst, made per controller id). True once all of it
+    went out; False on a bus error or a damaged recording, and nothing more is
+    sent: the caller then draws the check live, and a display that fails is
+    found and retried there."""
     try:
-        while i < end:
-            n = data[i + 2] | data[i + 3] << 8
-            if i + 4 + n > end:
-                return False
-            i2cs[data[i]].writeto(data[i + 1], mv[i + 4:i + 4 + n])
-            i += 4 + n
-    except (OSError, KeyError, IndexError):
+        todo = streams(data)
+    except ValueError:
+        return False
+    mv = memoryview(data)
+    try:
+        if burst is None:
+            for c, addr, at, n in todo:
+                _writes(i2cs[c], addr, data, at, n)
+            return True
+        made = {}
+        k = 0
+        while k < len(todo):
+            c, addr, at, n = todo[k]
+            if c not in made:
+                made[c] = burst(c)
+            b = made[c]
+            b.begin(addr)
+            nxt = todo[k + 1] if k + 1 < len(todo) else None
+            if nxt is not None and nxt[0] != c:
+                if nxt[0] not in made:
+                    made[nxt[0]] = burst(nxt[0])
+                o = made[nxt[0]]
+                o.begin(nxt[1])
+                bad = b.feed_with(o, mv[at:at + 2 * n], n, mv[nxt[2]:nxt[2] + 2 * nxt[3]],
+                                  nxt[3])
+                b.end()
+                o.end()
+                if bad:
+                    return False
+                k += 2
+            else:
+                b.feed(mv[at:at + 2 * n], 0, n)
+                b.end()
+                k += 1
+    except (OSError, KeyError, ValueError):
         return False
     return True
+
+
+def _writes(i2c, addr, data, at, n):
+    """A stream's words as writeto() transactions."""
+    out = bytearray(n)
+    m = 0
+    for k in range(at, at + 2 * n, 2):
+        out[m] = data[k]
+        m += 1
+        if data[k + 1] & _STOP:
+            i2c.writeto(addr, out[:m])
+            m = 0
+    if m:
+        raise ValueError("a transaction without its STOP")
