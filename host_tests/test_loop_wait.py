@@ -8,6 +8,7 @@ from board import config
 
 
 def make_app(now):
+    Pin.reset_all()
     s = Settings("/nonexistent/")
     app = loop.make(lambda n: Pin(n, Pin.IN, Pin.PULL_UP), {}, lambda n: CountingPin(),
                     build=config.BUILDS["tm1637"], settings=s, clock=lambda: now[0])
@@ -42,6 +43,27 @@ def test_a_settling_key_is_awaited_to_its_moment_then_acted_on():
     assert now[0] == edge + app.inputs.buttons.confirm_ms
     app.step(now[0])
     assert app.panel.version == before + 1     # accepted in the very next pass
+
+
+def test_an_edge_caught_during_a_pass_is_awaited_to_its_moment_too():
+    """The edge comes after the pass's poll (while it drew, say): the wait
+    replays it and waits for its moment, rather than leaving that to a pass."""
+    now = [0]
+    app = make_app(now)
+
+    def ticks_ms():
+        now[0] += 1
+        return now[0]
+
+    app.step(now[0])
+    edge = now[0]
+    Pin(config.PANEL["UNDO"]).drive(0)         # caught by its interrupt only
+    assert not app.idle()
+    before = app.panel.version
+    app._await_key(ticks_ms)
+    assert now[0] == edge + app.inputs.buttons.confirm_ms
+    app.step(now[0])
+    assert app.panel.version == before + 1
 
 
 def test_display_work_is_not_held_up_by_a_settling_key():

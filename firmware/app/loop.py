@@ -205,7 +205,14 @@ class App:
         if (self.screens is not None and self.screens.busy) or \
                 (self.journal is not None and self.journal.pending):
             return
-        at = self.inputs.buttons.due()
+        buttons = self.inputs.buttons
+        at = buttons.due()
+        if at < 0 and buttons.settling():
+            # edges caught during the last pass: replayed now, so that their moment
+            # is known here (else a pass goes by first, and a long one, such as a
+            # refresh slice's, could end after that moment)
+            buttons.poll(ticks_ms())
+            at = buttons.due()
         if at < 0 or ticks_diff(at, ticks_ms()) > self.AWAIT_MS:
             return
         while ticks_diff(at, ticks_ms()) > 0:
