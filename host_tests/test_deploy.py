@@ -9,6 +9,7 @@ import pytest
 from mpy import FAKES, ROOT, TOOLS, check
 from app import journal as J
 from board import config
+from display import hello
 from cowboy.game import Game
 import journal_harness as H
 import record
@@ -66,7 +67,7 @@ def test_make_build_writes_the_device_tree(tmp_path):
             # .mpy v6: bytecode only, or Cortex-M0+ (armv6m = 4) for device-only viper
             assert head[:2] == b"M\x06" and head[2] >> 2 == (4 if native else 0), p
         elif p in recordings():
-            assert head == b"CWH2", p
+            assert head == hello.MAGIC, p
         elif p != "pack.bin":
             with open(os.path.join(FIRMWARE, p), "rb") as f:
                 assert head == f.read(4), p                        # source kept as is

@@ -149,9 +149,10 @@ def build(out=None):
 
 
 def write_pack(out, modules):
-    """Write the compiled `modules` and recordings (paths under `out`) into one file, PACK, which
-    firmware/fastimport.py mounts at start-up (its docstring gives the layout):
-    no littlefs look-ups per import. Returns its path."""
+    """Write the compiled `modules` and the recordings (paths under `out`) into
+    one file, PACK, which firmware/fastimport.py mounts at start-up (its
+    docstring gives the layout): no littlefs look-ups per import. Returns its
+    path."""
     modules = sorted(modules)
     folders = sorted(set("/" + "/".join(m.split("/")[:i]) for m in modules
                          for i in range(1, m.count("/") + 1)))
