@@ -50,8 +50,10 @@ for k in build["buses"]:
     buses[k] = CountingI2C() if build["buses"][k]["kind"] == "i2c" else CountingSPI()
 s = Settings("/nonexistent/")
 s.players = 8
+# with a folder: the journal there (each action's answer is sent before its record)
+root = sys.argv[2] + "/" if len(sys.argv) > 2 else None
 app = loop.make(lambda n: Pin(n, Pin.IN, Pin.PULL_UP), buses, lambda n: CountingPin(),
-                build=build, settings=s)
+                build=build, settings=s, root=root)
 app.start(0)
 # Key lines (gpio, ms held): a score, OK, a foul, a long SCRATCH, UNDO, an encoder turn
 P = config.PANEL
@@ -100,18 +102,31 @@ print("LOCKED-OK")
 """
 
 
-@pytest.mark.parametrize("build", ["tm1637", "max7219", "ht16k33", "oled8"])
-def test_loop_pass_allocates_nothing(build, tmp_path):
-    res = check(code=LOOP_CODE, args=[build], timeout=120)
+@pytest.mark.parametrize("build,journal", [("tm1637", False), ("max7219", False),
+                                           ("ht16k33", False), ("oled8", False),
+                                           ("oled4", True)])
+def test_loop_pass_allocates_nothing(build, journal, tmp_path):
+    """(journal: the actions journaled on the host's filesystem, so that passes
+    that only send an action's answer, its record held, run too)"""
+    folders = []
+    if journal:
+        for name in ("mpy", "cpython"):
+            os.makedirs(str(tmp_path / name))
+            folders.append([str(tmp_path / name)])
+    else:
+        folders = [[], []]
+    res = check(code=LOOP_CODE, args=[build] + folders[0], timeout=120)
     lines = res.lines()
     assert lines[-1] == "LOCKED-OK", res.out
+    if journal:
+        assert os.path.getsize(str(tmp_path / "mpy" / "journal.tail")) > 0
     # CPython runs the same presses: the heap-locked run must end in the same state
     path = os.path.join(str(tmp_path), "loop.py")
     with open(path, "w") as f:
         f.write(LOOP_CODE)
     env = dict(os.environ, PYTHONPATH=FAKES + os.pathsep + os.path.join(ROOT, "firmware"))
-    ref = subprocess.run([sys.executable, path, build], capture_output=True, text=True,
-                         env=env, check=True).stdout.splitlines()
+    ref = subprocess.run([sys.executable, path, build] + folders[1], capture_output=True,
+                         text=True, env=env, check=True).stdout.splitlines()
     assert lines[-2] == ref[-2]
     # round 1: P1 banks 4, P2 fouls, P3's long scratch is undone, P3 scores 5 and
     # closes the field; rounds 2-4: P3, P5, P7 bank 4 + 5, P4, P6, P8 foul
