@@ -78,8 +78,7 @@ def test_display_work_is_not_held_up_by_a_settling_key():
 def test_while_an_answer_goes_out_the_passes_are_the_displays_and_no_key_is_lost(tmp_path):
     """oled4, a MISS (two displays change, the record waits for them): the passes
     until the displays show it do no input work (a key pressed meanwhile waits
-    in the interrupts' ring); once the MISS is stored that key is taken, at the
-    time of its edge."""
+    in the interrupts' ring); once the MISS is stored that key is taken."""
     from fakedisplays import fake_board, read_oled
     Pin.reset_all()
     build = config.BUILDS["oled4"]
