@@ -159,12 +159,7 @@ class Burst:
         self.addr = addr
 
     def feed(self, words, k, n):
-        out = bytearray()
-        for i in range(k, n):
-            out.append(words[2 * i])
-            if words[2 * i + 1] & 2:
-                self.bus.writeto(self.addr, out)
-                out = bytearray()
+        hello.writes(self.bus, self.addr, words, 2 * k, n - k)
         return n
 
     def feed_with(self, other, wa, na, wb, nb):

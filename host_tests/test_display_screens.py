@@ -216,14 +216,21 @@ def test_periodic_refresh_goes_half_a_page_per_call_and_does_not_make_busy():
     assert halves == 16
 
 
-def test_a_change_overtakes_a_periodic_refresh():
+def _refresh_started():
+    """oled4 with nothing to send, then the periodic refresh of a display just
+    begun: (the rig, that display's index)."""
     rig = Rig("oled4")
-    scr = rig.screens
     rig.update(Screens.REFRESH_MS - 20)
     rig.now += 21
-    scr.update(rig.game, rig.panel, rig.now)    # display 1's refresh starts
-    i = scr.refreshing
+    rig.screens.update(rig.game, rig.panel, rig.now)
+    i = rig.screens.refreshing
     assert i >= 0
+    return rig, i
+
+
+def test_a_change_overtakes_a_periodic_refresh():
+    rig, _ = _refresh_started()
+    scr = rig.screens
     rig.game.shot(F.B5)                        # player 1 scores
     _clear(rig)
     rig.now += 1
@@ -238,13 +245,8 @@ def test_once_its_change_is_sent_a_display_under_refresh_does_not_make_busy():
     """The refresh's remaining pages are periodic work: they wait while a key
     settles, and meanwhile `busy` is False, so the loop waits for the key's
     confirmation instead of running passes (one of which would delay it)."""
-    rig = Rig("oled4")
+    rig, i = _refresh_started()
     scr = rig.screens
-    rig.update(Screens.REFRESH_MS - 20)
-    rig.now += 21
-    scr.update(rig.game, rig.panel, rig.now)    # display 1's refresh starts
-    i = scr.refreshing
-    assert i >= 0
     settling = [True]                          # the next key's edge, all along
     scr.hold = lambda: settling[0]
     rig.game.shot(F.B5)                        # player 1 scores

@@ -77,7 +77,7 @@ def play(data, i2cs, burst=None):
     try:
         if burst is None:
             for c, addr, at, n in todo:
-                _writes(i2cs[c], addr, data, at, n)
+                writes(i2cs[c], addr, data, at, n)
             return True
         made = {}
         k = 0
@@ -109,8 +109,9 @@ def play(data, i2cs, burst=None):
     return True
 
 
-def _writes(i2c, addr, data, at, n):
-    """A stream's words as writeto() transactions."""
+def writes(i2c, addr, data, at, n):
+    """The n words of a stream from byte `at` of `data` as writeto() transactions
+    (each up to its STOP) to `addr` on `i2c`."""
     out = bytearray(n)
     m = 0
     for k in range(at, at + 2 * n, 2):
