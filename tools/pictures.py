@@ -91,15 +91,17 @@ def drive(build, keylist, rules):
 
 def seat_pages(sim, seats, hello=False):
     """Pictures of the pages each seat shows in turn (distinct ones). At start-up
-    the pages are taken from the first; otherwise over a whole turn of pages."""
+    the pages are taken from the first; otherwise over a whole turn of pages.
+    Each is taken a quarter of a page into its half page (pages and the winner's
+    blink turn every half or whole PAGE_MS), when every display has caught up."""
     pics = [[] for _ in range(seats)]
     keys_ = [[] for _ in range(seats)]
     if hello:
-        times = [sim.panel.t_start + k * (PAGE_MS // 2) + 20 for k in range(12)]
+        times = [sim.panel.t_start + k * (PAGE_MS // 2) + PAGE_MS // 4 for k in range(12)]
         times = [t for t in times if t < sim.panel.t_start + sim.panel.hello_ms - 20]
     else:
         base = sim.now - sim.now % (PAGE_MS * 60) + PAGE_MS * 60
-        times = [base + k * (PAGE_MS // 2) + 20 for k in range(12)]
+        times = [base + k * (PAGE_MS // 2) + PAGE_MS // 4 for k in range(12)]
     for t in times:
         if t > sim.now:
             sim.run_to(t)
