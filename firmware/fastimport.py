@@ -1,32 +1,38 @@
 """Faster imports at start-up on the Pico (boot.py imports it first, then setup()).
 
-Importing a module costs the RP2040 some 4-10 ms before its code even loads:
-for `display.views` MicroPython asks littlefs whether display/views is a folder,
-then display/views.py, then display/views.mpy, then opens it; and on every
-`import time` (or machine, os, array, json) it first looks for a time.py or
-time.mpy in each folder of sys.path, since a file may replace a built-in module.
-This module removes both costs:
+Importing a module costs the RP2040 some 4-10 ms of littlefs look-ups, and
+every `import time` first searches the filesystem for a time.py. This module
+removes both costs (docs/DEPLOY.md, "pack.bin"):
 
 - importing it imports the built-in modules the firmware uses once, with an
   empty search path, into sys.modules, where every later import finds them;
-- setup() mounts PACK, every compiled module of the firmware in one file
-  (tools/deploy.py build writes it; the OLED builds' recorded wiring checks,
-  display/hello.py, are in it too), at MOUNT, first on sys.path: it answers
-  those look-ups from a table in RAM and reads each module straight from the
-  one open file. The modules also stay on the board as separate .mpy files:
-  without a complete pack (none, or a copy cut short) they are imported from
-  there as before.
+- setup() mounts PACK (every compiled module and the OLED builds' recorded
+  wiring checks in one file, written by tools/deploy.py build) at MOUNT, first
+  on sys.path, as a read-only folder: look-ups are answered from an index in
+  RAM and modules are read straight from the one open file.
 
-PACK layout, numbers as 4-byte little-endian: the length of the names, the
-number of modules, the length of the modules; the names (UTF-8, one per line:
-each module's path from the firmware root with a leading "/", then the folders);
-an offset (from the end of this table) and a size per module; the modules.
+Nothing damaged is used. setup() mounts the pack only when its index is whole
+(CRC-32); each file's own CRC-32 is checked the first time it is looked up.
+On any failure the pack answers from the separate .mpy files, which stay on the
+board, and says so once on the serial line.
+
+PACK layout, numbers as 4-byte little-endian: MAGIC; the length of the names,
+the number of files, the length of the files, the CRC-32 of those three numbers,
+the names and the table; the names (UTF-8, one per line: each file's path from
+the firmware root with a leading "/", then the folders); per file its offset
+(from the end of the table), size and CRC-32; the files.
 """
 import sys
 
 MOUNT = "/pack"
 PACK = "pack.bin"
-BUILTINS = ("array", "io", "json", "machine", "os", "time", "vfs")
+MAGIC = b"CWP2"
+HEAD = 20                   # MAGIC and four numbers
+ENTRY = 12                  # offset, size, CRC-32 of one file
+BUILTINS = ("array", "binascii", "io", "json", "machine", "os", "time", "vfs")
+_EROFS = 30                 # errno: a read-only file system
+_ENOENT = 2
+_PIECE = 255                # what import reads at a time (MP_STREAM_GET_BUFFER_SIZE)
 
 
 def keep_builtins():
@@ -46,49 +52,98 @@ def keep_builtins():
 if sys.implementation.name == "micropython":
     keep_builtins()
 import io  # noqa: E402
+import os  # noqa: E402
+from binascii import crc32  # noqa: E402
+
+
+def _u32(b, at):
+    return int.from_bytes(b[at:at + 4], "little")
 
 
 class Pack:
-    """A read-only MicroPython VFS over PACK: the methods import uses. (Building
-    a str costs tens of microseconds here, so the index makes one per name.)"""
+    """PACK as a read-only MicroPython VFS, with the separate files under
+    `root` behind it: once a file fails its check, every look-up goes there.
+    ValueError when the pack is not whole."""
 
-    def __init__(self, f):
-        head = f.read(12)
-        n = int.from_bytes(head[0:4], "little")
-        count = int.from_bytes(head[4:8], "little")
-        self.base = 12 + n + 8 * count
-        if f.seek(0, 2) != self.base + int.from_bytes(head[8:12], "little"):
-            raise ValueError("incomplete pack")
-        f.seek(12)
-        names = f.read(n).decode().split("\n")
-        self.table = f.read(8 * count)
+    def __init__(self, f, root="/"):
+        head = f.read(HEAD)
+        if len(head) != HEAD or head[:4] != MAGIC:
+            raise ValueError("not a pack")
+        n, count = _u32(head, 4), _u32(head, 8)
+        self.base = HEAD + n + ENTRY * count
+        self.size = self.base + _u32(head, 12)
+        if f.seek(0, 2) != self.size:
+            raise ValueError("pack cut short")
+        f.seek(HEAD)
+        names = f.read(n)
+        self.table = f.read(ENTRY * count)
+        if crc32(self.table, crc32(names, crc32(head[4:16]))) != _u32(head, 16):
+            raise ValueError("pack index damaged")
+        names = names.decode().split("\n")
         self.files = {names[i]: i for i in range(count)}
         self.dirs = names[count:]
+        self.good = bytearray(count)        # 1: the file passed its check
+        self.buf = bytearray(1024)          # the checks read this much at a time
         self.f = f
+        self.root = root.rstrip("/")
+        self.broken = None                  # the path that failed its check
+        self.cwd = "/"
 
+    def _field(self, i, k):
+        return _u32(self.table, ENTRY * i + k)
+
+    def _check(self, i, path):
+        """Whether file i is as packed (its CRC-32 is read once) and nothing in
+        the pack failed its check."""
+        if self.broken is not None:
+            return False
+        if not self.good[i]:
+            at = self.base + self._field(i, 0)
+            end = at + self._field(i, 4)
+            mv = memoryview(self.buf)
+            crc = 0
+            self.f.seek(at)
+            while at < end:
+                k = self.f.readinto(mv[:min(len(mv), end - at)])
+                if not k:
+                    break
+                crc = crc32(mv[:k], crc)
+                at += k
+            if at != end or crc != self._field(i, 8):
+                self.broken = path
+                print("fastimport: %s damaged at %s; the firmware loads from its .mpy "
+                      "files" % (PACK, path))
+                return False
+            self.good[i] = 1
+        return True
+
+    # ---- what import and the os module ask a file system ----------------------
     def mount(self, readonly, mkfs):
         pass
 
     def umount(self):
         self.f.close()
 
-    def _field(self, i, k):
-        return int.from_bytes(self.table[8 * i + k:8 * i + k + 4], "little")
-
     def stat(self, path):
         i = self.files.get(path)
-        if i is not None:
+        if i is not None and self._check(i, path):
             return (0x8000, 0, 0, 0, 0, 0, self._field(i, 4), 0, 0, 0)
-        if path == "/" or path in self.dirs:
+        if self.broken is not None:
+            return os.stat(self.root + path)
+        if path in ("/", "") or path in self.dirs:
             return (0x4000, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        raise OSError(2)        # ENOENT: import then tries the next name
+        raise OSError(_ENOENT)       # import then tries the next name
 
     def open(self, path, mode):
+        if "w" in mode or "a" in mode or "+" in mode:
+            raise OSError(_EROFS)
         i = self.files.get(path)
-        if i is None or "w" in mode:
-            raise OSError(2)
-        start = self.base + self._field(i, 0)
-        return _Module(self.f, start, start + self._field(i, 4))
+        if i is not None and self._check(i, path):
+            start = self.base + self._field(i, 0)
+            return _File(self.f, start, start + self._field(i, 4), "b" not in mode)
+        if self.broken is not None:
+            return open(self.root + path, mode)
+        raise OSError(_ENOENT)
 
     def ilistdir(self, path):
         p = path.rstrip("/") + "/"
@@ -98,18 +153,48 @@ class Pack:
                 part = name[len(p):].split("/")
                 if part[0] not in seen:
                     seen.append(part[0])
-                    yield (part[0], 0x4000 if len(part) > 1 or name in self.dirs else 0x8000, 0)
+                    i = self.files.get(name)
+                    if len(part) > 1 or i is None:
+                        yield (part[0], 0x4000, 0, 0)
+                    else:
+                        yield (part[0], 0x8000, 0, self._field(i, 4))
+
+    def statvfs(self, path):
+        blocks = (self.size + 4095) // 4096
+        return (4096, 4096, blocks, 0, 0, len(self.files), 0, 0, 1, 255)   # 1: read-only
+
+    def chdir(self, path):
+        if path not in ("/", "") and path not in self.dirs:
+            raise OSError(_ENOENT)
+        self.cwd = path or "/"
+
+    def getcwd(self):
+        return self.cwd
+
+    def mkdir(self, path):
+        raise OSError(_EROFS)
+
+    def rmdir(self, path):
+        raise OSError(_EROFS)
+
+    def remove(self, path):
+        raise OSError(_EROFS)
+
+    def rename(self, old, new):
+        raise OSError(_EROFS)
 
 
-class _Module(io.IOBase):
-    """One module of the pack as a stream: import reads it in 255-byte pieces
-    straight from the pack (a copy of the whole module would leave holes in the
-    heap that an 8 KB buffer later cannot find room in)."""
+class _File(io.IOBase):
+    """One file of the pack, read straight from it: import takes it in 255-byte
+    pieces (a copy of a whole module would leave holes in the heap that an 8 KB
+    buffer later cannot find room in); tools read it as a file."""
 
-    def __init__(self, f, start, end):
+    def __init__(self, f, start, end, text=False):
         self.f = f
+        self.start = start
         self.pos = start
         self.end = end
+        self.text = text
 
     def readinto(self, buf):
         n = min(len(buf), self.end - self.pos)
@@ -120,28 +205,55 @@ class _Module(io.IOBase):
         self.pos += n
         return n
 
+    def read(self, size=-1):
+        left = self.end - self.pos
+        buf = bytearray(left if size is None or size < 0 or size > left else size)
+        n = self.readinto(buf)
+        data = bytes(buf[:n])
+        if self.text:
+            try:
+                return data.decode()
+            except UnicodeError:
+                pass
+        return data
+
+    def seek(self, offset, whence=0):
+        base = (self.start, self.pos, self.end)[whence]
+        self.pos = min(max(self.start, base + offset), self.end)
+        return self.pos - self.start
+
+    def tell(self):
+        return self.pos - self.start
+
     def ioctl(self, request, arg):
         if request == 11:           # MP_STREAM_GET_BUFFER_SIZE: the reader's piece
-            return 255
+            return _PIECE
         return 0                    # close and the rest: the pack stays open
 
     def close(self):
         pass
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        pass
+
 
 def setup(root="/"):
-    """Mount the pack under root when it is complete; returns True when the
+    """Mount the pack under root when its index is whole; returns True when the
     firmware's modules are imported from it."""
-    import vfs
     try:
         f = open(root + PACK, "rb")
     except OSError:
         return False
     try:
-        pack = Pack(f)
-        vfs.mount(pack, MOUNT)
-    except (OSError, ValueError):
+        import vfs
+        vfs.mount(Pack(f, root), MOUNT)
+    except Exception as e:       # any failure: the separate .mpy files, as without one
         f.close()
+        print("fastimport: %s not used (%s); the firmware loads from its .mpy files"
+              % (PACK, e))
         return False
     sys.path.insert(0, MOUNT)
     return True

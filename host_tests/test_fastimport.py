@@ -62,7 +62,8 @@ def test_the_pack_holds_every_compiled_module_but_its_loader(device):
         top = sorted(e[0] for e in pack.ilistdir("/"))
         assert top == ["app", "board", "cowboy", "display", "hello", "input", "net",
                        "ticks.mpy"]
-        assert ("game.mpy", 0x8000, 0) in list(pack.ilistdir("/cowboy"))
+        size = os.path.getsize(os.path.join(device, "cowboy", "game.mpy"))
+        assert ("game.mpy", 0x8000, 0, size) in list(pack.ilistdir("/cowboy"))
 
 
 IMPORT = """
@@ -101,7 +102,8 @@ def test_a_pack_cut_short_is_not_mounted(device, tmp_path):
     root = str(tmp_path / "board")
     only_pack(device, root, cut=1)
     res = run(code=IMPORT % (root + "/"), path=(root,))
-    assert res.lines()[0] == "False"
+    assert res.lines()[:2] == ["fastimport: pack.bin not used (pack cut short); the "
+                               "firmware loads from its .mpy files", "False"]
     assert res.status != 0 and "ImportError" in res.out + res.err  # no separate files
 
 
@@ -111,3 +113,109 @@ def test_deploy_and_loader_agree_on_the_pack():
     assert deploy.PACK_LOADER == "fastimport.mpy"
     assert "vfs.umount(%r)" % fastimport.MOUNT in deploy.DROP.format(
         mount=fastimport.MOUNT, path=fastimport.PACK)
+
+
+# ---- damage: nothing damaged is loaded (packkit.py makes the damage) -----------------
+
+def board_with(device, root, kind):
+    """A board root as `make deploy` leaves it (every file) with a damaged pack."""
+    import packkit
+    shutil.copytree(device, root)
+    with open(os.path.join(root, fastimport.PACK), "rb") as f:
+        data = f.read()
+    with open(os.path.join(root, fastimport.PACK), "wb") as f:
+        f.write(packkit.damaged(data, kind))
+
+
+def test_the_index_and_every_file_are_checked(device, tmp_path, capsys):
+    import packkit
+    with open(os.path.join(device, fastimport.PACK), "rb") as f:
+        data = f.read()
+    short = packkit.damaged(data, "names-one-short")
+    assert len(short) == len(data)
+    path = tmp_path / "short.bin"
+    path.write_bytes(short)
+    with open(str(path), "rb") as f:
+        with pytest.raises(ValueError, match="index"):
+            fastimport.Pack(f)
+    for kind in ("zeroed-block", "erased-block"):
+        root = str(tmp_path / kind)
+        board_with(device, root, kind)
+        with open(os.path.join(root, fastimport.PACK), "rb") as f:
+            pack = fastimport.Pack(f, root + "/")
+            # a sound file first: read from the pack
+            assert read_all(pack.open("/cowboy/game.mpy", "rb")) == \
+                open(os.path.join(device, "cowboy/game.mpy"), "rb").read()
+            assert isinstance(pack.open("/cowboy/game.mpy", "rb"), fastimport._File)
+            # the damaged one: its check fails, and from then on every file,
+            # sound or not, comes from the separate files under the root
+            st = pack.stat("/display/views.mpy")
+            assert st[6] == os.path.getsize(os.path.join(device, "display/views.mpy"))
+            views = pack.open("/display/views.mpy", "rb")
+            assert not isinstance(views, fastimport._File)
+            assert views.read() == open(os.path.join(device, "display/views.mpy"), "rb").read()
+            views.close()
+            assert not isinstance(pack.open("/cowboy/game.mpy", "rb"), fastimport._File)
+            with pytest.raises(OSError):
+                pack.stat("/display/nothing.mpy")
+        said = capsys.readouterr().out
+        assert said.count("fastimport:") == 1 and "/display/views.mpy" in said, said
+
+
+DAMAGED = """
+import fastimport
+print(fastimport.setup(%r))
+from cowboy.game import Game
+import app.journal as J
+import display.views
+g = Game()
+g.new_game(3, 0)
+print(g.shot(1), g.total(0))
+"""
+
+
+@pytest.mark.parametrize("kind", ["zeroed-block", "erased-block", "names-one-short"])
+def test_micropython_boots_a_damaged_pack_from_the_mpy_files(device, tmp_path, kind):
+    root = str(tmp_path / "board")
+    board_with(device, root, kind)
+    res = run(code=DAMAGED % (root + "/"), path=(root,), timeout=60)
+    assert res.status == 0, res.out + res.err
+    lines = res.lines()
+    said = [ln for ln in lines if ln.startswith("fastimport:")]
+    assert len(said) == 1, lines
+    if kind == "names-one-short":      # not mounted at all
+        assert lines[:2] == [said[0], "False"] and "index" in said[0], lines
+    else:                              # mounted; the damaged file sends it to the .mpy files
+        assert lines[0] == "True" and "/display/views.mpy" in said[0], lines
+    assert lines[-1] == "0 1"
+
+
+READ_ONLY = """
+import os, fastimport
+print(fastimport.setup(%r))
+print('pack' in os.listdir('/'), sorted(os.listdir('/pack'))[:2])
+print(os.stat('/pack/cowboy/game.mpy')[6], os.stat('/pack/cowboy')[0] == 0x4000)
+with open('/pack/cowboy/game.mpy', 'rb') as f:
+    a = f.read(10)
+    b = f.read()
+print(len(a) + len(b), bytes(a[:1]))
+for what in ("open('/pack/x.txt', 'w')", "os.remove('/pack/cowboy/game.mpy')",
+             "os.mkdir('/pack/y')", "os.rename('/pack/ticks.mpy', '/pack/t.mpy')"):
+    try:
+        eval(what)
+        print('written')
+    except OSError as e:
+        print(e.errno)
+s = os.statvfs('/pack')
+print(s[3], s[8])
+"""
+
+
+def test_the_mounted_pack_is_a_read_only_folder(device, tmp_path):
+    root = str(tmp_path / "board")
+    only_pack(device, root)
+    res = run(code=READ_ONLY % (root + "/"), path=(root,), cwd=root)
+    assert res.status == 0, res.out + res.err
+    size = os.path.getsize(os.path.join(device, "cowboy/game.mpy"))
+    assert res.lines() == ["True", "True ['app', 'board']", "%d True" % size,
+                           "%d b'M'" % size, "30", "30", "30", "30", "0 1"]

@@ -39,6 +39,7 @@ SOURCE_KEPT = ("boot.py", "main.py")
 PACK = "pack.bin"
 PACK_LOADER = "fastimport.mpy"
 PACK_MOUNT = "/pack"
+PACK_MAGIC = b"CWP2"
 sys.path.insert(0, FIRMWARE)
 from board import config  # noqa: E402  (the one description of the builds)
 from app.fsready import GAMES  # noqa: E402  (the journal's archive of finished games)
@@ -151,8 +152,10 @@ def build(out=None):
 def write_pack(out, modules):
     """Write the compiled `modules` and the recordings (paths under `out`) into
     one file, PACK, which firmware/fastimport.py mounts at start-up (its
-    docstring gives the layout): no littlefs look-ups per import. Returns its
-    path."""
+    docstring gives the layout): no littlefs look-ups per import, and a CRC-32
+    over the index and each file, so that nothing damaged is loaded. Returns
+    its path."""
+    import zlib
     modules = sorted(modules)
     folders = sorted(set("/" + "/".join(m.split("/")[:i]) for m in modules
                          for i in range(1, m.count("/") + 1)))
@@ -162,12 +165,13 @@ def write_pack(out, modules):
     for rel in modules:
         with open(os.path.join(out, rel), "rb") as f:
             body = f.read()
-        table += len(data).to_bytes(4, "little") + len(body).to_bytes(4, "little")
+        table += b"".join(v.to_bytes(4, "little") for v in
+                          (len(data), len(body), zlib.crc32(body)))
         data += body
+    numbers = b"".join(n.to_bytes(4, "little") for n in (len(names), len(modules), len(data)))
+    crc = zlib.crc32(table, zlib.crc32(names, zlib.crc32(numbers)))
     with open(os.path.join(out, PACK), "wb") as f:
-        for n in (len(names), len(modules), len(data)):
-            f.write(n.to_bytes(4, "little"))
-        f.write(names + table + data)
+        f.write(PACK_MAGIC + numbers + crc.to_bytes(4, "little") + names + table + data)
     return PACK
 
 
@@ -396,7 +400,8 @@ def plan(local, remote):
 def remote_files(port, local):
     """({path: (size, sha256)} of every file on the board outside the game data and
     the build choice, the build name stored on the board or None)."""
-    res = mpremote(port, ["exec", LIST.format(skip=list(KEPT), hashing=True, top="")],
+    res = mpremote(port, ["exec", LIST.format(skip=list(KEPT) + [PACK_MOUNT[1:]],
+                                                  hashing=True, top="")],
                    ["exec", READ_CHOICE.format(name=config.CHOICE_FILE)])
     files = {}
     stored = None
@@ -564,7 +569,8 @@ def export(port="auto", dest="export", out=sys.stdout):
     probe(port, "make export")
     names = []
     for top in ("", "games"):
-        res = mpremote(port, ["exec", LIST.format(skip=["games"], hashing=False, top=top)],
+        res = mpremote(port, ["exec", LIST.format(skip=["games", PACK_MOUNT[1:]],
+                                                  hashing=False, top=top)],
                        check=top == "")
         for ln in res.stdout.splitlines():
             if ln.startswith("FILE "):

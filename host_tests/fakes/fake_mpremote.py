@@ -28,6 +28,10 @@ def board_sys(ident):
 
 def board_os():
     def ilistdir(d="."):
+        if d in ("", ".", "/") and os.path.exists("pack.bin"):
+            # boot.py mounted the pack there (firmware/fastimport.py): a folder
+            # in the root's listing whose files are not on this directory
+            yield ("pack", 0x4000, 0, 0)
         for name in sorted(os.listdir(d)):
             p = os.path.join(d, name)
             kind = 0x4000 if os.path.isdir(p) else 0x8000
