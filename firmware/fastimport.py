@@ -14,7 +14,7 @@ removes both costs (docs/DEPLOY.md, "pack.bin"):
 Nothing damaged is used. setup() mounts the pack only when its index is whole
 (CRC-32); each file's own CRC-32 is checked the first time it is looked up.
 On any failure the pack answers from the separate .mpy files, which stay on the
-board, and says so once on the serial line.
+board, and NOTE says why, once on the serial line (speak()).
 
 PACK layout, numbers as 4-byte little-endian: MAGIC; the length of the names,
 the number of files, the length of the files, the CRC-32 of those three numbers,
@@ -33,6 +33,26 @@ BUILTINS = ("array", "binascii", "io", "json", "machine", "os", "time", "vfs")
 _EROFS = 30                 # errno: a read-only file system
 _ENOENT = 2
 _PIECE = 255                # what import reads at a time (MP_STREAM_GET_BUFFER_SIZE)
+NOTE = None                 # why the pack is not used, when it is not
+_quiet = True               # until speak(): what boot.py prints is lost on the Pico,
+                            # before the USB host listens
+
+
+def _note(text):
+    global NOTE
+    if NOTE is None:
+        NOTE = text
+        if not _quiet:
+            print(text)
+
+
+def speak():
+    """Say NOTE now if there is one, and any later failure at once (main.py
+    calls this first: the serial line is up by then)."""
+    global _quiet
+    _quiet = False
+    if NOTE is not None:
+        print(NOTE)
 
 
 def keep_builtins():
@@ -111,7 +131,7 @@ class Pack:
                 at += k
             if at != end or crc != self._field(i, 8):
                 self.broken = path
-                print("fastimport: %s damaged at %s; the firmware loads from its .mpy "
+                _note("fastimport: %s damaged at %s; the firmware loads from its .mpy "
                       "files" % (PACK, path))
                 return False
             self.good[i] = 1
@@ -252,7 +272,7 @@ def setup(root="/"):
         vfs.mount(Pack(f, root), MOUNT)
     except Exception as e:       # any failure: the separate .mpy files, as without one
         f.close()
-        print("fastimport: %s not used (%s); the firmware loads from its .mpy files"
+        _note("fastimport: %s not used (%s); the firmware loads from its .mpy files"
               % (PACK, e))
         return False
     sys.path.insert(0, MOUNT)

@@ -70,6 +70,7 @@ IMPORT = """
 import sys
 import fastimport
 print(fastimport.setup(%r))
+fastimport.speak()
 from cowboy.game import Game
 import app.journal as J
 print(J.__file__)
@@ -102,8 +103,8 @@ def test_a_pack_cut_short_is_not_mounted(device, tmp_path):
     root = str(tmp_path / "board")
     only_pack(device, root, cut=1)
     res = run(code=IMPORT % (root + "/"), path=(root,))
-    assert res.lines()[:2] == ["fastimport: pack.bin not used (pack cut short); the "
-                               "firmware loads from its .mpy files", "False"]
+    assert res.lines()[:2] == ["False", "fastimport: pack.bin not used (pack cut short); "
+                               "the firmware loads from its .mpy files"]
     assert res.status != 0 and "ImportError" in res.out + res.err  # no separate files
 
 
@@ -127,8 +128,10 @@ def board_with(device, root, kind):
         f.write(packkit.damaged(data, kind))
 
 
-def test_the_index_and_every_file_are_checked(device, tmp_path, capsys):
+def test_the_index_and_every_file_are_checked(device, tmp_path, capsys, monkeypatch):
     import packkit
+    monkeypatch.setattr(fastimport, "NOTE", None)
+    fastimport.speak()                  # as main.py does: failures are said at once
     with open(os.path.join(device, fastimport.PACK), "rb") as f:
         data = f.read()
     short = packkit.damaged(data, "names-one-short")
@@ -139,6 +142,7 @@ def test_the_index_and_every_file_are_checked(device, tmp_path, capsys):
         with pytest.raises(ValueError, match="index"):
             fastimport.Pack(f)
     for kind in ("zeroed-block", "erased-block"):
+        monkeypatch.setattr(fastimport, "NOTE", None)      # one board each
         root = str(tmp_path / kind)
         board_with(device, root, kind)
         with open(os.path.join(root, fastimport.PACK), "rb") as f:
@@ -165,6 +169,7 @@ def test_the_index_and_every_file_are_checked(device, tmp_path, capsys):
 DAMAGED = """
 import fastimport
 print(fastimport.setup(%r))
+fastimport.speak()                      # main.py: what boot.py found, said once
 from cowboy.game import Game
 import app.journal as J
 import display.views
@@ -184,7 +189,7 @@ def test_micropython_boots_a_damaged_pack_from_the_mpy_files(device, tmp_path, k
     said = [ln for ln in lines if ln.startswith("fastimport:")]
     assert len(said) == 1, lines
     if kind == "names-one-short":      # not mounted at all
-        assert lines[:2] == [said[0], "False"] and "index" in said[0], lines
+        assert lines[:2] == ["False", said[0]] and "index" in said[0], lines
     else:                              # mounted; the damaged file sends it to the .mpy files
         assert lines[0] == "True" and "/display/views.mpy" in said[0], lines
     assert lines[-1] == "0 1"

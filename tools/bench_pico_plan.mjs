@@ -10,6 +10,7 @@
 //   {"until_ms": T}                             run until emulated time T ms (since the first reset)
 //   {"align": {"period_ms": P, "phase_ms": F}}  run until the next time t with t mod P == F
 //   {"press": PIN, "ms": N, "label": L}         a mark "key:L", then the button held N ms
+//       ("if_triggered": true: only when the last after_* step's event came)
 //   {"after_i2c": {bus, addr, data0, min_len}, "delay_ms": D, "timeout_ms": N, "label": L}
 //       run until an I2C write matching the filter ends, then D ms more; a mark
 //       "trig:L" (or "trig-miss:L" after the timeout)
@@ -17,6 +18,8 @@
 //       run until display-bus traffic (any I2C/SPI transaction, an edge on those pins)
 //   {"after_flash": "erase"|"program", "delay_ms": D, "timeout_ms": N, "label": L}
 //       run until the flash model starts such an operation, then D ms more (marks as above)
+//   {"emulator": STEP}                          one of the emulator's own JSON steps
+//       (set_pin, mark, power_cut, expect_serial, ...: its README, "Scenarios")
 // The analysis reads the log (marks, input edges, bus traffic), never this file's results.
 import { readFileSync } from 'node:fs';
 
@@ -67,6 +70,7 @@ export default {
   i2c_devices: plan.i2c_devices,
   tm1637: plan.tm1637,
   async run(h) {
+    let triggered = false;
     for (const s of plan.steps) {
       if ('serial' in s) await h.expectSerial(s.serial, s.timeout_ms ?? 10000);
       else if ('wait_ms' in s) await h.wait(s.wait_ms);
@@ -80,6 +84,7 @@ export default {
         if (left < 1000) left += p;
         await h.runFor(left);
       } else if ('press' in s) {
+        if (s.if_triggered && !triggered) continue;
         h.mark(`key:${s.label}`);
         await h.press(s.press, s.ms ?? 60);
       } else if ('after_i2c' in s || 'after_flash' in s || 'after_bus' in s) {
@@ -88,7 +93,10 @@ export default {
           : 'after_bus' in s ? await afterBus(h, s.after_bus, t)
           : await afterFlash(h, s.after_flash, t);
         h.mark(`${ok ? 'trig' : 'trig-miss'}:${s.label}`);
+        triggered = ok;
         if (ok && s.delay_ms) await h.wait(s.delay_ms);
+      } else if ('emulator' in s) {
+        await h.step(s.emulator);
       } else throw new Error(`bench plan: unknown step ${JSON.stringify(s)}`);
     }
   },

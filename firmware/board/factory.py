@@ -114,6 +114,8 @@ def start(root="/"):
     """The application under the watchdog boot.py started (`cowboy: made <ms>` on
     the console once the wiring check shows), in hall mode when the firmware has
     `network` (the Pico W's, docs/HALL.md)."""
+    import fastimport
+    fastimport.speak()          # a damaged pack, found while boot.py ran
     from app import watchdog
     wd = watchdog.shared(machine.WDT, machine.Timer)   # the one boot.py started
     wd.start()
