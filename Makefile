@@ -12,7 +12,7 @@ WEB_PORT ?= 8000
 HALL_NPM_STAMP := hall/node_modules/.package-lock.json
 HALL_PORT ?= 8001
 
-.PHONY: sim test bench bench-pico build deploy export clean venv pictures hardware web web-serve test-web hall
+.PHONY: sim test test-pico bench bench-pico build deploy export clean venv pictures hardware web web-serve test-web hall
 
 venv: $(STAMP)
 
@@ -45,7 +45,22 @@ test: $(STAMP)
 	  echo "and half of the tests run under it. They pass on Linux x86_64 and macOS arm64;"; \
 	  echo "or build MicroPython's unix port and copy its micropython binary to $(MPY)."; \
 	  echo "make sim works here (under CPython)."; exit 1; }
-	$(BIN)/python -m pytest -n 2 -q host_tests
+	$(BIN)/python -m pytest -n 2 -q host_tests --ignore=host_tests/pico
+
+## The board's life on the emulated Pico (docs/DEPLOY.md, "Tested on the emulated Pico"):
+## deploy, deploy again, export, every build playing, a power cut, damaged packs. Needs the
+## pico-emulator instrument ($(PICO_EMULATOR), copied into build/) and socat (installed).
+PICO_EMULATOR ?= ../shared/pico-emulator
+test-pico: $(STAMP)
+	@test -d build/pico-emulator/src || test -d $(PICO_EMULATOR)/src || { \
+	  echo "make test-pico: needs the pico-emulator instrument in $(PICO_EMULATOR) (PICO_EMULATOR=DIR)"; exit 1; }
+	@test -d build/pico-emulator/src || { mkdir -p build && cp -r $(PICO_EMULATOR) build/pico-emulator \
+	  && chmod -R u+w build/pico-emulator; }
+	build/pico-emulator/setup.sh >/dev/null
+	@command -v socat >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	  apt-get install -y -qq socat >/dev/null; } || { echo "make test-pico: needs socat"; exit 1; }
+	$(BIN)/python tools/deploy.py build
+	$(BIN)/python -m pytest -n 2 -q host_tests/pico
 
 ## The scoreboard in a browser: a static site in build/web/ (docs/WEB.md).
 web: $(NPM_STAMP)

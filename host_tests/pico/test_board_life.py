@@ -102,7 +102,12 @@ def test_deploy_update_export_and_the_users_commands(release, tmp_path):
         rc, out = mpremote(port, "fs", "ls", ":")
         assert rc == 0 and "pack/" in out and "main.py" in out, out
         rc, out = mpremote(port, "fs", "ls", "-r", ":")
-        assert rc == 0 and "pack/cowboy/game.mpy" in out.replace(" ", ""), out
+        assert rc == 0 and "pack/" in out, out
+        rc, out = mpremote(port, "fs", "ls", ":/")
+        assert rc == 0 and "pack/" in out and "boot.py" in out, out
+        size = os.path.getsize(os.path.join(ROOT, "build", "device", "cowboy", "game.mpy"))
+        rc, out = mpremote(port, "fs", "ls", ":pack/cowboy")
+        assert rc == 0 and re.search(r"^\s*%d game\.mpy$" % size, out, re.M), out
         rc, out = mpremote(port, "fs", "tree", ":")
         assert rc == 0 and "game.mpy" in out, out
         rc, out = mpremote(port, "df")

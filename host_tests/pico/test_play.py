@@ -17,7 +17,7 @@ PHASE_MS = 50                 # a key acts 50 ms after a page turn
 # (key, what the journal gains: a record kind of bench_pico.record_kind, or None)
 GAME = [("3", None), ("C2", None), ("OK", "shot"), ("MISS", "miss"), ("FOUL", "foul"),
         ("UNDO", "undo"), ("REDO", "redo"), ("5", None), ("OK", "shot"),
-        ("SCRATCH", "foul")]
+        ("SCRATCH", "shot")]           # a scratch: {"cue": "pocket"}, not "foul": true
 QUICK = 8               # then MISS presses 300 ms apart: with the game, 16 records,
 # so that one of them opens a new 4 KB flash block whatever the files' layout
 MATRIX = [("1.26.1", b) for b in B.BUILDS] + [("1.24.1", "tm1637"), ("1.24.1", "oled4")]
@@ -127,7 +127,9 @@ def test_a_game_on_the_board_shows_what_the_simulator_shows(release, build, tmp_
     assert kinds == [k[2] for k in keys if k[2]]
     # and the game is the simulator's
     import record
-    _, out = record.replay(['{"players": 2, "opener": 0}'] + list(actions))
+    with open(os.path.join(r.folder, "journal-after.jsonl")) as f:
+        header = f.readline()
+    _, out = record.replay([header] + list(actions))
     assert out == [record.state_json(sim.sim.game)]
 
 
