@@ -5,6 +5,7 @@ ROOT), its hall publisher (net/hall.py) and the real MQTT client on a real socke
     micropython hall_table.py ROOT COMMAND...
 
 ROOT holds hall.json (the board's settings) and the journal. Commands, in order:
+  setup P O R   first only: P players, player O (1-based) opens, house rules mask R
   play FILE     the key lines of a sim script, PACE real ms apart
   pace MS       real milliseconds between key lines (default 0)
   key NAME      one key line
@@ -45,10 +46,16 @@ def main(argv):
     root = argv[1]
     if not root.endswith("/"):
         root += "/"
-    table = S.Sim(players=3, root=root)
+    args = argv[2:]
+    players, rules = 3, 0
+    if args[:1] == ["setup"]:
+        from app.settings import Settings
+        players, rules = int(args[1]), int(args[3])
+        Settings(root).set(players=players, opener=int(args[2]) - 1)
+        args = args[4:]
+    table = S.Sim(players=players, root=root, rules=rules)
     hall = attach(table)
     pace = 0
-    args = argv[2:]
     i = 0
     while i < len(args):
         cmd = args[i]

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -89,18 +90,69 @@ def collect(broker, vendor, topic, seconds, user="hall", publish=()):
     return got
 
 
+class Reader:
+    """A subscriber (the hall user) in a thread of its own, from start() to stop():
+    every message (topic, payload text, retained) it got, in order."""
+
+    def __init__(self, broker, vendor, topic):
+        self.broker, self.vendor, self.topic = broker, vendor, topic
+        self.got = []
+        self.ready = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=lambda: asyncio.run(self._run()), daemon=True)
+
+    def start(self):
+        self._thread.start()
+        assert self.ready.wait(10), "the reader did not connect"
+        return self
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join(10)
+        return self.got
+
+    async def _run(self):
+        if self.vendor not in sys.path:
+            sys.path.append(self.vendor)
+        import aiomqttc
+        aiomqttc.log = lambda msg="": None
+
+        async def on_message(proto, t, payload, retain):
+            self.got.append((t, payload.decode(), bool(retain)))
+        c = aiomqttc.MQTTClient(client_id="reader-%d" % threading.get_ident(),
+                                server="127.0.0.1", port=self.broker.port, user="hall",
+                                password=hallbroker.PASSWORD, keepalive=10)
+        c.on_message = on_message
+        assert await c.connect(timeout_sec=3)
+        await c.subscribe(self.topic, qos=1)
+        self.ready.set()
+        while not self._stop.is_set():
+            await asyncio.sleep(0.05)
+        await c.disconnect()
+
+
+def replayed(lines):
+    """The state object after a game record's lines (header first), through the rules
+    core as tools/replay.py runs it."""
+    sys.path.insert(0, TOOLS)
+    import toolpaths
+    toolpaths.add("../firmware")
+    import record
+    play, ops = record.read_record([x for x in lines if x.strip() and not x.startswith("#")])
+    return json.loads(record.state_json(play.game))
+
+
 def check_game2(g, tmp_path):
-    """An archived game is game2.keys as the board entered it: the actions of
-    game2.jsonl (the header has the board's own opener), its state their replay."""
+    """An archived game is game2.keys as the board entered it (three players, P1
+    opens): game2.jsonl's header and actions, its state their replay."""
     want_lines = record_lines(os.path.join(DATA, "game2.jsonl"))
     lines = g["record"].splitlines()
     assert lines[0] == "# game %d" % g["game"]
-    assert json.loads(lines[1])["players"] == json.loads(want_lines[0])["players"]
+    assert dict({"opener": 1}, **json.loads(want_lines[0])) == json.loads(lines[1])
     assert [json.loads(x) for x in lines[2:]] == [json.loads(x) for x in want_lines[1:]]
-    want = tmp_path / "want.jsonl"
-    want.write_text("\n".join([lines[1]] + want_lines[1:]) + "\n")
-    assert g["state"] == json.loads(replay_state(str(want)))
-    assert g["results"]["winner"] == g["state"]["winner"]
+    want = json.loads(replay_state(os.path.join(DATA, "game2.jsonl")))
+    assert g["state"] == want
+    assert (g["results"]["winner"], g["results"]["scores"]) == (want["winner"], want["scores"])
 
 
 def archived(db):
@@ -268,3 +320,93 @@ def test_a_table_renamed_on_its_panel_publishes_under_the_new_name(tmp_path, ven
     assert retained["cowboy/club/t9/state"] == out[-1][len("STATE "):]
     assert json.loads(retained["cowboy/club/t9/state"])["scores"][:2] == [3, 0]
     assert "cowboy/club/t9/status" in retained                # its last will moved too
+
+
+# game2.keys opens with a failed opening taken over (HOLD MISS, ENC); its run to 101
+# is one inning, so any number of players and any rotation can play the rest.
+GAME2_REST = 2
+
+
+def openings(tmp_path):
+    """(table, setup, keys file, next game too) for every kind of opening."""
+    keys = open(os.path.join(DATA, "game2.keys")).read().splitlines()
+    keys = [k for k in keys if k.strip() and not k.lstrip().startswith("#")]
+    rest = keys[GAME2_REST:]
+    plays = {
+        "o1": ("3 1 0", rest, False),                                   # the 3 first
+        "o2": ("3 1 0", ["HOLD MISS", "OK"] + rest, True),              # failed, repeat
+        "o3": ("3 1 0", keys, False),                                   # failed, take
+        "o4": ("4 3 0", ["HOLD MISS", "ENC", "HOLD MISS", "ENC"] + rest, False),  # taken twice
+        "o5": ("3 1 8", keys, False),                                   # take as they lie
+        "o6": ("3 3 0", ["HOLD MISS", "OK", "HOLD MISS", "ENC"] + rest, True),  # repeat, take
+        "o7": ("8 5 0", keys, True),                                    # eight players, P5 opens
+        # the 5 hit first and pocketed (FIRST: 3 -> none -> 1 -> 3 -> 5), taken as it lies
+        "o8": ("3 2 8", ["5", "ENC+", "ENC", "ENC", "ENC", "ENC", "OK", "ENC"] + rest, False),
+    }
+    out = []
+    for name, (setup, lines, more) in plays.items():
+        path = tmp_path / (name + ".keys")
+        path.write_text("\n".join(lines) + "\n")
+        out.append((name, setup.split(), str(path), more))
+    return out
+
+
+def test_every_record_a_table_sends_replays_to_its_own_state(tmp_path, vendor):
+    """Games with every kind of opening (the 3 hit first; failed and repeated; taken
+    over, once and twice; taken with the balls as they lie; other openers and
+    player counts): the `game` record on the broker, its header with the actions
+    the `action` topic carried, and what the archive stored all give the state the
+    table itself shows at the end of the game."""
+    plays = openings(tmp_path)
+    names = [p[0] for p in plays]
+    broker = start_broker(tmp_path, names)
+    (tmp_path / "new.keys").write_text(NEW_GAME)
+    db = tmp_path / "hall.db"
+    try:
+        reader = Reader(broker, vendor, "cowboy/%s/#" % HALL).start()
+        arch = archive(broker, db, 0, 60)
+        time.sleep(0.5)
+        procs = []
+        for name, setup, keys, more in plays:
+            cmds = ["setup"] + setup + ["play", keys, "settle", "30000", "state"]
+            if more:        # the next game begun: the record comes from games/
+                cmds += ["play", str(tmp_path / "new.keys"), "settle", "30000"]
+            procs.append(table(tmp_path, broker, vendor, name, *cmds))
+        outs = [finish(p) for p in procs]
+        end = time.monotonic() + 30
+        while time.monotonic() < end and len(archived(db)) < len(names):
+            time.sleep(0.3)
+        time.sleep(0.5)
+        arch.terminate()
+        arch.communicate(timeout=30)
+        got = reader.stop()
+    finally:
+        broker.stop()
+    own = {}
+    for name, lines in zip(names, outs):
+        assert "UNSETTLED" not in lines, lines
+        states = [x for x in lines if x.startswith("STATE ")]
+        own[name] = json.loads(states[0][len("STATE "):])
+        assert own[name]["phase"] == "over", (name, own[name])
+    winners = {own[n]["winner"] for n in names}
+    assert len(winners) > 2, own            # the openings change who wins
+    records = {}
+    actions = {}
+    for t, payload, retained in got:
+        name, kind = t.split("/")[2:]
+        if kind == "game":
+            records[name] = payload           # the last one sent is the whole game
+        elif kind == "action":
+            m = json.loads(payload)
+            if m["game"] == 1:
+                actions.setdefault(name, {})[m["pos"]] = json.dumps(m["action"])
+    stored = {g["table"]: g for g in archived(db)}
+    for name in names:
+        lines = records[name].splitlines()
+        assert lines[0] == "# game 1"
+        assert replayed(lines) == own[name], (name, lines[1])
+        sent = [actions[name][p] for p in sorted(actions[name])]
+        assert replayed([lines[1]] + sent) == own[name], name
+        assert stored[name]["state"] == own[name], (name, stored[name]["record"].splitlines()[1])
+        r = stored[name]["results"]
+        assert (r["winner"], r["scores"]) == (own[name]["winner"], own[name]["scores"]), name

@@ -374,8 +374,14 @@ class Hall:
             if self.game.winner >= 0 and not self._record_sent(g, n):
                 self._record = (g, n)
                 ops = [self._current_op(i) for i in range(n)]
-                return ("game", record_text(g, self.game.players, self.game.opener,
-                                            self.game.rules, ops), 1, True, "g")
+                # the header as the journal wrote it: game.opener names the taker
+                # after a "take", who did not play the opening stroke
+                head = self.journal._head
+                h = J.read_header(head, J.HEADER_SIZE)
+                if h < 0:
+                    h = self.game.players << 4 | self.game.opener
+                return ("game", record_text(g, h >> 4, h & 15, J.header_rules(head), ops),
+                        1, True, "g")
             return None
 
     def _action(self, g, pos, op):
