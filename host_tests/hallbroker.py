@@ -14,6 +14,7 @@ from mpy import ROOT
 
 TOOLS = os.path.join(ROOT, "tools")
 PASSWORD = "pw"
+MESSAGE_LIMIT = 65536      # the broker's message_size_limit, hall.js MAX_MESSAGE
 
 
 def mosquitto():
@@ -129,3 +130,41 @@ def table(tmp_path, broker, vendor, hall, name, *commands):
     return subprocess.Popen([MICROPYTHON, os.path.join(ROOT, "host_tests", "hall_table.py"),
                              str(root)] + list(commands),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def client(broker, user, client_id="", clean=True, on_message=None, password=PASSWORD,
+           port=None):
+    """A paho-mqtt client logged in as `user`, connected, its network loop in a thread
+    (stop with .disconnect(), then .loop_stop()). ConnectionError when the broker
+    refuses it."""
+    import threading
+    import paho.mqtt.client as mqtt
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
+                    clean_session=clean, protocol=mqtt.MQTTv311)
+    c.username_pw_set(user, password)
+    done = threading.Event()
+    result = []
+
+    def on_connect(cl, userdata, flags, reason, props):
+        result.append(reason)
+        done.set()
+    c.on_connect = on_connect
+    if on_message is not None:
+        c.on_message = on_message
+    c.connect("127.0.0.1", port or broker.port, keepalive=10)
+    c.loop_start()
+    if not done.wait(5) or result[0].is_failure:
+        c.loop_stop()
+        raise ConnectionError("%s: %s" % (user, result[0] if result else "no answer"))
+    return c
+
+
+def publish(broker, user, messages):
+    """Publish (topic, payload, retain) messages as `user`, QoS 1, each acknowledged."""
+    c = client(broker, user)
+    try:
+        for topic, payload, retain in messages:
+            c.publish(topic, payload, qos=1, retain=retain).wait_for_publish(5)
+    finally:
+        c.disconnect()
+        c.loop_stop()

@@ -182,7 +182,7 @@ async function main() {
     await many.waitForSelector("html[data-connected]", { timeout: 20000 });
     await many.evaluate((state) => {
       for (let i = 1; i <= 20; i++) {
-        window.cowboyHall.message(`cowboy/empty/t${String(i).padStart(2, "0")}/state`, state);
+        window.cowboyHall.receive(`cowboy/empty/t${String(i).padStart(2, "0")}/state`, state);
       }
     }, m.sample);
     await many.waitForTimeout(300);
