@@ -173,7 +173,7 @@ const CowboyHall = (() => {
       let t = this.tables.get(key);
       if (!t) {
         t = { key, hall, name, state: null, status: "", game: 0, pos: 0, reopen: 0,
-          bad: "", badKind: "" };
+          bad: "", badKind: "", seen: new Map() };   // seen: game -> its newest position
         this.tables.set(key, t);
       }
       return t;
@@ -247,8 +247,13 @@ const CowboyHall = (() => {
       } else if (kind === "action") {
         const a = readAction(text);
         if (!a) return false;
-        const newer = a.game > t.game || (a.game === t.game && a.pos > t.pos);
-        if (!newer) return true;
+        // New: a position of its game not seen before (a resend after a reconnect
+        // repeats positions). The newest such action names the game in progress, so
+        // one forged action with a far game number is undone by the table's next.
+        if (a.pos <= (t.seen.get(a.game) || 0)) return true;
+        t.seen.delete(a.game);
+        t.seen.set(a.game, a.pos);
+        if (t.seen.size > 4) t.seen.delete(t.seen.keys().next().value);
         const changed = a.game !== t.game;
         if (t.reopen && t.reopen === a.game) this.reopened(t, a.game);
         t.reopen = 0;

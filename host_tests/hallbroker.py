@@ -115,13 +115,18 @@ def vendor():
     return mqttclient.vendor()
 
 
-def table(tmp_path, broker, vendor, hall, name, *commands):
+def table(tmp_path, broker, vendor, hall, name, *commands, record=None):
     """A table on the host MicroPython (host_tests/hall_table.py) with its own flash
-    folder and hall.json for `broker`; `commands` script it. Returns the process."""
+    folder and hall.json for `broker`; `commands` script it; `record`: a game record
+    (JSON Lines) the board's journal starts with (tools/journal.py). Returns the
+    process."""
     import json
     from mpy import FAKES, FIRMWARE, MICROPYTHON
     root = tmp_path / name
     root.mkdir()
+    if record is not None:
+        subprocess.run([sys.executable, os.path.join(TOOLS, "journal.py"), "to-binary",
+                        str(record), str(root / "journal.bin")], check=True)
     (root / "hall.json").write_text(json.dumps({
         "broker": "127.0.0.1", "port": broker.port, "hall": hall, "table": name,
         "user": name, "password": PASSWORD}))

@@ -147,6 +147,17 @@ def test_hostile_messages_are_refused_and_the_page_goes_on(tmp_path):
         t01_moves(*pages)
         probe.until("overlay", lambda s: scores(s, "t02") == [7, 12])
 
+        # One forged action with a far game number (from the table's own login) does
+        # not pin the card: the table's next action names its game again.
+        act = lambda g, p: (t02 + "action", json.dumps({"game": g, "pos": p,
+                                                        "action": {"shot": {}}}), False)
+        hallbroker.publish(broker, "t02", [act(5, 1), act(5, 2), act(999999, 1)])
+        probe.until("hall", lambda s: card(s, "t02")["game"] == "game 999999")
+        hallbroker.publish(broker, "t02", [act(5, 3), act(5, 2)])
+        t01_moves(*pages)
+        for name in pages:
+            assert card(probe.read(name), "t02")["game"] == "game 5"
+
         # Bad states: refused, said on t02's card, t02's last good state kept; the
         # other table's next state still shown on every page.
         for bad in [json.dumps(b) for b in BAD_STATES] + BAD_TEXTS:
@@ -187,7 +198,7 @@ def test_hostile_messages_are_refused_and_the_page_goes_on(tmp_path):
                     seen = probe.until(name, lambda s: card(s, "t02")["bad"] is not None)
                     c = card(seen, "t02")
                     assert c["bad"] == "sent an unreadable " + what, (bad, c)
-                    assert c["game"] in ("", "game 1") and c["status"] == "", (bad, c)
+                    assert c["game"] in ("game 5", "game 1") and c["status"] == "", (bad, c)
                     assert set(seen["finished"]) <= {"3"}, (bad, seen)
                 # the table's next good message of that kind clears the mark
                 hallbroker.publish(broker, "t02", [(t02 + kind, good[kind], kind != "action")])
