@@ -10,9 +10,10 @@ ROOT holds hall.json (the board's settings) and the journal. Commands, in order:
   pace MS       real milliseconds between key lines (default 0)
   key NAME      one key line
   settle MS     run until everything is published (at most MS real ms)
+  idle MS       run the loop for MS real ms, no keys
   cut           a power cut: the application restarts from the journal
   state         print "STATE <state json>"
-  stats         print "STATS connects sent published errors"
+  stats         print "STATS connects sent published errors too_long"
 Prints "SETTLED" or "UNSETTLED" after settle; "T key <ms>" with a real-time stamp
 when a key line is done (the latency test).
 """
@@ -83,6 +84,9 @@ def main(argv):
                 table.run_to(table.now + 1)
                 time.sleep_ms(1)
             print("SETTLED" if hall.caught_up() else "UNSETTLED")
+        elif cmd == "idle":
+            run_real(table, int(args[i]))
+            i += 1
         elif cmd == "cut":
             hall.close()                # the old board's socket goes with its power
             table.power_cut()
@@ -90,7 +94,8 @@ def main(argv):
         elif cmd == "state":
             print("STATE", T.state_json(table.game))
         elif cmd == "stats":
-            print("STATS", hall.connects, hall.sent, hall.published, hall.errors)
+            print("STATS", hall.connects, hall.sent, hall.published, hall.errors,
+                  hall.too_long)
         else:
             print("unknown command", cmd)
             sys.exit(2)

@@ -1,7 +1,8 @@
 """A real Mosquitto for the hall tests: installed when missing (Debian's package,
-as root), a config written to a temporary folder (TCP and WebSockets listeners on
-free localhost ports, persistence, a password file and the ACL of docs/HALL.md),
-started, stopped gracefully or killed, started again on the same ports."""
+as root), run with the broker file of the repository (hall/broker/mosquitto.conf,
+the one docs/HALL.md shows) whose placeholders name a temporary folder (password
+file, ACL of docs/HALL.md, persistence, log) and free localhost ports; started,
+stopped gracefully or killed, started again on the same ports."""
 import os
 import shutil
 import signal
@@ -37,20 +38,38 @@ def free_port():
     return port
 
 
-def acl_text(hall, tables, writes=()):
+CONFIG = os.path.join(ROOT, "hall", "broker", "mosquitto.conf")
+READERS = ("hall", "hall2", "hall3", "hall4", "hall5")     # one login per open page
+
+
+def acl_text(hall, tables, writes=(), readers=READERS):
     """The ACL of docs/HALL.md: each table writes under its own topic only, the
-    hall view and the archive read; `writes`: more (user, topic) a table may write
-    (a name it is to be renamed to)."""
-    out = ["# readers", "user hall", "topic read cowboy/#", "", "user archive",
-           "topic read cowboy/#", ""]
+    pages (one read-only login each) and the archive read; `writes`: more (user,
+    topic) a table may write (a name it is to be renamed to)."""
+    out = []
+    for r in tuple(readers) + ("archive",):
+        out += ["user %s" % r, "topic read cowboy/#", ""]
     for t in tables:
         out += ["user %s" % t, "topic write cowboy/%s/%s/#" % (hall, t)]
         out += ["topic write " + topic for user, topic in writes if user == t] + [""]
     return "\n".join(out)
 
 
+def config_text(values):
+    """hall/broker/mosquitto.conf with each @NAME@ replaced by values[NAME]."""
+    with open(CONFIG) as f:
+        text = f.read()
+    for k, v in values.items():
+        text = text.replace("@%s@" % k, str(v))
+    left = [line for line in text.splitlines() if "@" in line and not line.startswith("#")]
+    assert not left, "placeholders of %s not filled in: %s" % (CONFIG, left)
+    return text
+
+
 class Broker:
-    def __init__(self, folder, hall, tables, writes=()):
+    def __init__(self, folder, hall, tables, writes=(), config=None):
+        """`config`: the configuration's text with placeholders (default: the file of
+        the repository, hall/broker/mosquitto.conf)."""
         self.folder = str(folder)
         self.binary = mosquitto()
         self.port = free_port()
@@ -58,7 +77,7 @@ class Broker:
         self.proc = None
         os.makedirs(os.path.join(self.folder, "data"), exist_ok=True)
         pw = os.path.join(self.folder, "passwords")
-        users = ["hall", "archive"] + list(tables)
+        users = list(READERS) + ["archive"] + list(tables)
         with open(pw, "w") as f:
             for u in users:
                 f.write("%s:%s\n" % (u, PASSWORD))
@@ -67,21 +86,16 @@ class Broker:
         with open(os.path.join(self.folder, "acl"), "w") as f:
             f.write(acl_text(hall, tables, writes))
         self.conf = os.path.join(self.folder, "mosquitto.conf")
+        values = {"CONFIG": self.folder, "DATA": os.path.join(self.folder, "data"),
+                  "USER": "root" if os.geteuid() == 0 else os.environ.get("USER", "nobody"),
+                  "LOG": "file " + os.path.join(self.folder, "mosquitto.log"),
+                  "PORT": self.port, "WS_PORT": self.ws_port, "HOST": "127.0.0.1"}
+        text = config_text(values) if config is None else config
+        if config is not None:
+            for k, v in values.items():
+                text = text.replace("@%s@" % k, str(v))
         with open(self.conf, "w") as f:
-            f.write("\n".join([
-                "per_listener_settings false",
-                "allow_anonymous false",
-                "password_file " + pw,
-                "acl_file " + os.path.join(self.folder, "acl"),
-                "persistence true",
-                "persistence_location " + os.path.join(self.folder, "data") + "/",
-                "autosave_interval 1",
-                "max_queued_messages 10000",
-                "user root",
-                "log_dest file " + os.path.join(self.folder, "mosquitto.log"),
-                "listener %d 127.0.0.1" % self.port,
-                "listener %d 127.0.0.1" % self.ws_port,
-                "protocol websockets", ""]))
+            f.write(text)
 
     def start(self):
         self.proc = subprocess.Popen([self.binary, "-c", self.conf],

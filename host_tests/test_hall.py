@@ -59,7 +59,7 @@ def archive(broker, db, games, seconds):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def collect(broker, vendor, topic, seconds, user="hall", publish=()):
+def collect(broker, vendor, topic, seconds, user="hall2", publish=()):
     """Messages (topic, payload text, retained) a reader gets within `seconds`;
     `publish`: (user, topic, payload) sent by other clients once subscribed."""
     if vendor not in sys.path:
@@ -450,3 +450,186 @@ def test_a_backlog_is_caught_up_fast(tmp_path, vendor):
     span = reader.times[-1] - reader.times[0]
     print("catch-up: %d actions in %.2f s" % (BACKLOG, span))
     assert span < 4.0
+
+
+def long_game(limit):
+    """A finished two-player game (JSON Lines: header, actions) whose record as a
+    board publishes it (`# game 1`, the header with the opener) is as long as
+    possible within `limit` bytes: the longest action lines the rules core accepts
+    (long fouls and misses, never a third foul in a row), then player 2 fouls out.
+    Returns (lines, length of the record)."""
+    import record
+    from cowboy import codes as C
+    from cowboy import recordtext as T
+    from cowboy.game import Game
+
+    def text(f):
+        try:
+            return T.action_to_json(T.SHOT, f)
+        except IndexError:          # not a facts int the panel can make
+            return ""
+    pool = sorted(((len(text(f)), f) for f in range(1 << 18)), reverse=True)
+    pool = [x for x in pool if x[0] >= 60] + [(12, 0)]     # else a plain miss
+    g = Game()
+    g.new_game(2, 0)
+    lines = []
+    size = len("# game 1\n" + T.header_json(2, 0) + "\n")
+    out_lines = ['{"shot": {"first": 0}}', '{"shot": {}}']       # P2's foul, P1's miss
+    finish = 3 * sum(len(x) + 1 for x in out_lines) + len(out_lines[1]) + 1
+    used = []                       # strokes taken, longest first: tried first
+    while True:
+        for n, f in used + pool:
+            out = g.preview(f)
+            if out >= 0 and not out & (C.WIN | C.ELIMINATED | C.FAILED_OPENING) and \
+                    not (C.reason(out) and g.fouls[g.shooter] >= 1):
+                break
+        else:
+            raise AssertionError("no stroke to lengthen the game with")
+        if (n, f) not in used:
+            used = sorted(used + [(n, f)], reverse=True)
+        line = text(f)
+        if size + len(line) + 1 + finish > limit:
+            break
+        assert g.shot(f) == 0
+        lines.append(line)
+        size += len(line) + 1
+    while g.winner < 0:             # player 2 fouls out
+        line = out_lines[0] if g.shooter == 1 else out_lines[1]
+        assert g.shot(record.facts_from_json(json.loads(line)["shot"])) == 0, line
+        lines.append(line)
+        size += len(line) + 1
+    assert size <= limit
+    return ['{"players": 2}'] + lines, size
+
+
+def test_the_longest_record_a_board_sends_goes_through_and_a_longer_one_is_held(
+        tmp_path, vendor):
+    """A finished game whose record is just within net/hall.py RECORD_MAX (the
+    longest a board sends) reaches the broker, a subscriber and the archive whole;
+    one just over it is not sent at all (the broker's limit is above RECORD_MAX, so
+    nothing a board sends is dropped after its PUBACK), the board counts it and
+    still delivers every action."""
+    from net.hall import RECORD_MAX
+    assert RECORD_MAX < hallbroker.MESSAGE_LIMIT
+    fits, fits_size = long_game(RECORD_MAX)
+    over, over_size = long_game(RECORD_MAX + 300)
+    assert RECORD_MAX - 150 < fits_size <= RECORD_MAX < over_size
+    (tmp_path / "fits.jsonl").write_text("\n".join(fits) + "\n")
+    (tmp_path / "over.jsonl").write_text("\n".join(over) + "\n")
+    broker = start_broker(tmp_path, ["e1", "e2"])
+    db = tmp_path / "hall.db"
+    try:
+        reader = Reader(broker, vendor, "cowboy/%s/+/+" % HALL).start()
+        arch = archive(broker, db, 0, 60)
+        procs = [table(tmp_path, broker, vendor, name, "settle", "20000", "state", "stats",
+                       record=tmp_path / (name_file + ".jsonl"))
+                 for name, name_file in (("e1", "fits"), ("e2", "over"))]
+        outs = [finish(p) for p in procs]
+        end = time.monotonic() + 20
+        while time.monotonic() < end and not archived(db):
+            time.sleep(0.2)
+        time.sleep(0.5)
+        arch.terminate()
+        arch.communicate(timeout=30)
+        got = reader.stop()
+    finally:
+        broker.stop()
+    for lines in outs:
+        assert lines[0] == "SETTLED", lines
+    stats = [line.split()[1:] for lines in outs for line in lines if line.startswith("STATS")]
+    assert [s[-1] for s in stats] == ["0", "1"]             # too_long: e2's record
+    records = {t.split("/")[2]: p for t, p, r in got if t.endswith("/game")}
+    assert sorted(records) == ["e1"]
+    assert len(records["e1"].encode()) == fits_size
+    assert records["e1"].splitlines()[2:] == fits[1:]
+    assert [g["table"] for g in archived(db)] == ["e1"]
+    assert archived(db)[0]["record"] == records["e1"]
+    actions = {}
+    for t, p, r in got:
+        if t.endswith("/action"):
+            m = json.loads(p)
+            actions.setdefault(t.split("/")[2], set()).add(m["pos"])
+    assert actions["e2"] == set(range(1, len(over)))        # every action of e2 sent
+
+
+def test_the_docs_show_the_broker_file_the_tests_run():
+    """docs/HALL.md shows hall/broker/mosquitto.conf whole (the file every hall test
+    runs, hallbroker.py) and the ACL hallbroker.py writes."""
+    text = open(os.path.join(ROOT, "docs", "HALL.md")).read()
+    blocks = text.split("```")[1::2]
+    conf = open(hallbroker.CONFIG).read()
+    assert ("\n" + conf) in blocks
+    acl = hallbroker.acl_text("club", ["t01"], readers=("hall-tv", "hall-overlay"))
+    assert ("\n" + acl.rstrip("\n") + "\n") in blocks
+
+
+def test_a_game_acknowledged_just_before_a_broker_crash_is_kept(tmp_path, vendor):
+    """The broker of docs/HALL.md is killed (SIGKILL) one second after it
+    acknowledged a finished game, while the archive is away: after the restart the
+    game is still retained and still queued for the archive."""
+    broker = start_broker(tmp_path, ["f1"])
+    db = tmp_path / "hall.db"
+    try:
+        arch = archive(broker, db, 0, 1)       # its persistent session, then away
+        arch.communicate(timeout=30)
+        out = finish(table(tmp_path, broker, vendor, "f1", "play",
+                           os.path.join(DATA, "game2.keys"), "settle", "20000", "state"))
+        assert out[0] == "SETTLED"
+        time.sleep(1.0)
+        broker.stop(kill=True)
+        broker.start()
+        retained = collect(broker, vendor, "cowboy/%s/f1/+" % HALL, 0.5)
+        arch = archive(broker, db, 1, 10)
+        arch.communicate(timeout=30)
+    finally:
+        broker.stop()
+    kinds = {t.split("/")[3]: p for t, p, r in retained if r}
+    assert kinds.get("state") == out[-1][len("STATE "):], kinds
+    assert "game" in kinds, kinds
+    games = archived(db)
+    assert [g["table"] for g in games] == ["f1"]
+    check_game2(games[0], tmp_path)
+
+
+def test_the_pages_login_cannot_take_over_a_table_or_the_archive(tmp_path, vendor):
+    """With the broker file of docs/HALL.md, a client logged in as a page (the
+    password is in the TV's address) that connects with a table's client id does not
+    knock the table off (no second connection, no `offline`), and one that connects
+    with the archive's client id and a persistent session does not take the games
+    queued for the archive: back, it archives both games finished while it was away
+    (retained messages hold only the last)."""
+    import test_hall_page as P
+    broker = start_broker(tmp_path, ["h1"])
+    db = tmp_path / "hall.db"
+    (tmp_path / "next.keys").write_text("OK\nOK\n" + open(os.path.join(DATA, "game2.keys")).read())
+    attackers = []
+    try:
+        arch = archive(broker, db, 0, 1)         # its persistent session, then away
+        arch.communicate(timeout=30)
+        reader = Reader(broker, vendor, "cowboy/%s/h1/status" % HALL).start()
+        proc = P.Lines(table(tmp_path, broker, vendor, "h1", "play",
+                             os.path.join(DATA, "game2.keys"), "settle", "20000", "idle",
+                             "2500", "play", str(tmp_path / "next.keys"), "settle", "20000",
+                             "stats", "idle", "1000"))
+        proc.wait_for(lambda line: line == "SETTLED", 30)
+        for cid in ("cowboy-%s-h1" % HALL, "h1", "cowboy-archive", "archive"):
+            attackers.append(hallbroker.client(broker, "hall2", client_id=cid, clean=False))
+            time.sleep(0.2)
+        time.sleep(0.5)
+        for c in attackers:
+            c.disconnect()
+            c.loop_stop()
+        proc.wait_for(lambda line: line.startswith("STATS"), 60)
+        statuses = [p for t, p, r in reader.stop()]     # before the table goes away
+        proc.proc.wait(10)
+        arch = archive(broker, db, 2, 10)
+        aout, aerr = arch.communicate(timeout=30)
+    finally:
+        broker.stop()
+    lines = [x for t, x in proc.lines]
+    assert lines.count("SETTLED") == 2, lines
+    stats = [x for x in lines if x.startswith("STATS")][0].split()
+    assert stats[1] == "1", lines                   # one connection all along
+    assert "offline" not in statuses, statuses      # its last will never went out
+    games = archived(db)
+    assert [(g["table"], g["game"]) for g in games] == [("h1", 1), ("h1", 2)], aout + aerr

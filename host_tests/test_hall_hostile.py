@@ -140,9 +140,9 @@ def test_hostile_messages_are_refused_and_the_page_goes_on(tmp_path):
                                            (t02 + "status", "online", True)])
         probe = Probe()
         probe.ask({"open": "hall", "url": url("", hall=HALL)}, "opened")
-        probe.ask({"open": "all", "url": url("")}, "opened")
-        probe.ask({"open": "overlay", "url": url("overlay.html", hall=HALL, table="t02")},
-                  "opened")
+        probe.ask({"open": "all", "url": url("", user="hall2")}, "opened")
+        probe.ask({"open": "overlay", "url": url("overlay.html", hall=HALL, table="t02",
+                                                 user="hall3")}, "opened")
         pages = ("hall", "all")
         t01_moves(*pages)
         probe.until("overlay", lambda s: scores(s, "t02") == [7, 12])
@@ -238,15 +238,19 @@ def test_hostile_messages_are_refused_and_the_page_goes_on(tmp_path):
         # A page opened now gets the retained bad messages first: it shows both
         # tables, t02 marked, and follows t01.
         hallbroker.publish(broker, "t02", [(t02 + "state", json.dumps(BAD_STATES[0]), True)])
-        probe.ask({"open": "later", "url": url("", hall=HALL)}, "opened")
+        probe.ask({"open": "later", "url": url("", hall=HALL, user="hall4")}, "opened")
         seen = probe.until("later", lambda s: card(s, "t02") is not None
                            and card(s, "t01") is not None and card(s, "t01")["scores"])
         assert card(seen, "t02")["bad"].startswith("sent an unreadable"), seen
         t01_moves("later", *pages)
         end = probe.ask({"end": True}, "end")
+        with open(os.path.join(broker.folder, "mosquitto.log")) as f:
+            log = f.read()
     finally:
         if probe is not None and probe.proc.poll() is None:
             probe.proc.kill()
         broker.stop()
     assert "error" not in end, end["error"]
     assert end["console"] == []
+    # four pages open at once, each with its own login: none took over another's
+    assert "already connected" not in log
