@@ -579,7 +579,9 @@ def test_a_game_acknowledged_just_before_a_broker_crash_is_kept(tmp_path, vendor
         broker.stop(kill=True)
         broker.start()
         retained = collect(broker, vendor, "cowboy/%s/f1/+" % HALL, 0.5)
-        arch = archive(broker, db, 1, 10)
+        arch = archive(broker, db, 0, 20)
+        wait_whole(db, ["f1"], 15)
+        arch.terminate()
         arch.communicate(timeout=30)
     finally:
         broker.stop()
@@ -633,3 +635,91 @@ def test_the_pages_login_cannot_take_over_a_table_or_the_archive(tmp_path, vendo
     assert "offline" not in statuses, statuses      # its last will never went out
     games = archived(db)
     assert [(g["table"], g["game"]) for g in games] == [("h1", 1), ("h1", 2)], aout + aerr
+
+
+def test_an_archive_stopped_while_storing_gets_the_game_again(tmp_path, vendor):
+    """Two games finish while the archive is away (the broker's retained record is
+    only the second). The archive comes back and is killed while it stores the
+    first (the database held locked by another writer): nothing may have been
+    acknowledged, so on its next start it stores both, from its session's queue
+    and the retained record."""
+    import sqlite3
+    broker = start_broker(tmp_path, ["k1"])
+    db = tmp_path / "hall.db"
+    # game2 without its last UNDO and REDO: each game's record is published once
+    keys = open(os.path.join(DATA, "game2.keys")).read().splitlines()
+    assert [k.split()[0] for k in keys[-2:]] == ["UNDO", "REDO"]
+    (tmp_path / "first.keys").write_text("\n".join(keys[:-2]) + "\n")
+    (tmp_path / "next.keys").write_text("\n".join(["OK", "OK"] + keys[:-2]) + "\n")
+    try:
+        arch = archive(broker, db, 0, 1)         # its session and its database, then away
+        arch.communicate(timeout=30)
+        out = finish(table(tmp_path, broker, vendor, "k1", "play",
+                           str(tmp_path / "first.keys"), "settle", "20000", "play",
+                           str(tmp_path / "next.keys"), "settle", "20000"))
+        assert out == ["SETTLED", "SETTLED"]
+        lock = sqlite3.connect(str(db))
+        lock.execute("BEGIN IMMEDIATE")          # readers may, writers wait
+        arch = archive(broker, db, 0, 30)
+        time.sleep(2.5)                     # connected, a record received, its INSERT
+        arch.kill()                         # waiting for the lock (5 s at most)
+        arch.communicate(timeout=10)
+        lock.rollback()
+        lock.close()
+        assert archived(db) == []
+        arch = archive(broker, db, 0, 20)
+        end = time.monotonic() + 15
+        while time.monotonic() < end and len(archived(db)) < 2:
+            time.sleep(0.2)
+        time.sleep(0.5)
+        arch.terminate()
+        aout, aerr = arch.communicate(timeout=30)
+    finally:
+        broker.stop()
+    assert [(g["table"], g["game"]) for g in archived(db)] == [("k1", 1), ("k1", 2)], aout
+
+
+def test_the_archive_refuses_what_no_board_sends_and_stays_connected(tmp_path, vendor):
+    """Retained records no board sends (game numbers out of range or not plain
+    digits, names no board has, not UTF-8, a record the rules core refuses, a record
+    over the broker's size limit) are refused and logged; the archive stays on its
+    one connection and stores the one good record."""
+    broker = hallbroker.Broker(tmp_path / "broker", HALL, ["m1"],
+                               writes=[("m1", "cowboy/#")]).start()
+    db = tmp_path / "hall.db"
+    good = "# game 4\n" + open(os.path.join(DATA, "game2.jsonl")).read()
+    body = "\n".join(record_lines(os.path.join(DATA, "game2.jsonl"))) + "\n"
+    t = "cowboy/%s/m1/game" % HALL
+    bad = [(t, "# game %s\n" % n + body) for n in
+           ("99999999999999999999", "-5", "\u0663\u0663", "1_3", " 21 ", "21 ", "0",
+            "1073741824", "")]
+    bad += [("cowboy/%s/%s/game" % (HALL, name), good) for name in
+            ("", "x" * 60000, "<img src=x onerror=alert(1)>", "M1", "m1 ", "a" * 13)]
+    bad += [("cowboy/%s/m1/game" % name, good) for name in ("", "Club")]
+    bad += [(t.replace("m1", "m2"), "# game 5\n" + body.replace("players\": 3", "players\": 9")),
+            (t.replace("m1", "m3"), b"# game 6\n\xff\xfe\n"),
+            (t.replace("m1", "m4"), "# game 7\n" + body[:-20])]
+    big = (t.replace("m1", "m5"), "# game 8\n" + body + "#" * hallbroker.MESSAGE_LIMIT)
+    try:
+        arch = archive(broker, db, 0, 1)         # its session: every message is queued
+        arch.communicate(timeout=30)
+        for topic, payload in bad:
+            hallbroker.publish(broker, "m1", [(topic, payload, True)])
+        hallbroker.publish(broker, "m1", [big + (True,), (t, good, True)])
+        arch = archive(broker, db, 0, 3)
+        aout, aerr = arch.communicate(timeout=30)
+        with open(os.path.join(broker.folder, "mosquitto.log")) as f:
+            log = f.read()
+    finally:
+        broker.stop()
+    connects = log.count("as archive ") + log.count("as cowboy-archive ")
+    assert connects == 2, aout + aerr               # the first run's, and this one's
+    refused = [x for x in aout.splitlines() if ": refused: " in x]
+    # everything that reaches cowboy/club/+/game (queued, then retained), refused; the
+    # message over the size limit never reaches it (the broker drops it)
+    reach = {ascii(topic[:80]) for topic, p in bad
+             if topic.startswith("cowboy/club/") and len(topic.split("/")) == 4}
+    assert {x.split(": refused: ")[0] for x in refused} == reach, aout
+    assert len([x for x in refused if "line 1: not '# game G'" in x]) == 9, aout
+    assert not [x for x in aout.splitlines() if "/m5/" in x], aout
+    assert [(g["table"], g["game"]) for g in archived(db)] == [("m1", 4)], aout
