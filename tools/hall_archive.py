@@ -278,6 +278,12 @@ def main(argv):
     if opts["results"]:
         archive.results(sys.stdout)
         return 0
+    try:
+        import paho.mqtt.client  # noqa: F401
+    except ImportError:
+        sys.stderr.write("hall_archive: listening needs paho-mqtt (the version pinned in "
+                         "requirements.txt; `make venv` installs it into .venv)\n")
+        return 2
     return listen(archive, opts, sys.stdout)
 
 
