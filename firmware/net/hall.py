@@ -17,7 +17,9 @@ network. What is published comes from the journal (app/journal.py), not from a
 queue of its own, so after an outage or a reboot the board resends what the
 broker has not acknowledged: the acknowledged position (game, pos) is kept in
 `hall.ack`, written rarely (a game change, else at most every ACK_SAVE_MS). A
-subscriber that keeps (game, pos) sees every action once and in order.
+subscriber that keeps (game, pos) sees every action once and in order. Up to WINDOW
+messages are in flight at once (the acknowledged position is the one before the
+oldest of them), and a record longer than RECORD_MAX is not sent.
 
 Game numbers are the journal's archive numbers: the game in progress gets the
 number it will be archived under (games/NNNNNN.jnl), so a finished game's actions
@@ -142,19 +144,12 @@ def read_stream(data):
     return h >> 4, h & 15, J.header_rules(buf), ops
 
 
-def record_text(g, players, opener, rules, ops):
-    """A whole game as published on `game`: a comment naming the game number, the
-    header, the action lines."""
-    lines = ["# game %d" % g, T.header_json(players, opener, rules)]
-    for v in ops:
-        lines.append(T.op_json(v))
-    return "\n".join(lines) + "\n"
-
-
 def record_bytes(g, players, opener, rules, ops, limit=RECORD_MAX):
-    """record_text() as bytes, or None when it would be longer than `limit` bytes.
-    Measured line by line first, then written into one buffer of the exact size:
-    at no time more than that buffer and one line in memory."""
+    """A whole game as published on `game` (a comment naming the game number, the
+    header, the action lines, each ending in a newline) as bytes, or None when it
+    would be longer than `limit` bytes. Measured line by line first, then written
+    into one buffer of the exact size: never more than that buffer and one line in
+    memory."""
     head = "# game %d\n%s\n" % (g, T.header_json(players, opener, rules))
     n = len(head)
     for v in ops:
