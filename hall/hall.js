@@ -70,29 +70,91 @@ const CowboyHall = (() => {
     root.replaceChildren(f);
   }
 
-  // ---- the tables -------------------------------------------------------------------------
-  function validState(s) {
-    return s && Number.isInteger(s.players) && s.players >= 2 && s.players <= 8 &&
-      Array.isArray(s.scores) && s.scores.length === s.players &&
-      Array.isArray(s.fouls) && s.fouls.length === s.players &&
-      Array.isArray(s.out) && Array.isArray(s.off_table) && s.phase in PHASES;
+  // ---- what the tables send, checked ----------------------------------------------------
+  // Everything from the broker is checked before it is kept: the topic's names, the
+  // size, and every field's type and range (docs/GAME-RECORD.md, docs/HALL.md). What
+  // fails is dropped (logged with console.warn), the table's card says it sent
+  // something unreadable, and the page goes on with every other message.
+  const PHASE_NAMES = ["opening", "choice", "points", "caroms", "final", "over"];
+  const NAME = /^[a-vyz0-9-]{1,12}$/;       // display/hallui.py NAME_CHARS, MAX_NAME
+  const KINDS = ["state", "status", "action", "game"];
+  const MAX_NUMBER = 2 ** 30 - 1;           // game numbers and positions
+  // The broker's message_size_limit (docs/HALL.md): the longest record a board sends
+  // (net/hall.py RECORD_MAX) is well below it.
+  const MAX_MESSAGE = 65536;
+  const BALLS = [1, 3, 5];
+
+  const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+  const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+  const intIn = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
+  const listOf = (v, n, lo, hi) => Array.isArray(v) && v.length === n && v.every((x) => intIn(x, lo, hi));
+  // Ascending, no repeats, each one of `allowed`.
+  const ascending = (v, allowed) => Array.isArray(v) &&
+    v.every((x, i) => Number.isInteger(x) && allowed(x) && (i === 0 || x > v[i - 1]));
+
+  function parseJSON(text) {
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      return undefined;
+    }
   }
 
-  // A finished game as published on `game`: "# game G", the header, the actions.
-  function parseRecord(text) {
-    const lines = text.split("\n").map((l) => l.trim()).filter((l) => l);
-    const m = /^#\s*game\s+(\d+)/.exec(lines[0] || "");
-    if (!m) return null;
-    const body = lines.filter((l) => !l.startsWith("#"));
-    let header;
-    try {
-      header = JSON.parse(body[0]);
-    } catch (e) {
+  // The state object of GAME-RECORD.md as a new object with exactly its keys, or null.
+  function readState(text) {
+    const s = parseJSON(text);
+    if (!isObject(s)) return null;
+    const keys = ["players", "scores", "inning", "shooter", "phase", "fouls", "out", "winner",
+      "cue_in_hand", "off_table"];
+    if (!keys.every((k) => own(s, k))) return null;
+    const n = s.players;
+    if (!intIn(n, 2, 8)) return null;
+    if (!listOf(s.scores, n, 0, 101) || !listOf(s.fouls, n, 0, 3)) return null;
+    if (!intIn(s.inning, 0, 100)) return null;
+    if (typeof s.phase !== "string" || !PHASE_NAMES.includes(s.phase)) return null;
+    const over = s.phase === "over";
+    if (over ? s.shooter !== null : !intIn(s.shooter, 1, n)) return null;
+    if (s.winner !== null && !(over && intIn(s.winner, 1, n))) return null;
+    if (!ascending(s.out, (x) => x >= 1 && x <= n)) return null;
+    if (typeof s.cue_in_hand !== "boolean") return null;
+    if (!ascending(s.off_table, (x) => BALLS.includes(x))) return null;
+    const state = {};
+    for (const k of keys) state[k] = Array.isArray(s[k]) ? s[k].slice() : s[k];
+    return state;
+  }
+
+  // {game, pos} of an action message, or null.
+  function readAction(text) {
+    const a = parseJSON(text);
+    if (!isObject(a) || !own(a, "game") || !own(a, "pos") || !own(a, "action")) return null;
+    if (!intIn(a.game, 1, MAX_NUMBER) || !intIn(a.pos, 1, MAX_NUMBER) || !isObject(a.action)) {
       return null;
     }
-    if (!header || !Number.isInteger(header.players)) return null;
+    return { game: a.game, pos: a.pos };
+  }
+
+  // A finished game as published on `game`: "# game G" (G from 1, plain ASCII digits),
+  // the header, the actions. {game, players, actions}, or null.
+  function parseRecord(text) {
+    const m = /^# game ([1-9][0-9]{0,9})$/.exec(text.split("\n", 1)[0]);
+    const lines = text.split("\n").map((l) => l.trim()).filter((l) => l);
+    if (!m || Number(m[1]) > MAX_NUMBER) return null;
+    const body = lines.filter((l) => !l.startsWith("#"));
+    const header = parseJSON(body[0]);
+    if (!isObject(header) || !own(header, "players") || !intIn(header.players, 2, 8)) return null;
+    if (own(header, "opener") && !intIn(header.opener, 1, header.players)) return null;
     return { game: Number(m[1]), players: header.players, actions: body.length - 1 };
   }
+
+  // [hall, table, kind] of a topic cowboy/<hall>/<table>/<kind> with valid names, or null.
+  function readTopic(topic) {
+    const parts = topic.split("/");
+    if (parts.length !== 4 || parts[0] !== "cowboy" || !NAME.test(parts[1]) ||
+        !NAME.test(parts[2]) || !KINDS.includes(parts[3])) return null;
+    return parts.slice(1);
+  }
+
+  const WHAT = { state: "state", status: "status", action: "action", game: "game record" };
 
   // Keeps every table (key "hall/table") and the finished games; `changed(table)`
   // and `finished()` are called when something shown changed.
@@ -100,6 +162,8 @@ const CowboyHall = (() => {
     constructor(onTable, onFinished) {
       this.tables = new Map();
       this.finished = [];             // newest first
+      this.refused = 0;               // messages dropped, of every table and topic
+      this.onRefused = () => {};
       this.onTable = onTable;
       this.onFinished = onFinished;
     }
@@ -108,28 +172,68 @@ const CowboyHall = (() => {
       const key = hall + "/" + name;
       let t = this.tables.get(key);
       if (!t) {
-        t = { key, hall, name, state: null, status: "", game: 0, pos: 0, reopen: 0 };
+        t = { key, hall, name, state: null, status: "", game: 0, pos: 0, reopen: 0,
+          bad: "", badKind: "", seen: new Map() };   // seen: game -> its newest position
         this.tables.set(key, t);
       }
       return t;
     }
 
-    message(topic, text) {
-      const parts = topic.split("/");
-      if (parts.length !== 4 || parts[0] !== "cowboy") return;
-      const t = this.table(parts[1], parts[2]);
-      const kind = parts[3];
-      if (kind === "state") {
-        let s;
+    // A message as MQTT.js hands it over (`payload` bytes, or a string).
+    receive(topic, payload) {
+      const where = readTopic(topic);
+      if (!where) {
+        this.refuse("a topic outside cowboy/<hall>/<table>/<kind> with valid names: " +
+          JSON.stringify(topic.slice(0, 80)));
+        return;
+      }
+      if (!payload.length) return;    // a retained message deleted: nothing to show
+      const t = this.table(where[0], where[1]);
+      const kind = where[2];
+      let text = null;
+      if (payload.length <= MAX_MESSAGE) {
         try {
-          s = JSON.parse(text);
+          text = typeof payload === "string" ? payload
+            : new TextDecoder("utf-8", { fatal: true }).decode(payload);
         } catch (e) {
-          s = null;
+          text = null;
         }
-        if (!validState(s)) {
-          console.warn("hall: a state that is not a game state on " + topic);
-          return;
+      }
+      let ok = false;
+      if (text !== null) {
+        try {
+          ok = this.message(t, kind, text);
+        } catch (e) {
+          ok = false;
         }
+      }
+      if (ok) {
+        if (t.badKind === kind) this.mark(t, "", "");
+      } else {
+        this.refuse((text === null ? "a message too long or not UTF-8" : "an unreadable " +
+          WHAT[kind]) + " on " + topic);
+        this.mark(t, kind, "unreadable " + WHAT[kind]);
+      }
+    }
+
+    refuse(why) {
+      this.refused++;
+      console.warn("hall: refused " + why);
+      this.onRefused(this.refused);
+    }
+
+    mark(t, kind, text) {
+      if (t.bad === text && t.badKind === kind) return;
+      t.bad = text;
+      t.badKind = kind;
+      this.onTable(t);
+    }
+
+    // One message of table t; false when it is not what the topic carries.
+    message(t, kind, text) {
+      if (kind === "state") {
+        const s = readState(text);
+        if (!s) return false;
         const was = t.state;
         t.state = s;
         // An ended game that goes on: an undo (the next action is the same game's) or
@@ -137,18 +241,19 @@ const CowboyHall = (() => {
         if (s.phase !== "over" && was && was.phase === "over") t.reopen = t.game;
         this.onTable(t);
       } else if (kind === "status") {
+        if (text !== "online" && text !== "offline") return false;
         t.status = text;
         this.onTable(t);
       } else if (kind === "action") {
-        let a;
-        try {
-          a = JSON.parse(text);
-        } catch (e) {
-          return;
-        }
-        if (!a || !Number.isInteger(a.game) || !Number.isInteger(a.pos)) return;
-        const newer = a.game > t.game || (a.game === t.game && a.pos > t.pos);
-        if (!newer) return;
+        const a = readAction(text);
+        if (!a) return false;
+        // New: a position of its game not seen before (a resend after a reconnect
+        // repeats positions). The newest such action names the game in progress, so
+        // one forged action with a far game number is undone by the table's next.
+        if (a.pos <= (t.seen.get(a.game) || 0)) return true;
+        t.seen.delete(a.game);
+        t.seen.set(a.game, a.pos);
+        if (t.seen.size > 4) t.seen.delete(t.seen.keys().next().value);
         const changed = a.game !== t.game;
         if (t.reopen && t.reopen === a.game) this.reopened(t, a.game);
         t.reopen = 0;
@@ -157,10 +262,12 @@ const CowboyHall = (() => {
         // The state comes before the action it follows: an ended state is game G's.
         if (t.state && t.state.phase === "over") this.result(t, a.game, t.state, true);
         if (changed) this.onTable(t);
-      } else if (kind === "game") {
+      } else {
         const r = parseRecord(text);
-        if (r) this.record(t, r);
+        if (!r) return false;
+        this.record(t, r);
       }
+      return true;
     }
 
     entry(t, game) {
@@ -248,7 +355,6 @@ const CowboyHall = (() => {
       connectTimeout: 5000,
       reconnectPeriod: 2000,
     });
-    const decoder = new TextDecoder();
     status("connecting to " + s.broker, false);
     client.on("connect", () => {
       client.subscribe(topics, { qos: 1 }, (err, granted) => {
@@ -263,7 +369,13 @@ const CowboyHall = (() => {
     client.on("reconnect", () => status("reconnecting to " + s.broker, false));
     client.on("offline", () => status("broker unreachable: " + s.broker, false));
     client.on("error", (e) => status("broker: " + (e && e.message ? e.message : e), false));
-    client.on("message", (topic, payload) => hall.message(topic, decoder.decode(payload)));
+    client.on("message", (topic, payload) => {
+      try {
+        hall.receive(topic, payload);
+      } catch (e) {                   // never into MQTT.js: its stream would stop
+        console.warn("hall: " + (e && e.message ? e.message : e));
+      }
+    });
     return client;
   }
 
@@ -328,5 +440,6 @@ const CowboyHall = (() => {
     return box;
   }
 
-  return { PHASES, settings, form, Hall, connect, detail, rows, extras, el, compareNames };
+  return { PHASES, settings, form, Hall, connect, detail, rows, extras, el, compareNames,
+    readState, parseRecord, readTopic, MAX_MESSAGE };
 })();

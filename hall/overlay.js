@@ -26,6 +26,7 @@
     if (st) head.append(H.el("span", "phase", H.PHASES[st.phase]));
     if (t.status === "offline") head.append(H.el("span", "status", "OFFLINE"));
     box.append(head);
+    if (t.bad) box.append(H.el("p", "bad", "sent an " + t.bad));
     if (st) {
       box.append(H.rows(st));
       const foot = H.el("footer", "stage");

@@ -10,6 +10,7 @@
   const conn = document.getElementById("conn");
   const games = document.getElementById("games");
   const footer = document.getElementById("finished");
+  const refused = document.getElementById("refused");
   const cards = new Map();
   let cols = 0;
   let rowsN = 0;
@@ -68,7 +69,8 @@
     head.append(H.el("span", "game", t.game && !offline ? "game " + t.game : ""));
     head.append(H.el("span", "status", offline ? "OFFLINE" : ""));
     card.classList.toggle("offline", offline);
-    inner.append(head);
+    if (t.bad) inner.append(H.el("p", "bad", "sent an " + t.bad));
+    inner.prepend(head);
     const st = t.state;
     if (st) {
       head.append(H.el("span", "phase", H.PHASES[st.phase]));
@@ -126,6 +128,9 @@
   }
 
   const hall = new H.Hall(draw, finished);
+  hall.onRefused = (n) => {
+    refused.textContent = n + (n === 1 ? " message" : " messages") + " refused";
+  };
   window.cowboyHall = hall;          // for a look from the browser's console (and tests)
   new ResizeObserver(() => {
     cols = 0;

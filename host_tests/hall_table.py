@@ -5,13 +5,15 @@ ROOT), its hall publisher (net/hall.py) and the real MQTT client on a real socke
     micropython hall_table.py ROOT COMMAND...
 
 ROOT holds hall.json (the board's settings) and the journal. Commands, in order:
+  setup P O R   first only: P players, player O (1-based) opens, house rules mask R
   play FILE     the key lines of a sim script, PACE real ms apart
   pace MS       real milliseconds between key lines (default 0)
   key NAME      one key line
   settle MS     run until everything is published (at most MS real ms)
+  idle MS       run the loop for MS real ms, no keys
   cut           a power cut: the application restarts from the journal
   state         print "STATE <state json>"
-  stats         print "STATS connects sent published errors"
+  stats         print "STATS connects sent published errors too_long"
 Prints "SETTLED" or "UNSETTLED" after settle; "T key <ms>" with a real-time stamp
 when a key line is done (the latency test).
 """
@@ -45,10 +47,16 @@ def main(argv):
     root = argv[1]
     if not root.endswith("/"):
         root += "/"
-    table = S.Sim(players=3, root=root)
+    args = argv[2:]
+    players, rules = 3, 0
+    if args[:1] == ["setup"]:
+        from app.settings import Settings
+        players, rules = int(args[1]), int(args[3])
+        Settings(root).set(players=players, opener=int(args[2]) - 1)
+        args = args[4:]
+    table = S.Sim(players=players, root=root, rules=rules)
     hall = attach(table)
     pace = 0
-    args = argv[2:]
     i = 0
     while i < len(args):
         cmd = args[i]
@@ -76,6 +84,9 @@ def main(argv):
                 table.run_to(table.now + 1)
                 time.sleep_ms(1)
             print("SETTLED" if hall.caught_up() else "UNSETTLED")
+        elif cmd == "idle":
+            run_real(table, int(args[i]))
+            i += 1
         elif cmd == "cut":
             hall.close()                # the old board's socket goes with its power
             table.power_cut()
@@ -83,7 +94,8 @@ def main(argv):
         elif cmd == "state":
             print("STATE", T.state_json(table.game))
         elif cmd == "stats":
-            print("STATS", hall.connects, hall.sent, hall.published, hall.errors)
+            print("STATS", hall.connects, hall.sent, hall.published, hall.errors,
+                  hall.too_long)
         else:
             print("unknown command", cmd)
             sys.exit(2)

@@ -1,7 +1,8 @@
 """A real Mosquitto for the hall tests: installed when missing (Debian's package,
-as root), a config written to a temporary folder (TCP and WebSockets listeners on
-free localhost ports, persistence, a password file and the ACL of docs/HALL.md),
-started, stopped gracefully or killed, started again on the same ports."""
+as root), run with the broker file of the repository (hall/broker/mosquitto.conf,
+the one docs/HALL.md shows) whose placeholders name a temporary folder (password
+file, ACL of docs/HALL.md, persistence, log) and free localhost ports; started,
+stopped gracefully or killed, started again on the same ports."""
 import os
 import shutil
 import signal
@@ -14,6 +15,7 @@ from mpy import ROOT
 
 TOOLS = os.path.join(ROOT, "tools")
 PASSWORD = "pw"
+MESSAGE_LIMIT = 65536      # the broker's message_size_limit, hall.js MAX_MESSAGE
 
 
 def mosquitto():
@@ -36,20 +38,38 @@ def free_port():
     return port
 
 
-def acl_text(hall, tables, writes=()):
+CONFIG = os.path.join(ROOT, "hall", "broker", "mosquitto.conf")
+READERS = ("hall", "hall2", "hall3", "hall4", "hall5")     # one login per open page
+
+
+def acl_text(hall, tables, writes=(), readers=READERS):
     """The ACL of docs/HALL.md: each table writes under its own topic only, the
-    hall view and the archive read; `writes`: more (user, topic) a table may write
-    (a name it is to be renamed to)."""
-    out = ["# readers", "user hall", "topic read cowboy/#", "", "user archive",
-           "topic read cowboy/#", ""]
+    pages (one read-only login each) and the archive read; `writes`: more (user,
+    topic) a table may write (a name it is to be renamed to)."""
+    out = []
+    for r in tuple(readers) + ("archive",):
+        out += ["user %s" % r, "topic read cowboy/#", ""]
     for t in tables:
         out += ["user %s" % t, "topic write cowboy/%s/%s/#" % (hall, t)]
         out += ["topic write " + topic for user, topic in writes if user == t] + [""]
     return "\n".join(out)
 
 
+def config_text(values):
+    """hall/broker/mosquitto.conf with each @NAME@ replaced by values[NAME]."""
+    with open(CONFIG) as f:
+        text = f.read()
+    for k, v in values.items():
+        text = text.replace("@%s@" % k, str(v))
+    left = [line for line in text.splitlines() if "@" in line and not line.startswith("#")]
+    assert not left, "placeholders of %s not filled in: %s" % (CONFIG, left)
+    return text
+
+
 class Broker:
-    def __init__(self, folder, hall, tables, writes=()):
+    def __init__(self, folder, hall, tables, writes=(), config=None):
+        """`config`: the configuration's text with placeholders (default: the file of
+        the repository, hall/broker/mosquitto.conf)."""
         self.folder = str(folder)
         self.binary = mosquitto()
         self.port = free_port()
@@ -57,7 +77,7 @@ class Broker:
         self.proc = None
         os.makedirs(os.path.join(self.folder, "data"), exist_ok=True)
         pw = os.path.join(self.folder, "passwords")
-        users = ["hall", "archive"] + list(tables)
+        users = list(READERS) + ["archive"] + list(tables)
         with open(pw, "w") as f:
             for u in users:
                 f.write("%s:%s\n" % (u, PASSWORD))
@@ -66,21 +86,16 @@ class Broker:
         with open(os.path.join(self.folder, "acl"), "w") as f:
             f.write(acl_text(hall, tables, writes))
         self.conf = os.path.join(self.folder, "mosquitto.conf")
+        values = {"CONFIG": self.folder, "DATA": os.path.join(self.folder, "data"),
+                  "USER": "root" if os.geteuid() == 0 else os.environ.get("USER", "nobody"),
+                  "LOG": "file " + os.path.join(self.folder, "mosquitto.log"),
+                  "PORT": self.port, "WS_PORT": self.ws_port, "HOST": "127.0.0.1"}
+        text = config_text(values) if config is None else config
+        if config is not None:
+            for k, v in values.items():
+                text = text.replace("@%s@" % k, str(v))
         with open(self.conf, "w") as f:
-            f.write("\n".join([
-                "per_listener_settings false",
-                "allow_anonymous false",
-                "password_file " + pw,
-                "acl_file " + os.path.join(self.folder, "acl"),
-                "persistence true",
-                "persistence_location " + os.path.join(self.folder, "data") + "/",
-                "autosave_interval 1",
-                "max_queued_messages 10000",
-                "user root",
-                "log_dest file " + os.path.join(self.folder, "mosquitto.log"),
-                "listener %d 127.0.0.1" % self.port,
-                "listener %d 127.0.0.1" % self.ws_port,
-                "protocol websockets", ""]))
+            f.write(text)
 
     def start(self):
         self.proc = subprocess.Popen([self.binary, "-c", self.conf],
@@ -114,13 +129,18 @@ def vendor():
     return mqttclient.vendor()
 
 
-def table(tmp_path, broker, vendor, hall, name, *commands):
+def table(tmp_path, broker, vendor, hall, name, *commands, record=None):
     """A table on the host MicroPython (host_tests/hall_table.py) with its own flash
-    folder and hall.json for `broker`; `commands` script it. Returns the process."""
+    folder and hall.json for `broker`; `commands` script it; `record`: a game record
+    (JSON Lines) the board's journal starts with (tools/journal.py). Returns the
+    process."""
     import json
     from mpy import FAKES, FIRMWARE, MICROPYTHON
     root = tmp_path / name
     root.mkdir()
+    if record is not None:
+        subprocess.run([sys.executable, os.path.join(TOOLS, "journal.py"), "to-binary",
+                        str(record), str(root / "journal.bin")], check=True)
     (root / "hall.json").write_text(json.dumps({
         "broker": "127.0.0.1", "port": broker.port, "hall": hall, "table": name,
         "user": name, "password": PASSWORD}))
@@ -129,3 +149,41 @@ def table(tmp_path, broker, vendor, hall, name, *commands):
     return subprocess.Popen([MICROPYTHON, os.path.join(ROOT, "host_tests", "hall_table.py"),
                              str(root)] + list(commands),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def client(broker, user, client_id="", clean=True, on_message=None, password=PASSWORD,
+           port=None):
+    """A paho-mqtt client logged in as `user`, connected, its network loop in a thread
+    (stop with .disconnect(), then .loop_stop()). ConnectionError when the broker
+    refuses it."""
+    import threading
+    import paho.mqtt.client as mqtt
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
+                    clean_session=clean, protocol=mqtt.MQTTv311)
+    c.username_pw_set(user, password)
+    done = threading.Event()
+    result = []
+
+    def on_connect(cl, userdata, flags, reason, props):
+        result.append(reason)
+        done.set()
+    c.on_connect = on_connect
+    if on_message is not None:
+        c.on_message = on_message
+    c.connect("127.0.0.1", port or broker.port, keepalive=10)
+    c.loop_start()
+    if not done.wait(5) or result[0].is_failure:
+        c.loop_stop()
+        raise ConnectionError("%s: %s" % (user, result[0] if result else "no answer"))
+    return c
+
+
+def publish(broker, user, messages):
+    """Publish (topic, payload, retain) messages as `user`, QoS 1, each acknowledged."""
+    c = client(broker, user)
+    try:
+        for topic, payload, retain in messages:
+            c.publish(topic, payload, qos=1, retain=retain).wait_for_publish(5)
+    finally:
+        c.disconnect()
+        c.loop_stop()

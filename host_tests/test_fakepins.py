@@ -1,4 +1,6 @@
 """The fake Pin behaves like an RP2040 pad."""
+import os
+
 import pytest
 
 from fakepins import Pin
@@ -81,3 +83,25 @@ def test_irq_triggers_on_matching_edges_only():
 def test_bad_mode_rejected():
     with pytest.raises(ValueError):
         Pin(1, 42)
+
+
+def test_the_fake_buzzer_keeps_only_its_latest_tones():
+    """A long game under the host MicroPython: the fake PWM's log of tones stays
+    small (it kept every tone, and a table of the hall tests ran out of heap after
+    some hundred actions)."""
+    from mpy import FAKES, MICROPYTHON, run
+    if not os.path.exists(MICROPYTHON):
+        pytest.skip("needs the host micropython")
+    res = run(code="""
+import fakesystem
+from fakesystem import PWM
+b = fakesystem.board
+pwm = PWM(28)
+for i in range(200000):
+    b.now = i
+    pwm.freq(2000 + i % 7)
+    pwm.duty_u16(i & 1)
+print(len(b.tones), b.tones[-1])
+""", heapsize="256K", path=(FAKES,))
+    assert res.status == 0, res.out + res.err
+    assert res.out.split() == ["64", "(199999,", "28,", "2002,", "1)"]

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -40,8 +41,8 @@ def start_broker(tmp_path, tables):
     return hallbroker.Broker(tmp_path / "broker", HALL, tables).start()
 
 
-def table(tmp_path, broker, vendor, name, *commands):
-    return hallbroker.table(tmp_path, broker, vendor, HALL, name, *commands)
+def table(tmp_path, broker, vendor, name, *commands, record=None):
+    return hallbroker.table(tmp_path, broker, vendor, HALL, name, *commands, record=record)
 
 
 def finish(proc, timeout=150):
@@ -58,7 +59,7 @@ def archive(broker, db, games, seconds):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def collect(broker, vendor, topic, seconds, user="hall", publish=()):
+def collect(broker, vendor, topic, seconds, user="hall2", publish=()):
     """Messages (topic, payload text, retained) a reader gets within `seconds`;
     `publish`: (user, topic, payload) sent by other clients once subscribed."""
     if vendor not in sys.path:
@@ -89,24 +90,92 @@ def collect(broker, vendor, topic, seconds, user="hall", publish=()):
     return got
 
 
+class Reader:
+    """A subscriber (the hall user) in a thread of its own, from start() to stop():
+    every message (topic, payload text, retained) it got, in order."""
+
+    def __init__(self, broker, vendor, topic):
+        self.broker, self.vendor, self.topic = broker, vendor, topic
+        self.got = []
+        self.times = []             # time.monotonic() of each message
+        self.ready = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=lambda: asyncio.run(self._run()), daemon=True)
+
+    def start(self):
+        self._thread.start()
+        assert self.ready.wait(10), "the reader did not connect"
+        return self
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join(10)
+        return self.got
+
+    async def _run(self):
+        if self.vendor not in sys.path:
+            sys.path.append(self.vendor)
+        import aiomqttc
+        aiomqttc.log = lambda msg="": None
+
+        async def on_message(proto, t, payload, retain):
+            self.times.append(time.monotonic())
+            self.got.append((t, payload.decode(), bool(retain)))
+        c = aiomqttc.MQTTClient(client_id="reader-%d" % threading.get_ident(),
+                                server="127.0.0.1", port=self.broker.port, user="hall",
+                                password=hallbroker.PASSWORD, keepalive=10)
+        c.on_message = on_message
+        assert await c.connect(timeout_sec=3)
+        await c.subscribe(self.topic, qos=1)
+        self.ready.set()
+        while not self._stop.is_set():
+            await asyncio.sleep(0.05)
+        await c.disconnect()
+
+
+def replayed(lines):
+    """The state object after a game record's lines (header first), through the rules
+    core as tools/replay.py runs it."""
+    sys.path.insert(0, TOOLS)
+    import toolpaths
+    toolpaths.add("../firmware")
+    import record
+    play, ops = record.read_record([x for x in lines if x.strip() and not x.startswith("#")])
+    return json.loads(record.state_json(play.game))
+
+
 def check_game2(g, tmp_path):
-    """An archived game is game2.keys as the board entered it: the actions of
-    game2.jsonl (the header has the board's own opener), its state their replay."""
+    """An archived game is game2.keys as the board entered it (three players, P1
+    opens): game2.jsonl's header and actions, its state their replay."""
     want_lines = record_lines(os.path.join(DATA, "game2.jsonl"))
     lines = g["record"].splitlines()
     assert lines[0] == "# game %d" % g["game"]
-    assert json.loads(lines[1])["players"] == json.loads(want_lines[0])["players"]
+    assert dict({"opener": 1}, **json.loads(want_lines[0])) == json.loads(lines[1])
     assert [json.loads(x) for x in lines[2:]] == [json.loads(x) for x in want_lines[1:]]
-    want = tmp_path / "want.jsonl"
-    want.write_text("\n".join([lines[1]] + want_lines[1:]) + "\n")
-    assert g["state"] == json.loads(replay_state(str(want)))
-    assert g["results"]["winner"] == g["state"]["winner"]
+    want = json.loads(replay_state(os.path.join(DATA, "game2.jsonl")))
+    assert g["state"] == want
+    assert (g["results"]["winner"], g["results"]["scores"]) == (want["winner"], want["scores"])
 
 
 def archived(db):
     out = subprocess.run([sys.executable, os.path.join(TOOLS, "hall_archive.py"), "--db",
                           str(db), "--export", "-"], capture_output=True, text=True, check=True)
     return [json.loads(line) for line in out.stdout.splitlines()]
+
+
+def wait_whole(db, names, seconds=60):
+    """Until the archive holds game2 whole for each table. A table publishes a
+    finished game once or twice (game2 ends, is undone and redone: the longer
+    record replaces the shorter), so the archive is stopped once every table's
+    whole game is in, not after a message count."""
+    whole = len(record_lines(os.path.join(DATA, "game2.jsonl"))) + 1
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        games = archived(db)
+        if sorted(g["table"] for g in games) == sorted(names) and \
+                all(len(g["record"].splitlines()) == whole for g in games):
+            return
+        time.sleep(0.3)
 
 
 def test_twenty_tables_every_game_archived_once(tmp_path, vendor):
@@ -121,17 +190,7 @@ def test_twenty_tables_every_game_archived_once(tmp_path, vendor):
                        "settle", "60000", "play", str(tmp_path / "new.keys"),
                        "settle", "60000", "state") for n in names]
         outs = [finish(p) for p in procs]
-        # A table publishes a finished game once or twice (game2 ends, is undone
-        # and redone: the longer record replaces the shorter), so the archive is
-        # stopped once every table's whole game is in, not after a message count.
-        whole = len(record_lines(os.path.join(DATA, "game2.jsonl"))) + 1
-        end = time.monotonic() + 60
-        while time.monotonic() < end:
-            games = archived(db)
-            if sorted(g["table"] for g in games) == names and \
-                    all(len(g["record"].splitlines()) == whole for g in games):
-                break
-            time.sleep(0.5)
+        wait_whole(db, names)
         arch.terminate()
         aout, aerr = arch.communicate(timeout=30)
         retained = collect(broker, vendor, "cowboy/%s/+/state" % HALL, 1.0)
@@ -162,7 +221,7 @@ def test_broker_restarts_and_a_power_cut_lose_and_repeat_nothing(tmp_path, vendo
     (tmp_path / "first.keys").write_text("\n".join(keys[:cut]) + "\n")
     (tmp_path / "rest.keys").write_text("\n".join(keys[cut:]) + "\n")
     try:
-        arch = archive(broker, db, 3, 120)
+        arch = archive(broker, db, 0, 120)
         time.sleep(0.5)
         procs = [table(tmp_path, broker, vendor, "a1", "pace", "40", "play", game2,
                        "play", str(tmp_path / "new.keys"), "settle", "60000", "state"),
@@ -181,7 +240,9 @@ def test_broker_restarts_and_a_power_cut_lose_and_repeat_nothing(tmp_path, vendo
         time.sleep(0.7)
         broker.start()
         outs = [finish(p) for p in procs]
-        arch.communicate(timeout=120)
+        wait_whole(db, names)
+        arch.terminate()
+        arch.communicate(timeout=30)
         retained = collect(broker, vendor, "cowboy/%s/#" % HALL, 1.0)
     finally:
         broker.stop()
@@ -268,3 +329,397 @@ def test_a_table_renamed_on_its_panel_publishes_under_the_new_name(tmp_path, ven
     assert retained["cowboy/club/t9/state"] == out[-1][len("STATE "):]
     assert json.loads(retained["cowboy/club/t9/state"])["scores"][:2] == [3, 0]
     assert "cowboy/club/t9/status" in retained                # its last will moved too
+
+
+# game2.keys opens with a failed opening taken over (HOLD MISS, ENC); its run to 101
+# is one inning, so any number of players and any rotation can play the rest.
+GAME2_REST = 2
+
+
+def openings(tmp_path):
+    """(table, setup, keys file, next game too) for every kind of opening."""
+    keys = open(os.path.join(DATA, "game2.keys")).read().splitlines()
+    keys = [k for k in keys if k.strip() and not k.lstrip().startswith("#")]
+    rest = keys[GAME2_REST:]
+    plays = {
+        "o1": ("3 1 0", rest, False),                                   # the 3 first
+        "o2": ("3 1 0", ["HOLD MISS", "OK"] + rest, True),              # failed, repeat
+        "o3": ("3 1 0", keys, False),                                   # failed, take
+        "o4": ("4 3 0", ["HOLD MISS", "ENC", "HOLD MISS", "ENC"] + rest, False),  # taken twice
+        "o5": ("3 1 8", keys, False),                                   # take as they lie
+        "o6": ("3 3 0", ["HOLD MISS", "OK", "HOLD MISS", "ENC"] + rest, True),  # repeat, take
+        "o7": ("8 5 0", keys, True),                                    # eight players, P5 opens
+        # the 5 hit first and pocketed (FIRST: 3 -> none -> 1 -> 3 -> 5), taken as it lies
+        "o8": ("3 2 8", ["5", "ENC+", "ENC", "ENC", "ENC", "ENC", "OK", "ENC"] + rest, False),
+    }
+    out = []
+    for name, (setup, lines, more) in plays.items():
+        path = tmp_path / (name + ".keys")
+        path.write_text("\n".join(lines) + "\n")
+        out.append((name, setup.split(), str(path), more))
+    return out
+
+
+def test_every_record_a_table_sends_replays_to_its_own_state(tmp_path, vendor):
+    """Games with every kind of opening (the 3 hit first; failed and repeated; taken
+    over, once and twice; taken with the balls as they lie; other openers and
+    player counts): the `game` record on the broker, its header with the actions
+    the `action` topic carried, and what the archive stored all give the state the
+    table itself shows at the end of the game."""
+    plays = openings(tmp_path)
+    names = [p[0] for p in plays]
+    broker = start_broker(tmp_path, names)
+    (tmp_path / "new.keys").write_text(NEW_GAME)
+    db = tmp_path / "hall.db"
+    try:
+        reader = Reader(broker, vendor, "cowboy/%s/#" % HALL).start()
+        arch = archive(broker, db, 0, 60)
+        time.sleep(0.5)
+        procs = []
+        for name, setup, keys, more in plays:
+            cmds = ["setup"] + setup + ["play", keys, "settle", "30000", "state"]
+            if more:        # the next game begun: the record comes from games/
+                cmds += ["play", str(tmp_path / "new.keys"), "settle", "30000"]
+            procs.append(table(tmp_path, broker, vendor, name, *cmds))
+        outs = [finish(p) for p in procs]
+        end = time.monotonic() + 30
+        while time.monotonic() < end and len(archived(db)) < len(names):
+            time.sleep(0.3)
+        time.sleep(0.5)
+        arch.terminate()
+        arch.communicate(timeout=30)
+        got = reader.stop()
+    finally:
+        broker.stop()
+    own = {}
+    for name, lines in zip(names, outs):
+        assert "UNSETTLED" not in lines, lines
+        states = [x for x in lines if x.startswith("STATE ")]
+        own[name] = json.loads(states[0][len("STATE "):])
+        assert own[name]["phase"] == "over", (name, own[name])
+    winners = {own[n]["winner"] for n in names}
+    assert len(winners) > 2, own            # the openings change who wins
+    records = {}
+    actions = {}
+    for t, payload, retained in got:
+        name, kind = t.split("/")[2:]
+        if kind == "game":
+            records[name] = payload           # the last one sent is the whole game
+        elif kind == "action":
+            m = json.loads(payload)
+            if m["game"] == 1:
+                actions.setdefault(name, {})[m["pos"]] = json.dumps(m["action"])
+    stored = {g["table"]: g for g in archived(db)}
+    for name in names:
+        lines = records[name].splitlines()
+        assert lines[0] == "# game 1"
+        assert replayed(lines) == own[name], (name, lines[1])
+        sent = [actions[name][p] for p in sorted(actions[name])]
+        assert replayed([lines[1]] + sent) == own[name], name
+        assert stored[name]["state"] == own[name], (name, stored[name]["record"].splitlines()[1])
+        r = stored[name]["results"]
+        assert (r["winner"], r["scores"]) == (own[name]["winner"], own[name]["scores"]), name
+
+
+BACKLOG = 300
+
+
+def test_a_backlog_is_caught_up_fast(tmp_path, vendor):
+    """A table that comes online with 300 actions nobody has (a journal written
+    while the broker was away) sends them all, once each and in order, within a
+    few seconds: several messages in flight, not one PUBACK awaited at a time."""
+    broker = start_broker(tmp_path, ["d1"])
+    rec = tmp_path / "backlog.jsonl"
+    rec.write_text('{"players": 2}\n' + '{"shot": {}}\n' * BACKLOG)
+    try:
+        reader = Reader(broker, vendor, "cowboy/%s/d1/action" % HALL).start()
+        proc = table(tmp_path, broker, vendor, "d1", "settle", "12000", "stats", record=rec)
+        out = finish(proc)
+        time.sleep(0.3)
+        got = reader.stop()
+    finally:
+        broker.stop()
+    assert "SETTLED" in out, out
+    stamps = {}
+    for t, payload, retained in got:
+        m = json.loads(payload)
+        assert m["action"] == {"shot": {}}
+        stamps.setdefault(m["pos"], len(stamps))
+    assert sorted(stamps) == list(range(1, BACKLOG + 1))
+    assert [p for p, i in sorted(stamps.items(), key=lambda x: x[1])] == sorted(stamps)
+    span = reader.times[-1] - reader.times[0]
+    print("catch-up: %d actions in %.2f s" % (BACKLOG, span))
+    assert span < 4.0
+
+
+def long_game(limit):
+    """A finished two-player game (JSON Lines: header, actions) whose record as a
+    board publishes it (`# game 1`, the header with the opener) is as long as
+    possible within `limit` bytes: the longest action lines the rules core accepts
+    (long fouls and misses, never a third foul in a row), then player 2 fouls out.
+    Returns (lines, length of the record)."""
+    import record
+    from cowboy import codes as C
+    from cowboy import recordtext as T
+    from cowboy.game import Game
+
+    def text(f):
+        try:
+            return T.action_to_json(T.SHOT, f)
+        except IndexError:          # not a facts int the panel can make
+            return ""
+    pool = sorted(((len(text(f)), f) for f in range(1 << 18)), reverse=True)
+    pool = [x for x in pool if x[0] >= 60] + [(12, 0)]     # else a plain miss
+    g = Game()
+    g.new_game(2, 0)
+    lines = []
+    size = len("# game 1\n" + T.header_json(2, 0) + "\n")
+    out_lines = ['{"shot": {"first": 0}}', '{"shot": {}}']       # P2's foul, P1's miss
+    finish = 3 * sum(len(x) + 1 for x in out_lines) + len(out_lines[1]) + 1
+    used = []                       # strokes taken, longest first: tried first
+    while True:
+        for n, f in used + pool:
+            out = g.preview(f)
+            if out >= 0 and not out & (C.WIN | C.ELIMINATED | C.FAILED_OPENING) and \
+                    not (C.reason(out) and g.fouls[g.shooter] >= 1):
+                break
+        else:
+            raise AssertionError("no stroke to lengthen the game with")
+        if (n, f) not in used:
+            used = sorted(used + [(n, f)], reverse=True)
+        line = text(f)
+        if size + len(line) + 1 + finish > limit:
+            break
+        assert g.shot(f) == 0
+        lines.append(line)
+        size += len(line) + 1
+    while g.winner < 0:             # player 2 fouls out
+        line = out_lines[0] if g.shooter == 1 else out_lines[1]
+        assert g.shot(record.facts_from_json(json.loads(line)["shot"])) == 0, line
+        lines.append(line)
+        size += len(line) + 1
+    assert size <= limit
+    return ['{"players": 2}'] + lines, size
+
+
+def test_the_longest_record_a_board_sends_goes_through_and_a_longer_one_is_held(
+        tmp_path, vendor):
+    """A finished game whose record is just within net/hall.py RECORD_MAX (the
+    longest a board sends) reaches the broker, a subscriber and the archive whole;
+    one just over it is not sent at all (the broker's limit is above RECORD_MAX, so
+    nothing a board sends is dropped after its PUBACK), the board counts it and
+    still delivers every action."""
+    from net.hall import RECORD_MAX
+    assert RECORD_MAX < hallbroker.MESSAGE_LIMIT
+    fits, fits_size = long_game(RECORD_MAX)
+    over, over_size = long_game(RECORD_MAX + 300)
+    assert RECORD_MAX - 150 < fits_size <= RECORD_MAX < over_size
+    (tmp_path / "fits.jsonl").write_text("\n".join(fits) + "\n")
+    (tmp_path / "over.jsonl").write_text("\n".join(over) + "\n")
+    broker = start_broker(tmp_path, ["e1", "e2"])
+    db = tmp_path / "hall.db"
+    try:
+        reader = Reader(broker, vendor, "cowboy/%s/+/+" % HALL).start()
+        arch = archive(broker, db, 0, 60)
+        procs = [table(tmp_path, broker, vendor, name, "settle", "20000", "state", "stats",
+                       record=tmp_path / (name_file + ".jsonl"))
+                 for name, name_file in (("e1", "fits"), ("e2", "over"))]
+        outs = [finish(p) for p in procs]
+        end = time.monotonic() + 20
+        while time.monotonic() < end and not archived(db):
+            time.sleep(0.2)
+        time.sleep(0.5)
+        arch.terminate()
+        arch.communicate(timeout=30)
+        got = reader.stop()
+    finally:
+        broker.stop()
+    for lines in outs:
+        assert lines[0] == "SETTLED", lines
+    stats = [line.split()[1:] for lines in outs for line in lines if line.startswith("STATS")]
+    assert [s[-1] for s in stats] == ["0", "1"]             # too_long: e2's record
+    records = {t.split("/")[2]: p for t, p, r in got if t.endswith("/game")}
+    assert sorted(records) == ["e1"]
+    assert len(records["e1"].encode()) == fits_size
+    assert records["e1"].splitlines()[2:] == fits[1:]
+    assert [g["table"] for g in archived(db)] == ["e1"]
+    assert archived(db)[0]["record"] == records["e1"]
+    actions = {}
+    for t, p, r in got:
+        if t.endswith("/action"):
+            m = json.loads(p)
+            actions.setdefault(t.split("/")[2], set()).add(m["pos"])
+    assert actions["e2"] == set(range(1, len(over)))        # every action of e2 sent
+
+
+def test_the_docs_show_the_broker_file_the_tests_run():
+    """docs/HALL.md shows hall/broker/mosquitto.conf whole (the file every hall test
+    runs, hallbroker.py) and the ACL hallbroker.py writes."""
+    text = open(os.path.join(ROOT, "docs", "HALL.md")).read()
+    blocks = text.split("```")[1::2]
+    conf = open(hallbroker.CONFIG).read()
+    assert ("\n" + conf) in blocks
+    acl = hallbroker.acl_text("club", ["t01"], readers=("hall-tv", "hall-overlay"))
+    assert ("\n" + acl.rstrip("\n") + "\n") in blocks
+
+
+def test_a_game_acknowledged_just_before_a_broker_crash_is_kept(tmp_path, vendor):
+    """The broker of docs/HALL.md is killed (SIGKILL) one second after it
+    acknowledged a finished game, while the archive is away: after the restart the
+    game is still retained and still queued for the archive."""
+    broker = start_broker(tmp_path, ["f1"])
+    db = tmp_path / "hall.db"
+    try:
+        arch = archive(broker, db, 0, 1)       # its persistent session, then away
+        arch.communicate(timeout=30)
+        out = finish(table(tmp_path, broker, vendor, "f1", "play",
+                           os.path.join(DATA, "game2.keys"), "settle", "20000", "state"))
+        assert out[0] == "SETTLED"
+        time.sleep(1.0)
+        broker.stop(kill=True)
+        broker.start()
+        retained = collect(broker, vendor, "cowboy/%s/f1/+" % HALL, 0.5)
+        arch = archive(broker, db, 0, 20)
+        wait_whole(db, ["f1"], 15)
+        arch.terminate()
+        arch.communicate(timeout=30)
+    finally:
+        broker.stop()
+    kinds = {t.split("/")[3]: p for t, p, r in retained if r}
+    assert kinds.get("state") == out[-1][len("STATE "):], kinds
+    assert "game" in kinds, kinds
+    games = archived(db)
+    assert [g["table"] for g in games] == ["f1"]
+    check_game2(games[0], tmp_path)
+
+
+def test_the_pages_login_cannot_take_over_a_table_or_the_archive(tmp_path, vendor):
+    """With the broker file of docs/HALL.md, a client logged in as a page (the
+    password is in the TV's address) that connects with a table's client id does not
+    knock the table off (no second connection, no `offline`), and one that connects
+    with the archive's client id and a persistent session does not take the games
+    queued for the archive: back, it archives both games finished while it was away
+    (retained messages hold only the last)."""
+    import test_hall_page as P
+    broker = start_broker(tmp_path, ["h1"])
+    db = tmp_path / "hall.db"
+    (tmp_path / "next.keys").write_text("OK\nOK\n" + open(os.path.join(DATA, "game2.keys")).read())
+    attackers = []
+    try:
+        arch = archive(broker, db, 0, 1)         # its persistent session, then away
+        arch.communicate(timeout=30)
+        reader = Reader(broker, vendor, "cowboy/%s/h1/status" % HALL).start()
+        proc = P.Lines(table(tmp_path, broker, vendor, "h1", "play",
+                             os.path.join(DATA, "game2.keys"), "settle", "20000", "idle",
+                             "2500", "play", str(tmp_path / "next.keys"), "settle", "20000",
+                             "stats", "idle", "1000"))
+        proc.wait_for(lambda line: line == "SETTLED", 30)
+        for cid in ("cowboy-%s-h1" % HALL, "h1", "cowboy-archive", "archive"):
+            attackers.append(hallbroker.client(broker, "hall2", client_id=cid, clean=False))
+            time.sleep(0.2)
+        time.sleep(0.5)
+        for c in attackers:
+            c.disconnect()
+            c.loop_stop()
+        proc.wait_for(lambda line: line.startswith("STATS"), 60)
+        statuses = [p for t, p, r in reader.stop()]     # before the table goes away
+        proc.proc.wait(10)
+        arch = archive(broker, db, 2, 10)
+        aout, aerr = arch.communicate(timeout=30)
+    finally:
+        broker.stop()
+    lines = [x for t, x in proc.lines]
+    assert lines.count("SETTLED") == 2, lines
+    stats = [x for x in lines if x.startswith("STATS")][0].split()
+    assert stats[1] == "1", lines                   # one connection all along
+    assert "offline" not in statuses, statuses      # its last will never went out
+    games = archived(db)
+    assert [(g["table"], g["game"]) for g in games] == [("h1", 1), ("h1", 2)], aout + aerr
+
+
+def test_an_archive_stopped_while_storing_gets_the_game_again(tmp_path, vendor):
+    """Two games finish while the archive is away (the broker's retained record is
+    only the second). The archive comes back and is killed while it stores the
+    first (the database held locked by another writer): nothing may have been
+    acknowledged, so on its next start it stores both, from its session's queue
+    and the retained record."""
+    import sqlite3
+    broker = start_broker(tmp_path, ["k1"])
+    db = tmp_path / "hall.db"
+    # game2 without its last UNDO and REDO: each game's record is published once
+    keys = open(os.path.join(DATA, "game2.keys")).read().splitlines()
+    assert [k.split()[0] for k in keys[-2:]] == ["UNDO", "REDO"]
+    (tmp_path / "first.keys").write_text("\n".join(keys[:-2]) + "\n")
+    (tmp_path / "next.keys").write_text("\n".join(["OK", "OK"] + keys[:-2]) + "\n")
+    try:
+        arch = archive(broker, db, 0, 1)         # its session and its database, then away
+        arch.communicate(timeout=30)
+        out = finish(table(tmp_path, broker, vendor, "k1", "play",
+                           str(tmp_path / "first.keys"), "settle", "20000", "play",
+                           str(tmp_path / "next.keys"), "settle", "20000"))
+        assert out == ["SETTLED", "SETTLED"]
+        lock = sqlite3.connect(str(db))
+        lock.execute("BEGIN IMMEDIATE")          # readers may, writers wait
+        arch = archive(broker, db, 0, 30)
+        time.sleep(2.5)                     # connected, a record received, its INSERT
+        arch.kill()                         # waiting for the lock (5 s at most)
+        arch.communicate(timeout=10)
+        lock.rollback()
+        lock.close()
+        assert archived(db) == []
+        arch = archive(broker, db, 0, 20)
+        end = time.monotonic() + 15
+        while time.monotonic() < end and len(archived(db)) < 2:
+            time.sleep(0.2)
+        time.sleep(0.5)
+        arch.terminate()
+        aout, aerr = arch.communicate(timeout=30)
+    finally:
+        broker.stop()
+    assert [(g["table"], g["game"]) for g in archived(db)] == [("k1", 1), ("k1", 2)], aout
+
+
+def test_the_archive_refuses_what_no_board_sends_and_stays_connected(tmp_path, vendor):
+    """Retained records no board sends (game numbers out of range or not plain
+    digits, names no board has, not UTF-8, a record the rules core refuses, a record
+    over the broker's size limit) are refused and logged; the archive stays on its
+    one connection and stores the one good record."""
+    broker = hallbroker.Broker(tmp_path / "broker", HALL, ["m1"],
+                               writes=[("m1", "cowboy/#")]).start()
+    db = tmp_path / "hall.db"
+    good = "# game 4\n" + open(os.path.join(DATA, "game2.jsonl")).read()
+    body = "\n".join(record_lines(os.path.join(DATA, "game2.jsonl"))) + "\n"
+    t = "cowboy/%s/m1/game" % HALL
+    bad = [(t, "# game %s\n" % n + body) for n in
+           ("99999999999999999999", "-5", "\u0663\u0663", "1_3", " 21 ", "21 ", "0",
+            "1073741824", "")]
+    bad += [("cowboy/%s/%s/game" % (HALL, name), good) for name in
+            ("", "x" * 60000, "<img src=x onerror=alert(1)>", "M1", "m1 ", "a" * 13)]
+    bad += [("cowboy/%s/m1/game" % name, good) for name in ("", "Club")]
+    bad += [(t.replace("m1", "m2"), "# game 5\n" + body.replace("players\": 3", "players\": 9")),
+            (t.replace("m1", "m3"), b"# game 6\n\xff\xfe\n"),
+            (t.replace("m1", "m4"), "# game 7\n" + body[:-20])]
+    big = (t.replace("m1", "m5"), "# game 8\n" + body + "#" * hallbroker.MESSAGE_LIMIT)
+    try:
+        arch = archive(broker, db, 0, 1)         # its session: every message is queued
+        arch.communicate(timeout=30)
+        for topic, payload in bad:
+            hallbroker.publish(broker, "m1", [(topic, payload, True)])
+        hallbroker.publish(broker, "m1", [big + (True,), (t, good, True)])
+        arch = archive(broker, db, 0, 3)
+        aout, aerr = arch.communicate(timeout=30)
+        with open(os.path.join(broker.folder, "mosquitto.log")) as f:
+            log = f.read()
+    finally:
+        broker.stop()
+    connects = log.count("as archive ") + log.count("as cowboy-archive ")
+    assert connects == 2, aout + aerr               # the first run's, and this one's
+    refused = [x for x in aout.splitlines() if ": refused: " in x]
+    # everything that reaches cowboy/club/+/game (queued, then retained), refused; the
+    # message over the size limit never reaches it (the broker drops it)
+    reach = {ascii(topic[:80]) for topic, p in bad
+             if topic.startswith("cowboy/club/") and len(topic.split("/")) == 4}
+    assert {x.split(": refused: ")[0] for x in refused} == reach, aout
+    assert len([x for x in refused if "line 1: not '# game G'" in x]) == 9, aout
+    assert not [x for x in aout.splitlines() if "/m5/" in x], aout
+    assert [(g["table"], g["game"]) for g in archived(db)] == [("m1", 4)], aout

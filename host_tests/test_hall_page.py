@@ -215,11 +215,13 @@ def test_hall_page_and_overlay_show_the_tables(tmp_path):
             "password": hallbroker.PASSWORD}
     url = lambda page, **kw: site + page + "?" + urllib.parse.urlencode(dict(auth, **kw))
     os.makedirs(SHOTS, exist_ok=True)
+    # one login per page: the broker makes the login the client id (docs/HALL.md)
     plan = {"chromium": test_web.CHROMIUM, "shots": SHOTS, "viewport": [1600, 900],
-            "hall": url("", hall=HALL), "many": url("", hall="empty"),
-            "overlay": url("overlay.html", hall=HALL, table="t03"),
+            "hall": url("", hall=HALL), "again": url("", hall=HALL, user="hall2"),
+            "many": url("", hall="empty", user="hall4"),
+            "overlay": url("overlay.html", hall=HALL, table="t03", user="hall5"),
             "manyShot": os.path.join(ROOT, "build", "hall-twenty.png"),
-            "site": site, "form": dict(auth, hall=HALL)}
+            "site": site, "form": dict(auth, hall=HALL, user="hall3")}
     (tmp_path / "plan.json").write_text(json.dumps(plan))
     idle = ["pace", "60000", "play", str(tmp_path / "idle.keys")]    # stay online
     procs = {}

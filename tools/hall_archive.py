@@ -5,21 +5,28 @@
     python3 tools/hall_archive.py --db FILE --export OUT.jsonl     ("-": standard output)
     python3 tools/hall_archive.py --db FILE --results
 
-Subscribes to cowboy/<hall>/+/game with QoS 1 in a persistent session (a fixed
-client id, clean session off), so games finished while the archive was away are
-delivered when it comes back. Each message is a whole record (docs/HALL.md); it
-is replayed through the rules core (tools/record.py) and stored with its final
-state, once per table and game number: a record sent again is ignored, a longer
-one (a game finished again after an undo) replaces the shorter. --export writes
-one JSON object per game; --results prints per table and night the winner, the
-scores, the innings and the best inning of each player.
+Subscribes to cowboy/<hall>/+/game with QoS 1 in a persistent session (clean
+session off), so games finished while the archive was away are delivered when it
+comes back, and on every (re)connect gets each table's retained record too: a
+table's retained record is only its last game, the session's queue holds the rest.
+Each message is a whole record (docs/HALL.md); it is replayed through the rules
+core (tools/record.py) and stored with its final state, once per table and game
+number: a record sent again is ignored, a longer one (a game finished again after
+an undo) replaces the shorter. A message is acknowledged to the broker only once it
+is stored and committed (paho-mqtt, manual acknowledgement): an archive stopped
+while storing gets it again on its next start. --export writes one JSON object per
+game; --results prints per table and night the winner, the scores, the innings and
+the best inning of each player.
 
-Bad input (a record the rules core refuses, a bad option): exit status 2 and a
-message; a bad record received from the broker is reported and skipped.
+Bad input (a bad option): exit status 2 and a message. A message that is not a game
+record as a board sends it (a topic whose hall or table is not a board's name, a
+first line other than "# game G" with G from 1 to 2**30 - 1 in plain digits, more
+than 65,536 bytes, not UTF-8, a record the rules core refuses) is reported, left
+out and acknowledged. A record that cannot be stored (the database locked or the
+disk full): reported, not acknowledged, exit status 1 (the broker keeps it).
 """
-import asyncio
 import json
-import os
+import re
 import sqlite3
 import sys
 import time
@@ -40,6 +47,12 @@ CREATE TABLE IF NOT EXISTS games (
 """
 
 
+NAME = re.compile(r"[a-vyz0-9-]{1,12}\Z")       # display/hallui.py NAME_CHARS, MAX_NAME
+FIRST_LINE = re.compile(r"# game ([1-9][0-9]{0,9})\Z")
+MAX_NUMBER = 2 ** 30 - 1
+MAX_MESSAGE = 65536         # the broker's message_size_limit (docs/HALL.md)
+
+
 class ArchiveError(Exception):
     pass
 
@@ -48,12 +61,11 @@ def parse_record(text):
     """(game number, actions, final state json, results dict) of a record message.
     ArchiveError names the line that is bad."""
     lines = text.split("\n")
-    if not lines or not lines[0].startswith("# game "):
-        raise ArchiveError("line 1: the record does not start with '# game N'")
-    try:
-        number = int(lines[0][7:])
-    except ValueError:
-        raise ArchiveError("line 1: bad game number")
+    m = FIRST_LINE.match(lines[0])
+    if m is None or int(m.group(1)) > MAX_NUMBER:
+        raise ArchiveError("line 1: not '# game G' with G from 1 to %d: %s"
+                           % (MAX_NUMBER, ascii(lines[0][:40])))
+    number = int(m.group(1))
     try:
         play, ops = record.read_record(lines)
     except record.RecordError as e:
@@ -119,52 +131,104 @@ class Archive:
                 " ".join(map(str, r["innings"])), " ".join(map(str, r["best"]))))
 
 
-async def listen(archive, opts, out):
-    import aiomqttc
-    aiomqttc.log = lambda msg="": None
-    topic = "cowboy/%s/+/game" % opts["hall"]
-    seen = [0]
-    done = asyncio.Event()
+def table_of(topic):
+    """(hall, table) of a topic cowboy/<hall>/<table>/game whose names a board can
+    have; ArchiveError otherwise."""
+    parts = topic.split("/")
+    if len(parts) != 4 or parts[0] != "cowboy" or parts[3] != "game" or \
+            not NAME.match(parts[1]) or not NAME.match(parts[2]):
+        raise ArchiveError("not cowboy/<hall>/<table>/game with a board's names")
+    return parts[1], parts[2]
 
-    async def on_message(proto, t, payload, retain):
-        parts = t.split("/")
-        if len(parts) != 4 or parts[3] != "game":
-            return
+
+class StoreError(Exception):
+    """The database could not take a record: it is not acknowledged."""
+
+
+def receive(archive, topic, payload):
+    """Store one message; its outcome ("new", "same", "longer"), or ArchiveError
+    for a message that is not a board's record, StoreError when storing failed."""
+    hall, table = table_of(topic)
+    if len(payload) > MAX_MESSAGE:
+        raise ArchiveError("%d bytes, more than %d" % (len(payload), MAX_MESSAGE))
+    try:
+        text = payload.decode("utf-8")
+    except UnicodeError:
+        raise ArchiveError("not UTF-8")
+    try:
+        return archive.add(hall, table, text)
+    except sqlite3.Error as e:
         try:
-            what = archive.add(parts[1], parts[2], payload.decode())
-        except (ArchiveError, UnicodeError) as e:
-            out.write("%s: refused: %s\n" % (t, e))
-            return
-        out.write("%s: %s\n" % (t, what))
-        out.flush()
-        if what != "same":
-            seen[0] += 1
-            if opts["games"] and seen[0] >= opts["games"]:
-                done.set()
+            archive.db.rollback()
+        except sqlite3.Error:
+            pass
+        raise StoreError(str(e))
+    except ArchiveError:
+        raise
+    except Exception as e:      # whatever else a hostile record does to the parser
+        raise ArchiveError("%s: %s" % (type(e).__name__, e))
 
-    end = time.monotonic() + opts["seconds"] if opts["seconds"] else None
-    while not done.is_set() and (end is None or time.monotonic() < end):
-        c = aiomqttc.MQTTClient(client_id=opts["client_id"], server=opts["broker"],
-                                port=opts["port"], user=opts["user"],
-                                password=opts["password"], keepalive=10,
-                                clean_session=False)
-        c.on_message = on_message
-        if await c.connect(timeout_sec=3):
-            await c.subscribe(topic, qos=1)
-            while c.connected and not done.is_set() and (end is None or time.monotonic() < end):
-                if c.protocol.stream is None or c.protocol.stream.at_eof():
-                    break
-                await asyncio.sleep(0.05)
-            try:
-                if done.is_set() or (end is not None and time.monotonic() >= end):
-                    await c.disconnect()
-                else:
-                    await c.handle_disconnect()
-            except Exception:
-                pass
-        if not done.is_set():
-            await asyncio.sleep(0.5)
-    return seen[0]
+
+def listen(archive, opts, out):
+    """Receive and store records until --seconds or --games says stop. Returns the
+    exit status: 0, or 1 when a record could not be stored."""
+    import threading
+    import paho.mqtt.client as mqtt
+    topic = "cowboy/%s/+/game" % opts["hall"]
+    state = {"seen": 0, "status": 0}
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=opts["client_id"],
+                         clean_session=False, protocol=mqtt.MQTTv311, manual_ack=True)
+    if opts["user"]:
+        client.username_pw_set(opts["user"], opts["password"])
+    client.reconnect_delay_set(1, 8)
+
+    def say(line):
+        out.write(line + "\n")
+        out.flush()
+
+    def on_connect(c, userdata, flags, reason, props):
+        if reason.is_failure:
+            say("broker %s:%d refused the connection: %s" % (opts["broker"], opts["port"],
+                                                            reason))
+            return
+        say("connected to %s:%d (session %s)" % (opts["broker"], opts["port"],
+                                                 "kept" if flags.session_present else "new"))
+        c.subscribe(topic, qos=1)       # the retained records come again with it
+
+    def on_message(c, userdata, msg):
+        where = ascii(msg.topic[:80])
+        try:
+            what = receive(archive, msg.topic, msg.payload)
+        except ArchiveError as e:
+            say("%s: refused: %s" % (where, e))
+        except StoreError as e:
+            say("%s: cannot store it (%s): not acknowledged, stopping" % (where, e))
+            state["status"] = 1
+            c.disconnect()
+            return
+        else:
+            say("%s: %s" % (where, what))
+            if what != "same":
+                state["seen"] += 1
+        c.ack(msg.mid, msg.qos)         # stored and committed (or refused for good)
+        if opts["games"] and state["seen"] >= opts["games"]:
+            c.disconnect()
+
+    client.on_connect = on_connect
+    client.on_message = on_message
+    timer = None
+    if opts["seconds"]:
+        timer = threading.Timer(opts["seconds"], client.disconnect)
+        timer.daemon = True
+        timer.start()
+    try:
+        client.connect(opts["broker"], opts["port"], keepalive=10)
+    except OSError as e:
+        say("broker %s:%d: %s; trying again" % (opts["broker"], opts["port"], e))
+    client.loop_forever(retry_first_connection=True)
+    if timer is not None:
+        timer.cancel()
+    return state["status"]
 
 
 USAGE = __doc__.split("\n\n")[0] + "\n"
@@ -214,11 +278,13 @@ def main(argv):
     if opts["results"]:
         archive.results(sys.stdout)
         return 0
-    sys.path.append(os.path.join(os.path.dirname(toolpaths.TOOLS), "build", "vendor"))
-    import mqttclient
-    sys.path.append(mqttclient.vendor())
-    asyncio.run(listen(archive, opts, sys.stdout))
-    return 0
+    try:
+        import paho.mqtt.client  # noqa: F401
+    except ImportError:
+        sys.stderr.write("hall_archive: listening needs paho-mqtt (the version pinned in "
+                         "requirements.txt; `make venv` installs it into .venv)\n")
+        return 2
+    return listen(archive, opts, sys.stdout)
 
 
 if __name__ == "__main__":

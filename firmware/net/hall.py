@@ -17,7 +17,9 @@ network. What is published comes from the journal (app/journal.py), not from a
 queue of its own, so after an outage or a reboot the board resends what the
 broker has not acknowledged: the acknowledged position (game, pos) is kept in
 `hall.ack`, written rarely (a game change, else at most every ACK_SAVE_MS). A
-subscriber that keeps (game, pos) sees every action once and in order.
+subscriber that keeps (game, pos) sees every action once and in order. Up to WINDOW
+messages are in flight at once (the acknowledged position is the one before the
+oldest of them), and a record longer than RECORD_MAX is not sent.
 
 Game numbers are the journal's archive numbers: the game in progress gets the
 number it will be archived under (games/NNNNNN.jnl), so a finished game's actions
@@ -40,6 +42,13 @@ POLL_MS = 1             # at most one client step per this many ms of loop time
 RETRY_MIN_MS = 250      # reconnect back-off: first wait, then doubled
 RETRY_MAX_MS = 4000
 KEEPALIVE_S = 10
+WINDOW = 8              # QoS 1 messages in flight (sent, PUBACK not yet in)
+ACK_TIMEOUT_MS = 5000   # the oldest message in flight unacknowledged this long: reconnect
+# The longest `game` message a board sends (bytes). Longer records are not sent (the
+# game's actions and state are; `too_long` counts them): the record is built in RAM
+# and the broker's message_size_limit (docs/HALL.md, 65536) must stay above it, as
+# Mosquitto acknowledges a longer QoS 1 message and then drops it.
+RECORD_MAX = 16384
 
 _MPY = sys.implementation.name == "micropython"
 
@@ -135,13 +144,28 @@ def read_stream(data):
     return h >> 4, h & 15, J.header_rules(buf), ops
 
 
-def record_text(g, players, opener, rules, ops):
-    """A whole game as published on `game`: a comment naming the game number, the
-    header, the action lines."""
-    lines = ["# game %d" % g, T.header_json(players, opener, rules)]
+def record_bytes(g, players, opener, rules, ops, limit=RECORD_MAX):
+    """A whole game as published on `game` (a comment naming the game number, the
+    header, the action lines, each ending in a newline) as bytes, or None when it
+    would be longer than `limit` bytes. Measured line by line first, then written
+    into one buffer of the exact size: never more than that buffer and one line in
+    memory."""
+    head = "# game %d\n%s\n" % (g, T.header_json(players, opener, rules))
+    n = len(head)
     for v in ops:
-        lines.append(T.op_json(v))
-    return "\n".join(lines) + "\n"
+        n += len(T.op_json(v)) + 1
+        if n > limit:
+            return None
+    buf = bytearray(n)
+    k = len(head)
+    buf[:k] = head.encode()
+    for v in ops:
+        line = T.op_json(v).encode()
+        buf[k:k + len(line)] = line
+        k += len(line)
+        buf[k] = 10
+        k += 1
+    return buf
 
 
 class Hall:
@@ -165,12 +189,15 @@ class Hall:
         self.sent = 0               # action messages acknowledged by the broker
         self.published = 0          # messages handed to the client (all topics)
         self.errors = 0
+        self.too_long = 0           # finished games whose record exceeds RECORD_MAX
         self.latest = 0             # the last position after_action() reported
         self._next_poll = 0
         self._state_sent = None     # the state text last published
         self._state_due = True
         self._cache = None          # (game, [ops]) of an archived game being resent
-        self._record = (0, 0)       # (game, records) of the record being published
+        self._flight = []           # [packet id, kind, game, n, sent at] in send order
+        self._sg = self._sp = 0     # the send cursor (_next), from the acknowledged
+        self._srec = (0, 0)         # position at each connect
         g0 = 1
         try:
             for name in os.listdir(root + J.GAMES):
@@ -344,43 +371,103 @@ class Hall:
         self._cache = (g,) + res
         return res
 
+    def _current_ops(self, n):
+        """Record values of the current game's first n records (one read of the file)."""
+        j = self.journal
+        ops = []
+        k = min(n, j._base)
+        if k:
+            f = open(j.path, "rb")
+            f.seek(J.HEADER_SIZE)
+            b = f.read(J.RECORD_SIZE * k)
+            f.close()
+            for i in range(0, len(b) - J.RECORD_SIZE + 1, J.RECORD_SIZE):
+                ops.append(b[i] << 16 | b[i + 1] << 8 | b[i + 2])
+        for i in range(len(ops), n):
+            ops.append(self._current_op(i))
+        return ops
+
     def _next(self):
-        """What to publish next: (topic suffix, payload, qos, retain, kind) or None;
-        kind "a" an action, "g" a finished record, "s" the state."""
+        """What to publish next, from the send cursor (_sg, _sp: the game and the
+        actions of it handed to the client; _srec: the record handed over last):
+        (topic suffix, payload, qos, retain, kind, game, n) or None; kind "a" action n
+        of the game, "g" its finished record of n actions, "s" the state."""
         while True:
-            g = self.ack_game
+            g = self._sg
             cur = self.current_game()
             if g < cur:
                 ops, done, header = self._archived_game(g)
-                if ops is not None and self.ack_pos < len(ops):
-                    return self._action(g, self.ack_pos + 1, ops[self.ack_pos])
-                if ops is not None and done and not self._record_sent(g, len(ops)):
-                    self._record = (g, len(ops))
-                    return ("game", record_text(g, header[0], header[1], header[2], ops),
-                            1, True, "g")
-                self.ack_game = g + 1       # this game is done with (or gone)
-                self.ack_pos = 0
+                if ops is not None and self._sp < len(ops):
+                    return self._action(g, self._sp + 1, ops[self._sp])
+                if ops is not None and done and self._srec != (g, len(ops)):
+                    item = self._record_item(g, header[0], header[1], header[2], ops)
+                    if item is not None:
+                        return item
+                self._sg = g + 1            # this game is done with (or gone)
+                self._sp = 0
                 self._cache = None
-                self._save_ack(True)
                 continue
             if self._state_due or self._state_sent is None:
                 text = T.state_json(self.game)
                 self._state_due = False
                 if text != self._state_sent:
-                    return ("state", text, 0, True, "s")
-            if self.ack_pos < self.journal.records:
-                return self._action(g, self.ack_pos + 1, self._current_op(self.ack_pos))
+                    return ("state", text, 0, True, "s", g, 0)
+            if self._sp < self.journal.records:
+                return self._action(g, self._sp + 1, self._current_op(self._sp))
             n = self.journal.records
-            if self.game.winner >= 0 and not self._record_sent(g, n):
-                self._record = (g, n)
-                ops = [self._current_op(i) for i in range(n)]
-                return ("game", record_text(g, self.game.players, self.game.opener,
-                                            self.game.rules, ops), 1, True, "g")
+            if self.game.winner >= 0 and self._srec != (g, n):
+                # the header as the journal wrote it: game.opener names the taker
+                # after a "take", who did not play the opening stroke
+                head = self.journal._head
+                h = J.read_header(head, J.HEADER_SIZE)
+                if h < 0:
+                    h = self.game.players << 4 | self.game.opener
+                return self._record_item(g, h >> 4, h & 15, J.header_rules(head),
+                                         self._current_ops(n))
             return None
+
+    def _record_item(self, g, players, opener, rules, ops):
+        """The `game` message of a finished game, or None when it is longer than
+        RECORD_MAX: then it is counted in too_long and taken as sent (acknowledged
+        once everything before it is), and the game's actions are all there is."""
+        payload = record_bytes(g, players, opener, rules, ops)
+        if payload is None:
+            self.too_long += 1
+            self._srec = (g, len(ops))
+            self._flight.append([0, "g", g, len(ops), _ticks()])
+            return None
+        return ("game", payload, 1, True, "g", g, len(ops))
 
     def _action(self, g, pos, op):
         return ("action", '{"game": %d, "pos": %d, "action": %s}' % (g, pos, T.op_json(op)),
-                1, False, "a")
+                1, False, "a", g, pos)
+
+    def _take_acks(self):
+        """Acknowledged messages off the front of the flight, in order; the
+        acknowledged position follows: everything before the oldest message still
+        in flight (the send cursor when none is)."""
+        f = self._flight
+        c = self._c
+        moved = record = False
+        while f and (f[0][0] == 0 or _acked(c, f[0][0])):
+            pid, kind, g, n, t = f.pop(0)
+            moved = True
+            if kind == "a":
+                self.sent += 1
+            else:
+                self.record_game, self.record_n = g, n
+                record = True
+        if not moved and f:
+            return
+        if f:
+            pid, kind, g, n, t = f[0]
+            pos = n - 1 if kind == "a" else n
+        else:
+            g, pos = self._sg, self._sp
+        new_game = g != self.ack_game
+        self.ack_game, self.ack_pos = g, pos
+        if new_game or record:
+            self._save_ack(True)
 
     # ---- the asyncio side -----------------------------------------------------
     def _create(self, coro):
@@ -438,8 +525,13 @@ class Hall:
                 pass
 
     async def _session(self):
-        """One connection: publish until it fails. True if it had connected."""
+        """One connection: publish until it fails. True if it had connected.
+
+        Up to WINDOW QoS 1 messages are in flight at once (handed to the socket,
+        PUBACK not yet in); each client step hands over at most one message, so
+        catching up after an outage never holds the loop for longer than that."""
         prefix = self.prefix                        # the names of this connection
+        self._flight = []
         c = self._c = self._make_client()
         if not await c.connect(timeout_sec=3):
             return False
@@ -447,31 +539,47 @@ class Hall:
         self.connects += 1
         self._state_sent = None                     # the state again on every connect
         self._state_due = True
+        self._sg, self._sp = self.ack_game, self.ack_pos      # resend what is not
+        self._srec = (self.record_game, self.record_n)       # acknowledged
         if not await self._publish("status", "online", 1, True, prefix):
             return True
         while self._alive():
+            self._take_acks()
+            f = self._flight
+            if f and _diff(_ticks(), f[0][4]) > ACK_TIMEOUT_MS:
+                return True                 # no PUBACK: a new connection resends
             if self._old or self.prefix != prefix:
+                if f:
+                    await _yield()
+                    continue
                 if not await self._moved(prefix):
                     return True         # left: the next connection has the new names
+                continue
+            if len(f) >= WINDOW:
+                await _yield()
                 continue
             item = self._next()
             if item is None:
                 self._save_ack()
-                await _pause()
+                await (_yield() if f else _pause())
                 continue
-            topic, payload, qos, retain, kind = item
-            if not await self._publish(topic, payload, qos, retain):
+            topic, payload, qos, retain, kind, g, n = item
+            self.published += 1
+            try:
+                pid = await _send(c, prefix + topic, payload, qos, retain)
+            except Exception:
                 if kind == "s":
                     self._state_due = True
-                return True
-            if kind == "a":
-                self.ack_pos += 1
-                self.sent += 1
-            elif kind == "g":
-                self.record_game, self.record_n = self._record
-                self._save_ack(True)
-            else:
+                raise
+            if kind == "s":
                 self._state_sent = payload
+            else:
+                f.append([pid, kind, g, n, _ticks()])
+                if kind == "a":
+                    self._sp = n
+                else:
+                    self._srec = (g, n)
+            await _yield()                  # one message per client step
         return True
 
     async def _publish(self, topic, payload, qos, retain, prefix=None):
@@ -498,6 +606,57 @@ class Hall:
 
 def _quiet(msg=""):
     pass
+
+
+async def _send(c, topic, payload, qos, retain):
+    """Hand one PUBLISH to the client without waiting for its PUBACK; returns its
+    packet id (0 for QoS 0). aiomqttc's own publish() waits for each PUBACK in 0.1 s
+    sleeps: here the packet is framed once and the id registered where the client's
+    receive task drops it when the PUBACK comes (aiomqttc is pinned by its hash).
+    A client with publish() only (the menu tests' recorder) is awaited instead."""
+    p = getattr(c, "protocol", None)
+    if p is None:
+        if await c.publish(topic, payload, qos=qos, retain=retain) is not True:
+            raise OSError("not acknowledged")
+        return 0
+    t = topic.encode()
+    if type(payload) is str:
+        payload = payload.encode()
+    pid = p._get_packet_id() if qos else 0
+    body = 2 + len(t) + (2 if qos else 0) + len(payload)
+    head = bytearray((p.PUBLISH | qos << 1 | (1 if retain else 0),))
+    n = body
+    while True:                     # the remaining length, 7 bits a byte
+        b = n & 127
+        n >>= 7
+        head.append(b | 128 if n else b)
+        if not n:
+            break
+    frame = bytearray(len(head) + body)
+    k = len(head)
+    frame[:k] = head
+    frame[k] = len(t) >> 8
+    frame[k + 1] = len(t) & 255
+    k += 2
+    frame[k:k + len(t)] = t
+    k += len(t)
+    if qos:
+        frame[k] = pid >> 8
+        frame[k + 1] = pid & 255
+        k += 2
+        p._pending_pubacks[pid] = (_ticks(), topic, None, qos, retain, False)
+    frame[k:] = payload
+    await p.stream.write(frame, timeout=p.timeout_sec)
+    return pid
+
+
+def _acked(c, pid):
+    p = getattr(c, "protocol", None)
+    return p is None or pid not in p._pending_pubacks
+
+
+async def _yield():
+    await (asyncio.sleep_ms(0) if _MPY else asyncio.sleep(0))
 
 
 async def _tick():

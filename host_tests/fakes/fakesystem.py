@@ -21,7 +21,7 @@ class Board:
         self.resets = 0            # watchdog or machine.reset() resets
         self.soft_resets = 0
         self.freq = 125000000
-        self.tones = []            # (ms, pin, freq, duty_u16) from PWM changes
+        self.tones = []            # (ms, pin, freq, duty_u16): the last TONES PWM changes
 
     def advance(self, ms):
         """Let `ms` milliseconds pass, one millisecond at a time."""
@@ -104,6 +104,9 @@ class Timer:
         return self._due is not None
 
 
+TONES = 64
+
+
 class PWM:
     def __init__(self, pin, freq=0, duty_u16=0):
         self.pin = pin
@@ -112,7 +115,10 @@ class PWM:
         self._log()
 
     def _log(self):
-        board.tones.append((board.now, self.pin, self._freq, self._duty))
+        t = board.tones
+        if len(t) >= TONES:         # only the latest: a long game must not fill the heap
+            del t[0]
+        t.append((board.now, self.pin, self._freq, self._duty))
 
     def freq(self, f=None):
         if f is None:

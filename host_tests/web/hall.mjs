@@ -3,10 +3,12 @@
 //
 //   node host_tests/web/hall.mjs PLAN.json
 //
-// PLAN: {chromium, hall: URL of the hall view, overlay: URL of one table's overlay,
+// PLAN: {chromium, hall: URL of the hall view, again: the same with another login,
+//        overlay: URL of one table's overlay,
 //        site: the hall view without settings, form: what to type into its form,
 //        many: URL of a hall view on a hall without tables, shots: folder for the
 //        screenshots, manyShot: where the twenty tables' picture goes, viewport: [w, h]}
+// Each page has its own login (the broker makes the login the client id).
 // Talks over stdin/stdout, one JSON object a line:
 //   out {ready: true}               the hall view is connected and subscribed
 //   in  {read: true}                out {read: {cards, finished}}: what it shows now
@@ -154,7 +156,7 @@ async function main() {
     // The page opened again: what the broker kept (retained) is enough.
     const again = await ctx.newPage();
     watch(again, "hall, opened again");
-    await again.goto(plan.hall);
+    await again.goto(plan.again);
     await again.waitForSelector("html[data-connected]", { timeout: 20000 });
     await until(again, async (p) => (await read(p)).cards.length >= m.tables, 10000);
     await again.waitForTimeout(500);
@@ -182,7 +184,7 @@ async function main() {
     await many.waitForSelector("html[data-connected]", { timeout: 20000 });
     await many.evaluate((state) => {
       for (let i = 1; i <= 20; i++) {
-        window.cowboyHall.message(`cowboy/empty/t${String(i).padStart(2, "0")}/state`, state);
+        window.cowboyHall.receive(`cowboy/empty/t${String(i).padStart(2, "0")}/state`, state);
       }
     }, m.sample);
     await many.waitForTimeout(300);
