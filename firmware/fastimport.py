@@ -11,10 +11,11 @@ removes both costs (docs/DEPLOY.md, "pack.bin"):
   on sys.path, as a read-only folder: look-ups are answered from an index in
   RAM and modules are read straight from the one open file.
 
-Nothing damaged is used. setup() mounts the pack only when its index is whole
-(CRC-32); each file's own CRC-32 is checked the first time it is looked up.
-On any failure the pack answers from the separate .mpy files, which stay on the
-board, and NOTE says why, once on the serial line (speak()).
+Nothing damaged is used: setup() mounts the pack only when the CRC-32 of its
+index and of every file hold, checked before any module is loaded (the check's
+garbage is collected then, not left between the modules). Otherwise the
+firmware is imported from the separate .mpy files, which stay on the board, and
+NOTE says why, once on the serial line (speak()).
 
 PACK layout, numbers as 4-byte little-endian: MAGIC; the length of the names,
 the number of files, the length of the files, the CRC-32 of those three numbers,
@@ -29,7 +30,7 @@ PACK = "pack.bin"
 MAGIC = b"CWP2"
 HEAD = 20                   # MAGIC and four numbers
 ENTRY = 12                  # offset, size, CRC-32 of one file
-BUILTINS = ("array", "binascii", "io", "json", "machine", "os", "time", "vfs")
+BUILTINS = ("array", "binascii", "gc", "io", "json", "machine", "os", "time", "vfs")
 _EROFS = 30                 # errno: a read-only file system
 _ENOENT = 2
 _PIECE = 255                # what import reads at a time (MP_STREAM_GET_BUFFER_SIZE)
@@ -72,7 +73,6 @@ def keep_builtins():
 if sys.implementation.name == "micropython":
     keep_builtins()
 import io  # noqa: E402
-import os  # noqa: E402
 from binascii import crc32  # noqa: E402
 
 
@@ -81,11 +81,10 @@ def _u32(b, at):
 
 
 class Pack:
-    """PACK as a read-only MicroPython VFS, with the separate files under
-    `root` behind it: once a file fails its check, every look-up goes there.
-    ValueError when the pack is not whole."""
+    """PACK as a read-only MicroPython VFS. ValueError when the pack is not whole
+    or a CRC-32 fails."""
 
-    def __init__(self, f, root="/"):
+    def __init__(self, f):
         head = f.read(HEAD)
         if len(head) != HEAD or head[:4] != MAGIC:
             raise ValueError("not a pack")
@@ -102,40 +101,43 @@ class Pack:
         names = names.decode().split("\n")
         self.files = {names[i]: i for i in range(count)}
         self.dirs = names[count:]
-        self.good = bytearray(count)        # 1: the file passed its check
-        self.buf = bytearray(1024)          # the checks read this much at a time
         self.f = f
-        self.root = root.rstrip("/")
-        self.broken = None                  # the path that failed its check
         self.cwd = "/"
+        self._check(names, count)
 
     def _field(self, i, k):
         return _u32(self.table, ENTRY * i + k)
 
-    def _check(self, i, path):
-        """Whether file i is as packed (its CRC-32 is read once) and nothing in
-        the pack failed its check."""
-        if self.broken is not None:
-            return False
-        if not self.good[i]:
-            at = self.base + self._field(i, 0)
-            end = at + self._field(i, 4)
-            mv = memoryview(self.buf)
-            crc = 0
-            self.f.seek(at)
-            while at < end:
-                k = self.f.readinto(mv[:min(len(mv), end - at)])
-                if not k:
-                    break
-                crc = crc32(mv[:k], crc)
-                at += k
-            if at != end or crc != self._field(i, 8):
-                self.broken = path
-                _note("fastimport: %s damaged at %s; the firmware loads from its .mpy "
-                      "files" % (PACK, path))
-                return False
-            self.good[i] = 1
-        return True
+    def _check(self, names, count):
+        """ValueError unless every file has the CRC-32 the table gives: one
+        pass over the files in the order they are stored, 4 KB at a time."""
+        buf = bytearray(4096)
+        mv = memoryview(buf)
+        f = self.f
+        f.seek(self.base)
+        at = 0                  # where buf starts, from the first file
+        i = 0                   # the file being summed, and where it ends
+        end = self._field(0, 4) if count else 0
+        crc = 0
+        while i < count:
+            k = f.readinto(buf)
+            if not k:
+                raise ValueError("pack cut short")
+            j = 0
+            while i < count and end <= at + k:
+                crc = crc32(mv[j:end - at], crc)
+                if crc != self._field(i, 8):
+                    raise ValueError("damaged at " + names[i])
+                crc = 0
+                j = end - at
+                i += 1
+                if i < count:
+                    if self._field(i, 0) != end:
+                        raise ValueError("pack index damaged")
+                    end += self._field(i, 4)
+            if i < count:
+                crc = crc32(mv[j:k], crc)
+            at += k
 
     # ---- what import and the os module ask a file system ----------------------
     def mount(self, readonly, mkfs):
@@ -146,10 +148,8 @@ class Pack:
 
     def stat(self, path):
         i = self.files.get(path)
-        if i is not None and self._check(i, path):
+        if i is not None:
             return (0x8000, 0, 0, 0, 0, 0, self._field(i, 4), 0, 0, 0)
-        if self.broken is not None:
-            return os.stat(self.root + path)
         if path in ("/", "") or path in self.dirs:
             return (0x4000, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         raise OSError(_ENOENT)       # import then tries the next name
@@ -158,12 +158,10 @@ class Pack:
         if "w" in mode or "a" in mode or "+" in mode:
             raise OSError(_EROFS)
         i = self.files.get(path)
-        if i is not None and self._check(i, path):
-            start = self.base + self._field(i, 0)
-            return _File(self.f, start, start + self._field(i, 4), "b" not in mode)
-        if self.broken is not None:
-            return open(self.root + path, mode)
-        raise OSError(_ENOENT)
+        if i is None:
+            raise OSError(_ENOENT)
+        start = self.base + self._field(i, 0)
+        return _File(self.f, start, start + self._field(i, 4), "b" not in mode)
 
     def ilistdir(self, path):
         p = path.rstrip("/") + "/"
@@ -261,19 +259,22 @@ class _File(io.IOBase):
 
 
 def setup(root="/"):
-    """Mount the pack under root when its index is whole; returns True when the
+    """Mount the pack under root when it is whole; returns True when the
     firmware's modules are imported from it."""
+    import gc
     try:
         f = open(root + PACK, "rb")
     except OSError:
         return False
     try:
         import vfs
-        vfs.mount(Pack(f, root), MOUNT)
+        vfs.mount(Pack(f), MOUNT)
     except Exception as e:       # any failure: the separate .mpy files, as without one
         f.close()
         _note("fastimport: %s not used (%s); the firmware loads from its .mpy files"
               % (PACK, e))
         return False
+    finally:
+        gc.collect()            # the check's pieces, before any module is loaded
     sys.path.insert(0, MOUNT)
     return True

@@ -135,7 +135,7 @@ def emulated_histories(r, build):
 
 
 def sim_shown(model):
-    if hasattr(model, "ram"):
+    if hasattr(model, "pixels"):
         return _oled(b"".join(bytes(p) for p in model.ram), model.on)
     return model.text()
 
