@@ -127,8 +127,9 @@ def emulated_histories(r, build):
                 d = json.loads(s)
                 segs = bytes(d["ram"][k] for k in (0, 2, 6, 8))
                 shown = seg_text(segs) if d["on"] else "    "
-            else:
-                shown = _oled(s[0], s[1])
+            else:               # the panel's 128 visible columns of each page, already
+                shown = bytes(s[0]) if s[1] else b""
+
             seq.append((t / 1000.0, shown))
         out.append(seq)
     return out

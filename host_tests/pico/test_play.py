@@ -21,11 +21,6 @@ GAME = [("3", None), ("C2", None), ("OK", "shot"), ("MISS", "miss"), ("FOUL", "f
 QUICK = 8               # then MISS presses 300 ms apart: with the game, 16 records,
 # so that one of them opens a new 4 KB flash block whatever the files' layout
 MATRIX = [("1.26.1", b) for b in B.BUILDS] + [("1.24.1", "tm1637"), ("1.24.1", "oled4")]
-# An open defect this test found (docs/DISPLAYS.md, "Known defects"): on oled8, what
-# the board's display 1 shows after the first keys of a stroke differs from the
-# simulator's until the next periodic refresh. strict: the test fails once it agrees.
-OPEN = {("1.26.1", "oled8"): "oled8 display 1 differs from the simulator after C2 "
-                             "(docs/DISPLAYS.md, Known defects)"}
 
 
 def _press_and_probe(steps, keys, pins, label, key, record, compared):
@@ -80,9 +75,7 @@ def edges(r, keys, pins):
     return {f["label"]: (f["press_us"] / 1000.0, f["release_us"] / 1000.0) for f in found}
 
 
-@pytest.mark.parametrize("release,build", [
-    pytest.param(*m, marks=pytest.mark.xfail(reason=OPEN[m], strict=True)) if m in OPEN
-    else m for m in MATRIX], ids=["%s-%s" % m for m in MATRIX])
+@pytest.mark.parametrize("release,build", MATRIX, ids=["%s-%s" % m for m in MATRIX])
 def test_a_game_on_the_board_shows_what_the_simulator_shows(release, build, tmp_path):
     pins = B.panel_pins()
     steps, keys = plan(pins)
