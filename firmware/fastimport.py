@@ -11,17 +11,17 @@ removes both costs (docs/DEPLOY.md, "pack.bin"):
   on sys.path, as a read-only folder: look-ups are answered from an index in
   RAM and modules are read straight from the one open file.
 
-Nothing damaged is used: setup() mounts the pack only when the CRC-32 of its
-index and of every file hold, checked before any module is loaded (the check's
-garbage is collected then, not left between the modules). Otherwise the
+Nothing damaged is used: setup() mounts the pack only when its CRC-32 holds,
+read over the whole pack before any module is loaded (the check's garbage is
+collected then, not left between the modules). Otherwise the
 firmware is imported from the separate .mpy files, which stay on the board, and
 NOTE says why, once on the serial line (speak()).
 
 PACK layout, numbers as 4-byte little-endian: MAGIC; the length of the names,
-the number of files, the length of the files, the CRC-32 of those three numbers,
-the names and the table; the names (UTF-8, one per line: each file's path from
-the firmware root with a leading "/", then the folders); per file its offset
-(from the end of the table), size and CRC-32; the files.
+the number of files, the length of the files, the CRC-32 of those three numbers
+and everything after them; the names (UTF-8, one per line: each file's path
+from the firmware root with a leading "/", then the folders); per file its
+offset (from the end of the table) and size; the files.
 """
 import sys
 
@@ -29,7 +29,7 @@ MOUNT = "/pack"
 PACK = "pack.bin"
 MAGIC = b"CWP2"
 HEAD = 20                   # MAGIC and four numbers
-ENTRY = 12                  # offset, size, CRC-32 of one file
+ENTRY = 8                   # offset and size of one file
 BUILTINS = ("array", "binascii", "gc", "io", "json", "machine", "os", "time", "vfs")
 _EROFS = 30                 # errno: a read-only file system
 _ENOENT = 2
@@ -94,50 +94,25 @@ class Pack:
         if f.seek(0, 2) != self.size:
             raise ValueError("pack cut short")
         f.seek(HEAD)
-        names = f.read(n)
+        buf = bytearray(4096)
+        crc = crc32(head[4:16])
+        while True:
+            k = f.readinto(buf)
+            if not k:
+                break
+            crc = crc32(buf if k == len(buf) else memoryview(buf)[:k], crc)
+        if crc != _u32(head, 16):
+            raise ValueError("pack damaged")
+        f.seek(HEAD)
+        names = f.read(n).decode().split("\n")
         self.table = f.read(ENTRY * count)
-        if crc32(self.table, crc32(names, crc32(head[4:16]))) != _u32(head, 16):
-            raise ValueError("pack index damaged")
-        names = names.decode().split("\n")
         self.files = {names[i]: i for i in range(count)}
         self.dirs = names[count:]
         self.f = f
         self.cwd = "/"
-        self._check(names, count)
 
     def _field(self, i, k):
         return _u32(self.table, ENTRY * i + k)
-
-    def _check(self, names, count):
-        """ValueError unless every file has the CRC-32 the table gives: one
-        pass over the files in the order they are stored, 4 KB at a time."""
-        buf = bytearray(4096)
-        mv = memoryview(buf)
-        f = self.f
-        f.seek(self.base)
-        at = 0                  # where buf starts, from the first file
-        i = 0                   # the file being summed, and where it ends
-        end = self._field(0, 4) if count else 0
-        crc = 0
-        while i < count:
-            k = f.readinto(buf)
-            if not k:
-                raise ValueError("pack cut short")
-            j = 0
-            while i < count and end <= at + k:
-                crc = crc32(mv[j:end - at], crc)
-                if crc != self._field(i, 8):
-                    raise ValueError("damaged at " + names[i])
-                crc = 0
-                j = end - at
-                i += 1
-                if i < count:
-                    if self._field(i, 0) != end:
-                        raise ValueError("pack index damaged")
-                    end += self._field(i, 4)
-            if i < count:
-                crc = crc32(mv[j:k], crc)
-            at += k
 
     # ---- what import and the os module ask a file system ----------------------
     def mount(self, readonly, mkfs):

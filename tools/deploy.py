@@ -153,8 +153,7 @@ def write_pack(out, modules):
     """Write the compiled `modules` and the recordings (paths under `out`) into
     one file, PACK, which firmware/fastimport.py mounts at start-up (its
     docstring gives the layout): no littlefs look-ups per import, and a CRC-32
-    over the index and each file, so that nothing damaged is loaded. Returns
-    its path."""
+    over all of it, so that nothing damaged is loaded. Returns its path."""
     import zlib
     modules = sorted(modules)
     folders = sorted(set("/" + "/".join(m.split("/")[:i]) for m in modules
@@ -165,11 +164,10 @@ def write_pack(out, modules):
     for rel in modules:
         with open(os.path.join(out, rel), "rb") as f:
             body = f.read()
-        table += b"".join(v.to_bytes(4, "little") for v in
-                          (len(data), len(body), zlib.crc32(body)))
+        table += len(data).to_bytes(4, "little") + len(body).to_bytes(4, "little")
         data += body
     numbers = b"".join(n.to_bytes(4, "little") for n in (len(names), len(modules), len(data)))
-    crc = zlib.crc32(table, zlib.crc32(names, zlib.crc32(numbers)))
+    crc = zlib.crc32(names + table + data, zlib.crc32(numbers))
     with open(os.path.join(out, PACK), "wb") as f:
         f.write(PACK_MAGIC + numbers + crc.to_bytes(4, "little") + names + table + data)
     return PACK
