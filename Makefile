@@ -60,7 +60,7 @@ test-pico: $(STAMP)
 	@command -v socat >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 	  apt-get install -y -qq socat >/dev/null; } || { echo "make test-pico: needs socat"; exit 1; }
 	$(BIN)/python tools/deploy.py build
-	$(BIN)/python -m pytest -n 2 -q host_tests/pico
+	$(BIN)/python -m pytest -n 2 -q --durations=0 host_tests/pico
 
 ## The scoreboard in a browser: a static site in build/web/ (docs/WEB.md).
 web: $(NPM_STAMP)
