@@ -300,15 +300,7 @@ class Board:
     def export_record(self):
         """The journal on the page's flash as GAME-RECORD JSON Lines."""
         import journal as tool
-        from app.journal import joined
-        with open(self.root + "journal.bin", "rb") as f:
-            body = f.read()
-        try:
-            with open(self.root + "journal.tail", "rb") as f:
-                tail = f.read()
-        except OSError:
-            tail = b""
-        return tool.to_json(joined(body, tail))
+        return tool.to_json(tool.read_current(self.root)[0])
 
 
 def import_record(root, text, seats_max):
