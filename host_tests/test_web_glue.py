@@ -142,3 +142,18 @@ def test_build_tool_errors_exit_2(tmp_path, monkeypatch, capsys):
     assert web_build.main(["build", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert "npm ci" in err and "Traceback" not in err
+
+
+def test_new_game_keeps_the_house_rules_of_the_settings(tmp_path):
+    root = str(tmp_path) + "/"
+    with open(root + "settings.json", "w") as f:
+        f.write('{"players": 2, "opener": 0, "brightness": 8, "rules": 5}\n')
+    b = webboard.Board("tm1637", root)
+    assert b.app.game.rules == 5                 # the first game has them
+    b.advance(2200)
+    b.tap("MISS")
+    b.advance(300)
+    b.new_game(3)
+    b2 = webboard.Board("tm1637", root)
+    assert json.loads(b2.state())["players"] == 3
+    assert b2.app.game.rules == 5                # and so does the page's New game

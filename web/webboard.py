@@ -287,13 +287,13 @@ class Board:
 
     def new_game(self, players):
         """Set-up from the page: `players` saved in the settings and a new game in
-        the journal (the one in progress archived, as the set-up menu does). The
-        page then powers the board off and on."""
+        the journal with the settings' house rules (the one in progress archived,
+        as the set-up menu does). The page then powers the board off and on."""
         s = Settings(self.root).load()
         s.set(players=players)
         s.save()
         j = self.app.journal
-        j.new_game(s.players, s.opener)
+        j.new_game(s.players, s.opener, s.rules)
         j.close()
 
     # ---- the game record ---------------------------------------------------------
