@@ -234,3 +234,12 @@ def test_a_sim_folder_under_micropython(tmp_path):
     assert res.status == 0 and res.err == "", res.out + res.err
     got = [json.loads(ln) for ln in res.out.splitlines()]
     assert got == [json.loads(ln) for ln in T.to_json(stream).splitlines()]
+    tail = bytearray((flash / "journal.tail").read_bytes())
+    tail[8 + 4 * 3] ^= 0x01                              # the tail's 4th record: the 52nd
+    (flash / "journal.tail").write_bytes(bytes(tail))
+    res = mpy_run(script=TOOL, args=["to-json", str(flash)], path=())
+    assert res.status == 0 and "record 52" in res.err, res.out + res.err
+    assert len(res.out.splitlines()) == 1 + 51
+    (tmp_path / "bad.jsonl").write_text('{"players": 2}\n{"shot": 5}\n')
+    res = mpy_run(script=TOOL, args=["to-binary", str(tmp_path / "bad.jsonl")], path=())
+    assert res.status == 2 and "line 2" in res.err, res.err

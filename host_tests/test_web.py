@@ -277,6 +277,7 @@ def test_page_plays_like_the_simulator(site, tmp_path, build):
     assert out.stdout.strip() == final
     assert page["fresh"]["state"] != final
     same(page_view(page["imported"]), resumed, build + ", after the import")
+    assert "The game it replaced is kept in the archive (games/000" in page["importMessage"]
     assert "line 2" in page["badImport"]
     assert page["afterBad"]["state"] == final
     same(page_view(page["offline"]), resumed, build + ", offline after a power cut")

@@ -157,3 +157,28 @@ def test_new_game_keeps_the_house_rules_of_the_settings(tmp_path):
     b2 = webboard.Board("tm1637", root)
     assert json.loads(b2.state())["players"] == 3
     assert b2.app.game.rules == 5                # and so does the page's New game
+
+
+def test_import_keeps_the_game_it_replaces_in_the_archive(tmp_path):
+    root = str(tmp_path) + "/"
+    b = webboard.Board("tm1637", root, 2)
+    play(b, os.path.join(DATA, "game1.keys"))
+    before = b.export_record()
+    record = open(os.path.join(DATA, "game2.jsonl")).read()
+    assert b.import_record(record) == ""
+    kept = os.listdir(root + "games")
+    assert [n[-5:] for n in kept] == [".part"]               # archived, as New game does
+    assert b.set_aside == "games/" + kept[0]                 # and said, for the page
+    with open(root + "games/" + kept[0], "rb") as f:
+        import journal as tool
+        assert tool.to_json(f.read()) == before               # the whole game, tail too
+    again = webboard.Board("tm1637", root)
+    assert again.state() == replay(os.path.join(DATA, "game2.jsonl"))
+    # A bad record changes nothing: no archive, the game stays.
+    assert "line 2" in again.import_record('{"players": 2}\n{"shot": 5}\n')
+    assert again.set_aside == "" and os.listdir(root + "games") == kept
+    assert webboard.Board("tm1637", root).state() == again.state()
+    # A game with no action yet is not archived (nothing to keep), as New game.
+    again.new_game(2)
+    fresh = webboard.Board("tm1637", root)
+    assert fresh.import_record(record) == "" and fresh.set_aside == ""

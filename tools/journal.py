@@ -47,7 +47,7 @@ class JournalError(Exception):
     the record (0: the header or a record line)."""
 
     def __init__(self, message, number=0):
-        Exception.__init__(self, message)
+        super().__init__(message)
         self.number = number
 
 

@@ -565,7 +565,14 @@ function bindSetup() {
     e.target.value = "";
     if (!file) return;
     const text = await file.text();
-    const err = wb.import_record(root(), text, wb.seats(buildName));
+    let err, kept;
+    try {
+      err = board.import_record(text);
+      kept = board.set_aside;
+    } catch (e) {
+      fail("import", e);
+      return;
+    }
     if (err) {
       restoreFlash();                 // leave the flash as it was stored
       say(`${file.name}: ${err}`, true);
@@ -574,7 +581,8 @@ function bindSetup() {
     syncFlash();
     releaseAll();
     powerOn();
-    say(`Imported ${file.name}: the board resumed it from its journal.`);
+    say(`Imported ${file.name}: the board resumed it from its journal.` +
+      (kept ? ` The game it replaced is kept in the archive (${kept}), as New game does.` : ""));
   });
   const sound = $("sound");
   sound.checked = page.sound !== false;

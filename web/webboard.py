@@ -100,6 +100,7 @@ class Board:
         self.timeline = []          # (time, gpio, level) pin changes to come
         self.down = {}              # key name -> time its press started
         self.shown = {}             # seat -> last picture handed out
+        self.set_aside = ""         # where import_record archived the game it replaced
         _quick_wires()
         Pin.reset_all()
         buses, dpin, self.models = fake_board(self.build)
@@ -303,9 +304,36 @@ class Board:
         return tool.to_json(tool.read_current(self.root)[0])
 
 
-def import_record(root, text, seats_max):
-    """Check a GAME-RECORD text and write it as the journal under `root`; the next
-    power-on resumes it. Returns "" or a message naming the bad line."""
+    def import_record(self, text):
+        """Check a GAME-RECORD text; when it is good, archive the game in progress
+        as New game does (`set_aside`: where it went, "" when it had no action) and
+        write the record as the journal, which the next power-on resumes. Returns ""
+        or a message naming the bad line (then nothing changed)."""
+        self.set_aside = ""
+        data = _checked(text, seats(self.build_name))
+        if type(data) is str:
+            return data
+        j = self.app.journal
+        if j is not None:
+            before = set(_archive(self.root))
+            j.new_game(data[3], data[4])
+            j.close()
+            for name in _archive(self.root):
+                if name not in before:
+                    self.set_aside = "games/" + name
+        _write(self.root, data)
+        return ""
+
+
+def _archive(root):
+    try:
+        return os.listdir(root + "games")
+    except OSError:
+        return []
+
+
+def _checked(text, seats_max):
+    """A GAME-RECORD text as journal bytes, or a message naming the bad line."""
     import journal as tool
     lines = text.split("\n")
     try:
@@ -315,6 +343,22 @@ def import_record(root, text, seats_max):
     players = data[3]
     if players > seats_max:
         return "the record has %d players, this build has %d displays" % (players, seats_max)
+    return data
+
+
+def import_record(root, text, seats_max):
+    """Check a GAME-RECORD text and write it as the journal under `root`, replacing
+    what is there; the next power-on resumes it. Returns "" or a message naming the
+    bad line. (The page uses Board.import_record, which keeps the game it replaces.)"""
+    data = _checked(text, seats_max)
+    if type(data) is str:
+        return data
+    _write(root, data)
+    return ""
+
+
+def _write(root, data):
+    """`data` (journal bytes) as the journal under `root`, without a tail."""
     for name in ("journal.bin", "journal.tail"):   # a tail left by the old game too
         try:
             os.stat(root + name)
@@ -323,4 +367,3 @@ def import_record(root, text, seats_max):
             pass
     with open(root + "journal.bin", "wb") as f:
         f.write(data)
-    return ""

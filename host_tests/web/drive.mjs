@@ -187,8 +187,10 @@ async function oneBuild(browser, build) {
   await newGame(page, 2);
   await advance(page, 2100 + CHECK_MS);
   out.fresh = await snapshot(page);
+  await play(page, { kind: "key", name: "MISS", long: false });   // the new game has begun
   await page.setInputFiles("#import", out.record);
   await page.waitForFunction(() => document.getElementById("message").textContent.startsWith("Imported"));
+  out.importMessage = await page.evaluate(() => document.getElementById("message").textContent);
   await advance(page, 2100 + CHECK_MS);
   out.imported = await snapshot(page);
   lap("imported");
