@@ -1,0 +1,58 @@
+"""Claims of README.md and docs/*.md checked against the programs: what a newcomer
+reads must be what the tools do."""
+import json
+import os
+import re
+import subprocess
+import sys
+
+from mpy import ROOT, TOOLS
+
+PY = sys.executable
+
+
+def doc(name):
+    path = os.path.join(ROOT, name if name == "README.md" else os.path.join("docs", name))
+    with open(path) as f:
+        return f.read()
+
+
+def words(text):
+    """The text with its line breaks and runs of spaces as single spaces."""
+    return " ".join(text.split())
+
+
+def blocks(text):
+    """The fenced code blocks of a Markdown text, in order."""
+    return re.findall(r"```[a-z]*\n(.*?)```", text, re.S)
+
+
+def replay(text):
+    return subprocess.run([PY, os.path.join(TOOLS, "replay.py"), "-"], input=text,
+                          capture_output=True, text=True)
+
+
+# ---- docs/GAME-RECORD.md --------------------------------------------------------------
+
+def test_game_record_examples_replay_as_shown():
+    text = doc("GAME-RECORD.md")
+    records = [b for b in blocks(text) if b.startswith('{"players"') and "\n{" in b
+               and "line 1)" not in b]
+    assert len(records) >= 3
+    for b in records:
+        res = replay(b)
+        assert res.returncode == 0, (b, res.stderr)
+    first = text.index("`python3 tools/replay.py` on it prints")
+    shown = blocks(text[first:])[0].strip()
+    assert replay(records[0]).stdout.strip() == shown
+
+
+def test_game_record_rules_key_is_implemented_as_documented():
+    text = words(doc("GAME-RECORD.md"))
+    assert "refuse any `rules` key" not in text and "not implemented yet" not in text
+    ok = replay('{"players": 2, "rules": ["take_as_lies", "carom_no_cushion"]}\n'
+                '{"shot": {"carom": 2}}\n')
+    assert ok.returncode == 0, ok.stderr
+    for bad in ('"x"', '[1]', '[""]', '["no_such_rule"]', '["take_as_lies", "take_as_lies"]'):
+        res = replay('{"players": 2, "rules": %s}\n' % bad)
+        assert res.returncode == 2 and "line 1" in res.stderr, (bad, res.stderr)
