@@ -56,3 +56,29 @@ def test_game_record_rules_key_is_implemented_as_documented():
     for bad in ('"x"', '[1]', '[""]', '["no_such_rule"]', '["take_as_lies", "take_as_lies"]'):
         res = replay('{"players": 2, "rules": %s}\n' % bad)
         assert res.returncode == 2 and "line 1" in res.stderr, (bad, res.stderr)
+
+
+# ---- README.md: the commands of "Try it without a board" ------------------------------
+
+def test_readme_root_example_works_in_a_fresh_folder(tmp_path):
+    """The README's --root command, run as written in a folder with no `flash` yet
+    (standard input not a terminal: the demo plays), then again: the game resumes."""
+    text = doc("README.md")
+    line = [ln for ln in text.splitlines() if ln.startswith("python3 tools/sim.py")
+            and "--root" in ln][0]
+    args = line.split("#")[0].split()[2:]
+    assert "--root" in args
+    for n in range(2):
+        res = subprocess.run([PY, os.path.join(TOOLS, "sim.py")] + args + ["--state"],
+                             cwd=str(tmp_path), capture_output=True, text=True,
+                             stdin=subprocess.DEVNULL, timeout=120)
+        assert res.returncode == 0, res.stderr
+        state = json.loads(res.stdout.splitlines()[-1])
+        if n == 0:
+            first = state
+    root = args[args.index("--root") + 1]
+    assert os.path.isfile(os.path.join(str(tmp_path), root, "journal.bin"))
+    assert state["players"] == first["players"] == 3
+    assert state != first                   # resumed, then the demo played on
+    make = [ln for ln in text.splitlines() if ln.startswith("make sim") and "--root" in ln]
+    assert make and all(('ARGS="--root %s"' % root) in ln for ln in make)

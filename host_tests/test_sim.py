@@ -240,6 +240,16 @@ def test_root_naming_a_missing_directory_exits_2(tmp_path):
     assert not os.path.exists(missing)
 
 
+def test_root_is_created_when_missing_and_refused_when_a_file(tmp_path):
+    res = sim_py("--root", str(tmp_path / "a"), "--script", os.devnull)
+    assert res.returncode == 0 and (tmp_path / "a" / "journal.bin").exists(), res.stderr
+    res = sim_mpy("--root", str(tmp_path / "b"), "--script", os.devnull)
+    assert res.status == 0 and (tmp_path / "b" / "journal.bin").exists(), res.err
+    (tmp_path / "file").write_text("")
+    for status, err in both("--root", str(tmp_path / "file"), "--script", os.devnull):
+        assert status == 2 and "not a directory" in err, err
+
+
 @pytest.mark.parametrize("args,named", [
     (("--players", "abc"), "abc"),
     (("--players",), "--players"),

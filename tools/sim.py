@@ -969,6 +969,24 @@ def _is_dir(path):
         return False
 
 
+def _make_root(path):
+    """Create the folder `path` when it is missing (not its parents, as mkdir);
+    "" when it is a folder now, else what is wrong."""
+    if _is_dir(path):
+        return ""
+    import os
+    try:
+        os.stat(path)
+        return "not a directory"
+    except OSError:
+        pass
+    try:
+        os.mkdir(path.rstrip("/"))
+    except OSError:
+        return "no such directory, and it cannot be created (does its parent exist?)"
+    return ""
+
+
 def _fail(message):
     sys.stderr.write("sim: %s\n%s\n" % (message, USAGE))
     return 2
@@ -1001,8 +1019,9 @@ def main(argv):
                 except RulesError as e:
                     return _fail(str(e))
             elif a == "--root":
-                if not _is_dir(v):
-                    return _fail("--root %s: no such directory (create it first)" % v)
+                err = _make_root(v)
+                if err:
+                    return _fail("--root %s: %s" % (v, err))
                 root = v.rstrip("/") + "/"
             else:
                 script = v
