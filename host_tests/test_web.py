@@ -282,3 +282,44 @@ def test_page_plays_like_the_simulator(site, tmp_path, build):
     assert page["afterBad"]["state"] == final
     same(page_view(page["offline"]), resumed, build + ", offline after a power cut")
     assert os.path.getsize(os.path.join(SHOTS, build + ".png")) > 10000
+
+
+def _about(text, pattern):
+    """The numbers `pattern` (a regular expression with groups) finds in `text`."""
+    import re
+    m = re.search(pattern, " ".join(text.split()))
+    assert m, pattern
+    return [float(g.replace(",", "")) for g in m.groups()]
+
+
+def test_size_figures_of_the_docs_are_the_builds(tmp_path, capsys):
+    """README and docs/WEB.md give the site's size rounded; `make web` prints the
+    figures of the build. They must agree within 10% (1 KB = 1,000 bytes)."""
+    ensure_tools()
+    import web_build
+    out = str(tmp_path / "site")
+    assert web_build.main(["build", out]) == 0
+    printed = capsys.readouterr().out
+    sizes = web_build.sizes(out)
+    assert [s[0] for s in sizes] == sorted(os.listdir(out)) and len(sizes) == 6
+    total = sum(s[1] for s in sizes)
+    gz = sum(s[2] for s in sizes)
+    assert "{:,} bytes".format(total) in printed and "{:,}".format(gz) in printed, printed
+
+    def near(doc_kb, real_bytes):
+        return abs(doc_kb * 1000 - real_bytes) <= 0.1 * real_bytes
+
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    mb, kb = _about(readme, r"six static files \(about ([0-9.]+) MB, ([0-9]+) KB compressed")
+    assert near(mb * 1000, total) and near(kb, gz), (total, gz)
+    web = open(os.path.join(ROOT, "docs", "WEB.md")).read()
+    assert "`build/web/` is six plain files" in " ".join(web.split())
+    rows = {"micropython": ("micropython.mjs", "micropython.wasm"),
+            "cowboy.json": ("cowboy.json",), "index.html": ("index.html", "app.js", "style.css")}
+    for key, names in rows.items():
+        b, g = _about(web, r"\| `%s[^|]*\|[^|]*\| about ([0-9,]+) KB \| about ([0-9,]+) KB \|"
+                      % key.replace(".", r"\."))
+        real = [s for s in sizes if s[0] in names]
+        assert near(b, sum(s[1] for s in real)) and near(g, sum(s[2] for s in real)), key
+    b, g = _about(web, r"\| total \| \| about ([0-9,]+) KB \| about ([0-9,]+) KB \|")
+    assert near(b, total) and near(g, gz)

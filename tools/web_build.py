@@ -95,6 +95,29 @@ def build(out):
     return total
 
 
+def sizes(out):
+    """[(name, bytes, bytes gzip -9)] of every file of the site in `out`, by name:
+    the figures `make web` prints (docs/WEB.md and README.md round them)."""
+    import gzip
+    rows = []
+    for name in sorted(os.listdir(out)):
+        with open(os.path.join(out, name), "rb") as f:
+            data = f.read()
+        rows.append((name, len(data), len(gzip.compress(data, 9, mtime=0))))
+    return rows
+
+
+def build_and_report(out):
+    """build(), then each file's size as `make web` shows it."""
+    total = build(out)
+    rows = sizes(out)
+    for name, n, gz in rows:
+        print("  %-18s %11s bytes %9s gzip -9" % (name, "{:,}".format(n), "{:,}".format(gz)))
+    print("  %-18s %11s bytes %9s gzip -9" % ("total", "{:,}".format(sum(r[1] for r in rows)),
+                                             "{:,}".format(sum(r[2] for r in rows))))
+    return total
+
+
 MIME = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
         ".mjs": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
         ".json": "application/json", ".wasm": "application/wasm",
@@ -166,8 +189,8 @@ def site_main(argv, tool, build_fn, files, default_out, default_port, target, hi
         except BuildError as e:
             print("%s: %s" % (name, e), file=sys.stderr)
             return 2
-        print("%s: %s, %d files, %d KB" % (name, os.path.relpath(out), files,
-                                          (total + 1023) // 1024))
+        print("%s: %s, %d files, %s bytes" % (name, os.path.relpath(out), files,
+                                             "{:,}".format(total)))
         return 0
     port = default_port
     directory = default_out
@@ -198,7 +221,7 @@ def site_main(argv, tool, build_fn, files, default_out, default_port, target, hi
 
 
 def main(argv):
-    return site_main(argv, "web_build.py", build, len(PAGE) + 3,
+    return site_main(argv, "web_build.py", build_and_report, len(PAGE) + 3,
                      os.path.join(ROOT, "build", "web"), 8000, "web")
 
 
