@@ -378,11 +378,10 @@ def test_help_lists_every_key_and_the_codes_of_the_views_tables():
     text = "\n".join(sim.help_lines(80))
     for k in ("1 3 5", "Enter", "m  M", "f  F", "s  S", "u  r", "h "):
         assert k in text
-    for table in ("REASON4", "NOTE4", "CUE4", "MENU4"):
-        for code in getattr(V, table):
-            c = code.decode().rstrip()
-            if len(c.strip()) > 1:
-                assert '"%s"' % c in text, (table, c)
+    for code in V.REASON4 + V.NOTE4[1:]:
+        c = code.decode().rstrip()
+        if len(c.strip()) > 1:
+            assert '"%s"' % c in text or '"%s"' % c.replace(".", "") in text, c
     assert '"r  7"' in text and '"hAnd"' in text and '"E  1"' in text
     pages = sim.help_page(40, 12, 0)[1]
     seen = []
@@ -391,6 +390,46 @@ def test_help_lists_every_key_and_the_codes_of_the_views_tables():
         assert n == pages and len(lines) <= 12 and max(len(ln) for ln in lines) <= 40
         seen += lines[:-1]
     assert [ln.rstrip() for ln in seen] == [ln[:40].rstrip() for ln in sim.help_lines(40)]
+
+
+def _docs_legend():
+    """The legend rows of docs/DISPLAYS.md: (code, meaning), Markdown marks taken out."""
+    text = open(os.path.join(ROOT, "docs", "DISPLAYS.md")).read()
+    a = text.index("<!-- legend:")
+    b = text.index("<!-- end of legend -->")
+    rows = []
+    for line in text[a:b].splitlines()[3:]:
+        code, meaning = line[3:-2].split("` | ", 1)
+        rows.append((code.replace("\\|", "|"), meaning.replace("`", "")))
+    return rows
+
+
+def _help_legend(width, height):
+    """The legend as the help overlay shows it, read back from its pages at
+    width x height: (code, meaning) rows."""
+    import sim
+    pages = sim.help_page(width, height, 0)[1]
+    lines = []
+    for p in range(pages):
+        screen, _ = sim.help_page(width, height, p)
+        assert len(screen) <= height and max(len(ln) for ln in screen) <= width
+        lines += screen[:-1]
+    start = [i for i, ln in enumerate(lines) if ln.startswith("What the ")][0]
+    rows = []
+    for ln in lines[start + 1:]:
+        if ln.startswith('"'):
+            end = ln.index('"', 1)
+            rows.append([ln[1:end], ln[end + 1:].strip()])
+        elif ln.strip() and rows:
+            rows[-1][1] += " " + ln.strip()
+    return [tuple(r) for r in rows]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (40, 12), (132, 43)])
+def test_help_shows_the_legend_of_the_docs(size):
+    """One legend: the help overlay's pages, read back as a person reads them, give
+    every row of docs/DISPLAYS.md's generated legend, code and meaning."""
+    assert _help_legend(*size) == _docs_legend()
 
 
 def test_live_mode_hints_at_an_unknown_key_and_shows_help():

@@ -236,6 +236,10 @@ def test_start_up_size_real_time_and_touch(site, tmp_path):
     assert got["realtime"]["cleared"] != got["realtime"]["typed"]
     assert got["touch"]["after"] != got["touch"]["before"]
     assert os.path.getsize(os.path.join(SHOTS, "phone.png")) > 10000
+    # The page explains the codes with the legend of docs/DISPLAYS.md, row for row.
+    import displaylegend
+    want = [[c, m.replace("`", "")] for c, m in displaylegend.entries()]
+    assert got["legend"] == want
 
 
 @pytest.mark.parametrize("build", BUILDS)

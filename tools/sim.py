@@ -671,86 +671,28 @@ KEYS_HELP = (
     ("h", "this help; q quits"),
 )
 
-# What the views' running items mean; their texts come from the views themselves
-ITEM_MEANING = (
-    ("IT_INNING", 7, "the run of this inning (here 7) while at the table; the score "
-                     "shown is the total with the run, its points lit (a foul wipes the run)"),
-    ("IT_NEED", 8, "points still needed for exactly 90 (here 8)"),
-    ("IT_CAROMS", 7, "90 reached: caroms only, to 100"),
-    ("IT_CALL", 0, "100 reached: call the pocket for the 101st point"),
-    ("IT_OPENING", 0, "the opening stroke: the 3 ball first"),
-    ("IT_HAND", 0, "cue ball in hand (behind the head string)"),
-    ("IT_HELD", 5, "balls held off the table (spot covered), here 1 and 3"),
-    ("IT_FOULS", 2, "fouls in a row (here 2; the third puts the player out)"),
-    ("IT_OUT", 0, "out of the game after three fouls in a row"),
-    ("IT_WAIT", 0, "the game is over"),
-    ("IT_STAT_BEST", 12, "statistics: best inning"),
-    ("IT_STAT_INN", 9, "statistics: innings played"),
-    ("IT_STAT_FOULS", 3, "statistics: fouls"),
-    ("IT_STAT_AVG", 47, "statistics: points per inning"),
-)
-
-
-def _text(b):
-    s = b.decode() if hasattr(b, "decode") else str(b)
-    return s.rstrip()
-
-
 def legend():
-    """(code, meaning) pairs for what the 4-digit displays can show, read from the
-    views' own tables (a 4-character table beside its long-text twin) and drawn
-    by the views' own item code; what the views do not offer is left out."""
-    from display import views as V
-    out = []
-    seen = {}
-
-    def add(code, meaning):
-        if len(code.strip()) > 1 and code not in seen:
-            seen[code] = 1
-            out.append((code, meaning))
-
-    try:
-        seat = V.Seat(0)
-        t = V.Text(8)
-        for name, arg, meaning in ITEM_MEANING:
-            if not hasattr(V, name):
-                continue
-            seat.count = 1
-            seat.items[0] = getattr(V, name)
-            seat.args[0] = arg
-            t.clear()
-            V.item4(t, seat, 0)
-            add(_text(bytes(t.buf)), meaning)
-    except Exception:           # the views changed shape: keep what the tables give
-        pass
-    names = dir(V)
-    for name in sorted(names):
-        if not name.endswith("4") or name[:-1] + "21" not in names:
-            continue
-        short = getattr(V, name)
-        long = getattr(V, name[:-1] + "21")
-        if type(short) is not tuple or type(long) is not tuple or len(short) != len(long):
-            continue
-        for i in range(len(short)):
-            meaning = _text(long[i])
-            if meaning:
-                add(_text(short[i]), meaning.lower())
-    rejects = getattr(V, "REJECT21", ())
-    for i in range(1, len(rejects)):
-        add("E%3d" % i, "refused: " + _text(rejects[i]).lower())
-    return out
+    """(code, meaning) rows of the codes on the 4- and 8-digit displays: the legend
+    of docs/DISPLAYS.md (tools/displaylegend.py, drawn by the views' own code),
+    without its Markdown marks."""
+    import displaylegend
+    return [(c, m.replace("`", "")) for c, m in displaylegend.entries()]
 
 
 def help_lines(width):
-    lines = ["Keys (the keyboard is the panel):"]
+    """The help overlay's text: the keys, then the legend, at most `width` wide."""
+    lines = wrap("Keys (the keyboard is the panel):", width)
     for k, what in KEYS_HELP:
         for j, ln in enumerate(wrap(what, max(10, width - 8))):
             lines.append(pad(k if j == 0 else "", 7) + " " + ln)
     lines.append("")
-    lines.append("What the 4-digit displays show:")
-    for code, meaning in legend():
-        for j, ln in enumerate(wrap(meaning, max(10, width - 8))):
-            lines.append(pad('"%s"' % code if j == 0 else "", 7) + " " + ln)
+    lines += wrap("What the codes on the 4- and 8-digit displays mean (docs/DISPLAYS.md):",
+                  width)
+    rows = legend()
+    w = max(len(c) for c, _ in rows) + 3
+    for code, meaning in rows:
+        for j, ln in enumerate(wrap(meaning, max(10, width - w))):
+            lines.append(pad('"%s"' % code if j == 0 else "", w - 1) + " " + ln)
     return lines
 
 

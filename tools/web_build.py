@@ -10,7 +10,8 @@
                                                 installed by `npm ci` from package-lock.json)
   cowboy.json                                   the Python sources the page runs: firmware/
                                                 (without the device-only modules), the display,
-                                                bus and pin fakes, the record tools, web/webboard.py
+                                                bus and pin fakes, the record tools, the codes'
+                                                legend, web/webboard.py
 Nothing is fetched from anywhere else at run time. Missing input: a message and
 exit status 2.
 """
@@ -32,7 +33,7 @@ DEVICE_ONLY = ("boot.py", "main.py", "board/factory.py", "input/pio_quadrature.p
                "display/max7219_viper.py", "display/i2c_viper.py",
                "display/segments_viper.py", "fastimport.py")
 FAKES = ("fakepins.py", "fakebuses.py", "fakedisplays.py")
-TOOLS = ("record.py", "journal.py", "toolpaths.py")
+TOOLS = ("record.py", "journal.py", "toolpaths.py", "displaylegend.py")
 # Where the sources go in the page's filesystem, and the import path.
 FS = "/cowboy"
 PATH = [FS + "/web", FS + "/fakes", FS + "/firmware", FS + "/tools"]

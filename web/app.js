@@ -597,6 +597,19 @@ function bindSetup() {
   addEventListener("blur", releaseAll);
 }
 
+// The legend of the codes (web/webboard.py's legend(): docs/DISPLAYS.md's rows).
+function fillLegend() {
+  const body = $("legend").tBodies[0];
+  for (const line of wb.legend().split("\n")) {
+    const [code, meaning] = line.split("\t");
+    const row = body.insertRow();
+    const c = document.createElement("code");
+    c.textContent = code;
+    row.insertCell().append(c);
+    row.insertCell().textContent = meaning;
+  }
+}
+
 // ---- start-up ---------------------------------------------------------------------------------
 async function start() {
   const bundle = fetch("cowboy.json").then((r) => {
@@ -627,6 +640,7 @@ async function start() {
   const parts = [tLoaded, tImported - tLoaded, ms - tImported].map(Math.round);
   document.documentElement.dataset.startup = parts.join(",");
   document.documentElement.dataset.ready = String(ms);
+  fillLegend();                       // after the ready marker: not part of the start-up
   if (!MANUAL) $("startup").textContent = `Started in ${ms} ms (MicroPython loaded at ${parts[0]} ms, ` +
     `firmware imported in ${parts[1]} ms, first power-on ${parts[2]} ms).`;
 }

@@ -36,6 +36,14 @@ def builds():
     return ",".join(sorted(config.BUILDS))
 
 
+def legend():
+    """The codes' legend of docs/DISPLAYS.md (tools/displaylegend.py, drawn by the
+    views' own code) for the page: one "code<TAB>meaning" line each, without the
+    Markdown marks."""
+    import displaylegend
+    return "\n".join(c + "\t" + m.replace("`", "") for c, m in displaylegend.entries())
+
+
 def _no_sleep(us):
     pass
 

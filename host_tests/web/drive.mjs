@@ -95,6 +95,9 @@ async function startupRuns(browser) {
     result.startup.push({ marker, wall, parts: parts.split(",").map(Number) });
     result.transfer.push(transfer);
     if (i === 0) {
+      // The legend of the codes, as the page shows it.
+      result.legend = await page.$$eval("#legend tbody tr",
+        (rows) => rows.map((r) => [r.cells[0].textContent, r.cells[1].textContent]));
       // The real-time clock: a key pressed for real changes the shooter's display.
       await page.waitForTimeout(2300);
       const before = await page.evaluate(() => window.cowboy.texts());
