@@ -133,7 +133,7 @@ def sim(build, script, root=None, players=PLAYERS):
     with tempfile.NamedTemporaryFile("w", suffix=".keys", delete=False) as f:
         f.write(script)
     try:
-        args = [PY, SIM, "--build", build, "--script", f.name, "--state"]
+        args = [PY, SIM, "--build", build, "--script", f.name, "--status", "--state"]
         if players is not None:
             args += ["--players", str(players)]
         if root is not None:
@@ -164,7 +164,8 @@ def parse_sim(out):
                 bottom.append(1 if ch in "▄█" else 0)
             current.append(top)
             current.append(bottom)
-    return {"texts": texts, "oleds": [o for o in oleds if o], "state": lines[-1]}
+    return {"texts": texts, "oleds": [o for o in oleds if o], "state": lines[-1],
+            "status": lines[-2]}
 
 
 def page_view(snap):
@@ -175,13 +176,14 @@ def page_view(snap):
         if pic.startswith("O"):
             px = [int(c) for c in pic[1:]]
             oleds.append([px[y * 128:(y + 1) * 128] for y in range(64)])
-    return {"texts": texts, "oleds": oleds, "state": snap["state"]}
+    return {"texts": texts, "oleds": oleds, "state": snap["state"], "status": snap["status"]}
 
 
 def same(page, want, where):
     """Assert the page showed what the simulator showed: seven-segment texts, the OLED
     texts read back from the pixels (then the pixels themselves), the rules state."""
     assert page["state"] == want["state"], where
+    assert page["status"] == want["status"], where      # the game in the same words
     assert page["texts"] == want["texts"], where
     assert len(page["oleds"]) == len(want["oleds"]), where
     for i, (a, b) in enumerate(zip(page["oleds"], want["oleds"])):

@@ -182,3 +182,32 @@ def test_import_keeps_the_game_it_replaces_in_the_archive(tmp_path):
     again.new_game(2)
     fresh = webboard.Board("tm1637", root)
     assert fresh.import_record(record) == "" and fresh.set_aside == ""
+
+
+def test_status_is_the_simulators_words(tmp_path):
+    """The page's status line says the game as the simulator's does: scores, the
+    run, what the player needs, fouls, who is out, the winner. (One board at a
+    time: the fake pins are shared.)"""
+    import sim
+    keys = os.path.join(DATA, "web3.keys")
+    lines = [ln for ln in open(keys) if ln.split("#")[0].strip()]
+    chunks = []
+    for k in range(0, len(lines), 3):
+        chunks.append(str(tmp_path / ("part%d.keys" % k)))
+        with open(chunks[-1], "w") as f:
+            f.write("".join(lines[k:k + 3]))
+    b = webboard.Board("tm1637", str(tmp_path) + "/", 3)
+    page = []
+    for c in chunks:
+        play(b, c)
+        page.append(b.status())
+    s = sim.Sim(3, "tm1637")
+    words = []
+    for c in chunks:
+        s.play(sim.parse_script(open(c).read(), s))
+        s.run_to(s.now + 100)
+        words.append(s.words())
+    assert page == words
+    text = " ".join(page)
+    for said in ("needs 86 for exactly 90", "(1 foul)", " out", "Game over: P1 wins"):
+        assert said in text, said

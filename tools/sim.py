@@ -36,7 +36,7 @@ STEP_MS = 1             # simulated time step
 MAX_WAIT_MS = 600000    # WAIT: at most ten minutes of simulated time per line
 
 USAGE = ("usage: sim.py [--players N] [--build NAME] [--root DIR] [--rules NAME,...]\n"
-         "              [--script FILE [--state]]\n"
+         "              [--script FILE [--status] [--state]]\n"
          "builds: " + " ".join(sorted(config.BUILDS)) + "\n"
          "house rules: " + " ".join(houserules.NAMES))
 
@@ -321,54 +321,19 @@ class Sim:
     def state(self):
         return record.state_json(self.game)
 
-    def status(self):
-        """The game in words, as a player would say it: every score, who is at the
-        table, the run of the current inning, the stage; then the table itself."""
-        from cowboy import codes as C
-        g = self.game
-        parts = []
-        for i in range(g.players):
-            p = "P%d %d" % (i + 1, g.scores[i])
-            if g.out >> i & 1:
-                p += " out"
-            elif g.fouls[i]:
-                p += " (%d foul%s)" % (g.fouls[i], "s" if g.fouls[i] > 1 else "")
-            parts.append(p)
-        s = ""
-        at = g.shooter
-        if g.phase == C.PHASE_OVER:
-            s += "Game over: P%d wins" % (g.winner + 1)
-            if g.scores[g.winner] == 101:
-                s += " with the 101st point"
-        elif g.phase == C.PHASE_CHOICE:
-            s += ("P%d chooses after the failed opening: OK to have it played again, "
-                  "push the encoder to take the table" % (at + 1))
-        else:
-            s += "P%d at the table" % (at + 1)
-            if g.phase == C.PHASE_OPENING:
-                s += ", opening stroke: the 3 ball first"
-            else:
-                total = g.total(at)
-                s += ", run %d" % g.inning
-                if g.inning and g.scores[at]:
-                    s += " (total %d)" % total
-                if g.phase == C.PHASE_POINTS:
-                    s += ", needs %d for exactly 90" % (90 - total)
-                elif g.phase == C.PHASE_CAROMS:
-                    s += ", caroms only, %d to go" % (100 - total)
-                else:
-                    s += ", call the 101st point"
-        if g.phase != C.PHASE_OVER:
-            if g.cue_in_hand:
-                s += "; cue ball in hand"
-            if g.off_table:
-                held = [str(v) for i, v in enumerate((1, 3, 5)) if g.off_table >> i & 1]
-                s += "; ball%s %s off the table" % ("s" if len(held) > 1 else "",
-                                                    " and ".join(held))
+    def words(self):
+        """The game in words, as a player would say it (tools/gamewords.py: the web
+        page's status line says the same), and the power cuts."""
+        import gamewords
+        more = []
         if self.boots > 1:
-            s += "; resumed after %d power cut%s" % (self.boots - 1,
-                                                     "s" if self.boots > 2 else "")
-        s += ". Scores: " + ", ".join(parts) + "."
+            more.append("resumed after %d power cut%s" % (self.boots - 1,
+                                                          "s" if self.boots > 2 else ""))
+        return gamewords.status(self.game, more)
+
+    def status(self):
+        """The live status line: the words, and ♪ while the buzzer sounds."""
+        s = self.words()
         bz = self.app.buzzer
         if bz is not None and bz.playing():
             s += " ♪"
@@ -441,13 +406,15 @@ def read_file(path):
         f.close()
 
 
-def run_script(sim, text, state=False, out=None):
+def run_script(sim, text, state=False, out=None, status=False):
     lines = parse_script(text, sim)
     sim.play(lines)
     sim.run_to(sim.now + 100)
     w = out or sys.stdout
     for line in sim.report():
         w.write(line + "\n")
+    if status:
+        w.write(sim.words() + "\n")
     if state:
         w.write(sim.state() + "\n")
 
@@ -940,6 +907,7 @@ def main(argv):
     build = "tm1637"
     script = None
     state = False
+    status = False
     rules = 0
     i = 0
     while i < len(argv):
@@ -969,6 +937,8 @@ def main(argv):
                 script = v
         elif a == "--state":
             state = True
+        elif a == "--status":
+            status = True
         elif a in ("-h", "--help"):
             print(USAGE)
             print(HELP)
@@ -990,7 +960,7 @@ def main(argv):
             except OSError:
                 sys.stderr.write("sim: cannot read %s\n" % script)
                 return 2
-            run_script(sim, text, state)
+            run_script(sim, text, state, status=status)
             return 0
     except ScriptError as e:
         sys.stderr.write("sim: %s: %s\n" % (script or build, e))

@@ -33,7 +33,7 @@ DEVICE_ONLY = ("boot.py", "main.py", "board/factory.py", "input/pio_quadrature.p
                "display/max7219_viper.py", "display/i2c_viper.py",
                "display/segments_viper.py", "fastimport.py")
 FAKES = ("fakepins.py", "fakebuses.py", "fakedisplays.py")
-TOOLS = ("record.py", "journal.py", "toolpaths.py", "displaylegend.py")
+TOOLS = ("record.py", "journal.py", "toolpaths.py", "displaylegend.py", "gamewords.py")
 # Where the sources go in the page's filesystem, and the import path.
 FS = "/cowboy"
 PATH = [FS + "/web", FS + "/fakes", FS + "/firmware", FS + "/tools"]

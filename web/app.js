@@ -323,20 +323,20 @@ function frame() {
 }
 
 let shownState = "";
+let shownStatus = "";
 
+// The game in words (webboard's status(): the simulator's words), and the state.
 function showStatus() {
+  const words = board.status();
+  if (words !== shownStatus) {
+    shownStatus = words;
+    $("status").textContent = words;
+  }
   const text = board.state();
   if (text === shownState) return;
   shownState = text;
   $("state").textContent = text;
-  const s = JSON.parse(text);
-  let line;
-  if (s.phase === "over") line = `Game over: player ${s.winner} wins.`;
-  else if (s.phase === "choice") line = `Player ${s.shooter} to choose: OK repeats the opening, ENC push takes it.`;
-  else line = `Player ${s.shooter} at the table (${s.phase}), inning ${s.inning}` +
-    (s.cue_in_hand ? ", cue ball in hand" : "") + ".";
-  $("status").textContent = `${buildName}, ${s.players} players. ${line}`;
-  fillPlayers(s.players);
+  fillPlayers(JSON.parse(text).players);
 }
 
 function fillPlayers(current) {
@@ -359,6 +359,7 @@ function powerOn(players) {
   draw();
   syncFlash();
   shownState = "";
+  shownStatus = "";
   showStatus();
 }
 

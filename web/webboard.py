@@ -294,6 +294,12 @@ class Board:
         import record
         return record.state_json(self.app.game)
 
+    def status(self):
+        """The game in words for the page's status line: the simulator's words
+        (tools/gamewords.py)."""
+        import gamewords
+        return gamewords.status(self.app.game)
+
     def new_game(self, players):
         """Set-up from the page: `players` saved in the settings and a new game in
         the journal with the settings' house rules (the one in progress archived,

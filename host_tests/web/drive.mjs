@@ -40,6 +40,7 @@ async function snapshot(page) {
     texts: window.cowboy.texts(),
     pictures: window.cowboy.pictures(),
     state: window.cowboy.state(),
+    status: document.getElementById("status").textContent,
   }));
 }
 
