@@ -132,13 +132,18 @@ def test_every_build_runs_the_script(build):
         assert "4" in texts(res.stdout)[2]
 
 
-def _live(interpreter, keys):
+def _live(interpreter, keys, players=2, size=None):
     import pty
     pid, fd = pty.fork()
     if pid == 0:
         os.chdir(ROOT)
         env = dict(os.environ)
-        os.execve(interpreter, [interpreter, SIM, "--players", "2"], env)
+        os.execve(interpreter, [interpreter, SIM, "--players", str(players)], env)
+    if size is not None:
+        import fcntl
+        import struct
+        import termios
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
     out = b""
 
     def pump(seconds):
@@ -319,7 +324,8 @@ def test_frame_uses_the_room_there_is():
     import sim
     s = _played("tm1637", 3, "")
     assert sim.frame(s, 80, 24)[1] == "big"
-    assert sim.frame(s, 40, 12)[1] == "small"
+    assert sim.frame(s, 40, 13)[1] == "small"
+    assert sim.frame(s, 40, 12)[1] == "line"       # the whole status takes a line more
     assert sim.frame(s, 30, 8)[1] == "line"
     s = _played("oled4", 4, "")
     assert sim.frame(s, 80, 24)[1] == "braille2"
@@ -369,7 +375,8 @@ def test_status_names_the_stages_from_the_core():
     assert "call the 101st point" in s.status()
     g.phase = C.PHASE_OVER
     g.winner = 1
-    assert s.status().startswith("Game over: P2 wins.")
+    assert s.status().startswith("Game over: P2 wins; OK or a push of the encoder starts "
+                                 "the next game")
 
 
 def test_help_lists_every_key_and_the_codes_of_the_views_tables():
@@ -388,8 +395,13 @@ def test_help_lists_every_key_and_the_codes_of_the_views_tables():
     for p in range(pages):
         lines, n = sim.help_page(40, 12, p)
         assert n == pages and len(lines) <= 12 and max(len(ln) for ln in lines) <= 40
-        seen += lines[:-1]
+        seen += _body(lines)
     assert [ln.rstrip() for ln in seen] == [ln[:40].rstrip() for ln in sim.help_lines(40)]
+
+
+def _body(screen):
+    """A help page without its footer (from the line "help N/M" on)."""
+    return screen[:[i for i, ln in enumerate(screen) if ln.startswith("help ")][-1]]
 
 
 def _docs_legend():
@@ -413,7 +425,7 @@ def _help_legend(width, height):
     for p in range(pages):
         screen, _ = sim.help_page(width, height, p)
         assert len(screen) <= height and max(len(ln) for ln in screen) <= width
-        lines += screen[:-1]
+        lines += _body(screen)
     start = [i for i, ln in enumerate(lines) if ln.startswith("What the ")][0]
     rows = []
     for ln in lines[start + 1:]:
@@ -430,6 +442,18 @@ def test_help_shows_the_legend_of_the_docs(size):
     """One legend: the help overlay's pages, read back as a person reads them, give
     every row of docs/DISPLAYS.md's generated legend, code and meaning."""
     assert _help_legend(*size) == _docs_legend()
+
+
+def test_live_screen_at_40x12_keeps_the_whole_status():
+    """The screen a 40x12 terminal receives: the status wrapped with every score."""
+    status, out = _live(PY, [b"3", b"c"], players=3, size=(40, 12))
+    assert status == 0
+    last = out[out.rfind("\x1b[H"):].replace("\x1b[1;31m", "").replace("\x1b[0m", "")
+    rows = [r.replace("\x1b[K", "").replace("\x1b[J", "") for r in last[3:].split("\r\n")]
+    assert len(rows) <= 12 and max(len(r) for r in rows) <= 40, rows
+    said = " ".join(" ".join(rows).split())
+    assert "being entered: the 3 pocketed, a carom off 2 balls: 4 points" in said, rows
+    assert "Scores: P1 0, P2 0, P3 0." in said and "q: quit" in said, rows
 
 
 def test_live_mode_hints_at_an_unknown_key_and_shows_help():
@@ -533,3 +557,84 @@ def test_start_up_tells_a_cut_back_journal_and_a_key_ends_it(tmp_path):
     assert seen == ["P  1", "1637", "CUt "]
     s.play(sim.parse_script("5\n", s))           # a key: the game, with the key applied
     assert p.mode == U.MODE_GAME and s.models[0].text() == "=  5"   # its preview
+
+
+# ---- the status line says what to do, in words, and every line fits (issue 24, item 6)
+
+def _screen(s, width=80, height=24):
+    import sim
+    lines, layout, body = sim.frame(s, width, height)
+    assert len(lines) <= height and max(len(ln) for ln in lines) <= width, lines
+    return " ".join(" ".join(lines[body:]).split())
+
+
+def test_status_says_in_words_the_menu_the_stroke_and_the_next_game(tmp_path):
+    import sim
+    s = _played("tm1637", 3, "3\nC2\n")
+    assert ("being entered: the 3 pocketed, a carom off 2 balls: 4 points (OK enters it, "
+            "UNDO clears)") in _screen(s)
+    s = _played("tm1637", 3, "HOLD ENC\n")
+    assert "Set-up menu, players: 3 (turn the encoder to change it" in _screen(s)
+    s.play(sim.parse_script("ENC+\nENC\n", s))
+    assert "Set-up menu, who opens: P1" in _screen(s)
+    s.play(sim.parse_script("ENC\n", s))
+    assert "Set-up menu, brightness: 8 of 15" in _screen(s)
+    s.play(sim.parse_script("ENC\n", s))
+    assert "Set-up menu, house rule carom_no_cushion: off" in _screen(s)
+    s = sim.Sim(3, "tm1637")
+    s.play(sim.parse_script(open(os.path.join(ROOT, "host_tests", "data", "web3.keys"))
+                            .read(), s))
+    s.run_to(s.now + 3000)
+    said = _screen(s)
+    assert "Game over: P1 wins" in said
+    assert "OK or a push of the encoder starts the next game" in said
+    assert "Enter: OK" in said                     # the key that is OK here
+
+
+def test_resumed_game_says_the_players_given_apply_to_the_next_game(tmp_path):
+    import sim
+    root = str(tmp_path) + "/"
+    s = sim.Sim(3, "tm1637", root=root)
+    s.play(sim.parse_script("WAIT 2100\nMISS\n", s))
+    s = sim.Sim(4, "tm1637", root=root)
+    s.run_to(3000)
+    assert s.game.players == 3
+    assert "the next game has 4 players (set up)" in _screen(s)
+
+
+STATES = ("", "3\nC2\n", "HOLD ENC\n", "FOUL\nFOUL\nHOLD SCRATCH\n5\nC3\nFOUL\n")
+
+
+@pytest.mark.parametrize("build,players", [("tm1637", 8), ("tm1637", 3), ("max7219", 8),
+                                           ("ht16k33", 4), ("oled4", 4), ("oled8", 8),
+                                           ("oled8", 2)])
+def test_every_line_fits_or_wraps_at_every_size(build, players):
+    """At every size from 40x12 up the screen keeps every line within the width and
+    the status whole (wrapped, never cut), or says the size the build needs."""
+    import sim
+    for keys in STATES:
+        s = _played(build, players, keys)
+        words = " ".join(s.status().split())
+        for size in [(40, 12), (41, 13), (50, 16), (60, 20), (80, 24), (100, 30),
+                     (132, 43)]:
+            lines, layout, body = sim.frame(s, *size)
+            assert len(lines) <= size[1], (size, layout)
+            assert max(len(ln) for ln in lines) <= size[0], (size, layout)
+            text = " ".join(" ".join(lines[body:]).split())
+            if layout == "small terminal":
+                assert build.startswith("oled"), (size, keys)   # seven segments: 40x12
+                assert "need at least" in text and "q quits" in text, (size, text)
+                continue
+            assert words in text, (size, layout, text)
+            assert "q: quit" in text, (size, text)
+
+
+@pytest.mark.parametrize("size", [(40, 12), (80, 24)])
+def test_help_footer_keeps_the_way_out(size):
+    import sim
+    pages = sim.help_page(size[0], size[1], 0)[1]
+    for p in range(pages):
+        lines, _ = sim.help_page(size[0], size[1], p)
+        assert len(lines) <= size[1] and max(len(ln) for ln in lines) <= size[0]
+        foot = " ".join(lines).split("help %d/%d" % (p + 1, pages))[-1]
+        assert "q: quit" in foot and "next page" in foot, lines[-2:]

@@ -329,7 +329,7 @@ class Sim:
         if self.boots > 1:
             more.append("resumed after %d power cut%s" % (self.boots - 1,
                                                           "s" if self.boots > 2 else ""))
-        return gamewords.status(self.game, more)
+        return gamewords.status(self.game, self.panel, more)
 
     def status(self):
         """The live status line: the words, and ♪ while the buzzer sounds."""
@@ -565,28 +565,31 @@ def needed(n, layout, digits, footer, width, height):
     return best[1]
 
 
+HINT = "Enter: OK   u: UNDO   h: help, keys and codes   q: quit"
+SHORT_HINT = "h: help   q: quit"
+
+
 def frame(sim, width, height, hint=""):
     """The live screen: the displays in play, as large as they fit, the status,
     a line of hints. Returns (lines of at most `width` characters, at most `height`
     of them; the layout's name, "small terminal" when none fits; how many of the
-    lines draw the displays)."""
+    lines draw the displays). The status is wrapped whole, never cut: the
+    displays take the room that is left."""
     n = sim.seats()
     seven = sim.seven()
     layouts = SEVEN_LAYOUTS if seven else OLED_LAYOUTS
     digits = len(sim.models[0].segments()) if seven else 0
-    status = sim.status()
-    hint = hint or "h: help, keys and codes   q: quit"
+    status = wrap(sim.status(), width)
     for layout in layouts:
-        for most in (4, 2):
-            footer = wrap(status, width, most) + [hint[:width]]
-            body = height - len(footer)
-            cw, ch = _cell(layout, digits)
-            per = _per_row(n, cw, ch, width, body)
+        cw, ch = _cell(layout, digits)
+        for h in ((hint,) if hint else (HINT, SHORT_HINT)):
+            footer = status + wrap(h, width)
+            per = _per_row(n, cw, ch, width, height - len(footer))
             if per:
                 drawn = _draw(sim, layout, n, per, cw)
                 return drawn + footer, layout[0], len(drawn)
     layout = layouts[-1]
-    w, h = needed(n, layout, digits, 3, width, height)
+    w, h = needed(n, layout, digits, len(status) + 1, width, height)
     msg = ("This terminal is %dx%d; %d %s display%s need at least %dx%d. Enlarge the "
            "window or make the font smaller. q quits."
            % (width, height, n, sim.build_name, "s" if n > 1 else "", w, h))
@@ -664,14 +667,17 @@ def help_lines(width):
 
 
 def help_page(width, height, page):
-    """One page of the help overlay: (lines, pages in all)."""
+    """One page of the help overlay: (lines, pages in all); the footer, wrapped,
+    says how to turn the page and how to leave."""
     lines = help_lines(width)
-    per = max(1, height - 1)
+    foot = len(wrap("help 10/10: h or Space: next page, another key: the game, q: quit",
+                    width))
+    per = max(1, height - foot)
     pages = (len(lines) + per - 1) // per
     page = page % pages
     body = [ln[:width] for ln in lines[page * per:(page + 1) * per]]
-    body.append(("help %d/%d: h or Space: next page, another key: the game, q: quit"
-                 % (page + 1, pages))[:width])
+    body += wrap("help %d/%d: h or Space: next page, another key: the game, q: quit"
+                 % (page + 1, pages), width)
     return body, pages
 
 

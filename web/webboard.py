@@ -298,7 +298,7 @@ class Board:
         """The game in words for the page's status line: the simulator's words
         (tools/gamewords.py)."""
         import gamewords
-        return gamewords.status(self.app.game)
+        return gamewords.status(self.app.game, self.app.panel)
 
     def new_game(self, players):
         """Set-up from the page: `players` saved in the settings and a new game in
