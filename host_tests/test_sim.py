@@ -67,7 +67,7 @@ def test_displays_show_the_scores():
     shown = texts(res.stdout)
     assert shown[2] == "   4"                 # player 2 waits with 4
     assert shown[1] in ("   4", "F  1")       # player 1 at the table: score / one foul
-    assert all(shown[i].strip() == "" for i in range(3, 9))
+    assert sorted(shown) == [1, 2]            # the seats in play only
 
 
 def test_hold_scratch_is_cue_off_through_the_debounce(tmp_path):
@@ -117,7 +117,7 @@ def test_bad_arguments_exit_2():
 def test_no_terminal_and_no_script_plays_the_demo():
     res = sim_py()
     assert res.returncode == 0
-    assert len(texts(res.stdout)) == 8
+    assert len(texts(res.stdout)) == 2        # two players by default
 
 
 @pytest.mark.parametrize("build", ["max7219", "ht16k33", "oled4", "oled8"])
@@ -471,7 +471,7 @@ def test_make_sim_takes_players_build_and_more_arguments():
                          stdin=subprocess.DEVNULL, timeout=120)
     assert res.returncode == 0, res.stderr
     assert res.stdout.splitlines()[-1] == replay(os.path.join(DATA, "game2.jsonl"))
-    assert len(texts(res.stdout)) == 8          # the ht16k33 build: 8 backpacks
+    assert len(texts(res.stdout)) == 3          # the seats in play of 8 backpacks
 
 
 def test_make_test_without_the_host_micropython_fails_naming_it(tmp_path):
@@ -638,3 +638,38 @@ def test_help_footer_keeps_the_way_out(size):
         assert len(lines) <= size[1] and max(len(ln) for ln in lines) <= size[0]
         foot = " ".join(lines).split("help %d/%d" % (p + 1, pages))[-1]
         assert "q: quit" in foot and "next page" in foot, lines[-2:]
+
+
+# ---- readable OLED text, --help, the seats in play (issue 24, item 7) -------------------
+
+def test_oled_text_lines_are_words_at_half_resolution():
+    """At 80x24 four OLEDs are drawn at half resolution: their small text lines
+    (the status and bottom lines) are written as words read from the pixels, the
+    big digits stay a picture."""
+    import sim
+    s = _played("oled4", 4, "3\nC2\nOK\n5\n")
+    lines, layout, body = sim.frame(s, 80, 24)
+    assert layout == "braille2"
+    screen = "\n".join(lines[:body])
+    assert "PLAYER 1" in screen and "AT TABLE" in screen and "STROKE +5" in screen
+    assert "PLAYER 4" in screen
+    assert any(0x2800 < ord(c) <= 0x28FF for c in screen)       # the digits: braille
+
+
+def test_help_option_prints_lines_that_fit_80_columns():
+    for out in (sim_py("--help").stdout, sim_mpy("--help").out):
+        lines = out.splitlines()
+        assert len(lines) > 10 and max(len(ln) for ln in lines) <= 80, lines
+        assert "Enter" in out and "UNDO" in out and "q" in out
+
+
+def test_script_output_shows_the_seats_in_play():
+    res = sim_py("--players", "2", "--script", os.path.join(DATA, "game1.keys"))
+    assert res.returncode == 0
+    labels = [ln.split()[0] for ln in res.stdout.splitlines()
+              if ln[:1] == "P" and ln.split()[0].rstrip(":")[1:].isdigit()]
+    assert sorted(set(x.rstrip(":") for x in labels)) == ["P1", "P2"], labels
+    res = sim_py("--players", "3", "--build", "oled4", "--script",
+                 os.path.join(DATA, "game1.keys"))
+    assert [ln for ln in res.stdout.splitlines() if ln.strip() in ("P1", "P2", "P3", "P4")] \
+        == ["P1", "P2", "P3"]

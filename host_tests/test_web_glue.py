@@ -58,7 +58,9 @@ def test_board_plays_like_the_simulator_and_resumes(tmp_path, build):
     out = sim("--build", build, "--script", os.path.join(DATA, "game1.keys"), "--state")
     assert b.state() == out[-1] == replay(os.path.join(DATA, "game1.jsonl"))
     want = [line.split(": ", 1)[1][1:-1] for line in out if line.startswith("P") and ': "' in line]
-    assert b.texts().split("\t") == want
+    n = b.in_play()
+    assert n == 2 and b.texts().split("\t")[:n] == want
+    assert all(t.strip() == "" for t in b.texts().split("\t")[n:])    # the others dark
     assert b.changed() != "" and b.changed() == ""          # drawn once, then nothing new
     pics = b.pictures().split("\f")
     assert pics[0].startswith("S") and len(pics) == webboard.seats(build)

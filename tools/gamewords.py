@@ -169,6 +169,16 @@ def scores(g):
     return "Scores: " + ", ".join(parts) + "."
 
 
+def seats_in_play(g, panel, displays):
+    """How many displays are in play: the game's players (the set-up menu's player
+    count while it is being changed), at most one per display. The simulator draws
+    these and the web page shows these."""
+    n = g.players
+    if panel is not None and panel.mode == U.MODE_MENU and panel.menu_item == U.MENU_PLAYERS:
+        n = max(n, panel.menu_value)
+    return min(n, displays)
+
+
 def status(g, panel=None, more=()):
     """The whole line: the situation (the menu item while the set-up menu is open),
     what the panel adds, each of `more`, then the scores."""

@@ -38,7 +38,8 @@ MAX_WAIT_MS = 600000    # WAIT: at most ten minutes of simulated time per line
 USAGE = ("usage: sim.py [--players N] [--build NAME] [--root DIR] [--rules NAME,...]\n"
          "              [--script FILE [--status] [--state]]\n"
          "builds: " + " ".join(sorted(config.BUILDS)) + "\n"
-         "house rules: " + " ".join(houserules.NAMES))
+         "house rules: " + " ".join(houserules.NAMES[:2]) + "\n             "
+         + " ".join(houserules.NAMES[2:]))
 
 # Terminal key -> (panel key, long press). Arrows arrive as escape sequences.
 KEYMAP = {
@@ -57,11 +58,6 @@ KEYMAP = {
     '"': ("ENC2", True),
     "\x1b[C": ("ENC+", False), "\x1b[D": ("ENC-", False), "\x1b[B": ("ENC", False),
 }
-HELP = ("keys: 1 3 5 balls (! # % = hold: jumped)  c=C2 v=C3  Enter=OK  m=MISS "
-        "(M hold: no contact)  f=FOUL (F: no rail)  s=SCRATCH (S: cue off)  "
-        "u/Backspace=UNDO  r=REDO  . , or arrows=ENC+/-  / Tab Down=ENC push  "
-        "?=hold ENC (menu)  > < ' \"=ENC2  P=power cut (--root)  h=help and display codes  "
-        "q=quit")
 
 
 def pad(s, width):
@@ -263,17 +259,18 @@ class Sim:
             out.append(m.text() if hasattr(m, "text") else None)
         return out
 
-    def picture(self, width=200, compact=False):
-        """All displays drawn with characters, labelled, as rows of text.
+    def picture(self, width=200, compact=False, n=None):
+        """The first `n` displays (default: all) drawn with characters, labelled, as
+        rows of text.
 
         OLEDs: half blocks (one text row per two pixel rows), or with `compact`
         quadrant blocks (2 x 2 pixels per character) so that more fit a terminal."""
-        n = len(self.models)
+        n = len(self.models) if n is None else n
         lines = []
         if self.seven() and compact:
             arts = []
             w = 0
-            for m in self.models:
+            for m in self.models[:n]:
                 rows, aw = big7(m.segments() if getattr(m, "on", True) else bytes(8))
                 arts.append(rows)
                 w = aw + 3
@@ -285,7 +282,7 @@ class Sim:
                     lines.append("   ".join(arts[i][r] for i in row).rstrip())
                 lines.append("")
         elif self.seven():
-            arts = [m.art().split("\n") for m in self.models]
+            arts = [m.art().split("\n") for m in self.models[:n]]
             w = len(arts[0][0]) + 3
             per = max(1, min(n, width // w))
             for start in range(0, n, per):
@@ -310,9 +307,11 @@ class Sim:
         return lines
 
     def report(self):
-        """The final printout of scripted mode: pictures, then one text line each."""
-        lines = self.picture()
-        texts = self.texts()
+        """The final printout of scripted mode: the displays in play (seats()) as
+        pictures, then one text line each."""
+        n = self.seats()
+        lines = self.picture(n=n)
+        texts = self.texts()[:n]
         if self.seven():
             for i in range(len(texts)):
                 lines.append('P%d: "%s"' % (i + 1, texts[i]))
@@ -340,17 +339,9 @@ class Sim:
         return s
 
     def seats(self):
-        """How many displays are in play: the game's players (the set-up menu's
-        player count while it is being changed), at most one per display."""
-        n = self.game.players
-        p = self.panel
-        try:
-            from display import ui as U
-            if p.mode == U.MODE_MENU and p.menu_item == U.MENU_PLAYERS:
-                n = max(n, p.menu_value)
-        except AttributeError:
-            pass
-        return min(n, len(self.models))
+        """How many displays are in play (tools/gamewords.py: the page's rule too)."""
+        import gamewords
+        return gamewords.seats_in_play(self.game, self.panel, len(self.models))
 
 
 # ---- scripts ---------------------------------------------------------------------
@@ -483,8 +474,37 @@ def _oled_braille(m):
     return ["|" + r + "|" for r in braille(m.pixels())]
 
 
+_WORDS = {}             # pixels -> (top, bottom): what read_oled read, for the redraws
+
+
+def _oled_text_rows(px):
+    """The OLED's small text lines, top and bottom, read from its pixels as words
+    (fakedisplays.read_oled: the views' own fonts matched); None for a line that
+    does not read as text."""
+    key = b"".join([bytes(r) for r in px])
+    got = _WORDS.get(key)
+    if got is None:
+        from fakedisplays import read_oled
+        r = read_oled(px)
+        got = tuple(None if "~" in t else t for t in (r["top"], r["bottom"]))
+        if len(_WORDS) > 64:
+            _WORDS.clear()
+        _WORDS[key] = got
+    return got
+
+
 def _oled_braille2(m):
-    return ["|" + r + "|" for r in braille(m.pixels(), 2)]
+    """Half resolution: the big digits stay a picture; the small text lines,
+    which braille at this size cannot draw legibly, are written as words."""
+    px = m.pixels()
+    rows = braille(px, 2)
+    top, bottom = _oled_text_rows(px)
+    w = len(rows[0])
+    if top is not None:
+        rows[0] = pad(top[:w], w)
+    if bottom is not None:
+        rows[-1] = pad(bottom[:w], w)
+    return ["|" + r + "|" for r in rows]
 
 
 # (name, draw, width and height of one display drawn, for d digits), largest first;
@@ -629,16 +649,16 @@ def _draw(sim, layout, n, per, cw):
 KEYS_HELP = (
     ("1 3 5", "ball pocketed; ! # % (shifted): ball jumped off the table"),
     ("c  v", "carom off 2 balls / off 3 balls"),
-    ("Enter", "OK: the stroke as composed (twice for the 101st point)"),
+    ("Enter", "OK (or Space): the stroke as composed (twice for the 101st point)"),
     ("m  M", "MISS / no contact (a foul)"),
     ("f  F", "FOUL / no rail after the contact"),
     ("s  S", "SCRATCH (cue ball in a pocket) / cue ball off the table"),
     ("u  r", "UNDO / REDO (Backspace: undo)"),
     (". ,", "encoder turn (or arrows): pick a field, change a menu value"),
     ("/", "encoder push (or Tab, Down); ? holds it: set-up menu"),
-    ("> < '", "second encoder, on builds that have one"),
+    ("> < '", "second encoder, on builds that have one (\" holds its push)"),
     ("P", "power cut and restart (with --root: the game resumes)"),
-    ("h", "this help; q quits"),
+    ("h", "the help: keys and display codes; q (or Ctrl-C) quits"),
 )
 
 def legend():
@@ -649,12 +669,19 @@ def legend():
     return [(c, m.replace("`", "")) for c, m in displaylegend.entries()]
 
 
-def help_lines(width):
-    """The help overlay's text: the keys, then the legend, at most `width` wide."""
+def help_keys(width):
+    """The keys, one a line (wrapped to `width`): the help overlay's first part,
+    and what --help prints."""
     lines = wrap("Keys (the keyboard is the panel):", width)
     for k, what in KEYS_HELP:
         for j, ln in enumerate(wrap(what, max(10, width - 8))):
             lines.append(pad(k if j == 0 else "", 7) + " " + ln)
+    return lines
+
+
+def help_lines(width):
+    """The help overlay's text: the keys, then the legend, at most `width` wide."""
+    lines = help_keys(width)
     lines.append("")
     lines += wrap("What the codes on the 4- and 8-digit displays mean (docs/DISPLAYS.md):",
                   width)
@@ -947,7 +974,7 @@ def main(argv):
             status = True
         elif a in ("-h", "--help"):
             print(USAGE)
-            print(HELP)
+            print("\n".join(help_keys(79)))
             return 0
         else:
             return _fail("unknown argument %r" % a)

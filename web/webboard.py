@@ -294,6 +294,12 @@ class Board:
         import record
         return record.state_json(self.app.game)
 
+    def in_play(self):
+        """How many displays are in play, the first ones (the simulator's rule,
+        tools/gamewords.py); the page shows only these."""
+        import gamewords
+        return gamewords.seats_in_play(self.app.game, self.app.panel, len(self.models))
+
     def status(self):
         """The game in words for the page's status line: the simulator's words
         (tools/gamewords.py)."""
