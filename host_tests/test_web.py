@@ -169,10 +169,11 @@ def parse_sim(out):
 
 
 def page_view(snap):
-    """The same fields from a drive.mjs snapshot."""
-    texts = snap["texts"].split("\t") if snap["texts"] else []
+    """The same fields from a drive.mjs snapshot: the displays the page shows."""
+    n = snap["seats"]
+    texts = snap["texts"].split("\t")[:n] if snap["texts"] else []
     oleds = []
-    for pic in snap["pictures"].split("\f"):
+    for pic in snap["pictures"].split("\f")[:n]:
         if pic.startswith("O"):
             px = [int(c) for c in pic[1:]]
             oleds.append([px[y * 128:(y + 1) * 128] for y in range(64)])
@@ -238,6 +239,14 @@ def test_start_up_size_real_time_and_touch(site, tmp_path):
     assert got["realtime"]["cleared"] != got["realtime"]["typed"]
     assert got["touch"]["after"] != got["touch"]["before"]
     assert os.path.getsize(os.path.join(SHOTS, "phone.png")) > 10000
+    # On a phone (390x844): the two players' displays and every key above the fold,
+    # every key's label inside its key; a notice gone once play goes on.
+    two = got["phone"]["twoPlayers"]
+    assert two["seats"] == 2 and two["keysBottom"] <= two["height"], two
+    assert two["overflow"] == [], two
+    assert got["phone"]["newGame"]["message"] == "New game, 3 players."
+    assert got["phone"]["newGame"]["seats"] == 3
+    assert got["phone"]["twoStrokesLater"]["message"] == ""
     # The page explains the codes with the legend of docs/DISPLAYS.md, row for row.
     import displaylegend
     want = [[c, m.replace("`", "")] for c, m in displaylegend.entries()]

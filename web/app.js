@@ -156,7 +156,18 @@ function makeSeats() {
   }
 }
 
+// Only the displays in play are shown (webboard's in_play(): the simulator's rule).
+let shownSeats = -1;
+
+function showSeats() {
+  const n = board.in_play();
+  if (n === shownSeats) return;
+  shownSeats = n;
+  seats.forEach((s, i) => { s.fig.hidden = i >= n; });
+}
+
 function draw() {
+  showSeats();
   const changed = board.changed();
   if (!changed) return;
   for (const s of changed.split(",")) {
@@ -355,6 +366,7 @@ function powerOn(players) {
   board = wb.Board(buildName, root(), players === undefined ? null : players);
   clockStart = performance.now();
   makeSeats();
+  shownSeats = -1;
   buildEncoders();
   draw();
   syncFlash();
@@ -375,6 +387,7 @@ const held = new Map();       // pointer id or key code -> panel key name
 
 function press(name, id) {
   if (!board || failed) return;
+  say("");                    // a notice lasts until play goes on
   wakeAudio();
   if (board.press(name)) held.set(id, name);
   markDown(name, true);
@@ -400,6 +413,7 @@ function markDown(name, down) {
 
 function turn(name, d) {
   if (!board || failed) return;
+  say("");
   wakeAudio();
   board.turn(name, d);
 }
@@ -495,6 +509,7 @@ function onKeyDown(e) {
   wakeAudio();
   const [name, long] = KEYS[e.key];
   if (long) {
+    say("");
     board.tap(name, true);            // held past the long-press time
     markDown(name, true);
     setTimeout(() => markDown(name, false), 1000);

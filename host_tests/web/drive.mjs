@@ -41,6 +41,21 @@ async function snapshot(page) {
     pictures: window.cowboy.pictures(),
     state: window.cowboy.state(),
     status: document.getElementById("status").textContent,
+    seats: [...document.querySelectorAll("#seats .seat")].filter((f) => !f.hidden).length,
+  }));
+}
+
+// What a phone shows: the seats on screen, where the keys end, keys whose label
+// does not fit, the notice line.
+async function layout(page) {
+  return page.evaluate(() => ({
+    seats: [...document.querySelectorAll("#seats .seat")].filter((f) => f.offsetParent !== null).length,
+    keysBottom: document.getElementById("panel").getBoundingClientRect().bottom + scrollY,
+    height: innerHeight,
+    overflow: [...document.querySelectorAll("#panel .key")]
+      .filter((k) => k.scrollWidth > k.clientWidth + 1 || k.scrollHeight > k.clientHeight + 1)
+      .map((k) => k.dataset.key),
+    message: document.getElementById("message").textContent,
   }));
 }
 
@@ -138,7 +153,18 @@ async function phone(browser) {
   }
   await advance(page, CHECK_MS);
   result.touch = { before, after: await page.evaluate(() => window.cowboy.texts()) };
+  result.phone = { twoPlayers: await layout(page) };
   await page.screenshot({ path: path.join(plan.shots, "phone.png"), fullPage: true });
+  // A new game: its notice, then two strokes later.
+  await page.selectOption("#players", "3");
+  await page.tap("#newgame");
+  await advance(page, 2100);
+  result.phone.newGame = await layout(page);
+  for (const key of ["MISS", "MISS"]) {
+    await page.tap(`#panel [data-key="${key}"]`);
+    await advance(page, PRESS_MS + GAP_MS);
+  }
+  result.phone.twoStrokesLater = await layout(page);
   await ctx.close();
 }
 
