@@ -82,3 +82,31 @@ def test_readme_root_example_works_in_a_fresh_folder(tmp_path):
     assert state != first                   # resumed, then the demo played on
     make = [ln for ln in text.splitlines() if ln.startswith("make sim") and "--root" in ln]
     assert make and all(('ARGS="--root %s"' % root) in ln for ln in make)
+
+
+# ---- docs/SIMULATOR.md ------------------------------------------------------------------
+
+def test_simulator_small_terminal_example_is_what_the_simulator_says():
+    import sim
+    text = words(doc("SIMULATOR.md"))
+    m = re.search(r"`(This terminal is (\d+)x(\d+); (\d) (\w+) displays need at least "
+                  r"\d+x\d+\.)`", text)
+    assert m, "the example is gone"
+    w, h, n, build = int(m.group(2)), int(m.group(3)), int(m.group(4)), m.group(5)
+    s = sim.Sim(n, build)
+    s.run_to(3000)                                  # past the start-up pages
+    lines, layout, _ = sim.frame(s, w, h)
+    assert layout == "small terminal"
+    assert " ".join(lines).startswith(m.group(1))
+
+
+def test_simulator_key_table_is_the_key_map():
+    """Every row of SIMULATOR.md's key table names keys the simulator maps so."""
+    import sim
+    text = doc("SIMULATOR.md")
+    table = text[text.index("| terminal key | panel key |"):]
+    table = table[:table.index("\n\n")]
+    assert "| `h` |" in table and "| `q`, Ctrl-C |" in table
+    for name, key in (("`c`", "C2"), ("`v`", "C3"), ("`r`", "REDO"), ("`m`", "MISS")):
+        assert ("| %s | `%s` |" % (name, key)) in table
+        assert sim.KEYMAP[name.strip("`")] == (key, False)

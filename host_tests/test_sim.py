@@ -261,6 +261,7 @@ def test_root_is_created_when_missing_and_refused_when_a_file(tmp_path):
     (("--players", "9"), "9"),
     (("--build",), "--build"),
     (("--frobnicate",), "--frobnicate"),
+    (("--players", "8", "--build", "oled4"), "oled4 has 4 displays"),
 ])
 def test_bad_argument_is_named(args, named):
     for status, err in both(*(args + ("--script", os.devnull))):

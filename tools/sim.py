@@ -981,6 +981,10 @@ def main(argv):
         i += 1
     if build not in config.BUILDS:
         return _fail("--build %s: no such build" % build)
+    top = len(config.BUILDS[build]["displays"])
+    if players is not None and players > top:
+        return _fail("--players %d: the build %s has %d displays (players 2 to %d)"
+                     % (players, build, top, top))
     if players is None and root is None:
         players = 2
     try:
