@@ -110,3 +110,20 @@ def test_simulator_key_table_is_the_key_map():
     for name, key in (("`c`", "C2"), ("`v`", "C3"), ("`r`", "REDO"), ("`m`", "MISS")):
         assert ("| %s | `%s` |" % (name, key)) in table
         assert sim.KEYMAP[name.strip("`")] == (key, False)
+
+
+# ---- docs/WEB.md --------------------------------------------------------------------------
+
+def test_web_page_lists_what_the_bundle_leaves_out_and_takes():
+    import fnmatch
+    import web_build
+    text = doc("WEB.md")
+    part = text[text.index("bundles into `cowboy.json`"):text.index("The page writes these")]
+    named = re.findall(r"`([a-z_/*0-9.]+\.py)`", part)
+    for name in web_build.DEVICE_ONLY:
+        assert any(fnmatch.fnmatch(name, n) or n.endswith("/" + name) or n == name
+                   for n in named), name
+    for name in web_build.TOOLS:
+        assert "tools/" + name in part, name
+    for name in web_build.FAKES:
+        assert name in part, name
