@@ -253,6 +253,10 @@ def test_root_is_created_when_missing_and_refused_when_a_file(tmp_path):
     (tmp_path / "file").write_text("")
     for status, err in both("--root", str(tmp_path / "file"), "--script", os.devnull):
         assert status == 2 and "not a directory" in err, err
+    # a bad argument after it: exit 2, and no folder made
+    for status, err in both("--root", str(tmp_path / "c"), "--players", "abc"):
+        assert status == 2 and "abc" in err, err
+    assert not (tmp_path / "c").exists()
 
 
 @pytest.mark.parametrize("args,named", [

@@ -962,10 +962,7 @@ def main(argv):
                 except RulesError as e:
                     return _fail(str(e))
             elif a == "--root":
-                err = _make_root(v)
-                if err:
-                    return _fail("--root %s: %s" % (v, err))
-                root = v.rstrip("/") + "/"
+                root = v
             else:
                 script = v
         elif a == "--state":
@@ -985,6 +982,11 @@ def main(argv):
     if players is not None and players > top:
         return _fail("--players %d: the build %s has %d displays (players 2 to %d)"
                      % (players, build, top, top))
+    if root is not None:
+        err = _make_root(root)          # last: a bad argument leaves no new folder
+        if err:
+            return _fail("--root %s: %s" % (root, err))
+        root = root.rstrip("/") + "/"
     if players is None and root is None:
         players = 2
     try:
