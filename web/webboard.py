@@ -323,7 +323,6 @@ class Board:
         import journal as tool
         return tool.to_json(tool.read_current(self.root)[0])
 
-
     def import_record(self, text):
         """Check a GAME-RECORD text; when it is good, archive the game in progress
         as New game does (`set_aside`: where it went, "" when it had no action) and
