@@ -326,6 +326,27 @@ def test_named_port_that_does_not_exist(monkeypatch, capsys, tmp_path):
     assert "run `make deploy`" in said
 
 
+def test_no_board_messages_name_the_command_run_and_quote_mpremote_once(monkeypatch,
+                                                                      capsys, tmp_path):
+    import deploy
+    monkeypatch.setenv("MPREMOTE", FAKE)
+    monkeypatch.setenv("FAKE_BOARD", "")
+    monkeypatch.setattr(deploy, "BUILD", str(tmp_path / "device"))
+    monkeypatch.setattr(deploy, "SERIAL_PORTS", (str(tmp_path / "ttyACM*"),))
+    out = str(tmp_path / "out")
+    assert deploy.main(["export", "--port", "auto", "--out", out]) == 1
+    err = capsys.readouterr().err
+    assert "(mpremote: no device found)" in err and "mpremote: mpremote:" not in err
+    assert "make deploy" not in err and err.rstrip().endswith("then run `make export`.")
+    # A PORT= that is not there: said once, without mpremote's guess that it is in use.
+    assert deploy.main(["export", "--port", "/dev/ttyNOSUCH", "--out", out]) == 1
+    err = capsys.readouterr().err
+    assert "There is no /dev/ttyNOSUCH" in err and "in use" not in err, err
+    assert deploy.main(["deploy", "--port", "auto", "--build", "oled4"]) == 1
+    err = capsys.readouterr().err
+    assert err.rstrip().endswith("then run `make deploy BUILD=oled4`."), err
+
+
 HALL_SETTINGS = ('{"ssid": "club", "wifi_password": "pw", "broker": "192.168.1.10", '
                  '"port": 1883, "hall": "club", "table": "t01", "user": "t01", '
                  '"password": "x"}\n')

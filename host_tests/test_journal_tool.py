@@ -138,3 +138,108 @@ def test_bad_json_names_the_line(tmp_path, lines, message):
 def test_usage_and_missing_file(tmp_path):
     assert tool().returncode == 2
     assert tool("to-json", str(tmp_path / "nope.bin")).returncode == 2
+
+
+# ---- the current game: journal.bin and the tail beside it (issue 24, item 1) --------
+SIM = os.path.join(TOOLS, "sim.py")
+DATA = os.path.join(ROOT, "host_tests", "data")
+
+
+def current_game(tmp_path, seed, actions, players=3):
+    """A folder as the board's flash (or the simulator's --root) after random play:
+    journal.bin and journal.tail; returns the folder and the game as one stream."""
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    return flash, board_journal(flash, seed, actions, players, 0)
+
+
+def test_a_sim_folder_converts_with_its_tail(tmp_path):
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    res = subprocess.run([sys.executable, SIM, "--players", "3", "--root", str(flash),
+                          "--script", os.path.join(DATA, "web3.keys"), "--state"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert res.returncode == 0, res.stderr
+    want = res.stdout.splitlines()[-1]
+    assert (flash / "journal.tail").exists()
+    for arg in (flash / "journal.bin", flash):          # the file, or the folder itself
+        res = tool("to-json", str(arg), str(tmp_path / "g.jsonl"))
+        assert res.returncode == 0 and res.stderr == b"", res.stderr
+        lines = (tmp_path / "g.jsonl").read_text().splitlines()
+        assert len(lines) > 15                          # the moves, not just the header
+        replayed = subprocess.run([sys.executable, REPLAY, str(tmp_path / "g.jsonl")],
+                                  capture_output=True, text=True, check=True).stdout.strip()
+        assert replayed == want
+
+
+@pytest.mark.parametrize("actions", [30, 60, 100])
+def test_journal_bin_and_its_tail_give_the_whole_game(tmp_path, actions):
+    flash, stream = current_game(tmp_path, 5, actions)
+    res = tool("to-json", str(flash / "journal.bin"))
+    assert res.returncode == 0 and res.stderr == b"", res.stderr
+    assert res.stdout.decode() == T.to_json(stream)
+    assert res.stdout.decode().count("\n") == 1 + actions
+
+
+def test_a_tail_of_another_game_is_left_out_and_said(tmp_path):
+    flash, stream = current_game(tmp_path, 6, 60)        # 48 in journal.bin, 12 in the tail
+    other = tmp_path / "other"
+    other.mkdir()
+    board_journal(other, 7, 20)
+    (flash / "journal.tail").write_bytes((other / "journal.tail").read_bytes())
+    res = tool("to-json", str(flash))
+    assert res.returncode == 0
+    assert res.stdout.decode() == T.to_json(stream[:8 + 4 * 48])  # what the board resumes
+    err = res.stderr.decode()
+    assert "journal.tail" in err and "left out" in err and "20 records" in err, err
+
+
+def test_a_damaged_tail_record_is_left_out_with_those_after_it(tmp_path):
+    flash, stream = current_game(tmp_path, 8, 60)
+    tail = bytearray((flash / "journal.tail").read_bytes())
+    tail[8 + 4 * 5 + 1] ^= 0x10                          # the tail's 6th record: game's 54th
+    (flash / "journal.tail").write_bytes(bytes(tail))
+    res = tool("to-json", str(flash / "journal.bin"))
+    assert res.returncode == 0
+    assert res.stdout.decode() == T.to_json(stream[:8 + 4 * 53])
+    err = res.stderr.decode()
+    assert "record 54" in err and "7 records left out" in err, err
+
+
+def test_journal_bin_without_its_tail_is_said(tmp_path):
+    flash, stream = current_game(tmp_path, 9, 60)
+    os.remove(str(flash / "journal.tail"))
+    res = tool("to-json", str(flash / "journal.bin"))
+    assert res.returncode == 0
+    assert res.stdout.decode() == T.to_json(stream[:8 + 4 * 48])
+    assert b"no journal.tail" in res.stderr
+
+
+def test_archived_games_and_bad_folders(tmp_path):
+    flash, stream = current_game(tmp_path, 10, 60)
+    games = flash / "games"
+    (games / "000001.jnl").write_bytes(stream)          # an archived game: one stream
+    res = tool("to-json", str(games / "000001.jnl"))
+    assert res.returncode == 0 and res.stderr == b""
+    assert res.stdout.decode() == T.to_json(stream)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    res = tool("to-json", str(empty))
+    assert res.returncode == 2 and b"no journal.bin" in res.stderr
+
+
+def test_a_sim_folder_under_micropython(tmp_path):
+    flash, stream = current_game(tmp_path, 11, 70)
+    res = mpy_run(script=TOOL, args=["to-json", str(flash)], path=())
+    assert res.status == 0 and res.err == "", res.out + res.err
+    got = [json.loads(ln) for ln in res.out.splitlines()]
+    assert got == [json.loads(ln) for ln in T.to_json(stream).splitlines()]
+    tail = bytearray((flash / "journal.tail").read_bytes())
+    tail[8 + 4 * 3] ^= 0x01                              # the tail's 4th record: the 52nd
+    (flash / "journal.tail").write_bytes(bytes(tail))
+    res = mpy_run(script=TOOL, args=["to-json", str(flash)], path=())
+    assert res.status == 0 and "record 52" in res.err, res.out + res.err
+    assert len(res.out.splitlines()) == 1 + 51
+    (tmp_path / "bad.jsonl").write_text('{"players": 2}\n{"shot": 5}\n')
+    res = mpy_run(script=TOOL, args=["to-binary", str(tmp_path / "bad.jsonl")], path=())
+    assert res.status == 2 and "line 2" in res.err, res.err

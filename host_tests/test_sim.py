@@ -67,7 +67,7 @@ def test_displays_show_the_scores():
     shown = texts(res.stdout)
     assert shown[2] == "   4"                 # player 2 waits with 4
     assert shown[1] in ("   4", "F  1")       # player 1 at the table: score / one foul
-    assert all(shown[i].strip() == "" for i in range(3, 9))
+    assert sorted(shown) == [1, 2]            # the seats in play only
 
 
 def test_hold_scratch_is_cue_off_through_the_debounce(tmp_path):
@@ -117,7 +117,7 @@ def test_bad_arguments_exit_2():
 def test_no_terminal_and_no_script_plays_the_demo():
     res = sim_py()
     assert res.returncode == 0
-    assert len(texts(res.stdout)) == 8
+    assert len(texts(res.stdout)) == 2        # two players by default
 
 
 @pytest.mark.parametrize("build", ["max7219", "ht16k33", "oled4", "oled8"])
@@ -132,13 +132,18 @@ def test_every_build_runs_the_script(build):
         assert "4" in texts(res.stdout)[2]
 
 
-def _live(interpreter, keys):
+def _live(interpreter, keys, players=2, size=None):
     import pty
     pid, fd = pty.fork()
     if pid == 0:
         os.chdir(ROOT)
         env = dict(os.environ)
-        os.execve(interpreter, [interpreter, SIM, "--players", "2"], env)
+        os.execve(interpreter, [interpreter, SIM, "--players", str(players)], env)
+    if size is not None:
+        import fcntl
+        import struct
+        import termios
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
     out = b""
 
     def pump(seconds):
@@ -240,12 +245,27 @@ def test_root_naming_a_missing_directory_exits_2(tmp_path):
     assert not os.path.exists(missing)
 
 
+def test_root_is_created_when_missing_and_refused_when_a_file(tmp_path):
+    res = sim_py("--root", str(tmp_path / "a"), "--script", os.devnull)
+    assert res.returncode == 0 and (tmp_path / "a" / "journal.bin").exists(), res.stderr
+    res = sim_mpy("--root", str(tmp_path / "b"), "--script", os.devnull)
+    assert res.status == 0 and (tmp_path / "b" / "journal.bin").exists(), res.err
+    (tmp_path / "file").write_text("")
+    for status, err in both("--root", str(tmp_path / "file"), "--script", os.devnull):
+        assert status == 2 and "not a directory" in err, err
+    # a bad argument after it: exit 2, and no folder made
+    for status, err in both("--root", str(tmp_path / "c"), "--players", "abc"):
+        assert status == 2 and "abc" in err, err
+    assert not (tmp_path / "c").exists()
+
+
 @pytest.mark.parametrize("args,named", [
     (("--players", "abc"), "abc"),
     (("--players",), "--players"),
     (("--players", "9"), "9"),
     (("--build",), "--build"),
     (("--frobnicate",), "--frobnicate"),
+    (("--players", "8", "--build", "oled4"), "oled4 has 4 displays"),
 ])
 def test_bad_argument_is_named(args, named):
     for status, err in both(*(args + ("--script", os.devnull))):
@@ -309,7 +329,8 @@ def test_frame_uses_the_room_there_is():
     import sim
     s = _played("tm1637", 3, "")
     assert sim.frame(s, 80, 24)[1] == "big"
-    assert sim.frame(s, 40, 12)[1] == "small"
+    assert sim.frame(s, 40, 13)[1] == "small"
+    assert sim.frame(s, 40, 12)[1] == "line"       # the whole status takes a line more
     assert sim.frame(s, 30, 8)[1] == "line"
     s = _played("oled4", 4, "")
     assert sim.frame(s, 80, 24)[1] == "braille2"
@@ -359,7 +380,8 @@ def test_status_names_the_stages_from_the_core():
     assert "call the 101st point" in s.status()
     g.phase = C.PHASE_OVER
     g.winner = 1
-    assert s.status().startswith("Game over: P2 wins.")
+    assert s.status().startswith("Game over: P2 wins; OK or a push of the encoder starts "
+                                 "the next game")
 
 
 def test_help_lists_every_key_and_the_codes_of_the_views_tables():
@@ -368,19 +390,75 @@ def test_help_lists_every_key_and_the_codes_of_the_views_tables():
     text = "\n".join(sim.help_lines(80))
     for k in ("1 3 5", "Enter", "m  M", "f  F", "s  S", "u  r", "h "):
         assert k in text
-    for table in ("REASON4", "NOTE4", "CUE4", "MENU4"):
-        for code in getattr(V, table):
-            c = code.decode().rstrip()
-            if len(c.strip()) > 1:
-                assert '"%s"' % c in text, (table, c)
+    for code in V.REASON4 + V.NOTE4[1:]:
+        c = code.decode().rstrip()
+        if len(c.strip()) > 1:
+            assert '"%s"' % c in text or '"%s"' % c.replace(".", "") in text, c
     assert '"r  7"' in text and '"hAnd"' in text and '"E  1"' in text
     pages = sim.help_page(40, 12, 0)[1]
     seen = []
     for p in range(pages):
         lines, n = sim.help_page(40, 12, p)
         assert n == pages and len(lines) <= 12 and max(len(ln) for ln in lines) <= 40
-        seen += lines[:-1]
+        seen += _body(lines)
     assert [ln.rstrip() for ln in seen] == [ln[:40].rstrip() for ln in sim.help_lines(40)]
+
+
+def _body(screen):
+    """A help page without its footer (from the line "help N/M" on)."""
+    return screen[:[i for i, ln in enumerate(screen) if ln.startswith("help ")][-1]]
+
+
+def _docs_legend():
+    """The legend rows of docs/DISPLAYS.md: (code, meaning), Markdown marks taken out."""
+    text = open(os.path.join(ROOT, "docs", "DISPLAYS.md")).read()
+    a = text.index("<!-- legend:")
+    b = text.index("<!-- end of legend -->")
+    rows = []
+    for line in text[a:b].splitlines()[3:]:
+        code, meaning = line[3:-2].split("` | ", 1)
+        rows.append((code.replace("\\|", "|"), meaning.replace("`", "")))
+    return rows
+
+
+def _help_legend(width, height):
+    """The legend as the help overlay shows it, read back from its pages at
+    width x height: (code, meaning) rows."""
+    import sim
+    pages = sim.help_page(width, height, 0)[1]
+    lines = []
+    for p in range(pages):
+        screen, _ = sim.help_page(width, height, p)
+        assert len(screen) <= height and max(len(ln) for ln in screen) <= width
+        lines += _body(screen)
+    start = [i for i, ln in enumerate(lines) if ln.startswith("What the ")][0]
+    rows = []
+    for ln in lines[start + 1:]:
+        if ln.startswith('"'):
+            end = ln.index('"', 1)
+            rows.append([ln[1:end], ln[end + 1:].strip()])
+        elif ln.strip() and rows:
+            rows[-1][1] += " " + ln.strip()
+    return [tuple(r) for r in rows]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (40, 12), (132, 43)])
+def test_help_shows_the_legend_of_the_docs(size):
+    """One legend: the help overlay's pages, read back as a person reads them, give
+    every row of docs/DISPLAYS.md's generated legend, code and meaning."""
+    assert _help_legend(*size) == _docs_legend()
+
+
+def test_live_screen_at_40x12_keeps_the_whole_status():
+    """The screen a 40x12 terminal receives: the status wrapped with every score."""
+    status, out = _live(PY, [b"3", b"c"], players=3, size=(40, 12))
+    assert status == 0
+    last = out[out.rfind("\x1b[H"):].replace("\x1b[1;31m", "").replace("\x1b[0m", "")
+    rows = [r.replace("\x1b[K", "").replace("\x1b[J", "") for r in last[3:].split("\r\n")]
+    assert len(rows) <= 12 and max(len(r) for r in rows) <= 40, rows
+    said = " ".join(" ".join(rows).split())
+    assert "being entered: the 3 pocketed, a carom off 2 balls: 4 points" in said, rows
+    assert "Scores: P1 0, P2 0, P3 0." in said and "q: quit" in said, rows
 
 
 def test_live_mode_hints_at_an_unknown_key_and_shows_help():
@@ -398,7 +476,7 @@ def test_make_sim_takes_players_build_and_more_arguments():
                          stdin=subprocess.DEVNULL, timeout=120)
     assert res.returncode == 0, res.stderr
     assert res.stdout.splitlines()[-1] == replay(os.path.join(DATA, "game2.jsonl"))
-    assert len(texts(res.stdout)) == 8          # the ht16k33 build: 8 backpacks
+    assert len(texts(res.stdout)) == 3          # the seats in play of 8 backpacks
 
 
 def test_make_test_without_the_host_micropython_fails_naming_it(tmp_path):
@@ -484,3 +562,119 @@ def test_start_up_tells_a_cut_back_journal_and_a_key_ends_it(tmp_path):
     assert seen == ["P  1", "1637", "CUt "]
     s.play(sim.parse_script("5\n", s))           # a key: the game, with the key applied
     assert p.mode == U.MODE_GAME and s.models[0].text() == "=  5"   # its preview
+
+
+# ---- the status line says what to do, in words, and every line fits (issue 24, item 6)
+
+def _screen(s, width=80, height=24):
+    import sim
+    lines, layout, body = sim.frame(s, width, height)
+    assert len(lines) <= height and max(len(ln) for ln in lines) <= width, lines
+    return " ".join(" ".join(lines[body:]).split())
+
+
+def test_status_says_in_words_the_menu_the_stroke_and_the_next_game(tmp_path):
+    import sim
+    s = _played("tm1637", 3, "3\nC2\n")
+    assert ("being entered: the 3 pocketed, a carom off 2 balls: 4 points (OK enters it, "
+            "UNDO clears)") in _screen(s)
+    s = _played("tm1637", 3, "HOLD ENC\n")
+    assert "Set-up menu, players: 3 (turn the encoder to change it" in _screen(s)
+    s.play(sim.parse_script("ENC+\nENC\n", s))
+    assert "Set-up menu, who opens: P1" in _screen(s)
+    s.play(sim.parse_script("ENC\n", s))
+    assert "Set-up menu, brightness: 8 of 15" in _screen(s)
+    s.play(sim.parse_script("ENC\n", s))
+    assert "Set-up menu, house rule carom_no_cushion: off" in _screen(s)
+    s = sim.Sim(3, "tm1637")
+    s.play(sim.parse_script(open(os.path.join(ROOT, "host_tests", "data", "web3.keys"))
+                            .read(), s))
+    s.run_to(s.now + 3000)
+    said = _screen(s)
+    assert "Game over: P1 wins" in said
+    assert "OK or a push of the encoder starts the next game" in said
+    assert "Enter: OK" in said                     # the key that is OK here
+
+
+def test_resumed_game_says_the_players_given_apply_to_the_next_game(tmp_path):
+    import sim
+    root = str(tmp_path) + "/"
+    s = sim.Sim(3, "tm1637", root=root)
+    s.play(sim.parse_script("WAIT 2100\nMISS\n", s))
+    s = sim.Sim(4, "tm1637", root=root)
+    s.run_to(3000)
+    assert s.game.players == 3
+    assert "the next game has 4 players (set up)" in _screen(s)
+
+
+STATES = ("", "3\nC2\n", "HOLD ENC\n", "FOUL\nFOUL\nHOLD SCRATCH\n5\nC3\nFOUL\n")
+
+
+@pytest.mark.parametrize("build,players", [("tm1637", 8), ("tm1637", 3), ("max7219", 8),
+                                           ("ht16k33", 4), ("oled4", 4), ("oled8", 8),
+                                           ("oled8", 2)])
+def test_every_line_fits_or_wraps_at_every_size(build, players):
+    """At every size from 40x12 up the screen keeps every line within the width and
+    the status whole (wrapped, never cut), or says the size the build needs."""
+    import sim
+    for keys in STATES:
+        s = _played(build, players, keys)
+        words = " ".join(s.status().split())
+        for size in [(40, 12), (41, 13), (50, 16), (60, 20), (80, 24), (100, 30),
+                     (132, 43)]:
+            lines, layout, body = sim.frame(s, *size)
+            assert len(lines) <= size[1], (size, layout)
+            assert max(len(ln) for ln in lines) <= size[0], (size, layout)
+            text = " ".join(" ".join(lines[body:]).split())
+            if layout == "small terminal":
+                assert build.startswith("oled"), (size, keys)   # seven segments: 40x12
+                assert "need at least" in text and "q quits" in text, (size, text)
+                continue
+            assert words in text, (size, layout, text)
+            assert "q: quit" in text, (size, text)
+
+
+@pytest.mark.parametrize("size", [(40, 12), (80, 24)])
+def test_help_footer_keeps_the_way_out(size):
+    import sim
+    pages = sim.help_page(size[0], size[1], 0)[1]
+    for p in range(pages):
+        lines, _ = sim.help_page(size[0], size[1], p)
+        assert len(lines) <= size[1] and max(len(ln) for ln in lines) <= size[0]
+        foot = " ".join(lines).split("help %d/%d" % (p + 1, pages))[-1]
+        assert "q: quit" in foot and "next page" in foot, lines[-2:]
+
+
+# ---- readable OLED text, --help, the seats in play (issue 24, item 7) -------------------
+
+def test_oled_text_lines_are_words_at_half_resolution():
+    """At 80x24 four OLEDs are drawn at half resolution: their small text lines
+    (the status and bottom lines) are written as words read from the pixels, the
+    big digits stay a picture."""
+    import sim
+    s = _played("oled4", 4, "3\nC2\nOK\n5\n")
+    lines, layout, body = sim.frame(s, 80, 24)
+    assert layout == "braille2"
+    screen = "\n".join(lines[:body])
+    assert "PLAYER 1" in screen and "AT TABLE" in screen and "STROKE +5" in screen
+    assert "PLAYER 4" in screen
+    assert any(0x2800 < ord(c) <= 0x28FF for c in screen)       # the digits: braille
+
+
+def test_help_option_prints_lines_that_fit_80_columns():
+    for out in (sim_py("--help").stdout, sim_mpy("--help").out):
+        lines = out.splitlines()
+        assert len(lines) > 10 and max(len(ln) for ln in lines) <= 80, lines
+        assert "Enter" in out and "UNDO" in out and "q" in out
+
+
+def test_script_output_shows_the_seats_in_play():
+    res = sim_py("--players", "2", "--script", os.path.join(DATA, "game1.keys"))
+    assert res.returncode == 0
+    labels = [ln.split()[0] for ln in res.stdout.splitlines()
+              if ln[:1] == "P" and ln.split()[0].rstrip(":")[1:].isdigit()]
+    assert sorted(set(x.rstrip(":") for x in labels)) == ["P1", "P2"], labels
+    res = sim_py("--players", "3", "--build", "oled4", "--script",
+                 os.path.join(DATA, "game1.keys"))
+    assert [ln for ln in res.stdout.splitlines() if ln.strip() in ("P1", "P2", "P3", "P4")] \
+        == ["P1", "P2", "P3"]

@@ -133,7 +133,7 @@ def sim(build, script, root=None, players=PLAYERS):
     with tempfile.NamedTemporaryFile("w", suffix=".keys", delete=False) as f:
         f.write(script)
     try:
-        args = [PY, SIM, "--build", build, "--script", f.name, "--state"]
+        args = [PY, SIM, "--build", build, "--script", f.name, "--status", "--state"]
         if players is not None:
             args += ["--players", str(players)]
         if root is not None:
@@ -164,24 +164,27 @@ def parse_sim(out):
                 bottom.append(1 if ch in "▄█" else 0)
             current.append(top)
             current.append(bottom)
-    return {"texts": texts, "oleds": [o for o in oleds if o], "state": lines[-1]}
+    return {"texts": texts, "oleds": [o for o in oleds if o], "state": lines[-1],
+            "status": lines[-2]}
 
 
 def page_view(snap):
-    """The same fields from a drive.mjs snapshot."""
-    texts = snap["texts"].split("\t") if snap["texts"] else []
+    """The same fields from a drive.mjs snapshot: the displays the page shows."""
+    n = snap["seats"]
+    texts = snap["texts"].split("\t")[:n] if snap["texts"] else []
     oleds = []
-    for pic in snap["pictures"].split("\f"):
+    for pic in snap["pictures"].split("\f")[:n]:
         if pic.startswith("O"):
             px = [int(c) for c in pic[1:]]
             oleds.append([px[y * 128:(y + 1) * 128] for y in range(64)])
-    return {"texts": texts, "oleds": oleds, "state": snap["state"]}
+    return {"texts": texts, "oleds": oleds, "state": snap["state"], "status": snap["status"]}
 
 
 def same(page, want, where):
     """Assert the page showed what the simulator showed: seven-segment texts, the OLED
     texts read back from the pixels (then the pixels themselves), the rules state."""
     assert page["state"] == want["state"], where
+    assert page["status"] == want["status"], where      # the game in the same words
     assert page["texts"] == want["texts"], where
     assert len(page["oleds"]) == len(want["oleds"]), where
     for i, (a, b) in enumerate(zip(page["oleds"], want["oleds"])):
@@ -236,6 +239,18 @@ def test_start_up_size_real_time_and_touch(site, tmp_path):
     assert got["realtime"]["cleared"] != got["realtime"]["typed"]
     assert got["touch"]["after"] != got["touch"]["before"]
     assert os.path.getsize(os.path.join(SHOTS, "phone.png")) > 10000
+    # On a phone (390x844): the two players' displays and every key above the fold,
+    # every key's label inside its key; a notice gone once play goes on.
+    two = got["phone"]["twoPlayers"]
+    assert two["seats"] == 2 and two["keysBottom"] <= two["height"], two
+    assert two["overflow"] == [], two
+    assert got["phone"]["newGame"]["message"] == "New game, 3 players."
+    assert got["phone"]["newGame"]["seats"] == 3
+    assert got["phone"]["twoStrokesLater"]["message"] == ""
+    # The page explains the codes with the legend of docs/DISPLAYS.md, row for row.
+    import displaylegend
+    want = [[c, m.replace("`", "")] for c, m in displaylegend.entries()]
+    assert got["legend"] == want
 
 
 @pytest.mark.parametrize("build", BUILDS)
@@ -276,8 +291,54 @@ def test_page_plays_like_the_simulator(site, tmp_path, build):
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == final
     assert page["fresh"]["state"] != final
-    same(page_view(page["imported"]), resumed, build + ", after the import")
+    # (the page's settings keep the 2 players of the new game: its status says so)
+    two = resumed["status"].replace(". Scores:", "; the next game has 2 players (set up)."
+                                    " Scores:")
+    same(page_view(page["imported"]), dict(resumed, status=two), build + ", after the import")
+    assert "The game it replaced is kept in the archive (games/000" in page["importMessage"]
     assert "line 2" in page["badImport"]
     assert page["afterBad"]["state"] == final
-    same(page_view(page["offline"]), resumed, build + ", offline after a power cut")
+    same(page_view(page["offline"]), dict(resumed, status=two),
+         build + ", offline after a power cut")
     assert os.path.getsize(os.path.join(SHOTS, build + ".png")) > 10000
+
+
+def _about(text, pattern):
+    """The numbers `pattern` (a regular expression with groups) finds in `text`."""
+    import re
+    m = re.search(pattern, " ".join(text.split()))
+    assert m, pattern
+    return [float(g.replace(",", "")) for g in m.groups()]
+
+
+def test_size_figures_of_the_docs_are_the_builds(tmp_path, capsys):
+    """README and docs/WEB.md give the site's size rounded; `make web` prints the
+    figures of the build. They must agree within 10% (1 KB = 1,000 bytes)."""
+    ensure_tools()
+    import web_build
+    out = str(tmp_path / "site")
+    assert web_build.main(["build", out]) == 0
+    printed = capsys.readouterr().out
+    sizes = web_build.sizes(out)
+    assert [s[0] for s in sizes] == sorted(os.listdir(out)) and len(sizes) == 6
+    total = sum(s[1] for s in sizes)
+    gz = sum(s[2] for s in sizes)
+    assert "{:,} bytes".format(total) in printed and "{:,}".format(gz) in printed, printed
+
+    def near(doc_kb, real_bytes):
+        return abs(doc_kb * 1000 - real_bytes) <= 0.1 * real_bytes
+
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    mb, kb = _about(readme, r"six static files \(about ([0-9.]+) MB, ([0-9]+) KB compressed")
+    assert near(mb * 1000, total) and near(kb, gz), (total, gz)
+    web = open(os.path.join(ROOT, "docs", "WEB.md")).read()
+    assert "`build/web/` is six plain files" in " ".join(web.split())
+    rows = {"micropython": ("micropython.mjs", "micropython.wasm"),
+            "cowboy.json": ("cowboy.json",), "index.html": ("index.html", "app.js", "style.css")}
+    for key, names in rows.items():
+        b, g = _about(web, r"\| `%s[^|]*\|[^|]*\| about ([0-9,]+) KB \| about ([0-9,]+) KB \|"
+                      % key.replace(".", r"\."))
+        real = [s for s in sizes if s[0] in names]
+        assert near(b, sum(s[1] for s in real)) and near(g, sum(s[2] for s in real)), key
+    b, g = _about(web, r"\| total \| \| about ([0-9,]+) KB \| about ([0-9,]+) KB \|")
+    assert near(b, total) and near(g, gz)

@@ -58,7 +58,9 @@ def test_board_plays_like_the_simulator_and_resumes(tmp_path, build):
     out = sim("--build", build, "--script", os.path.join(DATA, "game1.keys"), "--state")
     assert b.state() == out[-1] == replay(os.path.join(DATA, "game1.jsonl"))
     want = [line.split(": ", 1)[1][1:-1] for line in out if line.startswith("P") and ': "' in line]
-    assert b.texts().split("\t") == want
+    n = b.in_play()
+    assert n == 2 and b.texts().split("\t")[:n] == want
+    assert all(t.strip() == "" for t in b.texts().split("\t")[n:])    # the others dark
     assert b.changed() != "" and b.changed() == ""          # drawn once, then nothing new
     pics = b.pictures().split("\f")
     assert pics[0].startswith("S") and len(pics) == webboard.seats(build)
@@ -142,3 +144,72 @@ def test_build_tool_errors_exit_2(tmp_path, monkeypatch, capsys):
     assert web_build.main(["build", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert "npm ci" in err and "Traceback" not in err
+
+
+def test_new_game_keeps_the_house_rules_of_the_settings(tmp_path):
+    root = str(tmp_path) + "/"
+    with open(root + "settings.json", "w") as f:
+        f.write('{"players": 2, "opener": 0, "brightness": 8, "rules": 5}\n')
+    b = webboard.Board("tm1637", root)
+    assert b.app.game.rules == 5                 # the first game has them
+    b.advance(2200)
+    b.tap("MISS")
+    b.advance(300)
+    b.new_game(3)
+    b2 = webboard.Board("tm1637", root)
+    assert json.loads(b2.state())["players"] == 3
+    assert b2.app.game.rules == 5                # and so does the page's New game
+
+
+def test_import_keeps_the_game_it_replaces_in_the_archive(tmp_path):
+    root = str(tmp_path) + "/"
+    b = webboard.Board("tm1637", root, 2)
+    play(b, os.path.join(DATA, "game1.keys"))
+    before = b.export_record()
+    record = open(os.path.join(DATA, "game2.jsonl")).read()
+    assert b.import_record(record) == ""
+    kept = os.listdir(root + "games")
+    assert [n[-5:] for n in kept] == [".part"]               # archived, as New game does
+    assert b.set_aside == "games/" + kept[0]                 # and said, for the page
+    with open(root + "games/" + kept[0], "rb") as f:
+        import journal as tool
+        assert tool.to_json(f.read()) == before               # the whole game, tail too
+    again = webboard.Board("tm1637", root)
+    assert again.state() == replay(os.path.join(DATA, "game2.jsonl"))
+    # A bad record changes nothing: no archive, the game stays.
+    assert "line 2" in again.import_record('{"players": 2}\n{"shot": 5}\n')
+    assert again.set_aside == "" and os.listdir(root + "games") == kept
+    assert webboard.Board("tm1637", root).state() == again.state()
+    # A game with no action yet is not archived (nothing to keep), as New game.
+    again.new_game(2)
+    fresh = webboard.Board("tm1637", root)
+    assert fresh.import_record(record) == "" and fresh.set_aside == ""
+
+
+def test_status_is_the_simulators_words(tmp_path):
+    """The page's status line says the game as the simulator's does: scores, the
+    run, what the player needs, fouls, who is out, the winner. (One board at a
+    time: the fake pins are shared.)"""
+    import sim
+    keys = os.path.join(DATA, "web3.keys")
+    lines = [ln for ln in open(keys) if ln.split("#")[0].strip()]
+    chunks = []
+    for k in range(0, len(lines), 3):
+        chunks.append(str(tmp_path / ("part%d.keys" % k)))
+        with open(chunks[-1], "w") as f:
+            f.write("".join(lines[k:k + 3]))
+    b = webboard.Board("tm1637", str(tmp_path) + "/", 3)
+    page = []
+    for c in chunks:
+        play(b, c)
+        page.append(b.status())
+    s = sim.Sim(3, "tm1637")
+    words = []
+    for c in chunks:
+        s.play(sim.parse_script(open(c).read(), s))
+        s.run_to(s.now + 100)
+        words.append(s.words())
+    assert page == words
+    text = " ".join(page)
+    for said in ("needs 86 for exactly 90", "(1 foul)", " out", "Game over: P1 wins"):
+        assert said in text, said

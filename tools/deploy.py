@@ -309,10 +309,14 @@ def _permission(path, again):
 def no_board(port, said, again):
     """What to do when no board answered on `port` (mpremote said `said`), ending
     with the command to run next (`again`)."""
+    if said.startswith("mpremote: "):
+        said = said[len("mpremote: "):]         # mpremote names itself: say it once
     head = "No MicroPython board answered on port %s (mpremote: %s).\n" % (port, said)
     if port != "auto":
         if not os.path.exists(port):
             present = serial_ports()
+            # (mpremote guesses such a port is in use: only its absence is true)
+            head = "No MicroPython board answered on port %s.\n" % port
             return head + ("There is no %s. %s then run `%s`." % (
                 port, ("Serial ports present: %s; name one with PORT=, or leave PORT "
                        "out to find the board," % ", ".join(present)) if present else
@@ -346,6 +350,7 @@ def probe(port, again="make deploy"):
     help_text = INSTALL_HELP.format(want=".".join(map(str, want_ver)),
                                     minimum=".".join(map(str, MIN_VERSION)),
                                     mpy="%d" % major, url=PICO_URL)
+    help_text = help_text.replace("`make deploy`", "`%s`" % again)
     res = mpremote(port, ["exec", PROBE], check=False)
     line = [ln for ln in res.stdout.splitlines() if ln.startswith("PROBE ")]
     if res.returncode or not line:

@@ -1,18 +1,23 @@
 """Convert the board's journal (binary) to GAME-RECORD JSON Lines and back.
 
     python3 tools/journal.py to-json JOURNAL [OUT]     # OUT default: standard output
+    python3 tools/journal.py to-json FOLDER [OUT]      # the current game of a flash folder
     python3 tools/journal.py to-binary RECORD [OUT]    # RECORD may be - (stdin)
     micropython tools/journal.py ...                   # the same under MicroPython
 
 Both directions replay every action through the rules core as the board does
 (undo reaches back only as far as the core's history, at most the last
 cowboy.game.HISTORY = 2048 actions), so a file converts only if the board
-would accept it. Bad
+would accept it. The current game is two files on the board, journal.bin and
+journal.tail: given journal.bin (or the folder holding it, such as the
+simulator's --root), the tail beside it is read as the board's resume reads it,
+and what the board would drop of it is left out and said on stderr. Bad
 input: a message naming the record (binary) or the line (JSON) on stderr, exit
 status 2, nothing written. Records are read with tools/record.py's limits (a line
 at most 1024 bytes, UTF-8, numbers at most 20 characters). The binary format is
 docs/JOURNAL.md (firmware/app/journal.py).
 """
+import os
 import sys
 
 import toolpaths
@@ -26,7 +31,9 @@ from cowboy import facts as F  # noqa: E402
 from cowboy.game import Game  # noqa: E402
 
 USAGE = """usage: journal.py to-json JOURNAL [OUT] | to-binary RECORD [OUT]
-  to-json    the board's journal as a GAME-RECORD (JSON Lines)
+  to-json    the board's journal as a GAME-RECORD (JSON Lines); for the current
+             game give journal.bin or its folder (a --root folder of the
+             simulator): the journal.tail beside it holds the last actions
   to-binary  a GAME-RECORD as the board's journal; undo reaches back only as far
              as the board's history (at most the last 2048 actions)
   JOURNAL, RECORD may be - for standard input; OUT defaults to standard output.
@@ -36,7 +43,12 @@ USAGE = """usage: journal.py to-json JOURNAL [OUT] | to-binary RECORD [OUT]
 
 
 class JournalError(Exception):
-    """Input that is not a valid journal or record; str() names where."""
+    """Input that is not a valid journal or record; str() names where, `number`
+    the record (0: the header or a record line)."""
+
+    def __init__(self, message, number=0):
+        super().__init__(message)
+        self.number = number
 
 
 def _records(data, each):
@@ -64,19 +76,98 @@ def _records(data, each):
         where = "record %d (byte %d)" % (number, pos)
         if len(data) - pos < J.RECORD_SIZE:
             raise JournalError("%s: torn, %d of %d bytes" % (where, len(data) - pos,
-                                                              J.RECORD_SIZE))
+                                                              J.RECORD_SIZE), number)
         for i in range(J.RECORD_SIZE):
             rec[i] = data[pos + i]
         v = J.read_record(rec, crc)
         if v < 0:
-            raise JournalError("%s: bad checksum or kind" % where)
+            raise JournalError("%s: bad checksum or kind" % where, number)
         err = J.apply_record(game, v)
         if err:
-            raise JournalError("%s: refused by the rules: %s" % (where, C.REJECT_TEXT[err]))
+            raise JournalError("%s: refused by the rules: %s" % (where, C.REJECT_TEXT[err]),
+                               number)
         each(game, v)
         crc = rec[3]
         pos += J.RECORD_SIZE
     return players, opener, rules
+
+
+def _records_s(n):
+    return "%d record%s" % (n, "" if n == 1 else "s")
+
+
+def current_game(body, tail):
+    """The current game as one stream, from the bytes of journal.bin and of the
+    journal.tail beside it (None: no such file), as the board resumes it: a tail
+    that does not fit journal.bin is not used, and the tail's records from the
+    first one the board refuses on are dropped. Returns (stream, notes): notes
+    say in words what was left out ([] when nothing was). Errors in journal.bin
+    itself are left for _records to name."""
+    if len(body) < J.HEADER_SIZE or J.read_header(bytearray(body[:J.HEADER_SIZE]),
+                                                  J.HEADER_SIZE) < 0:
+        return body, []
+    if body[2] == J.OLDEST:
+        return body, []         # older firmware's single file: a tail is never its own
+    if tail is None:
+        return body, ["no journal.tail beside journal.bin: the game's last actions (up "
+                      "to %d) are kept in it; converted journal.bin alone"
+                      % J.TAIL_RECORDS]
+    count = (len(body) - J.HEADER_SIZE) // J.RECORD_SIZE
+    n, base = J.read_tail_header(bytearray(tail[:J.HEADER_SIZE]), len(tail), body[7])
+    if n < 0:
+        said = ""
+        if len(tail) >= J.HEADER_SIZE and tail[0] == 0x43 and tail[1] == 0x54:
+            said = " (it says %s)" % _records_s(min(tail[3], J.TAIL_RECORDS))
+        return body, ["journal.tail does not belong to this journal.bin (another game's, "
+                      "or damaged): left out%s, as the board drops it" % said]
+    stream = J.joined(body, tail)
+    if base > count or len(stream) == len(body) and n > count - base:
+        return body, ["journal.tail does not follow journal.bin's %s (it starts after "
+                      "record %d): its %s left out, as the board drops it"
+                      % (_records_s(count), base, _records_s(n))]
+    try:
+        _records(stream, lambda g, v: None)
+    except JournalError as e:
+        k = e.number
+        if k <= count:
+            return stream, []   # journal.bin's own fault: _records names it
+        total = (len(stream) - J.HEADER_SIZE) // J.RECORD_SIZE
+        cut = J.HEADER_SIZE + J.RECORD_SIZE * (k - 1)
+        why = str(e).split(": ", 1)[-1]
+        return stream[:cut], ["journal.tail: record %d of the game (the tail's record %d): "
+                              "%s: %s left out (this one and the rest of the tail), as "
+                              "the board drops them"
+                              % (k, k - base, why, _records_s(total - k + 1))]
+    return stream, []
+
+
+def read_current(path):
+    """(stream, notes) of the current game in folder `path` or of the journal.bin
+    `path` names; OSError when journal.bin cannot be read."""
+    if _is_dir(path):
+        folder = path.rstrip("/") + "/"
+    else:
+        folder = path[:path.rfind("/") + 1]
+    with open(folder + J.JOURNAL, "rb") as f:
+        body = f.read()
+    try:
+        with open(folder + J.TAIL, "rb") as f:
+            tail = f.read()
+    except OSError:
+        tail = None
+    return current_game(body, tail)
+
+
+def _is_dir(path):
+    try:
+        return os.stat(path)[0] & 0x4000 != 0
+    except OSError:
+        return False
+
+
+def is_current(path):
+    """True when `path` names a current game: a folder, or a file journal.bin."""
+    return _is_dir(path) or path[path.rfind("/") + 1:] == J.JOURNAL
 
 
 def _line(v):
@@ -164,11 +255,19 @@ def main(argv):
     try:
         if binary:
             chunks = binary_chunks(record.open_lines(argv[1]))
+        elif argv[1] != "-" and is_current(argv[1]):
+            data, notes = read_current(argv[1])
+            _records(data, lambda g, v: None)
+            for note in notes:
+                print("journal: %s: %s" % (argv[1], note), file=sys.stderr)
         else:
             data = _read_binary(argv[1])
             _records(data, lambda g, v: None)
     except OSError:
-        print("journal: cannot read %s" % argv[1], file=sys.stderr)
+        if _is_dir(argv[1]):
+            print("journal: no journal.bin in %s" % argv[1], file=sys.stderr)
+        else:
+            print("journal: cannot read %s" % argv[1], file=sys.stderr)
         return 2
     except (JournalError, record.RecordError) as e:
         print("journal: %s: %s" % (argv[1], e), file=sys.stderr)

@@ -36,9 +36,10 @@ STEP_MS = 1             # simulated time step
 MAX_WAIT_MS = 600000    # WAIT: at most ten minutes of simulated time per line
 
 USAGE = ("usage: sim.py [--players N] [--build NAME] [--root DIR] [--rules NAME,...]\n"
-         "              [--script FILE [--state]]\n"
+         "              [--script FILE [--status] [--state]]\n"
          "builds: " + " ".join(sorted(config.BUILDS)) + "\n"
-         "house rules: " + " ".join(houserules.NAMES))
+         "house rules: " + " ".join(houserules.NAMES[:2]) + "\n             "
+         + " ".join(houserules.NAMES[2:]))
 
 # Terminal key -> (panel key, long press). Arrows arrive as escape sequences.
 KEYMAP = {
@@ -57,11 +58,6 @@ KEYMAP = {
     '"': ("ENC2", True),
     "\x1b[C": ("ENC+", False), "\x1b[D": ("ENC-", False), "\x1b[B": ("ENC", False),
 }
-HELP = ("keys: 1 3 5 balls (! # % = hold: jumped)  c=C2 v=C3  Enter=OK  m=MISS "
-        "(M hold: no contact)  f=FOUL (F: no rail)  s=SCRATCH (S: cue off)  "
-        "u/Backspace=UNDO  r=REDO  . , or arrows=ENC+/-  / Tab Down=ENC push  "
-        "?=hold ENC (menu)  > < ' \"=ENC2  P=power cut (--root)  h=help and display codes  "
-        "q=quit")
 
 
 def pad(s, width):
@@ -263,17 +259,18 @@ class Sim:
             out.append(m.text() if hasattr(m, "text") else None)
         return out
 
-    def picture(self, width=200, compact=False):
-        """All displays drawn with characters, labelled, as rows of text.
+    def picture(self, width=200, compact=False, n=None):
+        """The first `n` displays (default: all) drawn with characters, labelled, as
+        rows of text.
 
         OLEDs: half blocks (one text row per two pixel rows), or with `compact`
         quadrant blocks (2 x 2 pixels per character) so that more fit a terminal."""
-        n = len(self.models)
+        n = len(self.models) if n is None else n
         lines = []
         if self.seven() and compact:
             arts = []
             w = 0
-            for m in self.models:
+            for m in self.models[:n]:
                 rows, aw = big7(m.segments() if getattr(m, "on", True) else bytes(8))
                 arts.append(rows)
                 w = aw + 3
@@ -285,7 +282,7 @@ class Sim:
                     lines.append("   ".join(arts[i][r] for i in row).rstrip())
                 lines.append("")
         elif self.seven():
-            arts = [m.art().split("\n") for m in self.models]
+            arts = [m.art().split("\n") for m in self.models[:n]]
             w = len(arts[0][0]) + 3
             per = max(1, min(n, width // w))
             for start in range(0, n, per):
@@ -310,9 +307,11 @@ class Sim:
         return lines
 
     def report(self):
-        """The final printout of scripted mode: pictures, then one text line each."""
-        lines = self.picture()
-        texts = self.texts()
+        """The final printout of scripted mode: the displays in play (seats()) as
+        pictures, then one text line each."""
+        n = self.seats()
+        lines = self.picture(n=n)
+        texts = self.texts()[:n]
         if self.seven():
             for i in range(len(texts)):
                 lines.append('P%d: "%s"' % (i + 1, texts[i]))
@@ -321,71 +320,28 @@ class Sim:
     def state(self):
         return record.state_json(self.game)
 
-    def status(self):
-        """The game in words, as a player would say it: every score, who is at the
-        table, the run of the current inning, the stage; then the table itself."""
-        from cowboy import codes as C
-        g = self.game
-        parts = []
-        for i in range(g.players):
-            p = "P%d %d" % (i + 1, g.scores[i])
-            if g.out >> i & 1:
-                p += " out"
-            elif g.fouls[i]:
-                p += " (%d foul%s)" % (g.fouls[i], "s" if g.fouls[i] > 1 else "")
-            parts.append(p)
-        s = ""
-        at = g.shooter
-        if g.phase == C.PHASE_OVER:
-            s += "Game over: P%d wins" % (g.winner + 1)
-            if g.scores[g.winner] == 101:
-                s += " with the 101st point"
-        elif g.phase == C.PHASE_CHOICE:
-            s += ("P%d chooses after the failed opening: OK to have it played again, "
-                  "push the encoder to take the table" % (at + 1))
-        else:
-            s += "P%d at the table" % (at + 1)
-            if g.phase == C.PHASE_OPENING:
-                s += ", opening stroke: the 3 ball first"
-            else:
-                total = g.total(at)
-                s += ", run %d" % g.inning
-                if g.inning and g.scores[at]:
-                    s += " (total %d)" % total
-                if g.phase == C.PHASE_POINTS:
-                    s += ", needs %d for exactly 90" % (90 - total)
-                elif g.phase == C.PHASE_CAROMS:
-                    s += ", caroms only, %d to go" % (100 - total)
-                else:
-                    s += ", call the 101st point"
-        if g.phase != C.PHASE_OVER:
-            if g.cue_in_hand:
-                s += "; cue ball in hand"
-            if g.off_table:
-                held = [str(v) for i, v in enumerate((1, 3, 5)) if g.off_table >> i & 1]
-                s += "; ball%s %s off the table" % ("s" if len(held) > 1 else "",
-                                                    " and ".join(held))
+    def words(self):
+        """The game in words, as a player would say it (tools/gamewords.py: the web
+        page's status line says the same), and the power cuts."""
+        import gamewords
+        more = []
         if self.boots > 1:
-            s += "; resumed after %d power cut%s" % (self.boots - 1,
-                                                     "s" if self.boots > 2 else "")
-        s += ". Scores: " + ", ".join(parts) + "."
+            more.append("resumed after %d power cut%s" % (self.boots - 1,
+                                                          "s" if self.boots > 2 else ""))
+        return gamewords.status(self.game, self.panel, more)
+
+    def status(self):
+        """The live status line: the words, and ♪ while the buzzer sounds."""
+        s = self.words()
         bz = self.app.buzzer
         if bz is not None and bz.playing():
             s += " ♪"
         return s
 
     def seats(self):
-        """How many displays are in play: the game's players (the set-up menu's
-        player count while it is being changed), at most one per display."""
-        n = self.game.players
-        p = self.panel
-        try:
-            from display import ui as U
-            if p.mode == U.MODE_MENU and p.menu_item == U.MENU_PLAYERS:
-                n = max(n, p.menu_value)
-        except AttributeError:
-            pass
-        return min(n, len(self.models))
+        """How many displays are in play (tools/gamewords.py: the page's rule too)."""
+        import gamewords
+        return gamewords.seats_in_play(self.game, self.panel, len(self.models))
 
 
 # ---- scripts ---------------------------------------------------------------------
@@ -441,13 +397,15 @@ def read_file(path):
         f.close()
 
 
-def run_script(sim, text, state=False, out=None):
+def run_script(sim, text, state=False, out=None, status=False):
     lines = parse_script(text, sim)
     sim.play(lines)
     sim.run_to(sim.now + 100)
     w = out or sys.stdout
     for line in sim.report():
         w.write(line + "\n")
+    if status:
+        w.write(sim.words() + "\n")
     if state:
         w.write(sim.state() + "\n")
 
@@ -516,8 +474,37 @@ def _oled_braille(m):
     return ["|" + r + "|" for r in braille(m.pixels())]
 
 
+_WORDS = {}             # pixels -> (top, bottom): what read_oled read, for the redraws
+
+
+def _oled_text_rows(px):
+    """The OLED's small text lines, top and bottom, read from its pixels as words
+    (fakedisplays.read_oled: the views' own fonts matched); None for a line that
+    does not read as text."""
+    key = b"".join([bytes(r) for r in px])
+    got = _WORDS.get(key)
+    if got is None:
+        from fakedisplays import read_oled
+        r = read_oled(px)
+        got = tuple(None if "~" in t else t for t in (r["top"], r["bottom"]))
+        if len(_WORDS) > 64:
+            _WORDS.clear()
+        _WORDS[key] = got
+    return got
+
+
 def _oled_braille2(m):
-    return ["|" + r + "|" for r in braille(m.pixels(), 2)]
+    """Half resolution: the big digits stay a picture; the small text lines,
+    which braille at this size cannot draw legibly, are written as words."""
+    px = m.pixels()
+    rows = braille(px, 2)
+    top, bottom = _oled_text_rows(px)
+    w = len(rows[0])
+    if top is not None:
+        rows[0] = pad(top[:w], w)
+    if bottom is not None:
+        rows[-1] = pad(bottom[:w], w)
+    return ["|" + r + "|" for r in rows]
 
 
 # (name, draw, width and height of one display drawn, for d digits), largest first;
@@ -598,28 +585,31 @@ def needed(n, layout, digits, footer, width, height):
     return best[1]
 
 
+HINT = "Enter: OK   u: UNDO   h: help, keys and codes   q: quit"
+SHORT_HINT = "h: help   q: quit"
+
+
 def frame(sim, width, height, hint=""):
     """The live screen: the displays in play, as large as they fit, the status,
     a line of hints. Returns (lines of at most `width` characters, at most `height`
     of them; the layout's name, "small terminal" when none fits; how many of the
-    lines draw the displays)."""
+    lines draw the displays). The status is wrapped whole, never cut: the
+    displays take the room that is left."""
     n = sim.seats()
     seven = sim.seven()
     layouts = SEVEN_LAYOUTS if seven else OLED_LAYOUTS
     digits = len(sim.models[0].segments()) if seven else 0
-    status = sim.status()
-    hint = hint or "h: help, keys and codes   q: quit"
+    status = wrap(sim.status(), width)
     for layout in layouts:
-        for most in (4, 2):
-            footer = wrap(status, width, most) + [hint[:width]]
-            body = height - len(footer)
-            cw, ch = _cell(layout, digits)
-            per = _per_row(n, cw, ch, width, body)
+        cw, ch = _cell(layout, digits)
+        for h in ((hint,) if hint else (HINT, SHORT_HINT)):
+            footer = status + wrap(h, width)
+            per = _per_row(n, cw, ch, width, height - len(footer))
             if per:
                 drawn = _draw(sim, layout, n, per, cw)
                 return drawn + footer, layout[0], len(drawn)
     layout = layouts[-1]
-    w, h = needed(n, layout, digits, 3, width, height)
+    w, h = needed(n, layout, digits, len(status) + 1, width, height)
     msg = ("This terminal is %dx%d; %d %s display%s need at least %dx%d. Enlarge the "
            "window or make the font smaller. q quits."
            % (width, height, n, sim.build_name, "s" if n > 1 else "", w, h))
@@ -659,110 +649,62 @@ def _draw(sim, layout, n, per, cw):
 KEYS_HELP = (
     ("1 3 5", "ball pocketed; ! # % (shifted): ball jumped off the table"),
     ("c  v", "carom off 2 balls / off 3 balls"),
-    ("Enter", "OK: the stroke as composed (twice for the 101st point)"),
+    ("Enter", "OK (or Space): the stroke as composed (twice for the 101st point)"),
     ("m  M", "MISS / no contact (a foul)"),
     ("f  F", "FOUL / no rail after the contact"),
     ("s  S", "SCRATCH (cue ball in a pocket) / cue ball off the table"),
     ("u  r", "UNDO / REDO (Backspace: undo)"),
     (". ,", "encoder turn (or arrows): pick a field, change a menu value"),
     ("/", "encoder push (or Tab, Down); ? holds it: set-up menu"),
-    ("> < '", "second encoder, on builds that have one"),
+    ("> < '", "second encoder, on builds that have one (\" holds its push)"),
     ("P", "power cut and restart (with --root: the game resumes)"),
-    ("h", "this help; q quits"),
+    ("h", "the help: keys and display codes; q (or Ctrl-C) quits"),
 )
-
-# What the views' running items mean; their texts come from the views themselves
-ITEM_MEANING = (
-    ("IT_INNING", 7, "the run of this inning (here 7) while at the table; the score "
-                     "shown is the total with the run, its points lit (a foul wipes the run)"),
-    ("IT_NEED", 8, "points still needed for exactly 90 (here 8)"),
-    ("IT_CAROMS", 7, "90 reached: caroms only, to 100"),
-    ("IT_CALL", 0, "100 reached: call the pocket for the 101st point"),
-    ("IT_OPENING", 0, "the opening stroke: the 3 ball first"),
-    ("IT_HAND", 0, "cue ball in hand (behind the head string)"),
-    ("IT_HELD", 5, "balls held off the table (spot covered), here 1 and 3"),
-    ("IT_FOULS", 2, "fouls in a row (here 2; the third puts the player out)"),
-    ("IT_OUT", 0, "out of the game after three fouls in a row"),
-    ("IT_WAIT", 0, "the game is over"),
-    ("IT_STAT_BEST", 12, "statistics: best inning"),
-    ("IT_STAT_INN", 9, "statistics: innings played"),
-    ("IT_STAT_FOULS", 3, "statistics: fouls"),
-    ("IT_STAT_AVG", 47, "statistics: points per inning"),
-)
-
-
-def _text(b):
-    s = b.decode() if hasattr(b, "decode") else str(b)
-    return s.rstrip()
-
 
 def legend():
-    """(code, meaning) pairs for what the 4-digit displays can show, read from the
-    views' own tables (a 4-character table beside its long-text twin) and drawn
-    by the views' own item code; what the views do not offer is left out."""
-    from display import views as V
-    out = []
-    seen = {}
-
-    def add(code, meaning):
-        if len(code.strip()) > 1 and code not in seen:
-            seen[code] = 1
-            out.append((code, meaning))
-
-    try:
-        seat = V.Seat(0)
-        t = V.Text(8)
-        for name, arg, meaning in ITEM_MEANING:
-            if not hasattr(V, name):
-                continue
-            seat.count = 1
-            seat.items[0] = getattr(V, name)
-            seat.args[0] = arg
-            t.clear()
-            V.item4(t, seat, 0)
-            add(_text(bytes(t.buf)), meaning)
-    except Exception:           # the views changed shape: keep what the tables give
-        pass
-    names = dir(V)
-    for name in sorted(names):
-        if not name.endswith("4") or name[:-1] + "21" not in names:
-            continue
-        short = getattr(V, name)
-        long = getattr(V, name[:-1] + "21")
-        if type(short) is not tuple or type(long) is not tuple or len(short) != len(long):
-            continue
-        for i in range(len(short)):
-            meaning = _text(long[i])
-            if meaning:
-                add(_text(short[i]), meaning.lower())
-    rejects = getattr(V, "REJECT21", ())
-    for i in range(1, len(rejects)):
-        add("E%3d" % i, "refused: " + _text(rejects[i]).lower())
-    return out
+    """(code, meaning) rows of the codes on the 4- and 8-digit displays: the legend
+    of docs/DISPLAYS.md (tools/displaylegend.py, drawn by the views' own code),
+    without its Markdown marks."""
+    import displaylegend
+    return [(c, m.replace("`", "")) for c, m in displaylegend.entries()]
 
 
-def help_lines(width):
-    lines = ["Keys (the keyboard is the panel):"]
+def help_keys(width):
+    """The keys, one a line (wrapped to `width`): the help overlay's first part,
+    and what --help prints."""
+    lines = wrap("Keys (the keyboard is the panel):", width)
     for k, what in KEYS_HELP:
         for j, ln in enumerate(wrap(what, max(10, width - 8))):
             lines.append(pad(k if j == 0 else "", 7) + " " + ln)
+    return lines
+
+
+def help_lines(width):
+    """The help overlay's text: the keys, then the legend, at most `width` wide."""
+    lines = help_keys(width)
     lines.append("")
-    lines.append("What the 4-digit displays show:")
-    for code, meaning in legend():
-        for j, ln in enumerate(wrap(meaning, max(10, width - 8))):
-            lines.append(pad('"%s"' % code if j == 0 else "", 7) + " " + ln)
+    lines += wrap("What the codes on the 4- and 8-digit displays mean (docs/DISPLAYS.md):",
+                  width)
+    rows = legend()
+    w = max(len(c) for c, _ in rows) + 3
+    for code, meaning in rows:
+        for j, ln in enumerate(wrap(meaning, max(10, width - w))):
+            lines.append(pad('"%s"' % code if j == 0 else "", w - 1) + " " + ln)
     return lines
 
 
 def help_page(width, height, page):
-    """One page of the help overlay: (lines, pages in all)."""
+    """One page of the help overlay: (lines, pages in all); the footer, wrapped,
+    says how to turn the page and how to leave."""
     lines = help_lines(width)
-    per = max(1, height - 1)
+    foot = len(wrap("help 10/10: h or Space: next page, another key: the game, q: quit",
+                    width))
+    per = max(1, height - foot)
     pages = (len(lines) + per - 1) // per
     page = page % pages
     body = [ln[:width] for ln in lines[page * per:(page + 1) * per]]
-    body.append(("help %d/%d: h or Space: next page, another key: the game, q: quit"
-                 % (page + 1, pages))[:width])
+    body += wrap("help %d/%d: h or Space: next page, another key: the game, q: quit"
+                 % (page + 1, pages), width)
     return body, pages
 
 
@@ -969,6 +911,24 @@ def _is_dir(path):
         return False
 
 
+def _make_root(path):
+    """Create the folder `path` when it is missing (not its parents, as mkdir);
+    "" when it is a folder now, else what is wrong."""
+    if _is_dir(path):
+        return ""
+    import os
+    try:
+        os.stat(path)
+        return "not a directory"
+    except OSError:
+        pass
+    try:
+        os.mkdir(path.rstrip("/"))
+    except OSError:
+        return "no such directory, and it cannot be created (does its parent exist?)"
+    return ""
+
+
 def _fail(message):
     sys.stderr.write("sim: %s\n%s\n" % (message, USAGE))
     return 2
@@ -980,6 +940,7 @@ def main(argv):
     build = "tm1637"
     script = None
     state = False
+    status = False
     rules = 0
     i = 0
     while i < len(argv):
@@ -1001,22 +962,31 @@ def main(argv):
                 except RulesError as e:
                     return _fail(str(e))
             elif a == "--root":
-                if not _is_dir(v):
-                    return _fail("--root %s: no such directory (create it first)" % v)
-                root = v.rstrip("/") + "/"
+                root = v
             else:
                 script = v
         elif a == "--state":
             state = True
+        elif a == "--status":
+            status = True
         elif a in ("-h", "--help"):
             print(USAGE)
-            print(HELP)
+            print("\n".join(help_keys(79)))
             return 0
         else:
             return _fail("unknown argument %r" % a)
         i += 1
     if build not in config.BUILDS:
         return _fail("--build %s: no such build" % build)
+    top = len(config.BUILDS[build]["displays"])
+    if players is not None and players > top:
+        return _fail("--players %d: the build %s has %d displays (players 2 to %d)"
+                     % (players, build, top, top))
+    if root is not None:
+        err = _make_root(root)          # last: a bad argument leaves no new folder
+        if err:
+            return _fail("--root %s: %s" % (root, err))
+        root = root.rstrip("/") + "/"
     if players is None and root is None:
         players = 2
     try:
@@ -1029,7 +999,7 @@ def main(argv):
             except OSError:
                 sys.stderr.write("sim: cannot read %s\n" % script)
                 return 2
-            run_script(sim, text, state)
+            run_script(sim, text, state, status=status)
             return 0
     except ScriptError as e:
         sys.stderr.write("sim: %s: %s\n" % (script or build, e))

@@ -10,7 +10,8 @@
                                                 installed by `npm ci` from package-lock.json)
   cowboy.json                                   the Python sources the page runs: firmware/
                                                 (without the device-only modules), the display,
-                                                bus and pin fakes, the record tools, web/webboard.py
+                                                bus and pin fakes, the record tools, the codes'
+                                                legend, web/webboard.py
 Nothing is fetched from anywhere else at run time. Missing input: a message and
 exit status 2.
 """
@@ -32,7 +33,7 @@ DEVICE_ONLY = ("boot.py", "main.py", "board/factory.py", "input/pio_quadrature.p
                "display/max7219_viper.py", "display/i2c_viper.py",
                "display/segments_viper.py", "fastimport.py")
 FAKES = ("fakepins.py", "fakebuses.py", "fakedisplays.py")
-TOOLS = ("record.py", "journal.py", "toolpaths.py")
+TOOLS = ("record.py", "journal.py", "toolpaths.py", "displaylegend.py", "gamewords.py")
 # Where the sources go in the page's filesystem, and the import path.
 FS = "/cowboy"
 PATH = [FS + "/web", FS + "/fakes", FS + "/firmware", FS + "/tools"]
@@ -92,6 +93,29 @@ def build(out):
     total = 0
     for name in PAGE + RUNTIME + ("cowboy.json",):
         total += os.path.getsize(os.path.join(out, name))
+    return total
+
+
+def sizes(out):
+    """[(name, bytes, bytes gzip -9)] of every file of the site in `out`, by name:
+    the figures `make web` prints (docs/WEB.md and README.md round them)."""
+    import gzip
+    rows = []
+    for name in sorted(os.listdir(out)):
+        with open(os.path.join(out, name), "rb") as f:
+            data = f.read()
+        rows.append((name, len(data), len(gzip.compress(data, 9, mtime=0))))
+    return rows
+
+
+def build_and_report(out):
+    """build(), then each file's size as `make web` shows it."""
+    total = build(out)
+    rows = sizes(out)
+    for name, n, gz in rows:
+        print("  %-18s %11s bytes %9s gzip -9" % (name, "{:,}".format(n), "{:,}".format(gz)))
+    print("  %-18s %11s bytes %9s gzip -9" % ("total", "{:,}".format(sum(r[1] for r in rows)),
+                                             "{:,}".format(sum(r[2] for r in rows))))
     return total
 
 
@@ -166,8 +190,8 @@ def site_main(argv, tool, build_fn, files, default_out, default_port, target, hi
         except BuildError as e:
             print("%s: %s" % (name, e), file=sys.stderr)
             return 2
-        print("%s: %s, %d files, %d KB" % (name, os.path.relpath(out), files,
-                                          (total + 1023) // 1024))
+        print("%s: %s, %d files, %s bytes" % (name, os.path.relpath(out), files,
+                                             "{:,}".format(total)))
         return 0
     port = default_port
     directory = default_out
@@ -198,7 +222,7 @@ def site_main(argv, tool, build_fn, files, default_out, default_port, target, hi
 
 
 def main(argv):
-    return site_main(argv, "web_build.py", build, len(PAGE) + 3,
+    return site_main(argv, "web_build.py", build_and_report, len(PAGE) + 3,
                      os.path.join(ROOT, "build", "web"), 8000, "web")
 
 

@@ -156,7 +156,18 @@ function makeSeats() {
   }
 }
 
+// Only the displays in play are shown (webboard's in_play(): the simulator's rule).
+let shownSeats = -1;
+
+function showSeats() {
+  const n = board.in_play();
+  if (n === shownSeats) return;
+  shownSeats = n;
+  seats.forEach((s, i) => { s.fig.hidden = i >= n; });
+}
+
 function draw() {
+  showSeats();
   const changed = board.changed();
   if (!changed) return;
   for (const s of changed.split(",")) {
@@ -323,20 +334,20 @@ function frame() {
 }
 
 let shownState = "";
+let shownStatus = "";
 
+// The game in words (webboard's status(): the simulator's words), and the state.
 function showStatus() {
+  const words = board.status();
+  if (words !== shownStatus) {
+    shownStatus = words;
+    $("status").textContent = words;
+  }
   const text = board.state();
   if (text === shownState) return;
   shownState = text;
   $("state").textContent = text;
-  const s = JSON.parse(text);
-  let line;
-  if (s.phase === "over") line = `Game over: player ${s.winner} wins.`;
-  else if (s.phase === "choice") line = `Player ${s.shooter} to choose: OK repeats the opening, ENC push takes it.`;
-  else line = `Player ${s.shooter} at the table (${s.phase}), inning ${s.inning}` +
-    (s.cue_in_hand ? ", cue ball in hand" : "") + ".";
-  $("status").textContent = `${buildName}, ${s.players} players. ${line}`;
-  fillPlayers(s.players);
+  fillPlayers(JSON.parse(text).players);
 }
 
 function fillPlayers(current) {
@@ -355,10 +366,12 @@ function powerOn(players) {
   board = wb.Board(buildName, root(), players === undefined ? null : players);
   clockStart = performance.now();
   makeSeats();
+  shownSeats = -1;
   buildEncoders();
   draw();
   syncFlash();
   shownState = "";
+  shownStatus = "";
   showStatus();
 }
 
@@ -374,6 +387,7 @@ const held = new Map();       // pointer id or key code -> panel key name
 
 function press(name, id) {
   if (!board || failed) return;
+  say("");                    // a notice lasts until play goes on
   wakeAudio();
   if (board.press(name)) held.set(id, name);
   markDown(name, true);
@@ -399,6 +413,7 @@ function markDown(name, down) {
 
 function turn(name, d) {
   if (!board || failed) return;
+  say("");
   wakeAudio();
   board.turn(name, d);
 }
@@ -494,6 +509,7 @@ function onKeyDown(e) {
   wakeAudio();
   const [name, long] = KEYS[e.key];
   if (long) {
+    say("");
     board.tap(name, true);            // held past the long-press time
     markDown(name, true);
     setTimeout(() => markDown(name, false), 1000);
@@ -565,7 +581,14 @@ function bindSetup() {
     e.target.value = "";
     if (!file) return;
     const text = await file.text();
-    const err = wb.import_record(root(), text, wb.seats(buildName));
+    let err, kept;
+    try {
+      err = board.import_record(text);
+      kept = board.set_aside;
+    } catch (e) {
+      fail("import", e);
+      return;
+    }
     if (err) {
       restoreFlash();                 // leave the flash as it was stored
       say(`${file.name}: ${err}`, true);
@@ -574,7 +597,8 @@ function bindSetup() {
     syncFlash();
     releaseAll();
     powerOn();
-    say(`Imported ${file.name}: the board resumed it from its journal.`);
+    say(`Imported ${file.name}: the board resumed it from its journal.` +
+      (kept ? ` The game it replaced is kept in the archive (${kept}), as New game does.` : ""));
   });
   const sound = $("sound");
   sound.checked = page.sound !== false;
@@ -587,6 +611,19 @@ function bindSetup() {
   addEventListener("keydown", onKeyDown);
   addEventListener("keyup", onKeyUp);
   addEventListener("blur", releaseAll);
+}
+
+// The legend of the codes (web/webboard.py's legend(): docs/DISPLAYS.md's rows).
+function fillLegend() {
+  const body = $("legend").tBodies[0];
+  for (const line of wb.legend().split("\n")) {
+    const [code, meaning] = line.split("\t");
+    const row = body.insertRow();
+    const c = document.createElement("code");
+    c.textContent = code;
+    row.insertCell().append(c);
+    row.insertCell().textContent = meaning;
+  }
 }
 
 // ---- start-up ---------------------------------------------------------------------------------
@@ -619,6 +656,7 @@ async function start() {
   const parts = [tLoaded, tImported - tLoaded, ms - tImported].map(Math.round);
   document.documentElement.dataset.startup = parts.join(",");
   document.documentElement.dataset.ready = String(ms);
+  fillLegend();                       // after the ready marker: not part of the start-up
   if (!MANUAL) $("startup").textContent = `Started in ${ms} ms (MicroPython loaded at ${parts[0]} ms, ` +
     `firmware imported in ${parts[1]} ms, first power-on ${parts[2]} ms).`;
 }

@@ -36,6 +36,14 @@ def builds():
     return ",".join(sorted(config.BUILDS))
 
 
+def legend():
+    """The codes' legend of docs/DISPLAYS.md (tools/displaylegend.py, drawn by the
+    views' own code) for the page: one "code<TAB>meaning" line each, without the
+    Markdown marks."""
+    import displaylegend
+    return "\n".join(c + "\t" + m.replace("`", "") for c, m in displaylegend.entries())
+
+
 def _no_sleep(us):
     pass
 
@@ -100,6 +108,7 @@ class Board:
         self.timeline = []          # (time, gpio, level) pin changes to come
         self.down = {}              # key name -> time its press started
         self.shown = {}             # seat -> last picture handed out
+        self.set_aside = ""         # where import_record archived the game it replaced
         _quick_wires()
         Pin.reset_all()
         buses, dpin, self.models = fake_board(self.build)
@@ -285,35 +294,65 @@ class Board:
         import record
         return record.state_json(self.app.game)
 
+    def in_play(self):
+        """How many displays are in play, the first ones (the simulator's rule,
+        tools/gamewords.py); the page shows only these."""
+        import gamewords
+        return gamewords.seats_in_play(self.app.game, self.app.panel, len(self.models))
+
+    def status(self):
+        """The game in words for the page's status line: the simulator's words
+        (tools/gamewords.py)."""
+        import gamewords
+        return gamewords.status(self.app.game, self.app.panel)
+
     def new_game(self, players):
         """Set-up from the page: `players` saved in the settings and a new game in
-        the journal (the one in progress archived, as the set-up menu does). The
-        page then powers the board off and on."""
+        the journal with the settings' house rules (the one in progress archived,
+        as the set-up menu does). The page then powers the board off and on."""
         s = Settings(self.root).load()
         s.set(players=players)
         s.save()
         j = self.app.journal
-        j.new_game(s.players, s.opener)
+        j.new_game(s.players, s.opener, s.rules)
         j.close()
 
     # ---- the game record ---------------------------------------------------------
     def export_record(self):
         """The journal on the page's flash as GAME-RECORD JSON Lines."""
         import journal as tool
-        from app.journal import joined
-        with open(self.root + "journal.bin", "rb") as f:
-            body = f.read()
-        try:
-            with open(self.root + "journal.tail", "rb") as f:
-                tail = f.read()
-        except OSError:
-            tail = b""
-        return tool.to_json(joined(body, tail))
+        return tool.to_json(tool.read_current(self.root)[0])
+
+    def import_record(self, text):
+        """Check a GAME-RECORD text; when it is good, archive the game in progress
+        as New game does (`set_aside`: where it went, "" when it had no action) and
+        write the record as the journal, which the next power-on resumes. Returns ""
+        or a message naming the bad line (then nothing changed)."""
+        self.set_aside = ""
+        data = _checked(text, seats(self.build_name))
+        if type(data) is str:
+            return data
+        j = self.app.journal
+        if j is not None:
+            before = set(_archive(self.root))
+            j.new_game(data[3], data[4])
+            j.close()
+            for name in _archive(self.root):
+                if name not in before:
+                    self.set_aside = "games/" + name
+        _write(self.root, data)
+        return ""
 
 
-def import_record(root, text, seats_max):
-    """Check a GAME-RECORD text and write it as the journal under `root`; the next
-    power-on resumes it. Returns "" or a message naming the bad line."""
+def _archive(root):
+    try:
+        return os.listdir(root + "games")
+    except OSError:
+        return []
+
+
+def _checked(text, seats_max):
+    """A GAME-RECORD text as journal bytes, or a message naming the bad line."""
     import journal as tool
     lines = text.split("\n")
     try:
@@ -323,6 +362,22 @@ def import_record(root, text, seats_max):
     players = data[3]
     if players > seats_max:
         return "the record has %d players, this build has %d displays" % (players, seats_max)
+    return data
+
+
+def import_record(root, text, seats_max):
+    """Check a GAME-RECORD text and write it as the journal under `root`, replacing
+    what is there; the next power-on resumes it. Returns "" or a message naming the
+    bad line. (The page uses Board.import_record, which keeps the game it replaces.)"""
+    data = _checked(text, seats_max)
+    if type(data) is str:
+        return data
+    _write(root, data)
+    return ""
+
+
+def _write(root, data):
+    """`data` (journal bytes) as the journal under `root`, without a tail."""
     for name in ("journal.bin", "journal.tail"):   # a tail left by the old game too
         try:
             os.stat(root + name)
@@ -331,4 +386,3 @@ def import_record(root, text, seats_max):
             pass
     with open(root + "journal.bin", "wb") as f:
         f.write(data)
-    return ""

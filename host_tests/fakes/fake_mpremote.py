@@ -59,7 +59,13 @@ def main(argv):
     board = os.environ.get("FAKE_BOARD", "")
     ident = os.environ.get("FAKE_BOARD_ID", "1.29.0 %d rp2" % (6 | 3 << 8 | ARMV6M << 10))
     if not board or not os.path.isdir(board):
-        print("mpremote: no device found", file=sys.stderr)
+        port = argv[1] if len(argv) > 1 and argv[0] == "connect" else "auto"
+        if port != "auto" and not os.path.exists(port):
+            # what mpremote 1.2x says of a named port that is not there
+            print("mpremote: failed to access %s (it may be in use by another program)"
+                  % port, file=sys.stderr)
+        else:
+            print("mpremote: no device found", file=sys.stderr)
         return 1
     board = os.path.abspath(board)
     log = open(os.path.join(os.path.dirname(board), "mpremote.log"), "a")

@@ -40,6 +40,22 @@ async function snapshot(page) {
     texts: window.cowboy.texts(),
     pictures: window.cowboy.pictures(),
     state: window.cowboy.state(),
+    status: document.getElementById("status").textContent,
+    seats: [...document.querySelectorAll("#seats .seat")].filter((f) => !f.hidden).length,
+  }));
+}
+
+// What a phone shows: the seats on screen, where the keys end, keys whose label
+// does not fit, the notice line.
+async function layout(page) {
+  return page.evaluate(() => ({
+    seats: [...document.querySelectorAll("#seats .seat")].filter((f) => f.offsetParent !== null).length,
+    keysBottom: document.getElementById("panel").getBoundingClientRect().bottom + scrollY,
+    height: innerHeight,
+    overflow: [...document.querySelectorAll("#panel .key")]
+      .filter((k) => k.scrollWidth > k.clientWidth + 1 || k.scrollHeight > k.clientHeight + 1)
+      .map((k) => k.dataset.key),
+    message: document.getElementById("message").textContent,
   }));
 }
 
@@ -95,6 +111,9 @@ async function startupRuns(browser) {
     result.startup.push({ marker, wall, parts: parts.split(",").map(Number) });
     result.transfer.push(transfer);
     if (i === 0) {
+      // The legend of the codes, as the page shows it.
+      result.legend = await page.$$eval("#legend tbody tr",
+        (rows) => rows.map((r) => [r.cells[0].textContent, r.cells[1].textContent]));
       // The real-time clock: a key pressed for real changes the shooter's display.
       await page.waitForTimeout(2300);
       const before = await page.evaluate(() => window.cowboy.texts());
@@ -134,7 +153,18 @@ async function phone(browser) {
   }
   await advance(page, CHECK_MS);
   result.touch = { before, after: await page.evaluate(() => window.cowboy.texts()) };
+  result.phone = { twoPlayers: await layout(page) };
   await page.screenshot({ path: path.join(plan.shots, "phone.png"), fullPage: true });
+  // A new game: its notice, then two strokes later.
+  await page.selectOption("#players", "3");
+  await page.tap("#newgame");
+  await advance(page, 2100);
+  result.phone.newGame = await layout(page);
+  for (const key of ["MISS", "MISS"]) {
+    await page.tap(`#panel [data-key="${key}"]`);
+    await advance(page, PRESS_MS + GAP_MS);
+  }
+  result.phone.twoStrokesLater = await layout(page);
   await ctx.close();
 }
 
@@ -187,8 +217,10 @@ async function oneBuild(browser, build) {
   await newGame(page, 2);
   await advance(page, 2100 + CHECK_MS);
   out.fresh = await snapshot(page);
+  await play(page, { kind: "key", name: "MISS", long: false });   // the new game has begun
   await page.setInputFiles("#import", out.record);
   await page.waitForFunction(() => document.getElementById("message").textContent.startsWith("Imported"));
+  out.importMessage = await page.evaluate(() => document.getElementById("message").textContent);
   await advance(page, 2100 + CHECK_MS);
   out.imported = await snapshot(page);
   lap("imported");

@@ -1,0 +1,211 @@
+"""The legend of the seven-segment codes: every text a 4-digit (and 8-digit)
+display can show, drawn by display/views.py's own tables and item code, with its
+meaning. One list for every place that explains the codes: docs/DISPLAYS.md
+(tools/legend.py writes it), the simulator's help (tools/sim.py, `h`) and the web
+page (web/webboard.py). Runs under CPython and MicroPython.
+"""
+import toolpaths
+
+toolpaths.add("../firmware")
+
+from cowboy import facts as F  # noqa: E402
+from cowboy import codes as C  # noqa: E402
+from display import ui as U  # noqa: E402
+from display import views as V  # noqa: E402
+from display import hallviews as HV  # noqa: E402
+
+# Items of the game (IT_*): a sample argument and what the page means.
+ITEMS = (
+    ("IT_INNING", 7, "the run of this inning (here 7), on the display of the player at the "
+                     "table; the score beside it is the total with the run"),
+    ("IT_NEED", 8, "8 points still needed for exactly 90"),
+    ("IT_CAROMS", 7, "90 reached: caroms only, up to 100"),
+    ("IT_CALL", 0, "100 reached: call the pocket of the 101st point"),
+    ("IT_OPENING", 0, "the opening stroke: the 3 ball first"),
+    ("IT_HAND", 0, "cue ball in hand"),
+    ("IT_HELD", F.B3 | F.B5, "balls 3 and 5 held off the table (their spots are covered)"),
+    ("IT_FOULS", 2, "fouls in a row (here 2; the third puts the player out)"),
+    ("IT_LOST", 66, "a foul just wiped this player's run of 66"),
+    ("IT_OUT", 0, "out of the game after three fouls in a row"),
+    ("IT_WAIT", 0, "the game is over (another player won)"),
+    ("IT_STAT_BEST", 23, "statistics: best inning (high run) 23"),
+    ("IT_STAT_BEST", 101, "statistics: best inning 101 (the whole game in one inning)"),
+    ("IT_STAT_INN", 12, "statistics: innings played, 12"),
+    ("IT_STAT_INN", 123, "statistics: innings played, 123"),
+    ("IT_STAT_AVG", 47, "statistics: average points per inning, 4.7"),
+    ("IT_STAT_FOULS", 3, "statistics: fouls in the game, 3"),
+)
+MAIN = (
+    ("    ", "dark: the seat is not in the game (or not in the players set up)"),
+    ("  45", "score (banked) of a player not at the table"),
+    ("  4.5.", "the player at the table: the total with this inning's run, points lit "
+              "(provisional: a foul wipes the run)"),
+    (" 101", "the winner (blinks with ----)"),
+    ("----", "the winner's blink"),
+    ("P  1", "start-up: this display is player 1's (wiring check)"),
+)
+FIELDS = (
+    (U.FIELD_FIRST, 3 << F.FIRST, "field FIRST: the first ball contacted, here the 3"),
+    (U.FIELD_FIRST, F.FIRST_REQUIRED << F.FIRST, "field FIRST: the ball the rules require"),
+    (U.FIELD_FIRST, F.FIRST_NONE << F.FIRST, "field FIRST: no ball contacted"),
+    (U.FIELD_RAIL, 0, "field RAIL: a ball or the cue ball reached a cushion after contact"),
+    (U.FIELD_RAIL, F.F_NO_RAIL, "field RAIL: no rail; as a foul reason: no rail"),
+    (U.FIELD_JUMPED, (F.B3 | F.B5) << F.JUMPED, "field JUMPED: balls 3 and 5 left the table"),
+    (U.FIELD_JUMPED, 0, "field JUMPED: none"),
+    (U.FIELD_HELD, F.B3 << F.HELD, "field HELD: ball 3 stays off the table"),
+    (U.FIELD_HELD, 0, "field HELD: none"),
+)
+NOTICES = ("", "start-up: the journal's last records could not be read; the game goes on "
+              "from its last good record (the OLEDs say how many actions were lost)",
+           "start-up: the journal could not be read; it was moved aside and a new game "
+           "started",
+           "start-up: the flash could not be read or written; the game is not being kept")
+CUE = ("field CUE: the cue ball stayed on the table",
+       "field CUE: cue ball pocketed; as a foul reason: scratch",
+       "field CUE: cue ball in the called pocket",
+       "field CUE: cue ball off the table; as a foul reason: the same")
+WORDS8 = (
+    ("PLAYEr 1", "8 digits, start-up: player 1's display"),
+    ("1St  101", "8 digits: the winner"),
+    ("1St  ---", "8 digits: the winner's blink"),
+    ("P1    45", "8 digits: player 1 and the score"),
+    ("PLAy   3", "8 digits, set-up menu: players"),
+    ("oPEn   2", "8 digits, set-up menu: who opens"),
+    ("brItE  8", "8 digits, set-up menu: brightness"),
+    ("CA    on", "8 digits, set-up menu: a house rule on"),
+    ("CA   oFF", "8 digits, set-up menu: a house rule off"),
+    ("bLd 7219", "8 digits, set-up menu: the display build"),
+    ("onLn", "8 digits, set-up menu (hall mode): online"),
+    ("nobr   3", "8 digits, set-up menu (hall mode): the connection, and 3 actions not yet "
+                 "acknowledged by the broker"),
+    ("H.club", "8 digits, set-up menu (hall mode): the hall's name (here club)"),
+)
+# Hall mode (a Pico W with hall settings): the connection (ui.NET_*) and the names.
+NET = ("", "set-up menu (hall mode): no Wi-Fi",
+       "set-up menu (hall mode): Wi-Fi, but no connection to the broker",
+       "set-up menu (hall mode): online; 3 actions not yet acknowledged by the broker "
+       "(at most 99 shown)")
+NAMES = (
+    (U.MENU_HALL, b"bar", -1, "set-up menu (hall mode): the hall's name (here bar; 4 "
+                              "digits show its first three characters, 8 digits seven)"),
+    (U.MENU_TABLE, b"t01", -1, "set-up menu (hall mode): the table's name (here t01)"),
+    (U.MENU_TABLE, b"t01", 1, "name editor: the point marks the character under the "
+                              "cursor (here the 0 of t01); a longer name shows the four "
+                              "(8 digits: eight) characters up to the cursor"),
+    (U.MENU_TABLE, b"t01", 3, "name editor: `_` is the end mark: turn for a character "
+                              "more, ENC or OK saves the name"),
+)
+NAME_ERRORS = ("", "name editor: not saved: the name is empty or has a character other "
+                   "than a-z (not w, x), 0-9 and -",
+               "name editor: not saved: hall.json could not be written")
+
+
+def _text(b):
+    return (b.decode() if hasattr(b, "decode") else str(b)).rstrip()
+
+
+def _item(code, arg, seat=None):
+    """Item `code` with `arg`, drawn by the views' own 4-digit code."""
+    seat = seat or V.Seat(0)
+    seat.count = 1
+    seat.items[0] = code
+    seat.args[0] = arg
+    t = V.Text(8)
+    V.item4(t, seat, 0)
+    return _text(bytes(t.buf))
+
+
+def entries():
+    """(code, meaning) for every 4-digit text, then the 8-digit words."""
+    out = []
+
+    def add(code, meaning):
+        if (code, meaning) not in out:
+            out.append((code, meaning))
+
+    for code, meaning in MAIN:
+        add(code, meaning)
+    for name, arg, meaning in ITEMS:
+        add(_item(getattr(V, name), arg), meaning)
+    for k in range(1, len(V.REASON4)):
+        if V.REASON21[k] != V.REASON21[0]:
+            add(_item(V.IT_REASON, k), "foul reason: " + _text(V.REASON21[k])[6:].lower())
+    add(_item(V.IT_REASON, C.R_FOUL), "foul reason: a foul of the general rules")
+    for k in range(1, len(V.NOTICE4)):
+        add(_item(V.IT_NOTICE, k), NOTICES[k])
+    for name, code in V.BUILD4:
+        seat = V.Seat(0)
+        seat.build = name
+        add(_item(V.IT_BUILD, 0, seat), "start-up and set-up menu: the display build %s"
+            % name.decode())
+    for k in range(len(V.RULE4)):
+        add(_item(V.IT_RULE, k), "house rule on: " + _text(V.RULE21[k]).lower())
+        seat = V.Seat(0)
+        seat.value = 0
+        add(_item(V.IT_MENU, U.MENU_RULE + k, seat), "set-up menu: house rule %s off"
+            % V.RULE4[k].decode())
+    for k in range(1, len(V.NOTE4)):
+        if k == U.NOTE_REJECTED:
+            continue
+        add(_text(V.NOTE4[k]), "note: " + _text(V.NOTE21[k]).lower())
+    for k in range(1, len(V.REJECT21)):
+        add(_item(V.IT_NOTE, U.NOTE_REJECTED, _seat_reject(k)),
+            "refused: " + _text(V.REJECT21[k]).lower())
+    add(_item(V.IT_PREVIEW, 6), "preview before OK: the stroke scores 6")
+    add(_item(V.IT_PREVIEW, C.WIN), "preview before OK: the winning stroke, 101")
+    add(_item(V.IT_PREVIEW, C.FAILED_OPENING), "preview before OK: a failed opening")
+    add(_item(V.IT_PREVIEW, C.ELIMINATED | C.FOUL_FLAG), "preview before OK: a third foul, out")
+    add(_item(V.IT_CHOICE, 0), "failed opening: OK repeats, ENC takes")
+    for field, facts, meaning in FIELDS:
+        seat = V.Seat(0)
+        seat.facts = facts
+        add(_item(V.IT_FIELD, field, seat), meaning)
+    for k in range(len(V.CUE4)):
+        seat = V.Seat(0)
+        seat.facts = k << F.CUE
+        add(_item(V.IT_FIELD, U.FIELD_CUE, seat), CUE[k])
+    for item, what in ((U.MENU_PLAYERS, "players"), (U.MENU_OPENER, "who opens"),
+                       (U.MENU_BRIGHTNESS, "brightness")):
+        seat = V.Seat(0)
+        seat.value = 3
+        add(_item(V.IT_MENU, item, seat), "set-up menu: %s (here 3)" % what)
+    add(_item(V.IT_MENU, U.MENU_START), "set-up menu: start (OK or ENC)")
+    add(_item(V.IT_MENU, U.MENU_CONFIRM), "set-up menu: new house rules, OK starts a new game")
+    for k in range(1, len(HV.NET4)):
+        seat = name_seat(b"", -1)
+        seat.hall.net_state = k
+        seat.hall.net_pending = 3
+        add(_item(V.IT_MENU, U.MENU_NET, seat), NET[k])
+    for item, name, cursor, meaning in NAMES:
+        add(_item(V.IT_MENU, item, name_seat(name, cursor)), meaning)
+    for k in range(1, len(HV.NAMEERR4)):
+        seat = name_seat(b"", 0)
+        seat.hall.menu_value = k
+        add(_item(V.IT_MENU, U.MENU_HALL, seat), NAME_ERRORS[k])
+    for code, meaning in WORDS8:
+        add(code, meaning)
+    return out
+
+
+class _Panel:
+    """What display/hallviews.py reads of the panel (display/ui.py)."""
+    net_state = 0
+    net_pending = 0
+    menu_value = 0
+
+
+def name_seat(name, cursor):
+    """A seat on a hall item, showing `name` (bytes) edited at `cursor` (-1: not
+    editing)."""
+    seat = V.Seat(0)
+    seat.hall = _Panel()
+    seat.hall.name = bytearray(name)
+    seat.hall.name_len = len(name)
+    seat.hall.cursor = cursor
+    return seat
+
+
+def _seat_reject(k):
+    seat = V.Seat(0)
+    seat.reject = k
+    return seat

@@ -1,0 +1,191 @@
+"""The game in words, as the status line of the simulator (tools/sim.py) and of
+the web page (web/webboard.py) says it: who is at the table, the run, what the
+player needs, cue ball in hand, balls held off the table, the stroke being
+entered, the set-up menu, what to do after the win, then every score with fouls
+in a row and who is out. One place for both; runs under CPython and MicroPython.
+It reads the rules core's public state and what the panel shows (display/ui.py).
+Keys are named as on the panel (OK, UNDO, the encoder's push).
+"""
+from cowboy import codes as C
+from cowboy import facts as F
+from cowboy import houserules
+from display import ui as U
+
+_BALLS = (1, 3, 5)
+_CUE = ("", "cue ball pocketed", "cue ball in the called pocket", "cue ball off the table")
+
+
+def _balls(mask):
+    """"the 1", "the 1 and 5", "the 1, 3 and 5"."""
+    b = [str(_BALLS[i]) for i in range(3) if mask >> i & 1]
+    if len(b) > 1:
+        return "the " + ", ".join(b[:-1]) + " and " + b[-1]
+    return "the " + b[0]
+
+
+def situation(g):
+    """Who is at the table and what the stage asks, or who won."""
+    at = g.shooter
+    if g.phase == C.PHASE_OVER:
+        s = "Game over: P%d wins" % (g.winner + 1)
+        if g.scores[g.winner] == 101:
+            s += " with the 101st point"
+        return s
+    if g.phase == C.PHASE_CHOICE:
+        s = ("P%d chooses after the failed opening: OK to have it played again, "
+             "push the encoder to take the table" % (at + 1))
+    elif g.phase == C.PHASE_OPENING:
+        s = "P%d at the table, opening stroke: the 3 ball first" % (at + 1)
+    else:
+        total = g.total(at)
+        s = "P%d at the table, run %d" % (at + 1, g.inning)
+        if g.inning and g.scores[at]:
+            s += " (total %d)" % total
+        if g.phase == C.PHASE_POINTS:
+            s += ", needs %d for exactly 90" % (90 - total)
+        elif g.phase == C.PHASE_CAROMS:
+            s += ", caroms only, %d to go" % (100 - total)
+        else:
+            s += ", call the 101st point"
+    if g.cue_in_hand:
+        s += "; cue ball in hand"
+    if g.off_table:
+        held = [str(v) for i, v in enumerate(_BALLS) if g.off_table >> i & 1]
+        s += "; ball%s %s off the table" % ("s" if len(held) > 1 else "",
+                                            " and ".join(held))
+    return s
+
+
+def facts(f):
+    """The facts of a stroke in words: "the 3 pocketed, a carom off 2 balls"."""
+    out = []
+    if F.pocketed(f):
+        out.append(_balls(F.pocketed(f)) + " pocketed")
+    if F.carom(f):
+        out.append("a carom off %d balls" % F.carom(f))
+    first = F.first(f)
+    if first == F.FIRST_NONE:
+        out.append("no contact")
+    elif first >= F.FIRST_B1:
+        out.append("first contact " + _balls(1 << (first - F.FIRST_B1)))
+    if f & F.F_NO_RAIL:
+        out.append("no rail")
+    if F.cue(f):
+        out.append(_CUE[F.cue(f)])
+    if F.jumped(f):
+        out.append(_balls(F.jumped(f)) + " jumped off the table")
+    if f & F.F_FOUL:
+        out.append("a foul")
+    if F.held(f):
+        out.append(_balls(F.held(f)) + " held off the table")
+    return ", ".join(out) or "nothing yet"
+
+
+def outcome(a):
+    """What a preview (the core's outcome, or -reject code) says the stroke is."""
+    if a < 0:
+        return "refused: " + C.REJECT_TEXT[-a]
+    if a & C.WIN:
+        return "the winning stroke, 101"
+    if a & C.FAILED_OPENING:
+        return "a failed opening"
+    if a & C.ELIMINATED:
+        return "a third foul: out"
+    if a & C.FOUL_FLAG:
+        return "a foul: " + C.REASON_TEXT[C.reason(a)]
+    n = C.points(a)
+    return "%d point%s" % (n, "" if n == 1 else "s")
+
+
+def menu(p):
+    """The set-up menu item on show, in words, and what the keys do there."""
+    item = p.menu_item
+    v = p.menu_value
+    keys = ("turn the encoder to change it, push for the next item, OK starts a new "
+            "game, UNDO goes back to the game")
+    if item == U.MENU_PLAYERS:
+        what = "players: %d" % v
+    elif item == U.MENU_OPENER:
+        what = "who opens: P%d" % (v + 1)
+    elif item == U.MENU_BRIGHTNESS:
+        what = "brightness: %d of %d" % (v, U.MAX_BRIGHTNESS)
+    elif U.MENU_RULE <= item < U.MENU_RULE + U.RULES:
+        what = "house rule %s: %s" % (houserules.NAMES[item - U.MENU_RULE],
+                                      "on" if v else "off")
+        keys = ("turn the encoder to switch it, push for the next item, OK starts a "
+                "new game, UNDO goes back to the game")
+    elif item == U.MENU_BUILD:
+        what = "the display build: %s" % p.build.decode()
+        keys = "push for the next item, OK starts a new game, UNDO goes back to the game"
+    elif item == U.MENU_START:
+        what = "start"
+        keys = "OK or a push starts a new game, UNDO goes back to the game"
+    elif item == U.MENU_CONFIRM:
+        what = "the house rules changed"
+        keys = "OK or a push starts a new game with them, UNDO keeps them as they were"
+    else:
+        what = "hall mode"
+        keys = "push for the next item, UNDO goes back to the game"
+    return "Set-up menu, %s (%s)" % (what, keys)
+
+
+def panel_words(g, p):
+    """What the panel adds to the game: the stroke being entered, a note, what to
+    do after the win, the players of the next game."""
+    out = []
+    if p.mode == U.MODE_GAME and p.composing:
+        out.append("being entered: %s: %s (OK enters it, UNDO clears)"
+                   % (facts(p.facts), outcome(p.preview)))
+    if p.note == U.NOTE_REJECTED:
+        out.append("refused: " + C.REJECT_TEXT[p.reject])
+    elif p.note:
+        out.append(_NOTES[p.note])
+    if g.phase == C.PHASE_OVER:
+        out.append("OK or a push of the encoder starts the next game, UNDO takes the "
+                   "last stroke back")
+    if p.mode != U.MODE_MENU and p.settings.players != g.players:
+        out.append("the next game has %d players (set up)" % p.settings.players)
+    return out
+
+
+# ui.NOTE_*: what a note means, in words (the views' NOTE21 in prose)
+_NOTES = ("", "enter the balls or the carom first, then OK",
+          "clear the stroke being entered first (UNDO)", "not possible",
+          "nothing to undo", "nothing to redo",
+          "OK has the opening played again, a push takes the table",
+          "OK again wins: 101", "the game is over", "storage failing: the game is not kept")
+
+
+def scores(g):
+    """"Scores: P1 4, P2 0 (1 foul), P3 12 out." """
+    parts = []
+    for i in range(g.players):
+        p = "P%d %d" % (i + 1, g.scores[i])
+        if g.out >> i & 1:
+            p += " out"
+        elif g.fouls[i]:
+            p += " (%d foul%s)" % (g.fouls[i], "s" if g.fouls[i] > 1 else "")
+        parts.append(p)
+    return "Scores: " + ", ".join(parts) + "."
+
+
+def seats_in_play(g, panel, displays):
+    """How many displays are in play: the game's players (the set-up menu's player
+    count while it is being changed), at most one per display. The simulator draws
+    these and the web page shows these."""
+    n = g.players
+    if panel is not None and panel.mode == U.MODE_MENU and panel.menu_item == U.MENU_PLAYERS:
+        n = max(n, panel.menu_value)
+    return min(n, displays)
+
+
+def status(g, panel=None, more=()):
+    """The whole line: the situation (the menu item while the set-up menu is open),
+    what the panel adds, each of `more`, then the scores."""
+    if panel is not None and panel.mode == U.MODE_MENU:
+        s = menu(panel)
+    else:
+        s = situation(g)
+    for m in (panel_words(g, panel) if panel is not None else []) + list(more):
+        s += "; " + m
+    return s + ". " + scores(g)
