@@ -12,7 +12,7 @@ WEB_PORT ?= 8000
 HALL_NPM_STAMP := hall/node_modules/.package-lock.json
 HALL_PORT ?= 8001
 
-.PHONY: sim test test-pico bench bench-pico build deploy export clean venv pictures hardware web web-serve test-web hall
+.PHONY: sim test test-pico pico-emulator bench bench-pico build deploy export clean venv pictures hardware web web-serve test-web hall
 
 venv: $(STAMP)
 
@@ -51,7 +51,12 @@ test: $(STAMP)
 ## deploy, deploy again, export, every build playing, a power cut, damaged packs. Needs the
 ## pico-emulator instrument ($(PICO_EMULATOR), copied into build/) and socat (installed).
 PICO_EMULATOR ?= ../shared/pico-emulator
-test-pico: $(STAMP)
+test-pico: pico-emulator $(STAMP)
+	$(BIN)/python tools/deploy.py build
+	$(BIN)/python -m pytest -n 2 -q --durations=0 host_tests/pico
+
+# The instrument in build/pico-emulator (copied, then its own setup.sh) and socat.
+pico-emulator:
 	@test -d build/pico-emulator/src || test -d $(PICO_EMULATOR)/src || { \
 	  echo "make test-pico: needs the pico-emulator instrument in $(PICO_EMULATOR) (PICO_EMULATOR=DIR)"; exit 1; }
 	@test -d build/pico-emulator/src || { mkdir -p build && cp -r $(PICO_EMULATOR) build/pico-emulator \
@@ -59,8 +64,6 @@ test-pico: $(STAMP)
 	build/pico-emulator/setup.sh >/dev/null
 	@command -v socat >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 	  apt-get install -y -qq socat >/dev/null; } || { echo "make test-pico: needs socat"; exit 1; }
-	$(BIN)/python tools/deploy.py build
-	$(BIN)/python -m pytest -n 2 -q --durations=0 host_tests/pico
 
 ## The scoreboard in a browser: a static site in build/web/ (docs/WEB.md).
 web: $(NPM_STAMP)
