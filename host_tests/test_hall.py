@@ -163,6 +163,16 @@ def archived(db):
     return [json.loads(line) for line in out.stdout.splitlines()]
 
 
+def stop_archive(arch, db, games, timeout):
+    """Stop the archive once it holds `games` games (or after `timeout` s)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and len(archived(db)) < games:
+        time.sleep(0.2)
+    time.sleep(0.5)
+    arch.terminate()
+    arch.communicate(timeout=30)
+
+
 def wait_whole(db, names, seconds=60):
     """Until the archive holds game2 whole for each table. A table publishes a
     finished game once or twice (game2 ends, is undone and redone: the longer
@@ -382,12 +392,7 @@ def test_every_record_a_table_sends_replays_to_its_own_state(tmp_path, vendor):
                 cmds += ["play", str(tmp_path / "new.keys"), "settle", "30000"]
             procs.append(table(tmp_path, broker, vendor, name, *cmds))
         outs = [finish(p) for p in procs]
-        end = time.monotonic() + 30
-        while time.monotonic() < end and len(archived(db)) < len(names):
-            time.sleep(0.3)
-        time.sleep(0.5)
-        arch.terminate()
-        arch.communicate(timeout=30)
+        stop_archive(arch, db, len(names), 30)
         got = reader.stop()
     finally:
         broker.stop()
@@ -525,12 +530,7 @@ def test_the_longest_record_a_board_sends_goes_through_and_a_longer_one_is_held(
                        record=tmp_path / (name_file + ".jsonl"))
                  for name, name_file in (("e1", "fits"), ("e2", "over"))]
         outs = [finish(p) for p in procs]
-        end = time.monotonic() + 20
-        while time.monotonic() < end and not archived(db):
-            time.sleep(0.2)
-        time.sleep(0.5)
-        arch.terminate()
-        arch.communicate(timeout=30)
+        stop_archive(arch, db, 1, 20)
         got = reader.stop()
     finally:
         broker.stop()
