@@ -13,9 +13,9 @@ removes both costs (docs/DEPLOY.md, "pack.bin"):
 
 Nothing damaged is used: setup() mounts the pack only when its CRC-32 holds,
 read over the whole pack before any module is loaded (the check's garbage is
-collected then, not left between the modules). Otherwise the
-firmware is imported from the separate .mpy files, which stay on the board, and
-NOTE says why, once on the serial line (speak()).
+collected then, not left between the modules). Otherwise the firmware is
+imported from the separate .mpy files, which stay on the board, and NOTE says
+why (main.py prints it: speak()).
 
 PACK layout, numbers as 4-byte little-endian: MAGIC; the length of the names,
 the number of files, the length of the files, the CRC-32 of those three numbers
@@ -35,23 +35,11 @@ _EROFS = 30                 # errno: a read-only file system
 _ENOENT = 2
 _PIECE = 255                # what import reads at a time (MP_STREAM_GET_BUFFER_SIZE)
 NOTE = None                 # why the pack is not used, when it is not
-_quiet = True               # until speak(): what boot.py prints is lost on the Pico,
-                            # before the USB host listens
-
-
-def _note(text):
-    global NOTE
-    if NOTE is None:
-        NOTE = text
-        if not _quiet:
-            print(text)
 
 
 def speak():
-    """Say NOTE now if there is one, and any later failure at once (main.py
-    calls this first: the serial line is up by then)."""
-    global _quiet
-    _quiet = False
+    """Say NOTE, if there is one, on the serial line (main.py calls this: what
+    boot.py prints is lost on the Pico, before the USB host listens)."""
     if NOTE is not None:
         print(NOTE)
 
@@ -236,6 +224,7 @@ class _File(io.IOBase):
 def setup(root="/"):
     """Mount the pack under root when it is whole; returns True when the
     firmware's modules are imported from it."""
+    global NOTE
     import gc
     try:
         f = open(root + PACK, "rb")
@@ -246,8 +235,8 @@ def setup(root="/"):
         vfs.mount(Pack(f), MOUNT)
     except Exception as e:       # any failure: the separate .mpy files, as without one
         f.close()
-        _note("fastimport: %s not used (%s); the firmware loads from its .mpy files"
-              % (PACK, e))
+        NOTE = ("fastimport: %s not used (%s); the firmware loads from its .mpy files"
+                % (PACK, e))
         return False
     finally:
         gc.collect()            # the check's pieces, before any module is loaded
