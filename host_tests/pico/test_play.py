@@ -18,6 +18,7 @@ PHASE_MS = 50                 # a key acts 50 ms after a page turn
 GAME = [("3", None), ("C2", None), ("OK", "shot"), ("MISS", "miss"), ("FOUL", "foul"),
         ("UNDO", "undo"), ("REDO", "redo"), ("5", None), ("OK", "shot"),
         ("SCRATCH", "shot")]           # a scratch: {"cue": "pocket"}, not "foul": true
+ERASE_MS = 150          # a record is written once its answer is out (OLED: 25 ms)
 QUICK = 8               # then MISS presses 300 ms apart: with the game, 16 records,
 # so that one of them opens a new 4 KB flash block whatever the files' layout
 MATRIX = [("1.26.1", b) for b in B.BUILDS] + [("1.24.1", "tm1637"), ("1.24.1", "oled4")]
@@ -35,11 +36,11 @@ def _press_and_probe(steps, keys, pins, label, key, record, compared):
         return
     if key in B.LONG_KEYS:            # acts on release: its record follows that
         steps += [{"press": pins[key], "ms": B.PRESS_MS, "label": label},
-                  dict(wait, timeout_ms=40)]
+                  dict(wait, timeout_ms=ERASE_MS)]
     else:
         steps += [{"emulator": {"mark": "key:" + label}},
                   {"emulator": {"set_pin": pins[key], "level": 0}},
-                  dict(wait, timeout_ms=B.PRESS_MS)]
+                  dict(wait, timeout_ms=ERASE_MS)]
     steps.append({"press": pins["MISS"], "ms": B.PRESS_MS, "label": probe,
                   "if_triggered": True})
     if key not in B.LONG_KEYS:
