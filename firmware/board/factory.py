@@ -111,14 +111,15 @@ def make(watchdog=None, root="/"):
 
 
 def start(root="/"):
-    """The application under the watchdog boot.py started (`cowboy: made <ms>` on
-    the console once the wiring check shows), in hall mode when the firmware has
+    """The application under the watchdog boot.py started (`cowboy: made <ms>
+    shown=<ms>` on the console once the wiring check shows: now, and when it began
+    to show), in hall mode when the firmware has
     `network` (the Pico W's, docs/HALL.md)."""
     from app import watchdog
     wd = watchdog.shared(machine.WDT, machine.Timer)   # the one boot.py started
     wd.start()
     app = make(watchdog=wd, root=root)
-    print("cowboy: made %d" % time.ticks_ms())
+    print("cowboy: made %d shown=%d" % (time.ticks_ms(), app.shown_at))
     try:
         import network
     except ImportError:
