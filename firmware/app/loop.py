@@ -223,7 +223,8 @@ encoders = config.encoders      # (the tools' and the page's name for it)
 
 
 def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadrature=None,
-         watchdog=None, settings=None, clock=None, inputs=None, screens=None, shown_at=None):
+         watchdog=None, settings=None, clock=None, inputs=None, screens=None, shown_at=None,
+         game=None):
     """The application from ready parts.
 
     key_pin: GPIO -> input pin with pull-up (buttons, encoder lines).
@@ -242,6 +243,8 @@ def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadratur
         quadrature and clock are not used.
     shown_at: when `screens` began to show the wiring check (ms clock): a resumed
         game's short start-up counts from then (panel.Panel.start).
+    game: a cowboy.game.Game made before (board/factory.py makes it early, while
+        the heap still has room for its history in one piece), or None.
     """
     if root is not None:
         from app.fsready import prepare
@@ -252,7 +255,8 @@ def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadratur
     from display.screens import build as build_screens
     from app.settings import Settings
     from app.buzzer import Buzzer
-    game = Game()
+    if game is None:
+        game = Game()
     if settings is None:
         settings = Settings(root if root is not None else "/")
         if root is not None:

@@ -505,64 +505,7 @@ def build(build, buses, pin):
 
 
 def drivers(build, buses, pin):
-    """The list of display drivers, one per seat (see build()). Only the driver
-    modules the build uses are imported (seven-segment builds load no glyphs)."""
-
-    pins = {}
-
-    def get_pin(n):
-        if n not in pins:
-            pins[n] = pin[n] if isinstance(pin, dict) else pin(n)
-        return pins[n]
-
-    entries = build["displays"]
-    chains = {}
-    muxes = {}
-    bursts = {}
-    out = []
-    for e in entries:
-        kind = e[0]
-        if kind == "tm1637":
-            if TM1637_DRIVER is not None:
-                out.append(TM1637_DRIVER(get_pin(e[1]), get_pin(e[2]), e[1], e[2]))
-            else:
-                from display.tm1637 import TM1637
-                out.append(TM1637(get_pin(e[1]), get_pin(e[2])))
-        elif kind == "max7219":
-            name = e[1]
-            if name not in chains:
-                from display.max7219 import MAX7219Chain
-                count = 0
-                for x in entries:
-                    if x[0] == "max7219" and x[1] == name:
-                        count += 1
-                cfg = build["buses"][name]
-                chains[name] = MAX7219Chain(buses[name], get_pin(cfg["cs"]), count)
-            out.append(chains[name].module(e[2]))
-        elif kind == "ht16k33":
-            from display.ht16k33 import HT16K33
-            out.append(HT16K33(buses[e[1]], e[2]))
-        elif kind == "ssd1306" or kind == "sh1106":
-            bus = buses[e[1]]
-            if len(e) > 3:
-                name = e[1]
-                if name not in muxes:
-                    from display.tca9548a import TCA9548A
-                    muxes[name] = TCA9548A(bus, build["buses"][name].get("mux", 0x70))
-                bus = muxes[name].channel(e[3])
-            if OLED_BURST is not None:
-                from display import oled_fifo as O
-                cls = O.SH1106_FIFO if kind == "sh1106" else O.SSD1306_FIFO
-                if e[1] not in bursts:          # one transport per I2C controller
-                    bursts[e[1]] = OLED_BURST(build["buses"][e[1]]["id"])
-                out.append(cls(bus, e[2], burst=bursts[e[1]]))
-            else:
-                from display import oled as O
-                cls = O.SH1106_I2C if kind == "sh1106" else O.SSD1306_I2C
-                out.append(cls(bus, e[2]))
-        else:
-            raise ValueError(kind)
-    if muxes and OLED_BURST is not None:
-        from display.oled_fifo import share
-        share(out)          # one start-up picture for all the multiplexer's OLEDs
-    return out
+    """The list of display drivers, one per seat (see build()), with this module's
+    transports (TM1637_DRIVER, OLED_BURST): display/drivers.py."""
+    from display.drivers import drivers as make
+    return make(build, buses, pin, TM1637_DRIVER, OLED_BURST)
