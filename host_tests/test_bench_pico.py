@@ -258,6 +258,10 @@ def test_made_report_gives_when_the_wiring_check_showed():
     assert B.made_report("x\r\ncowboy: made 460 shown=231\r\n") == 231
     assert B.made_report("cowboy: made 460\r\n") is None
     assert B.made_report("cowboy: made 460 shown=x\r\n") is None
+    s = "cowboy: made 460 shown=231\r\ncowboy: up 700 free=1 alloc=2 resumed=651\r\n"
+    assert B.resumed_report(s) == 651
+    assert B.resumed_report("cowboy: up 700 free=1 alloc=2\r\n") is None
+    assert B.boot_report(s) == (700, 1, 2)
 
 
 def test_bounds_by_build_and_displays_changed():

@@ -557,18 +557,32 @@ def match_records(expected, added, answered=None):
     return acted, [a for a, u in zip(added, used) if not u]
 
 
+def serial_field(serial, prefix, name):
+    """The number `name=<n>` on the firmware's first line starting with `prefix`,
+    or None."""
+    for line in serial.splitlines():
+        if line.startswith(prefix):
+            for w in line.split():
+                if w.startswith(name + "="):
+                    try:
+                        return int(w[len(name) + 1:])
+                    except ValueError:
+                        return None
+            return None
+    return None
+
+
 def made_report(serial):
     """The ms tick at which the wiring check was shown, from the firmware's line
     `cowboy: made <ms> shown=<ms>`, or None."""
-    for line in serial.splitlines():
-        if line.startswith("cowboy: made "):
-            for w in line.split()[3:]:
-                if w.startswith("shown="):
-                    try:
-                        return int(w[6:])
-                    except ValueError:
-                        return None
-    return None
+    return serial_field(serial, "cowboy: made ", "shown")
+
+
+def resumed_report(serial):
+    """The ms tick at which the journal was read back, from the line `cowboy: up
+    <ms> ... resumed=<ms>` (printed once the game is shown and the heap collected),
+    or None (a firmware that printed `up` as soon as the journal was read back)."""
+    return serial_field(serial, "cowboy: up ", "resumed")
 
 
 def estimate_layers(events, build, busy):
@@ -920,7 +934,8 @@ def analyse(run, emu, pins):
            "flash": summary.get("flash_writes")}
     up = boot_report(summary["serial"])
     if up:
-        out["boot_report"] = {"up_ms": up[0], "heap_free_bytes": up[1], "heap_alloc_bytes": up[2]}
+        out["boot_report"] = {"up_ms": up[0], "heap_free_bytes": up[1], "heap_alloc_bytes": up[2],
+                              "resumed_ms": resumed_report(summary["serial"])}
     busy = flash_busy(events)
     layers = estimate_layers(events, build, busy)
     # the first picture: the first update after reset (displays are dark before it)
@@ -935,8 +950,11 @@ def analyse(run, emu, pins):
         game = update_after(changes, pic[1], busy=busy)
         out["boot_to_game_ms"] = None if game is None else round(game[1] / 1000, 1)
         shown = made_report(summary["serial"])
-        if game and up and shown is not None:
-            parts, est = game_estimate(shown * 1000, up[0] * 1000, game[1], layers)
+        ready = resumed_report(summary["serial"])
+        if ready is None and up:
+            ready = up[0]
+        if game and ready is not None and shown is not None:
+            parts, est = game_estimate(shown * 1000, ready * 1000, game[1], layers)
             out["boot_to_game_estimate_ms"] = round(est / 1000, 1)
             out["boot_to_game_parts_ms"] = rounded(parts)
     trig = {}                    # key label -> the trigger mark just before it
@@ -1173,9 +1191,10 @@ DEFINITIONS = {
                        "the update after the wiring check, the one that shows the game",
     "boot_to_picture_ms": "reset to the end of the first update of the displays (the start-up "
                           "wiring check, drawn before the journal is read back), as latency_ms",
-    "boot_report": "the firmware's `cowboy: up` line: ms since reset once the journal is read "
-                   "back (the game can show), gc.mem_free()/gc.mem_alloc() after a collection "
-                   "(bytes)",
+    "boot_report": "the firmware's `cowboy: up` line: ms since reset once the game is shown "
+                   "(the first moment nothing waits after the journal is read back), "
+                   "gc.mem_free()/gc.mem_alloc() after a collection (bytes); resumed_ms: when "
+                   "the journal was read back",
     "journal": "actions in the journal (journal.bin and its tail) read back from the flash after the run against those the "
                "scripted presses should have added; lost = presses the firmware did not act on",
     "kind": "latency: a measured key; probe: a press placed inside a busy moment (OLED "

@@ -148,14 +148,17 @@ class Screens:
         for i in range(self.count):
             self.dirty[i] = 1
 
-    def update(self, game, panel, now_ms):
-        """Render what changed, then at most one slice of bus work (see above)."""
+    def update(self, game, panel, now_ms, same=False):
+        """Render what changed, then at most one slice of bus work (see above).
+        `same`: the caller knows that neither the game nor the panel changed
+        since the last call, and no wake() came (a pass that only sends an
+        action's answer): the look for a change is skipped."""
         if not self.started:
             self._start(now_ms)
         if panel is not None and panel.settings is not None:
             b = panel.settings.brightness
             self.level = 0 if b < 0 else (MAX_BRIGHTNESS if b > MAX_BRIGHTNESS else b)
-        if self._activity(game, panel, now_ms):
+        if not same and self._activity(game, panel, now_ms):
             if self.left == -2:
                 self.left = self.prev_shooter      # the shooter changed just now
             else:
