@@ -88,8 +88,8 @@ def make(watchdog=None, root="/"):
         data = None
     else:
         # a seven-segment build's wiring check drawn by its drivers alone, before
-        # the screens and the views are imported (display/drivers.py)
-        from display.drivers import drivers, hello
+        # the screens and the views are imported (display/hello.py)
+        from display.hello import drivers, draw
         tm1637 = None
         if build["displays"][0][0] == "tm1637" and rp2:
             # TM1637 frames by direct SIO register writes (native code: the chip only)
@@ -104,7 +104,7 @@ def make(watchdog=None, root="/"):
                     b = build["buses"][e[1]]
                     ds[i].chain.use(max7219_viper, b["id"], b["cs"])
         shown = time.ticks_ms()
-        hello(ds)
+        draw(ds)
     # the game's storage (its 8 KB undo history in one piece) while the heap is
     # still young: made after the display modules it could find no room there
     from cowboy.game import Game

@@ -510,6 +510,6 @@ def build(build, buses, pin):
 
 def drivers(build, buses, pin):
     """The list of display drivers, one per seat (see build()), with this module's
-    transports (TM1637_DRIVER, OLED_BURST): display/drivers.py."""
-    from display.drivers import drivers as make
+    transports (TM1637_DRIVER, OLED_BURST): display/hello.py."""
+    from display.hello import drivers as make
     return make(build, buses, pin, TM1637_DRIVER, OLED_BURST)
