@@ -91,6 +91,7 @@ class App:
             screens is not None and screens.busy
         if not answering:
             inputs.buttons.poll(now)
+            acted = False
             if journal is None or not journal.pending:
                 ring = inputs.ring
                 ev = ring.get()
@@ -99,9 +100,13 @@ class App:
                     self.event_at = now
                     panel.event(ev, ring.time)
                     if journal is not None and journal.pending:
+                        acted = True
                         break             # shown first, stored next, then the next event
                     ev = ring.get()
-            panel.tick(now)
+            if not acted:
+                # (after an action its answer first: the time-driven work waits
+                # for the next pass, as in the passes that send the answer)
+                panel.tick(now)
         busy = False
         self.wrote = False
         if screens is not None:

@@ -364,8 +364,9 @@ class Screens:
         return True
 
     def _render_next(self, game, panel, now_ms):
-        """Render the next seat of the frame: the shooter, the previous shooter,
-        then in seat order."""
+        """Render the next seat of the frame (the shooter, the previous shooter,
+        then in seat order): its text; a changed text or level goes to its driver
+        (no bus work). (One method: a call costs some 10 us on the chip.)"""
         i = game.shooter if game is not None else -1
         if i < 0 or i >= self.count or not self.to_render >> i & 1:
             i = self.prev_shooter
@@ -374,10 +375,6 @@ class Screens:
                 while not self.to_render >> i & 1:
                     i += 1
         self.to_render &= ~(1 << i)
-        self._render(i, game, panel, now_ms)
-
-    def _render(self, i, game, panel, now_ms):
-        """Seat i's text; a changed text or level goes to its driver (no bus work)."""
         d = self.displays[i]
         if d is None:
             return
