@@ -93,8 +93,9 @@ $(HALL_NPM_STAMP): hall/package.json hall/package-lock.json
 bench: $(STAMP)
 	$(BIN)/python tools/bench.py
 
-## The figures on an emulated Pico (MicroPython v1.24.1 in build/pico-emulator), every
-## build: build/bench-pico.json. BENCH_PICO="--build oled4 --quick": one build, short game.
+## The figures on an emulated Pico (MicroPython v1.24.1 and v1.26.1 in build/pico-emulator)
+## with their real-board estimates, every build: build/bench-pico.json.
+## BENCH_PICO="--build oled4 --quick --release 1.26.1": one build, short game, one release.
 bench-pico: $(STAMP)
 	$(BIN)/python tools/bench_pico.py $(BENCH_PICO)
 

@@ -149,3 +149,142 @@ def test_flash_busy_time_is_not_a_pause():
     assert B.busy_between(busy, 5000, 130000) == 90400
     assert B.update_after(changes, 0) == (5000, 5000, [1])
     assert B.update_after(changes, 0, busy=busy) == (5000, 131000, [0, 1])
+
+
+# ---- real-board estimates ---------------------------------------------------------------
+
+def test_interval_arithmetic():
+    assert B.merged([(5, 8), (1, 3), (2, 4), (9, 9), (8, 10)]) == [(1, 4), (5, 10)]
+    assert B.clipped([(1, 4), (5, 10)], 3, 6) == [(3, 4), (5, 6)]
+    assert B.minus([(0, 10), (20, 30)], [(2, 3), (5, 25)]) == [(0, 2), (3, 5), (25, 30)]
+    assert B.length([(0, 2), (3, 5)]) == 4
+
+
+def test_split_gives_each_layer_what_the_ones_before_it_left():
+    layers = (("flash", [(10, 20)]), ("bus", [(15, 40)]), ("native", [(30, 50)]))
+    parts = B.split(0, 100, layers)
+    assert parts == {"flash": 10, "bus": 20, "native": 10, "cpu": 60}
+    assert B.split(12, 18, layers) == {"flash": 6, "bus": 0, "native": 0, "cpu": 0}
+    assert B.split(5, 5, layers)["cpu"] == 0
+
+
+def i2c(t, n, period=2.5, stall=0.0, bus=0):
+    return {"ev": "i2c", "bus": bus, "addr": 0x3C, "op": "w", "ack": True,
+            "data": [0] * n, "t": t, "t_end": t + (11 + 9 * n) * period + stall}
+
+
+def test_i2c_wire_time_leaves_a_held_bus_to_the_cpu():
+    # two transactions of 4 bytes at 2.5 us a period (117.5 us on the wire); the
+    # second held 50 us longer while its FIFO waited for the CPU
+    ev = [i2c(1000.0, 4), i2c(2000.0, 4, stall=50.0)]
+    assert B.i2c_period(ev) == {0: 2.5}
+    bus, native = B.wire_layers(ev)
+    assert bus == [(1000.0, 1117.5), (2000.0, 2117.5)] and native == []
+    parts = B.split(900, 2300, (("bus", bus),))
+    assert parts["bus"] == 235.0 and parts["cpu"] == 1400 - 235.0
+
+
+def test_spi_burst_covers_its_last_byte():
+    ev = [{"ev": "spi", "bus": 0, "data": [0] * 16, "t": 100.0, "t_end": 220.0}]
+    assert B.spi_byte(ev) == {0: 8.0}
+    assert B.wire_layers(ev)[0] == [(100.0, 228.0)]
+
+
+def test_native_frames_from_pin_edges_and_chip_select_windows():
+    # TM1637: edges 2.5 us apart on CLK 10 / DIO 11 make one frame; a second frame
+    # 500 us later; an edge on another pin is not a frame
+    ev = [{"ev": "gpio", "pin": 10 + (k % 2), "level": k % 2, "t": 1000.0 + 2.5 * k}
+          for k in range(9)]
+    ev.append({"ev": "gpio-mode", "pin": 11, "mode": "input", "t": 1025.0})
+    ev += [{"ev": "gpio", "pin": 10, "level": 1, "t": 1525.0},
+           {"ev": "gpio", "pin": 10, "level": 0, "t": 1530.0},
+           {"ev": "gpio", "pin": 28, "level": 1, "t": 1527.0}]
+    bus, native = B.wire_layers(ev, native_pins={10, 11})
+    assert bus == [] and native == [(1000.0, 1025.0), (1525.0, 1530.0)]
+    # MAX7219: two frames of one call (CS low, 16 bytes, CS high; 1 us apart), then
+    # a lone CS rise (the pin's set-up): one native span, the SPI inside it is bus
+    ev = [{"ev": "gpio", "pin": 17, "level": 1, "t": 10.0},
+          {"ev": "gpio", "pin": 17, "level": 0, "t": 100.0},
+          {"ev": "spi", "bus": 0, "data": [0] * 16, "t": 100.5, "t_end": 220.5},
+          {"ev": "gpio", "pin": 17, "level": 1, "t": 229.0},
+          {"ev": "gpio", "pin": 17, "level": 0, "t": 230.0},
+          {"ev": "spi", "bus": 0, "data": [0] * 16, "t": 230.5, "t_end": 350.5},
+          {"ev": "gpio", "pin": 17, "level": 1, "t": 359.0}]
+    bus, native = B.wire_layers(ev, cs_pins={17})
+    assert native == [(100.0, 359.0)]
+    parts = B.split(0, 400, (("bus", bus), ("native", native)))
+    assert parts == {"bus": 256.0, "native": 3.0, "cpu": 141.0}
+
+
+def test_key_estimate_scales_only_the_cpu():
+    # edge at 0, answered at 10 ms: 3 ms debounce, 2 ms of bus, 0.5 ms of native
+    # code, 1 ms of flash busy, 3.5 ms of CPU
+    layers = (("flash", [(4000, 5000)]), ("bus", [(8000, 10000)]), ("native", [(7500, 8000)]))
+    parts, est = B.key_estimate(0, 10000, layers)
+    assert parts == {"debounce": 3000, "flash": 1000, "bus": 2000, "native": 500, "cpu": 3500}
+    assert est == pytest.approx(3000 + 1000 + 2000 + 500 * 1.05 + 3500 * 1.12)
+    # bus inside the debounce wait (a refresh slice) is debounce, counted once
+    parts, est = B.key_estimate(0, 4000, (("bus", [(1000, 3500)]),))
+    assert parts == {"debounce": 3000, "bus": 500, "cpu": 500}
+    assert est == pytest.approx(3000 + 500 + 500 * 1.12)
+
+
+def test_boot_estimate_scales_the_cpu_by_one_and_a_half():
+    parts, est = B.boot_estimate(200_000, (("bus", [(180_000, 200_000)]),))
+    assert parts == {"bus": 20_000, "cpu": 180_000}
+    assert est == pytest.approx(20_000 + 180_000 * 1.5)
+
+
+def test_game_estimate_keeps_the_wiring_checks_wait_as_timer_time():
+    layers = (("bus", [(150_000, 160_000), (610_000, 620_000)]),)
+    # shown at 150 ms, the journal read back at 500 ms: the game waits for 550 ms,
+    # then 70 ms: 60 of CPU and 10 of bus
+    parts, est = B.game_estimate(150_000, 500_000, 620_000, layers)
+    to_ready = 10_000 + 490_000 * 1.5
+    to_shown = 150_000 * 1.5
+    assert to_ready > to_shown + 400_000        # on the board the journal comes later
+    assert est == pytest.approx(to_ready + 10_000 + 60_000 * 1.5)
+    assert parts["wait"] == 50_000
+    # shown at 100 ms, read back at 300: on the board too the game waits for the
+    # wiring check's 400 ms (150 + 400 > 450), then the 100 ms of CPU after it
+    parts, est = B.game_estimate(100_000, 300_000, 600_000, (("bus", []),))
+    assert est == pytest.approx(100_000 * 1.5 + 400_000 + 100_000 * 1.5)
+    # read back at 380 ms: the board reads it back later than the wait ends
+    parts, est = B.game_estimate(100_000, 380_000, 600_000, (("bus", []),))
+    assert est == pytest.approx(380_000 * 1.5 + 100_000 * 1.5)
+
+
+def test_made_report_gives_when_the_wiring_check_showed():
+    assert B.made_report("x\r\ncowboy: made 460 shown=231\r\n") == 231
+    assert B.made_report("cowboy: made 460\r\n") is None
+    assert B.made_report("cowboy: made 460 shown=x\r\n") is None
+    s = "cowboy: made 460 shown=231\r\ncowboy: up 700 free=1 alloc=2 resumed=651\r\n"
+    assert B.resumed_report(s) == 651
+    assert B.resumed_report("cowboy: up 700 free=1 alloc=2\r\n") is None
+    assert B.boot_report(s) == (700, 1, 2)
+
+
+def test_bounds_by_build_and_displays_changed():
+    assert B.key_bound("tm1637", [1, 2]) == "seven-segment key"
+    assert B.key_bound("oled4", [2]) == "OLED key, one display"
+    assert B.key_bound("oled8", [1, 2]) == "OLED key, two displays"
+    runs = {"short": {"boot_to_picture_ms": 200.0, "boot_to_picture_estimate_ms": 310.0,
+                      "keys": [{"label": "1-OK", "kind": "latency", "latency_ms": 13.0,
+                                "estimate_ms": 14.0, "displays_changed": [1]},
+                               {"label": "2-MISS", "kind": "latency", "latency_ms": 14.0,
+                                "estimate_ms": 15.5, "displays_changed": [1]},
+                               {"label": "3-MISS", "kind": "probe", "latency_ms": 40.0,
+                                "estimate_ms": 44.0, "displays_changed": [1, 2]}]},
+            "resume": {"boot_to_game_ms": 800.0, "boot_to_game_estimate_ms": 990.0,
+                       "keys": []}}
+    w = B.worst(B.bounded("oled4", runs))
+    assert w["OLED key, one display"] == {"bound_ms": 15, "emulated_ms": 14.0, "estimate_ms": 15.5,
+                                          "figures": 2, "missed": ["short 2-MISS"]}
+    assert "OLED key, two displays" not in w          # probes have no bound
+    assert w["first picture"]["missed"] == ["short first picture"]
+    assert w["game shown"]["missed"] == []
+
+
+def test_unknown_release_exits_2(capsys):
+    assert B.main(["--release", "1.19"]) == 2
+    assert "unknown release" in capsys.readouterr().err

@@ -38,6 +38,28 @@ def test_encoding_puts_a_point_on_the_previous_digit_and_blanks_the_rest():
     assert segs[0] == CHARS[ord("4")] | 0x80 and segs[2] == 0 and segs[3] == 0
 
 
+def test_segment_table_is_the_digits_and_the_shapes():
+    """CHARS (a constant in display/segments.py) derived again from its shapes."""
+    from display.segments import DIGITS
+    want = bytearray(128)
+    for i in range(10):
+        want[48 + i] = DIGITS[i]
+    shapes = (
+        ("Aa", 0x77), ("Bb", 0x7C), ("C", 0x39), ("c", 0x58), ("Dd", 0x5E),
+        ("Ee", 0x79), ("Ff", 0x71), ("Gg", 0x3D), ("H", 0x76), ("h", 0x74),
+        ("I", 0x30), ("i", 0x10), ("Jj", 0x1E), ("Kk", 0x75), ("Ll", 0x38),
+        ("Mm", 0x37), ("Nn", 0x54), ("O", 0x3F), ("o", 0x5C), ("Pp", 0x73),
+        ("Qq", 0x67), ("Rr", 0x50), ("Ss", 0x6D), ("Tt", 0x78), ("U", 0x3E),
+        ("u", 0x1C), ("Vv", 0x3E), ("Yy", 0x6E), ("Zz", 0x5B),
+        ("-", 0x40), ("_", 0x08), ("=", 0x48), ("?", 0x53), ("'", 0x02),
+        ('"', 0x22), ("[", 0x39), ("]", 0x0F), ("^", 0x23), ("/", 0x52),
+    )
+    for chars, seg in shapes:
+        for ch in chars:
+            want[ord(ch)] = seg
+    assert bytes(CHARS) == bytes(want)
+
+
 def test_unknown_characters_are_blank():
     segs = bytearray(2)
     encode(b"W&", segs, 2)

@@ -65,6 +65,17 @@ def test_assembler_matches_datasheet_encodings():
     assert (sample[3] >> 12) & 31 == 12 and (sample[3] >> 7) & 31 == 0
 
 
+def test_start_up_instructions_are_encoded_as_their_text_assembles():
+    """PioQuadrature runs its start-up instructions as words (exec() of the text
+    assembles it on the chip, some 4 ms each); the words are the text's. (On the
+    emulated Pico, MicroPython v1.24.1 and v1.26.1's own rp2.asm_pio_encode gave
+    the same four words.)"""
+    assert pq.SET_X_0 == rp2.asm_pio_encode("set(x, 0)", 0) == 0xE020
+    assert pq.MOV_ISR_NULL == rp2.asm_pio_encode("mov(isr, null)", 0) == 0xA0C3
+    assert pq.IN_PINS_2 == rp2.asm_pio_encode("in_(pins, 2)", 0) == 0x4002
+    assert pq.MOV_OSR_ISR == rp2.asm_pio_encode("mov(osr, isr)", 0) == 0xA0E6
+
+
 def test_program_fills_memory_and_jumps_through_a_table():
     prog = pq.program()
     words = list(prog[0])

@@ -120,3 +120,90 @@ def test_while_an_answer_goes_out_the_passes_are_the_displays_and_no_key_is_lost
     assert len(answering) >= 2 and all(answering)       # the MISS's and the UNDO's
     assert app.journal.records == 2 and app.game.shooter == 0   # MISS, then its UNDO
     assert read_oled(seats[0].pixels())["top"] == "PLAYER 1     AT TABLE"
+
+
+def test_a_pass_that_only_sends_an_answer_finds_nothing_changed(tmp_path):
+    """oled4, strokes that change two displays: in the passes that only send an
+    action's answer the loop tells the screens that nothing changed
+    (update(..., same=True)), and their look for a change would indeed have found
+    nothing; the encoders are not read while an answer taken in that pass, or
+    before, still goes out."""
+    from fakedisplays import fake_board, read_oled
+    Pin.reset_all()
+    build = config.BUILDS["oled4"]
+    buses, pin, seats = fake_board(build)
+    now = [0]
+    app = loop.make(lambda n: Pin(n, Pin.IN, Pin.PULL_UP), buses, pin, build=build,
+                    root=str(tmp_path) + "/", clock=lambda: now[0])
+    app.start(now[0])
+    for _ in range(5000):
+        now[0] += 1
+        app.step(now[0])
+        if now[0] > 3000 and app.idle():
+            break
+    screens = app.screens
+    looked = []
+    inner = screens.update
+
+    def update(game, panel, t, same=False):
+        if same:
+            looked.append(screens._activity(game, panel, t))   # no side effect if False
+        return inner(game, panel, t, same)
+    screens.update = update
+    reads = []
+    enc = app.inputs.encoders.poll
+    app.inputs.encoders.poll = lambda t: (reads.append(app.journal.pending and screens.busy),
+                                          enc(t))
+    for key in ("MISS", "FOUL", "UNDO", "REDO"):
+        p = Pin(config.PANEL[key])
+        p.drive(0)
+        for _ in range(80):
+            now[0] += 1
+            app.step(now[0])
+        p.release()
+        for _ in range(400):
+            now[0] += 1
+            app.step(now[0])
+    assert app.journal.records == 4
+    assert len(looked) >= 4 and not any(looked)
+    assert reads and not any(reads)
+    assert read_oled(seats[0].pixels())["top"] == "PLAYER 1     AT TABLE"
+
+
+def test_run_collects_the_start_up_garbage_once_nothing_waits(tmp_path):
+    """App.run(): `started` (the boot report) comes once, at the first moment
+    nothing waits, after a collection; the resume's time is kept."""
+    import gc
+    Pin.reset_all()
+    now = [0]
+    s = Settings("/nonexistent/")
+    app = loop.make(lambda n: Pin(n, Pin.IN, Pin.PULL_UP), {}, lambda n: CountingPin(),
+                    build=config.BUILDS["tm1637"], settings=s, clock=lambda: now[0])
+    calls = []
+
+    class Done(Exception):
+        pass
+
+    def ticks_ms():
+        now[0] += 1
+        return now[0]
+
+    def sleep_ms(ms):
+        if len(calls) and now[0] > 100:
+            raise Done
+
+    def started():
+        calls.append((app.idle(), app.passes, app.resumed_at))
+    collected = []
+    inner = gc.collect
+    gc.collect = lambda: (collected.append(len(calls)), inner())
+    try:
+        app.run(ticks_ms, sleep_ms, started=started)
+    except Done:
+        pass
+    finally:
+        gc.collect = inner
+    assert len(calls) == 1
+    idle, passes, resumed = calls[0]
+    assert idle and passes >= 1 and resumed is not None
+    assert collected[:2] == [0, 1]          # collected before the report and after it

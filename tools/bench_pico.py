@@ -1,19 +1,23 @@
 """The product's figures measured on an emulated Pico: `make bench-pico`.
 
-    python3 tools/bench_pico.py [--build NAME]... [--scenario S]... [--quick] [--jobs N]
-                                [--analyse] [--pio-hz HZ] [--out DIR] [--emulator DIR]
+    python3 tools/bench_pico.py [--build NAME]... [--scenario S]... [--release R]...
+                                [--quick] [--jobs N] [--analyse] [--pio-hz HZ] [--out DIR]
+                                [--emulator DIR]
 
-Boots build/device/ (tools/deploy.py build) on the official MicroPython v1.24.1 in the
-pico-emulator (a copy in build/pico-emulator, made from ../shared/pico-emulator when
-missing), once per display build and scenario, presses the panel keys as GPIO edges
-(pins from hardware/pinout.json), decodes every display from its bus and writes
-build/bench-pico.json, then prints a table. docs/PERFORMANCE.md ("On the emulated
-Pico") defines every figure.
+Boots build/device/ (tools/deploy.py build) on the official MicroPython releases for
+the Pico in the pico-emulator (a copy in build/pico-emulator, made from
+../shared/pico-emulator when missing), once per release, display build and scenario,
+presses the panel keys as GPIO edges (pins from hardware/pinout.json), decodes every
+display from its bus and writes build/bench-pico.json, then prints a table per
+release and, per bound, the emulated figure and its real-board estimate.
+docs/PERFORMANCE.md ("On the emulated Pico", "Real-board estimates") defines every
+figure.
 
   --build NAME   only this build (repeatable); default: tm1637 max7219 ht16k33 oled4 oled8
   --quick        only the short game (scenario "short"): latencies, boot with an empty
                  journal, heap, TM1637 clock, presses inside an OLED refresh
   --scenario S   only this scenario (short, long, resume); repeatable
+  --release R    only this MicroPython release (1.24.1, 1.26.1); repeatable; default both
   --jobs N       emulator runs at once (default 2)
   --analyse      do not run the emulator: analyse the logs of the last run again
   --pio-hz HZ    clock the encoder PIO state machines at HZ (e.g. 2000000) instead of
@@ -46,6 +50,9 @@ SHARED_EMULATOR = os.environ.get("PICO_EMULATOR") or os.path.join(
     os.path.dirname(ROOT), "shared", "pico-emulator")
 BUILDS = ("tm1637", "max7219", "ht16k33", "oled4", "oled8")
 SCENARIOS = ("short", "long", "resume")
+# the official MicroPython releases for the Pico the emulator carries (its cache/)
+RELEASES = {"1.24.1": "cache/RPI_PICO-20241129-v1.24.1.uf2",
+            "1.26.1": "cache/RPI_PICO-20250911-v1.26.1.uf2"}
 
 PRESS_MS = 60            # every scripted press is held this long (>= 50 ms)
 CYCLE_MS = 400           # measured keys: one acting edge per cycle, at PHASE_MS into it;
@@ -340,9 +347,14 @@ def ensure_emulator(emu):
     subprocess.run([os.path.join(emu, "setup.sh")], check=True, stdout=subprocess.DEVNULL)
 
 
-def run_one(emu, build, scenario, pins, pio_hz=None, out=OUT):
-    """Make the device tree and the plan, run the emulator; returns the run's files."""
-    d = os.path.join(out, "%s-%s" % (build, scenario))
+def run_dir(out, release, build, scenario):
+    return os.path.join(out, release, "%s-%s" % (build, scenario))
+
+
+def run_one(emu, build, scenario, pins, pio_hz=None, out=OUT, release="1.24.1"):
+    """Make the device tree and the plan, run the emulator on `release`; returns the
+    run's files."""
+    d = run_dir(out, release, build, scenario)
     os.makedirs(d, exist_ok=True)
     app = os.path.join(d, "device")
     device_tree(build, scenario, app, pio_hz)
@@ -357,12 +369,12 @@ def run_one(emu, build, scenario, pins, pio_hz=None, out=OUT):
     env = dict(os.environ, BENCH_PLAN=os.path.join(d, "plan.json"))
     t0 = time.time()
     res = subprocess.run(["node", "src/cli.mjs", "run", os.path.join(HERE, "bench_pico_plan.mjs"),
-                          "--app", app, "--out", d, "--save-fs"],
+                          "--app", app, "--out", d, "--save-fs", "--uf2", RELEASES[release]],
                          cwd=emu, env=env, capture_output=True, text=True)
     with open(os.path.join(d, "emulator.txt"), "w") as f:
         f.write(res.stdout + res.stderr)
     return {"build": build, "scenario": scenario, "dir": d, "rc": res.returncode,
-            "wall_s": round(time.time() - t0, 1)}
+            "release": release, "wall_s": round(time.time() - t0, 1)}
 
 
 # ---- log analysis (pure functions: host_tests/test_bench_pico.py) ----------------------------
@@ -545,6 +557,48 @@ def match_records(expected, added, answered=None):
     return acted, [a for a, u in zip(added, used) if not u]
 
 
+def serial_field(serial, prefix, name):
+    """The number `name=<n>` on the firmware's first line starting with `prefix`,
+    or None."""
+    for line in serial.splitlines():
+        if line.startswith(prefix):
+            for w in line.split():
+                if w.startswith(name + "="):
+                    try:
+                        return int(w[len(name) + 1:])
+                    except ValueError:
+                        return None
+            return None
+    return None
+
+
+def made_report(serial):
+    """The ms tick at which the wiring check was shown, from the firmware's line
+    `cowboy: made <ms> shown=<ms>`, or None."""
+    return serial_field(serial, "cowboy: made ", "shown")
+
+
+def resumed_report(serial):
+    """The ms tick at which the journal was read back, from the line `cowboy: up
+    <ms> ... resumed=<ms>` (printed once the game is shown and the heap collected),
+    or None (a firmware that printed `up` as soon as the journal was read back)."""
+    return serial_field(serial, "cowboy: up ", "resumed")
+
+
+def estimate_layers(events, build, busy):
+    """The layers split() takes a figure apart into, for this build's wiring: flash
+    busy, bus on the wire, native frame writers."""
+    ds, _, _ = displays(build)
+    native = {w[k] for kind, w in ds if kind == "tm1637" for k in ("clk", "dio")}
+    cs = {w["cs"] for kind, w in ds if kind == "max7219"}
+    bus, nat = wire_layers(events, native, cs)
+    return (("flash", merged(busy)), ("bus", bus), ("native", nat))
+
+
+def rounded(parts):
+    return {k: round(v / 1000, 3) for k, v in parts.items()}
+
+
 def boot_report(serial):
     """(ms since reset, free, alloc) from the firmware's `cowboy: up` line, or None."""
     for line in serial.splitlines():
@@ -555,6 +609,211 @@ def boot_report(serial):
             except (IndexError, ValueError):
                 return None
     return None
+
+
+# ---- real-board estimates (pure functions: host_tests/test_bench_pico.py) -------------------
+#
+# rp2040js charges every instruction fetch as if it came from RAM: a real Pico runs
+# MicroPython from flash through a 16 KiB cache, so its interpreted code is slower.
+# The pico-emulator's README ("How far the emulated times are from a real Pico")
+# gives the ratios real / emulated used here. A figure is taken apart into what
+# the log can tell: flash-busy time, bus time on the wire, native frame writers,
+# the debounce's timer wait; the rest is the CPU running MicroPython.
+
+RATIO_BYTECODE = 1.12    # interpreted bytecode (a key's answer)
+RATIO_VIPER = 1.05       # native code (viper) the log can place: the frame writers
+RATIO_IMPORT = 1.5       # import-heavy work: reset to the first picture, the resume
+DEBOUNCE_US = 3000       # input/buttons.py confirm_ms, waited on ticks_ms: timer time
+RESUMED_WAIT_US = 400_000  # app/panel.py RESUMED_MS: a resumed game's wiring check
+NATIVE_GAP_US = 20       # edges of one native frame writer's call are closer than this
+
+
+def merged(intervals):
+    """The union of (start, end) intervals as sorted, disjoint intervals."""
+    out = []
+    for a, b in sorted(intervals):
+        if b <= a:
+            continue
+        if out and a <= out[-1][1]:
+            if b > out[-1][1]:
+                out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
+
+
+def clipped(intervals, t0, t1):
+    """The parts of merged `intervals` inside [t0, t1]."""
+    return [(max(a, t0), min(b, t1)) for a, b in intervals if b > t0 and a < t1]
+
+
+def minus(a, b):
+    """Merged intervals `a` without merged intervals `b`."""
+    out = []
+    for s, e in a:
+        cur = s
+        for bs, be in b:
+            if be <= cur or bs >= e:
+                continue
+            if bs > cur:
+                out.append((cur, bs))
+            cur = max(cur, be)
+            if cur >= e:
+                break
+        if cur < e:
+            out.append((cur, e))
+    return out
+
+
+def length(intervals):
+    return sum(b - a for a, b in intervals)
+
+
+def i2c_period(events):
+    """Per I2C bus, the SCL period (us) of its fastest transaction: a transaction of n
+    data bytes takes 11 + 9 n periods on the wire (start, address and ACK, 9 per byte,
+    stop); a longer one held SCL low while its FIFO ran empty (the CPU was late)."""
+    best = {}
+    for e in events:
+        if e.get("ev") == "i2c" and e.get("t_end") is not None and e.get("ack"):
+            p = (e["t_end"] - e["t"]) / (11 + 9 * len(e.get("data") or ()))
+            if p > 0 and (e["bus"] not in best or p < best[e["bus"]]):
+                best[e["bus"]] = p
+    return best
+
+
+def spi_byte(events):
+    """Per SPI bus, the time of one byte (us): the shortest spacing of the bytes of a
+    burst (the log's burst runs from the first byte's start to the last byte's)."""
+    best = {}
+    for e in events:
+        n = len(e.get("data") or ())
+        if e.get("ev") == "spi" and n > 1:
+            b = (e["t_end"] - e["t"]) / (n - 1)
+            if b > 0 and (e["bus"] not in best or b < best[e["bus"]]):
+                best[e["bus"]] = b
+    return best
+
+
+def edge_groups(times, gap_us=NATIVE_GAP_US):
+    """(first, last) of each run of sorted times whose neighbours are closer than gap_us."""
+    out = []
+    for t in times:
+        if out and t - out[-1][1] < gap_us:
+            out[-1] = (out[-1][0], t)
+        else:
+            out.append((t, t))
+    return out
+
+
+def wire_layers(events, native_pins=(), cs_pins=()):
+    """(bus, native): merged intervals of bus time on the wire and of the native
+    frame writers, from the log.
+
+    bus: each I2C transaction's 11 + 9 n SCL periods from its START (the rest of it,
+    SCL held low waiting for the CPU, is left to the CPU), each SPI burst from its
+    first byte to the end of its last.
+    native: the bit-banged frames (TM1637: edges on `native_pins`, on the chip sent
+    by display/tm1637_sio.py's viper loop) and the chip-select windows (`cs_pins`:
+    MAX7219, CS low to CS high, each frame sent by display/max7219_viper.py), each
+    group of edges closer than NATIVE_GAP_US taken as one call; the bus inside a
+    window is bus time."""
+    period = i2c_period(events)
+    byte = spi_byte(events)
+    bus = []
+    native_edges, cs = [], []
+    for e in events:
+        ev = e.get("ev")
+        if ev == "i2c" and e.get("t_end") is not None:
+            n = len(e.get("data") or ())
+            p = period.get(e["bus"])
+            wire = e["t_end"] - e["t"] if p is None else min(e["t_end"] - e["t"],
+                                                              (11 + 9 * n) * p)
+            bus.append((e["t"], e["t"] + wire))
+        elif ev == "spi":
+            bus.append((e["t"], e["t_end"] + byte.get(e["bus"], 0)))
+        elif ev in ("gpio", "gpio-mode") and e.get("pin") in native_pins:
+            native_edges.append(e["t"])
+        elif ev == "gpio" and e.get("pin") in cs_pins:
+            cs.append((e["t"], e.get("level")))
+    gap_us = NATIVE_GAP_US
+    native = [(a, b, False) for a, b in edge_groups(sorted(native_edges), gap_us)]
+    low = None
+    windows = []
+    for t, level in sorted(cs, key=lambda x: x[0]):
+        if level == 0:
+            low = t
+        elif low is not None:
+            windows.append((low, t))
+            low = None
+    for a, b in windows:                   # frames of one call: CS high for a moment
+        if native and native[-1][2] and a - native[-1][1] < gap_us:
+            native[-1] = (native[-1][0], b, True)
+        else:
+            native.append((a, b, True))
+    return merged(bus), merged((a, b) for a, b, _ in native)
+
+
+def split(t0, t1, layers):
+    """Microseconds of [t0, t1] taken by each named layer of intervals, in order of
+    precedence ((name, merged intervals), ...: each takes what the ones before it
+    left), and the rest as "cpu"."""
+    left = [(t0, t1)] if t1 > t0 else []
+    out = {}
+    for name, iv in layers:
+        mine = clipped(iv, t0, t1)
+        taken = []
+        for a, b in mine:
+            taken += clipped(left, a, b)
+        out[name] = length(taken)
+        left = minus(left, merged(taken))
+    out["cpu"] = length(left)
+    return out
+
+
+def scaled(parts, cpu_ratio):
+    """A real-board estimate (us) of time taken apart by split(): the CPU's share at
+    cpu_ratio, native code at RATIO_VIPER, the rest (bus, flash busy, debounce, a
+    timer wait) as it is."""
+    total = 0.0
+    for name, us in parts.items():
+        total += us * (cpu_ratio if name == "cpu" else RATIO_VIPER if name == "native"
+                       else 1.0)
+    return total
+
+
+def key_estimate(edge, end, layers, debounce_us=DEBOUNCE_US):
+    """(parts, estimate us) of a key's latency from its acting edge to `end`: the
+    first `debounce_us` are the debounce's timer wait (the loop waits for its
+    moment), then `layers`, the rest interpreted code at RATIO_BYTECODE."""
+    d = max(0, min(debounce_us, end - edge))
+    parts = split(edge + d, end, layers)
+    parts["debounce"] = d
+    return parts, scaled(parts, RATIO_BYTECODE)
+
+
+def boot_estimate(end, layers):
+    """(parts, estimate us) of reset to `end` (the first picture): CPU at RATIO_IMPORT."""
+    parts = split(0, end, layers)
+    return parts, scaled(parts, RATIO_IMPORT)
+
+
+def game_estimate(shown, ready, end, layers, wait_us=RESUMED_WAIT_US):
+    """(parts, estimate us) of reset to `end`, the resumed game shown: the firmware
+    shows it once the journal is read back (`ready`) and the wiring check, shown at
+    `shown`, has had `wait_us` (timer time), then draws it. On the board the first
+    of these comes at max(estimate to ready, estimate to shown + wait_us); the
+    drawing after the later one in the emulator takes its own estimate. CPU at
+    RATIO_IMPORT throughout."""
+    gate = max(ready, shown + wait_us)
+    _, to_ready = boot_estimate(ready, layers)
+    _, to_shown = boot_estimate(shown, layers)
+    parts = split(gate, end, layers)
+    parts["wait"] = max(0, shown + wait_us - ready)
+    start = max(to_ready, to_shown + wait_us)
+    parts["start_estimate"] = start
+    return parts, start + scaled({k: v for k, v in parts.items()
+                                  if k not in ("wait", "start_estimate")}, RATIO_IMPORT)
 
 
 # ---- decoding the displays -------------------------------------------------------------------
@@ -675,16 +934,29 @@ def analyse(run, emu, pins):
            "flash": summary.get("flash_writes")}
     up = boot_report(summary["serial"])
     if up:
-        out["boot_report"] = {"up_ms": up[0], "heap_free_bytes": up[1], "heap_alloc_bytes": up[2]}
+        out["boot_report"] = {"up_ms": up[0], "heap_free_bytes": up[1], "heap_alloc_bytes": up[2],
+                              "resumed_ms": resumed_report(summary["serial"])}
     busy = flash_busy(events)
+    layers = estimate_layers(events, build, busy)
     # the first picture: the first update after reset (displays are dark before it)
     pic = update_after(changes, 0, busy=busy)
     out["boot_to_picture_ms"] = None if pic is None else round(pic[1] / 1000, 1)
     if pic:
+        parts, est = boot_estimate(pic[1], layers)
+        out["boot_to_picture_estimate_ms"] = round(est / 1000, 1)
+        out["boot_to_picture_parts_ms"] = rounded(parts)
         # the game: the next update, once the journal is read back and the wiring
         # check has had its time (the resume scenario presses no key)
         game = update_after(changes, pic[1], busy=busy)
         out["boot_to_game_ms"] = None if game is None else round(game[1] / 1000, 1)
+        shown = made_report(summary["serial"])
+        ready = resumed_report(summary["serial"])
+        if ready is None and up:
+            ready = up[0]
+        if game and ready is not None and shown is not None:
+            parts, est = game_estimate(shown * 1000, ready * 1000, game[1], layers)
+            out["boot_to_game_estimate_ms"] = round(est / 1000, 1)
+            out["boot_to_game_parts_ms"] = rounded(parts)
     trig = {}                    # key label -> the trigger mark just before it
     last = None
     for e in events:
@@ -719,6 +991,9 @@ def analyse(run, emu, pins):
             round((fb - k["edge_us"]) / 1000, 2)
         if u:
             r["latency_ms"] = round((u[1] - k["edge_us"]) / 1000, 2)
+            parts, est = key_estimate(k["edge_us"], u[1], layers)
+            r["estimate_ms"] = round(est / 1000, 2)
+            r["parts_ms"] = rounded(parts)
             r["first_change_ms"] = round((u[0] - k["edge_us"]) / 1000, 2)
             r["displays_changed"] = [x + 1 for x in u[2]]
         else:
@@ -795,11 +1070,13 @@ def summarise(build, runs):
         which += ["%s: %s" % (r["scenario"], k["what"]) for k in r["keys"]
                   if k.get("acted") is False]
     s["presses_lost"] = {"lost": lost, "journaling_presses": pressed, "which": which}
+    s["bounds"] = worst(bounded(build, runs))
     return s
 
 
-def table(result):
-    """The summary as a Markdown table (ms; lost: journaling presses not acted on)."""
+def table(builds):
+    """The summary of one release's builds as a Markdown table (ms; lost: journaling
+    presses not acted on)."""
     head = [f[2] for f in FIGURES]
     rows = ["| build | " + " | ".join(head) + " | boot empty / 2000 | game, 2000 | lost "
             "| heap free |", "|---" * (len(head) + 5) + "|"]
@@ -807,7 +1084,7 @@ def table(result):
     def f(v):
         return "-" if v is None else "%.1f" % v
 
-    for b, r in result["builds"].items():
+    for b, r in builds.items():
         su = r["summary"]
         lat = su["latency_ms"]
         rows.append("| %s | %s | %s / %s | %s | %d of %d | %s |" % (
@@ -816,6 +1093,88 @@ def table(result):
             f(su.get("boot_2000_game_ms")),
             su["presses_lost"]["lost"], su["presses_lost"]["journaling_presses"],
             (su.get("heap") or {}).get("heap_free_bytes", "-")))
+    return "\n".join(rows)
+
+
+# The issue's bounds, ms: a key's answer on a seven-segment build; on an OLED build
+# when it changes one display, or more; reset to the first picture; reset to the
+# 2,000-action game shown.
+BOUND_MS = {"seven-segment key": 8, "OLED key, one display": 15,
+            "OLED key, two displays": 25, "first picture": 300, "game shown": 1000}
+BOUND_ORDER = ("key", "OLED key, two displays", "first picture, empty",
+               "first picture, 2,000", "game shown")
+
+
+def key_bound(build, changed):
+    """The bound (name) of a key's answer that changed the displays `changed`."""
+    if build.startswith("oled"):
+        return "OLED key, one display" if len(changed or ()) <= 1 else "OLED key, two displays"
+    return "seven-segment key"
+
+
+def bounded(build, runs):
+    """Every figure of the runs that has a bound: [{figure, bound, bound_ms, emulated_ms,
+    estimate_ms}] (the measured keys, the first pictures, the game shown)."""
+    rows = []
+    for scenario in SCENARIOS:
+        r = runs.get(scenario)
+        if not r:
+            continue
+        for k in r.get("keys", []):
+            if k.get("kind") != "latency" or k.get("latency_ms") is None:
+                continue
+            b = key_bound(build, k.get("displays_changed"))
+            rows.append({"figure": "%s %s" % (scenario, k["label"]), "bound": b,
+                         "bound_ms": BOUND_MS[b], "emulated_ms": k["latency_ms"],
+                         "estimate_ms": k.get("estimate_ms")})
+        if scenario != "resume" and r.get("boot_to_picture_ms") is not None:
+            rows.append({"figure": "%s first picture" % scenario, "bound": "first picture",
+                         "bound_ms": BOUND_MS["first picture"],
+                         "emulated_ms": r["boot_to_picture_ms"],
+                         "estimate_ms": r.get("boot_to_picture_estimate_ms")})
+        if scenario == "resume" and r.get("boot_to_game_ms") is not None:
+            rows.append({"figure": "resume game shown", "bound": "game shown",
+                         "bound_ms": BOUND_MS["game shown"], "emulated_ms": r["boot_to_game_ms"],
+                         "estimate_ms": r.get("boot_to_game_estimate_ms")})
+    return rows
+
+
+def worst(rows):
+    """Per bound: the largest emulated figure and the largest estimate (which may
+    belong to another key), and whether every estimate is within the bound."""
+    out = {}
+    for r in rows:
+        w = out.setdefault(r["bound"], {"bound_ms": r["bound_ms"], "emulated_ms": None,
+                                        "estimate_ms": None, "figures": 0, "missed": []})
+        w["figures"] += 1
+        for k in ("emulated_ms", "estimate_ms"):
+            if r[k] is not None and (w[k] is None or r[k] > w[k]):
+                w[k] = r[k]
+        if r["estimate_ms"] is None or r["estimate_ms"] > r["bound_ms"]:
+            w["missed"].append(r["figure"])
+    return out
+
+
+def bound_table(releases):
+    """Emulated and real-board estimate of the worst figure per bound, per release and
+    build, as a Markdown table."""
+    cols = ("seven-segment key", "OLED key, one display", "OLED key, two displays",
+            "first picture", "game shown")
+    rows = ["| release | build | " + " | ".join("%s (<= %d ms)" % (c, BOUND_MS[c])
+                                                 for c in cols) + " |",
+            "|---|---" + "|---" * len(cols) + "|"]
+
+    def cell(w):
+        if not w:
+            return ""
+        f = lambda v: "-" if v is None else ("%.1f" % v)   # noqa: E731
+        return "%s / %s%s" % (f(w["emulated_ms"]), f(w["estimate_ms"]),
+                              " **over**" if w["missed"] else "")
+
+    for rel, r in releases.items():
+        for b, x in r["builds"].items():
+            w = x["summary"].get("bounds", {})
+            rows.append("| %s | %s | %s |" % (rel, b, " | ".join(cell(w.get(c)) for c in cols)))
     return "\n".join(rows)
 
 
@@ -832,15 +1191,27 @@ DEFINITIONS = {
                        "the update after the wiring check, the one that shows the game",
     "boot_to_picture_ms": "reset to the end of the first update of the displays (the start-up "
                           "wiring check, drawn before the journal is read back), as latency_ms",
-    "boot_report": "the firmware's `cowboy: up` line: ms since reset once the journal is read "
-                   "back (the game can show), gc.mem_free()/gc.mem_alloc() after a collection "
-                   "(bytes)",
+    "boot_report": "the firmware's `cowboy: up` line: ms since reset once the game is shown "
+                   "(the first moment nothing waits after the journal is read back), "
+                   "gc.mem_free()/gc.mem_alloc() after a collection (bytes); resumed_ms: when "
+                   "the journal was read back",
     "journal": "actions in the journal (journal.bin and its tail) read back from the flash after the run against those the "
                "scripted presses should have added; lost = presses the firmware did not act on",
     "kind": "latency: a measured key; probe: a press placed inside a busy moment (OLED "
             "refresh, 8-seat redraw, erase, resume); trigger/triggered: the bus or flash event "
             "it was placed after, and whether that event came",
     "acted": "the journal gained the record this press should add",
+    "estimate_ms": "real-board estimate of latency_ms: the figure taken apart (parts_ms) into "
+                   "the debounce's 3 ms of timer time, flash busy, bus time on the wire (I2C: "
+                   "11 + 9 n SCL periods a transaction; SPI bytes), native frame writers (TM1637 "
+                   "frames, MAX7219 chip-select windows) and the rest, the CPU; real = debounce "
+                   "+ flash + bus + 1.05 native + 1.12 CPU",
+    "boot_to_picture_estimate_ms": "as estimate_ms from the reset (no debounce), CPU at 1.5",
+    "boot_to_game_estimate_ms": "max(estimate to the journal read back, estimate to the wiring "
+                                "check shown + its 400 ms), then the drawing, CPU at 1.5",
+    "bounds": "per bound, the largest emulated figure and the largest estimate of the measured "
+              "keys (not the probes), first pictures and the game shown; missed: figures "
+              "whose estimate passes the bound",
     "tm1637_clock_period_us": "median period between CLK rising edges within a transfer",
     "tm1637_byte_us": "median time of 9 CLK periods (8 data bits and the ACK clock)",
     "keys": "held %d ms each; measured keys act %d ms into a %d ms period of emulated time" % (
@@ -852,6 +1223,7 @@ DEFINITIONS = {
 def main(argv):
     global CHECKPOINT
     builds, scenarios, jobs, quick, only_analyse, pio_hz = [], [], 2, False, False, None
+    releases = []
     out, result_path = OUT, RESULT
     emu = os.path.join(BUILD, "pico-emulator")
     i = 0
@@ -868,6 +1240,11 @@ def main(argv):
                 if argv[i] not in SCENARIOS:
                     raise ValueError("unknown scenario %s (%s)" % (argv[i], " ".join(SCENARIOS)))
                 scenarios.append(argv[i])
+            elif a == "--release":
+                i += 1
+                if argv[i] not in RELEASES:
+                    raise ValueError("unknown release %s (%s)" % (argv[i], " ".join(RELEASES)))
+                releases.append(argv[i])
             elif a == "--jobs":
                 i += 1
                 jobs = int(argv[i])
@@ -897,27 +1274,29 @@ def main(argv):
         return 2
     builds = builds or list(BUILDS)
     scenarios = scenarios or (["short"] if quick else list(SCENARIOS))
+    releases = releases or list(RELEASES)
     t0 = time.time()
     try:
         pins = panel_pins()
-        work = [(b, s) for s in scenarios for b in builds]
+        work = [(r, b, s) for r in releases for s in scenarios for b in builds]
         if only_analyse:
-            runs = [{"build": b, "scenario": s, "dir": os.path.join(out, "%s-%s" % (b, s))}
-                    for b, s in work]
+            runs = [{"build": b, "scenario": s, "release": r, "dir": run_dir(out, r, b, s)}
+                    for r, b, s in work]
         else:
             ensure_emulator(emu)
             from deploy import build as deploy_build
             deploy_build()
             os.makedirs(out, exist_ok=True)
             # the long runs first: they take longest
-            work.sort(key=lambda w: w[1] != "long")
+            work.sort(key=lambda w: w[2] != "long")
             with ThreadPoolExecutor(max_workers=jobs) as ex:
-                runs = list(ex.map(lambda w: run_one(emu, w[0], w[1], pins, pio_hz, out), work))
-        result = {"definitions": DEFINITIONS, "builds": {}}
+                runs = list(ex.map(lambda w: run_one(emu, w[1], w[2], pins, pio_hz, out, w[0]),
+                                   work))
+        result = {"definitions": DEFINITIONS, "releases": {}}
         if os.path.exists(result_path):  # keep the runs not measured this time
             try:
                 with open(result_path) as f:
-                    result["builds"] = json.load(f).get("builds", {})
+                    result["releases"] = json.load(f).get("releases", {})
             except ValueError:
                 pass
         for r in runs:
@@ -927,12 +1306,17 @@ def main(argv):
                     a["encoder_pio_clock"] = f.read().strip()
             except OSError:
                 a["encoder_pio_clock"] = "clk_sys"
+            a["release"] = r["release"]
             a["date_utc"] = time.strftime("%Y-%m-%d %H:%M", time.gmtime(
                 os.path.getmtime(os.path.join(r["dir"], "keys.json"))))
-            result["builds"].setdefault(r["build"], {"runs": {}})["runs"][r["scenario"]] = a
-        result["builds"] = {b: result["builds"][b] for b in BUILDS if b in result["builds"]}
-        for b, r in result["builds"].items():
-            r["summary"] = summarise(b, r["runs"])
+            rel = result["releases"].setdefault(r["release"], {"builds": {}})
+            rel["builds"].setdefault(r["build"], {"runs": {}})["runs"][r["scenario"]] = a
+        result["releases"] = {k: result["releases"][k] for k in RELEASES
+                              if k in result["releases"]}
+        for rel in result["releases"].values():
+            rel["builds"] = {b: rel["builds"][b] for b in BUILDS if b in rel["builds"]}
+            for b, r in rel["builds"].items():
+                r["summary"] = summarise(b, r["runs"])
     except BenchError as e:
         print("bench_pico: %s" % e, file=sys.stderr)
         return 2
@@ -943,7 +1327,12 @@ def main(argv):
     result["date_utc"] = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
     with open(result_path, "w") as f:
         json.dump(result, f, indent=1)
-    print(table(result))
+    for rel, r in result["releases"].items():
+        print("MicroPython v%s, emulated ms:" % rel)
+        print(table(r["builds"]))
+        print()
+    print("Emulated / real-board estimate, ms, the worst figure of each bound:")
+    print(bound_table(result["releases"]))
     print("wrote %s (%.0f s)" % (os.path.relpath(result_path, ROOT), result["bench_wall_s"]))
     return 0
 

@@ -540,7 +540,12 @@ class Journal:
         """game.shot(f), recorded when the core accepts it."""
         err = self.game.shot(f)
         if not err:
-            self._append(ACTION, f)
+            # (_append() written out: a stroke's path, a call costs some 10 us)
+            if self.pending:
+                self.sync()
+            self._kind = ACTION
+            self._word = f
+            self.pending = True
         return err
 
     def choice(self, take):
@@ -552,13 +557,21 @@ class Journal:
     def undo(self):
         err = self.game.undo()
         if not err:
-            self._append(UNDO, 0)
+            if self.pending:              # (_append() written out, as in shot())
+                self.sync()
+            self._kind = UNDO
+            self._word = 0
+            self.pending = True
         return err
 
     def redo(self):
         err = self.game.redo()
         if not err:
-            self._append(REDO, 0)
+            if self.pending:              # (_append() written out, as in shot())
+                self.sync()
+            self._kind = REDO
+            self._word = 0
+            self.pending = True
         return err
 
     def record(self, kind, word):

@@ -46,6 +46,7 @@ class App:
         self.persist = True        # save settings changed in the menu
         self.net = None            # hall publisher (net/hall.py, Pico W): after_action, poll
         self.shown_at = None       # when the wiring check was drawn, if before start()
+        self.resumed_at = None     # run(): when the journal was read back (ms clock)
 
     def start(self, now):
         """Show the wiring check at once (each display its player number), then
@@ -90,6 +91,7 @@ class App:
             screens is not None and screens.busy
         if not answering:
             inputs.buttons.poll(now)
+            acted = False
             if journal is None or not journal.pending:
                 ring = inputs.ring
                 ev = ring.get()
@@ -98,9 +100,13 @@ class App:
                     self.event_at = now
                     panel.event(ev, ring.time)
                     if journal is not None and journal.pending:
+                        acted = True
                         break             # shown first, stored next, then the next event
                     ev = ring.get()
-            panel.tick(now)
+            if not acted:
+                # (after an action its answer first: the time-driven work waits
+                # for the next pass, as in the passes that send the answer)
+                panel.tick(now)
         busy = False
         self.wrote = False
         if screens is not None:
@@ -113,7 +119,9 @@ class App:
             if seen or screens.busy or due >= self.FRAME_MS and \
                     (due >= self.SETTLE_WAIT_MS or not inputs.buttons.settling()):
                 self.frame_at = now
-                screens.update(self.game, panel, now)
+                # (answering: nothing could change the game or the panel since
+                # the last update, which the screens then need not look for)
+                screens.update(self.game, panel, now, answering)
             busy = screens.busy
         if self.buzzer is not None:
             self.buzzer.update(now)       # after the displays: a beep can wait 1 ms
@@ -144,7 +152,9 @@ class App:
                 gc.collect()
         # The encoders last: reading them (every few ms) does not delay a key's
         # answer in the pass that accepts it; their turns are taken next pass.
-        if not answering:
+        # Nor while the answer of an action taken in this pass still goes out
+        # (the next pass is the displays' alone): the counts wait in PIO.
+        if not answering and not (busy and journal is not None and journal.pending):
             inputs.encoders.poll(now)
         if self.watchdog is not None:
             self.watchdog.feed()
@@ -172,15 +182,17 @@ class App:
         """The device's endless loop: a pass every `period_ms` when idle, at once
         while work waits. With `ticks_us`, the longest passes are kept in
         `worst_us` / `worst_write_us` (read them over the REPL, docs/PERFORMANCE.md).
-        `started()` is called once the game is resumed and the heap collected."""
+        `started()` is called once the game is resumed and shown (the first
+        moment nothing waits), after the start-up garbage is collected."""
         self.start(ticks_ms())
-        # Start-up garbage (imports, the journal's resume) goes now: a pass allocates
-        # nothing, and on the chip a collection left for later stalled a key's
-        # update by some 10 ms.
-        gc.collect()
-        if started is not None:
-            started()
-            gc.collect()
+        self.resumed_at = ticks_ms()
+        # Start-up garbage (imports, the journal's resume) goes at the first moment
+        # nothing waits: once the displays show what start() gave them (on an OLED
+        # build a resumed game, drawn at once when the resume outlasted the wiring
+        # check's 400 ms), which then does not wait for it (some 40 ms on the chip).
+        # A pass allocates nothing, so nothing is collected before; and on the chip
+        # a collection left for later stalled a key's update by some 10 ms.
+        collect = True
         while True:
             if ticks_us is None:
                 self.step(ticks_ms())
@@ -194,6 +206,13 @@ class App:
                 elif d > self.worst_us:
                     self.worst_us = d
             if self.idle():
+                if collect:
+                    collect = False
+                    gc.collect()
+                    if started is not None:
+                        started()
+                        gc.collect()
+                    continue
                 sleep_ms(period_ms)
             else:
                 self._await_key(ticks_ms)
@@ -223,7 +242,8 @@ encoders = config.encoders      # (the tools' and the page's name for it)
 
 
 def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadrature=None,
-         watchdog=None, settings=None, clock=None, inputs=None, screens=None, shown_at=None):
+         watchdog=None, settings=None, clock=None, inputs=None, screens=None, shown_at=None,
+         game=None):
     """The application from ready parts.
 
     key_pin: GPIO -> input pin with pull-up (buttons, encoder lines).
@@ -242,6 +262,8 @@ def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadratur
         quadrature and clock are not used.
     shown_at: when `screens` began to show the wiring check (ms clock): a resumed
         game's short start-up counts from then (panel.Panel.start).
+    game: a cowboy.game.Game made before (board/factory.py makes it early, while
+        the heap still has room for its history in one piece), or None.
     """
     if root is not None:
         from app.fsready import prepare
@@ -252,7 +274,8 @@ def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadratur
     from display.screens import build as build_screens
     from app.settings import Settings
     from app.buzzer import Buzzer
-    game = Game()
+    if game is None:
+        game = Game()
     if settings is None:
         settings = Settings(root if root is not None else "/")
         if root is not None:

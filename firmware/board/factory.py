@@ -54,8 +54,10 @@ def make(watchdog=None, root="/"):
 
     The keys (pin interrupts) come first, then the displays show the wiring
     check before the rest of the firmware is imported (importing a module costs
-    some 5-40 ms on the RP2040, about 0.3 s for all of them), on OLED builds
-    before the display modules too; the encoders' PIO programs follow the check."""
+    some 5-40 ms on the RP2040, about 0.3 s for all of them): on OLED builds
+    played from its recording before any display module, on seven-segment builds
+    drawn by the drivers before the screens and the views; then the game's
+    storage, the screens, and the encoders' PIO programs."""
     from app.fsready import prepare
     prepare(root)           # before any file is read (docs/JOURNAL.md, start-up)
     name = config.chosen(root)
@@ -66,12 +68,14 @@ def make(watchdog=None, root="/"):
                          clock=time.ticks_ms)
     bus = buses(build)
     oled = build["displays"][0][0] in ("sh1106", "ssd1306")
+    rp2 = sys.platform == "rp2"
     fifo = None
-    if oled and sys.platform == "rp2":
+    if oled and rp2:
         # an OLED's writes as streams into the I2C controller's FIFO (the
         # recording's too: on oled4 into both controllers at once)
         from display.i2c_viper import Burst as fifo
     shown = None
+    ds = None
     if oled:
         # an OLED build's wiring check played from its recording, before the
         # display modules are imported (display/hello.py); without one (or if a
@@ -82,37 +86,55 @@ def make(watchdog=None, root="/"):
                                                   for b in bus}, fifo):
             shown = time.ticks_ms()
         data = None
-    from display import screens as S
-    S.OLED_BURST = fifo
-    if build["displays"][0][0] == "tm1637" and sys.platform == "rp2":
-        # TM1637 frames by direct SIO register writes (native code: the chip only)
-        from display.tm1637_sio import TM1637SIO
-        S.TM1637_DRIVER = TM1637SIO
-    screens = S.build(build, bus, display_pin)
-    if sys.platform == "rp2":
-        # MAX7219 chains: a flush's frames in one native call (display/max7219_viper.py)
-        for i in range(len(build["displays"])):
-            e = build["displays"][i]
-            if e[0] == "max7219":
-                from display import max7219_viper
-                b = build["buses"][e[1]]
-                screens.displays[i].chain.use(max7219_viper, b["id"], b["cs"])
-    if shown is not None:
-        screens.assume(shown)               # the drivers take the recorded picture
     else:
+        # a seven-segment build's wiring check drawn by its drivers alone, before
+        # the screens and the views are imported (display/hello.py)
+        from display.hello import drivers, draw
+        tm1637 = None
+        if build["displays"][0][0] == "tm1637" and rp2:
+            # TM1637 frames by direct SIO register writes (native code: the chip only)
+            from display.tm1637_sio import TM1637SIO as tm1637
+        ds = drivers(build, bus, display_pin, tm1637)
+        if rp2:
+            # MAX7219 chains: a flush's frames in one native call (display/max7219_viper.py)
+            for i in range(len(build["displays"])):
+                e = build["displays"][i]
+                if e[0] == "max7219":
+                    from display import max7219_viper
+                    b = build["buses"][e[1]]
+                    ds[i].chain.use(max7219_viper, b["id"], b["cs"])
         shown = time.ticks_ms()
-        screens.settle(None, None, shown)   # no game, no panel yet: the wiring check
+        draw(ds)
+    # the game's storage (its 8 KB undo history in one piece) while the heap is
+    # still young: made after the display modules it could find no room there
+    from cowboy.game import Game
+    game = Game()
+    from display import screens as S
+    if ds is not None:
+        S.TM1637_DRIVER = tm1637
+        screens = S.Screens(ds)
+        screens.settle(None, None, shown)   # the same texts: nothing more is sent
+    else:
+        S.OLED_BURST = fifo
+        screens = S.build(build, bus, display_pin)
+        if shown is not None:
+            screens.assume(shown)           # the drivers take the recorded picture
+        else:
+            shown = time.ticks_ms()
+            screens.settle(None, None, shown)   # no game, no panel yet: the wiring check
     # the encoders' PIO programs after it (assembling them takes a while)
     from input.pio_quadrature import factory as pio_quadrature
     inputs.start_encoders(config.encoders(build), key_pin, pio_quadrature)
     from app import loop
     return loop.make(key_pin, None, display_pin, build=build, pwm=buzzer(), root=root,
-                     watchdog=watchdog, inputs=inputs, screens=screens, shown_at=shown)
+                     watchdog=watchdog, inputs=inputs, screens=screens, shown_at=shown,
+                     game=game)
 
 
 def start(root="/"):
-    """The application under the watchdog boot.py started (`cowboy: made <ms>` on
-    the console once the wiring check shows), in hall mode when the firmware has
+    """The application under the watchdog boot.py started (`cowboy: made <ms>
+    shown=<ms>` on the console once the wiring check shows: now, and when it began
+    to show), in hall mode when the firmware has
     `network` (the Pico W's, docs/HALL.md)."""
     import fastimport
     fastimport.speak()          # a damaged pack, found while boot.py ran
@@ -120,11 +142,17 @@ def start(root="/"):
     wd = watchdog.shared(machine.WDT, machine.Timer)   # the one boot.py started
     wd.start()
     app = make(watchdog=wd, root=root)
-    print("cowboy: made %d" % time.ticks_ms())
+    print("cowboy: made %d shown=%d" % (time.ticks_ms(), app.shown_at))
+    # a built-in module or none: with an empty search path the import does not
+    # look for a network.py in the filesystem and the pack first (some 6 ms)
+    path = sys.path[:]
+    sys.path.clear()
     try:
         import network
     except ImportError:
         network = None
+    finally:
+        sys.path.extend(path)
     if network is not None:
         from net import board as hall_board
         hall_board.start(app, network, root)
@@ -135,10 +163,13 @@ def run(app):
     """The main loop under the watchdog, until Ctrl-C (app/watchdog.py run())."""
     from app import watchdog
     watchdog.run(lambda: app.run(time.ticks_ms, time.sleep_ms, ticks_us=time.ticks_us,
-                                 started=report), app.watchdog)
+                                 started=lambda: report(app)), app.watchdog)
 
 
-def report():
-    """Boot report, once the game is resumed (read by tools/bench_pico.py)."""
+def report(app):
+    """Boot report, once the game is shown and the start-up garbage collected
+    (read by tools/bench_pico.py): now, the heap, and when the journal was read
+    back."""
     import gc
-    print("cowboy: up %d free=%d alloc=%d" % (time.ticks_ms(), gc.mem_free(), gc.mem_alloc()))
+    print("cowboy: up %d free=%d alloc=%d resumed=%d" % (
+        time.ticks_ms(), gc.mem_free(), gc.mem_alloc(), app.resumed_at))

@@ -147,11 +147,17 @@ class MAX7219Chain:
         if self._compose is not None:
             # native: those modules taken (marked unknown), every one's changed
             # rows, then each one's words; frames | modules taken << 8
-            r = self._compose(self._at, self.dirty, todo, ORDER, f, 2 * self.count)
+            size = 2 * self.count
+            r = self._compose(self._at, self.dirty, todo, ORDER, f, size)
             self.dirty = 0
             frames = r & 0xFF
             if frames:
-                self._send(frames)
+                # _send() written out (a stroke's path, a call costs some 10 us)
+                try:
+                    if self._native(self._spi_id, self._cs_gpio, f, frames, size):
+                        raise OSError(_EIO)
+                finally:
+                    fill(f, 0, frames * size, 0)
             self._release(r >> 8)
             return frames
         n = 0

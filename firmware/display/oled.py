@@ -213,7 +213,10 @@ class OLED:
         lay = cells.lay
         # Changed pages first, only the columns that differ from what they show ...
         for p in range(PAGES):
-            if not self.dirty >> p & 1 or self.sent_dx[p] != dx:
+            d = self.dirty >> p
+            if not d:
+                break                 # no changed page from here on
+            if not d & 1 or self.sent_dx[p] != dx:
                 continue
             base = p * size
             # one call: the changed cells' columns composed as they are to show and

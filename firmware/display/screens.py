@@ -44,6 +44,7 @@ Nothing here allocates after construction.
 from ticks import ticks_diff, ticks_add
 
 from display import views as V
+from display.blit import blit
 from display.ui import MAX_BRIGHTNESS
 
 KIND_4 = 4
@@ -148,14 +149,17 @@ class Screens:
         for i in range(self.count):
             self.dirty[i] = 1
 
-    def update(self, game, panel, now_ms):
-        """Render what changed, then at most one slice of bus work (see above)."""
+    def update(self, game, panel, now_ms, same=False):
+        """Render what changed, then at most one slice of bus work (see above).
+        `same`: the caller knows that neither the game nor the panel changed
+        since the last call, and no wake() came (a pass that only sends an
+        action's answer): the look for a change is skipped."""
         if not self.started:
             self._start(now_ms)
         if panel is not None and panel.settings is not None:
             b = panel.settings.brightness
             self.level = 0 if b < 0 else (MAX_BRIGHTNESS if b > MAX_BRIGHTNESS else b)
-        if self._activity(game, panel, now_ms):
+        if not same and self._activity(game, panel, now_ms):
             if self.left == -2:
                 self.left = self.prev_shooter      # the shooter changed just now
             else:
@@ -360,8 +364,9 @@ class Screens:
         return True
 
     def _render_next(self, game, panel, now_ms):
-        """Render the next seat of the frame: the shooter, the previous shooter,
-        then in seat order."""
+        """Render the next seat of the frame (the shooter, the previous shooter,
+        then in seat order): its text; a changed text or level goes to its driver
+        (no bus work). (One method: a call costs some 10 us on the chip.)"""
         i = game.shooter if game is not None else -1
         if i < 0 or i >= self.count or not self.to_render >> i & 1:
             i = self.prev_shooter
@@ -370,10 +375,6 @@ class Screens:
                 while not self.to_render >> i & 1:
                     i += 1
         self.to_render &= ~(1 << i)
-        self._render(i, game, panel, now_ms)
-
-    def _render(self, i, game, panel, now_ms):
-        """Seat i's text; a changed text or level goes to its driver (no bus work)."""
         d = self.displays[i]
         if d is None:
             return
@@ -382,8 +383,8 @@ class Screens:
         text = self.layouts[i].render(seat, now_ms)
         shown = self.shown[i]
         kind = self.kinds[i]
-        if self.dirty[i] or not text.same(shown):
-            shown.copy(text)
+        if self.dirty[i] or text.buf != shown.buf:     # (Text.same, .copy: no calls)
+            blit(shown.buf, 0, text.buf, 0, shown.size, 0)
             self.dirty[i] = 0
             if kind == KIND_OLED:
                 d.show(shown.buf, SHIFTS[self.shift])
@@ -505,64 +506,7 @@ def build(build, buses, pin):
 
 
 def drivers(build, buses, pin):
-    """The list of display drivers, one per seat (see build()). Only the driver
-    modules the build uses are imported (seven-segment builds load no glyphs)."""
-
-    pins = {}
-
-    def get_pin(n):
-        if n not in pins:
-            pins[n] = pin[n] if isinstance(pin, dict) else pin(n)
-        return pins[n]
-
-    entries = build["displays"]
-    chains = {}
-    muxes = {}
-    bursts = {}
-    out = []
-    for e in entries:
-        kind = e[0]
-        if kind == "tm1637":
-            if TM1637_DRIVER is not None:
-                out.append(TM1637_DRIVER(get_pin(e[1]), get_pin(e[2]), e[1], e[2]))
-            else:
-                from display.tm1637 import TM1637
-                out.append(TM1637(get_pin(e[1]), get_pin(e[2])))
-        elif kind == "max7219":
-            name = e[1]
-            if name not in chains:
-                from display.max7219 import MAX7219Chain
-                count = 0
-                for x in entries:
-                    if x[0] == "max7219" and x[1] == name:
-                        count += 1
-                cfg = build["buses"][name]
-                chains[name] = MAX7219Chain(buses[name], get_pin(cfg["cs"]), count)
-            out.append(chains[name].module(e[2]))
-        elif kind == "ht16k33":
-            from display.ht16k33 import HT16K33
-            out.append(HT16K33(buses[e[1]], e[2]))
-        elif kind == "ssd1306" or kind == "sh1106":
-            bus = buses[e[1]]
-            if len(e) > 3:
-                name = e[1]
-                if name not in muxes:
-                    from display.tca9548a import TCA9548A
-                    muxes[name] = TCA9548A(bus, build["buses"][name].get("mux", 0x70))
-                bus = muxes[name].channel(e[3])
-            if OLED_BURST is not None:
-                from display import oled_fifo as O
-                cls = O.SH1106_FIFO if kind == "sh1106" else O.SSD1306_FIFO
-                if e[1] not in bursts:          # one transport per I2C controller
-                    bursts[e[1]] = OLED_BURST(build["buses"][e[1]]["id"])
-                out.append(cls(bus, e[2], burst=bursts[e[1]]))
-            else:
-                from display import oled as O
-                cls = O.SH1106_I2C if kind == "sh1106" else O.SSD1306_I2C
-                out.append(cls(bus, e[2]))
-        else:
-            raise ValueError(kind)
-    if muxes and OLED_BURST is not None:
-        from display.oled_fifo import share
-        share(out)          # one start-up picture for all the multiplexer's OLEDs
-    return out
+    """The list of display drivers, one per seat (see build()), with this module's
+    transports (TM1637_DRIVER, OLED_BURST): display/hello.py."""
+    from display.hello import drivers as make
+    return make(build, buses, pin, TM1637_DRIVER, OLED_BURST)

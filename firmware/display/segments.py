@@ -32,30 +32,24 @@ SEG_DP = const(0x80)
 DIGITS = b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f"
 BLANK = const(0x00)
 
-# ASCII code -> segments, 128 entries; built once at import.
-CHARS = bytearray(128)
-
-
-def _define():
-    for i in range(10):
-        CHARS[48 + i] = DIGITS[i]
-    shapes = (
-        ("Aa", 0x77), ("Bb", 0x7C), ("C", 0x39), ("c", 0x58), ("Dd", 0x5E),
-        ("Ee", 0x79), ("Ff", 0x71), ("Gg", 0x3D), ("H", 0x76), ("h", 0x74),
-        ("I", 0x30), ("i", 0x10), ("Jj", 0x1E), ("Kk", 0x75), ("Ll", 0x38),
-        ("Mm", 0x37), ("Nn", 0x54), ("O", 0x3F), ("o", 0x5C), ("Pp", 0x73),
-        ("Qq", 0x67), ("Rr", 0x50), ("Ss", 0x6D), ("Tt", 0x78), ("U", 0x3E),
-        ("u", 0x1C), ("Vv", 0x3E), ("Yy", 0x6E), ("Zz", 0x5B),
-        ("-", 0x40), ("_", 0x08), ("=", 0x48), ("?", 0x53), ("'", 0x02),
-        ('"', 0x22), ("[", 0x39), ("]", 0x0F), ("^", 0x23), ("/", 0x52),
-    )
-    for chars, seg in shapes:
-        for ch in chars:
-            CHARS[ord(ch)] = seg
-
-
-_define()
-del _define
+# ASCII code -> segments, 128 entries: the digits, then these shapes (lower and
+# upper case alike where one shape serves both); anything else is blank:
+#   A a 77  B b 7C  C 39  c 58  D d 5E  E e 79  F f 71  G g 3D  H 76  h 74  I 30
+#   i 10  J j 1E  K k 75  L l 38  M m 37  N n 54  O 3F  o 5C  P p 73  Q q 67
+#   R r 50  S s 6D  T t 78  U 3E  u 1C  V v 3E  Y y 6E  Z z 5B  - 40  _ 08  = 48
+#   ? 53  ' 02  " 22  [ 39  ] 0F  ^ 23  / 52
+# A constant rather than a loop that builds it at every start-up (some 15 ms on
+# the RP2040, before the first picture); host_tests/test_display_drivers.py
+# derives it again from the shapes above.
+CHARS = (
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+    b"\x00\x00\x22\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00\x40\x00\x52"
+    b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f\x00\x00\x00\x48\x00\x53"
+    b"\x00\x77\x7c\x39\x5e\x79\x71\x3d\x76\x30\x1e\x75\x38\x37\x54\x3f"
+    b"\x73\x67\x50\x6d\x78\x3e\x3e\x00\x00\x6e\x5b\x39\x00\x0f\x23\x08"
+    b"\x00\x77\x7c\x58\x5e\x79\x71\x3d\x74\x10\x1e\x75\x38\x37\x54\x5c"
+    b"\x73\x67\x50\x6d\x78\x1c\x3e\x00\x00\x6e\x5b\x00\x00\x00\x00\x00")
 
 
 def encode(src, dst, n):

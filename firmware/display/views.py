@@ -966,7 +966,8 @@ class LayoutOLED:
 
     def render(self, seat, now_ms):
         t = self.text
-        t.clear()
+        fill(t.buf, 0, t.size, _SPACE)     # t.clear() without its call
+        t.pos = 0
         m = seat.main
         if m == MAIN_BLANK:
             return t
@@ -1011,9 +1012,11 @@ class LayoutOLED:
             t.at(_BOTTOM)
             item21(t, seat, 0)
             return t
+        # (the positions and single characters written without Text's calls:
+        # this runs for each seat a stroke changes, a call costs some 10 us)
         t.s(b"PLAYER ")
         t.n(seat.index + 1)
-        t.at(12)
+        t.pos = 12
         if m == MAIN_WIN:
             # the word blinks, the score stays: a blink costs a few columns of the
             # status line on the bus, not three big digits (480 bytes at 400 kHz),
@@ -1026,18 +1029,16 @@ class LayoutOLED:
             t.s(b"GAME OVER")
         elif seat.at_table:
             t.s(b" AT TABLE")
-            t.at(_INV)
-            t.c(73)                  # 'I': the at-table mark (OLED_MARK_X)
-        t.at(_BIG)
+            t.buf[_INV] = 73         # 'I': the at-table mark (OLED_MARK_X)
+        t.pos = _BIG
         t.n(seat.value, 3)
         if seat.at_table and seat.inning:
-            t.at(_SIDE)
-            t.c(43)
+            t.buf[_SIDE] = 43        # '+'
+            t.pos = _SIDE + 1
             t.n(seat.inning)
-        t.at(_BOTTOM)
-        k = _turn(seat, now_ms, False)
-        if k >= 0:
-            item21(t, seat, k)
+        t.pos = _BOTTOM
+        if seat.count:
+            item21(t, seat, _turn(seat, now_ms, False))
         return t
 
 

@@ -63,6 +63,7 @@ class Buttons:
         self._locked = array("i", bytes(4 * n))   # when the lockout began
         self._pressed = array("i", bytes(4 * n))  # when the reported press began
         self._pending = 0               # bit i: key i has a change, lockout or LONG due
+        self._bit = {1 << i: i for i in range(n)}   # a pending bit -> its key
         self._started = False
         self._ew = 0                    # edge ring: written only by the interrupt
         self._er = 0                    # and only by poll()
@@ -194,11 +195,11 @@ class Buttons:
     def _advance(self, now):
         """Step every key with work pending up to `now`."""
         pend = self._pending
-        i = 0
-        while pend >> i:
-            if pend >> i & 1:
-                self._step(i, now)
-            i += 1
+        bit = self._bit
+        while pend:
+            low = pend & -pend          # (the pending keys only, not every bit
+            self._step(bit[low], now)   # below them: a turn costs ~8 us on the chip)
+            pend ^= low
 
     def _step(self, i, now):
         flags = self._flags

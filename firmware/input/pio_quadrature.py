@@ -20,6 +20,14 @@ works with the stand-in in host_tests/fakes/rp2.py.
 
 _prog = None
 
+# The start-up instructions, encoded (rp2.asm_pio_encode(text, 0) gives the same
+# words; host_tests/test_input_pio.py checks it): exec() of the text assembles it
+# on the chip, some 4 ms each, 8 of them before the game shows (two encoders).
+SET_X_0 = 0xE020          # set(x, 0)
+MOV_ISR_NULL = 0xA0C3     # mov(isr, null)
+IN_PINS_2 = 0x4002        # in_(pins, 2)
+MOV_OSR_ISR = 0xA0E6      # mov(osr, isr)
+
 
 def program():
     """The assembled program (rp2.asm_pio output), assembled once."""
@@ -94,10 +102,10 @@ class PioQuadrature:
         if prog[1 + sm_id // 4] != 0:
             raise OSError("PIO quadrature program not at address 0")
         sm = self.sm
-        sm.exec("set(x, 0)")
-        sm.exec("mov(isr, null)")
-        sm.exec("in_(pins, 2)")      # the state now is the first prev: no count at start
-        sm.exec("mov(osr, isr)")
+        sm.exec(SET_X_0)
+        sm.exec(MOV_ISR_NULL)
+        sm.exec(IN_PINS_2)           # the state now is the first prev: no count at start
+        sm.exec(MOV_OSR_ISR)
         sm.active(1)
 
     def read(self):

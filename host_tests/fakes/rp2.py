@@ -309,9 +309,10 @@ class StateMachine:
             self.step()
 
     def exec(self, instr):
-        """Execute one instruction given as source text, like the real exec()."""
+        """Execute one instruction, given as source text or encoded, like the real
+        exec()."""
         from pioemu import emulate
-        word = asm_pio_encode(instr, 0)
+        word = instr if isinstance(instr, int) else asm_pio_encode(instr, 0)
         pc = self.state.program_counter
         gen = emulate([word], stop_when=lambda op, st: False,
                       initial_state=replace(self.state, program_counter=0),
