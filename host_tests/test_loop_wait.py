@@ -75,11 +75,10 @@ def test_display_work_is_not_held_up_by_a_settling_key():
     app._await_key(lambda: 1 / 0)              # returns without reading the clock
 
 
-def test_while_an_answer_goes_out_the_passes_are_the_displays_and_no_key_is_lost(tmp_path):
-    """oled4, a MISS (two displays change, the record waits for them): the passes
-    until the displays show it do no input work (a key pressed meanwhile waits
-    in the interrupts' ring); once the MISS is stored that key is taken."""
-    from fakedisplays import fake_board, read_oled
+def _oled4_started(tmp_path):
+    """An oled4 app on fake pins and a fake clock, idle after its start-up pages:
+    (app, the seats' display models, the clock's [now])."""
+    from fakedisplays import fake_board
     Pin.reset_all()
     build = config.BUILDS["oled4"]
     buses, pin, seats = fake_board(build)
@@ -92,6 +91,15 @@ def test_while_an_answer_goes_out_the_passes_are_the_displays_and_no_key_is_lost
         app.step(now[0])
         if now[0] > 3000 and app.idle():
             break
+    return app, seats, now
+
+
+def test_while_an_answer_goes_out_the_passes_are_the_displays_and_no_key_is_lost(tmp_path):
+    """oled4, a MISS (two displays change, the record waits for them): the passes
+    until the displays show it do no input work (a key pressed meanwhile waits
+    in the interrupts' ring); once the MISS is stored that key is taken."""
+    from fakedisplays import read_oled
+    app, seats, now = _oled4_started(tmp_path)
     assert app.idle() and app.game.shooter == 0
     polls = []
     inner = app.inputs.buttons.poll
@@ -128,19 +136,8 @@ def test_a_pass_that_only_sends_an_answer_finds_nothing_changed(tmp_path):
     (update(..., same=True)), and their look for a change would indeed have found
     nothing; the encoders are not read while an answer taken in that pass, or
     before, still goes out."""
-    from fakedisplays import fake_board, read_oled
-    Pin.reset_all()
-    build = config.BUILDS["oled4"]
-    buses, pin, seats = fake_board(build)
-    now = [0]
-    app = loop.make(lambda n: Pin(n, Pin.IN, Pin.PULL_UP), buses, pin, build=build,
-                    root=str(tmp_path) + "/", clock=lambda: now[0])
-    app.start(now[0])
-    for _ in range(5000):
-        now[0] += 1
-        app.step(now[0])
-        if now[0] > 3000 and app.idle():
-            break
+    from fakedisplays import read_oled
+    app, seats, now = _oled4_started(tmp_path)
     screens = app.screens
     looked = []
     inner = screens.update
