@@ -44,18 +44,26 @@ def speak():
         print(NOTE)
 
 
-def keep_builtins():
-    """Import BUILTINS with an empty search path into sys.modules (on import)."""
+def builtin(name):
+    """The built-in module `name`, or None: imported with an empty search path,
+    so that no file of that name is looked for on the filesystem (nor in the
+    pack)."""
     path = sys.path[:]
     sys.path.clear()
     try:
-        for name in BUILTINS:
-            try:
-                sys.modules[name] = __import__(name)
-            except ImportError:
-                pass
+        return __import__(name)
+    except ImportError:
+        return None
     finally:
         sys.path.extend(path)
+
+
+def keep_builtins():
+    """Import BUILTINS into sys.modules (on import): later imports find them there."""
+    for name in BUILTINS:
+        m = builtin(name)
+        if m is not None:
+            sys.modules[name] = m
 
 
 if sys.implementation.name == "micropython":

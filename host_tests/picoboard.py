@@ -14,7 +14,6 @@ What a display shows is decoded from the log by the instrument's decoders
 """
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -45,15 +44,10 @@ def ready():
     return None
 
 
-def device_copy(dest, build, players=2):
-    """build/device/ as `make deploy BUILD=build` leaves a board, with the
-    players of a new game in its settings."""
-    if os.path.isdir(dest):
-        shutil.rmtree(dest)
-    shutil.copytree(DEVICE, dest)
-    B.select_build(dest, build)
-    with open(os.path.join(dest, "settings.json"), "w") as f:
-        f.write('{"players": %d, "opener": 0, "brightness": 8}\n' % players)
+def device_copy(dest, build):
+    """build/device/ as `make deploy BUILD=build` leaves a board, with a new
+    2-player game in its settings (the bench's tree, no journal)."""
+    B.device_tree(build, "short", dest)
     return dest
 
 

@@ -111,7 +111,6 @@ def make(watchdog=None, root="/"):
     game = Game()
     from display import screens as S
     if ds is not None:
-        S.TM1637_DRIVER = tm1637
         screens = S.Screens(ds)
         screens.settle(None, None, shown)   # the same texts: nothing more is sent
     else:
@@ -143,16 +142,8 @@ def start(root="/"):
     wd.start()
     app = make(watchdog=wd, root=root)
     print("cowboy: made %d shown=%d" % (time.ticks_ms(), app.shown_at))
-    # a built-in module or none: with an empty search path the import does not
-    # look for a network.py in the filesystem and the pack first (some 6 ms)
-    path = sys.path[:]
-    sys.path.clear()
-    try:
-        import network
-    except ImportError:
-        network = None
-    finally:
-        sys.path.extend(path)
+    # the Pico W's built-in module, or none: not looked for as a file (some 6 ms)
+    network = fastimport.builtin("network")
     if network is not None:
         from net import board as hall_board
         hall_board.start(app, network, root)
