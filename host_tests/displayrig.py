@@ -1,7 +1,7 @@
 """A board's displays on fakes, driven by the real rules core, read back as text."""
 from board import config
 from cowboy.game import Game
-from display import ui as U
+from views import ui as U
 from display.screens import build
 from fakedisplays import fake_board, read_oled, OLEDDevice
 from display.views import PAGE_MS
@@ -25,7 +25,7 @@ class Stats:
 
 
 class Panel:
-    """The attributes the views read (display/ui.py contract), set by the test."""
+    """The attributes the views read (views/ui.py contract), set by the test."""
 
     def __init__(self, players=2, build=b"tm1637"):
         self.mode = U.MODE_GAME

@@ -7,7 +7,7 @@ import constfold
 from mpy import FIRMWARE
 
 CONSTS = {"cowboy.codes": {"FOUL_FLAG": 512, "OK": 0, "NEG": -3},
-          "display.ui": {"MODE_MENU": 2}}
+          "views.ui": {"MODE_MENU": 2}}
 
 
 def test_constants_reads_top_level_const_ints_only():
@@ -17,7 +17,7 @@ def test_constants_reads_top_level_const_ints_only():
 
 
 def test_fold_replaces_reads_and_keeps_everything_else_in_place():
-    src = ('from cowboy import codes as C\nfrom display import ui\n'
+    src = ('from cowboy import codes as C\nfrom views import ui\n'
            'x = C.FOUL_FLAG | C.OK  # C.OK stays in a comment\n'
            's = "C.OK"\ny = ui.MODE_MENU + C.points(3) + obj.C.OK\nz = -C.NEG\n')
     out, n = constfold.fold(src, CONSTS)
@@ -29,8 +29,8 @@ def test_fold_replaces_reads_and_keeps_everything_else_in_place():
 
 
 def test_an_import_only_constants_needed_goes_and_lines_keep_their_numbers():
-    src = ("from cowboy import codes as C  # rules\nfrom display import ui\n"
-           "from display.ui import MODE_MENU\nfrom cowboy.codes import NEG as N, OK\n"
+    src = ("from cowboy import codes as C  # rules\nfrom views import ui\n"
+           "from views.ui import MODE_MENU\nfrom cowboy.codes import NEG as N, OK\n"
            "x = C.OK + ui.MODE_MENU + MODE_MENU + N\n")
     out, _ = constfold.fold(src, CONSTS)
     assert out.splitlines() == [
@@ -52,7 +52,7 @@ def test_fold_leaves_a_module_without_constant_imports_alone():
 @pytest.mark.parametrize("src", [
     "from cowboy import codes as C\nC.OK = 1\n",
     "from cowboy import codes as C\ndef f(C):\n    return C.OK\n",
-    "from display import ui\nfor ui in range(3):\n    pass\n",
+    "from views import ui\nfor ui in range(3):\n    pass\n",
 ])
 def test_fold_refuses_an_alias_that_is_also_something_else(src):
     with pytest.raises(constfold.FoldError):

@@ -61,9 +61,9 @@ def test_make_build_writes_the_device_tree(tmp_path):
         with open(os.path.join(out, p), "rb") as f:
             head = f.read(4)
         if p.endswith(".mpy"):
-            native = p in ("display/blit_viper.mpy", "display/tm1637_sio.mpy",
-                          "display/max7219_viper.mpy", "display/segments_viper.mpy",
-                          "display/i2c_viper.mpy")
+            native = p in ("draw/blit_viper.mpy", "chips/tm1637_sio.mpy",
+                          "chips/max7219_viper.mpy", "draw/segments_viper.mpy",
+                          "chips/i2c_viper.mpy")
             # .mpy v6: bytecode only, or Cortex-M0+ (armv6m = 4) for device-only viper
             assert head[:2] == b"M\x06" and head[2] >> 2 == (4 if native else 0), p
         elif p in recordings():
@@ -246,7 +246,8 @@ def test_board_without_a_choice_or_with_a_bad_one_drives_the_default(tmp_path):
 def test_board_factory_builds_the_stored_choice(tmp_path, monkeypatch):
     import time
     import rp2
-    from board import config, factory
+    from board import config
+    import factory
     monkeypatch.setattr(time, "ticks_ms", lambda: 0, raising=False)   # the Pico's clock
     from fakepins import Pin
     Pin.reset_all()

@@ -1,15 +1,15 @@
-"""The native OLED byte loops (display/blit_viper.py, the Pico's) do to the byte
-what the portable ones (display/blit.py) do, and allocate nothing: run under the
+"""The native OLED byte loops (draw/blit_viper.py, the Pico's) do to the byte
+what the portable ones (draw/blit.py) do, and allocate nothing: run under the
 unix micropython, which has a native emitter too. diff()'s runs, written over the
 page as it was drawn (Cells.page), give the page as it is to show."""
 import mpy
 
 SCRIPT = r"""
 import micropython
-from display import blit as P
-from display import blit_viper as N
-from display.cells import Cells
-from display.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE
+from draw import blit as P
+from draw import blit_viper as N
+from draw.cells import Cells
+from draw.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE
 from display import views as V
 
 cells = Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV, V.OLED_MARK_X)

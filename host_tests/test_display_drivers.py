@@ -7,16 +7,16 @@ import pytest
 from fakebuses import I2C, SoftI2C, SPI, Net
 from fakedisplays import (TM1637Device, HT16K33Device, MAX7219Device, OLEDDevice,
                           TCA9548ADevice, seg_text, seg_art)
-from display.tm1637 import TM1637
-from display.ht16k33 import HT16K33
-from display.max7219 import MAX7219Chain
-from display.oled import SSD1306_I2C, SH1106_I2C, SSD1306_SPI
-from display.tca9548a import TCA9548A
-from display.cells import Cells
-from display import fonts
+from chips.tm1637 import TM1637
+from chips.ht16k33 import HT16K33
+from chips.max7219 import MAX7219Chain
+from chips.oled import SSD1306_I2C, SH1106_I2C, SSD1306_SPI
+from chips.tca9548a import TCA9548A
+from draw.cells import Cells
+from draw import fonts
 from display import views as V
 from fakedisplays import read_oled
-from display.segments import CHARS, encode
+from draw.segments import CHARS, encode
 from mpy import check
 
 
@@ -39,8 +39,8 @@ def test_encoding_puts_a_point_on_the_previous_digit_and_blanks_the_rest():
 
 
 def test_segment_table_is_the_digits_and_the_shapes():
-    """CHARS (a constant in display/segments.py) derived again from its shapes."""
-    from display.segments import DIGITS
+    """CHARS (a constant in draw/segments.py) derived again from its shapes."""
+    from draw.segments import DIGITS
     want = bytearray(128)
     for i in range(10):
         want[48 + i] = DIGITS[i]
@@ -599,7 +599,7 @@ def test_oled_change_during_a_periodic_refresh_goes_first_as_changed_columns():
 
 def test_max7219_segment_order_table_is_the_bit_mapping():
     """ORDER maps a..g, dp (bits 0-7) to the MAX7219's dp a b c d e f g (bits 7-0)."""
-    from display.max7219 import ORDER
+    from chips.max7219 import ORDER
     assert len(ORDER) == 256
     for s in range(256):
         want = 0x80 if s & 0x80 else 0
@@ -611,15 +611,15 @@ def test_max7219_segment_order_table_is_the_bit_mapping():
 
 # ---- MAX7219 on the Pico: the native composer ----------------------------------
 
-# display/max7219_viper.py's compose() is viper; the unix micropython compiles
+# chips/max7219_viper.py's compose() is viper; the unix micropython compiles
 # it for the host. Its frames() writes the RP2040's registers, so here a writer
 # with the same signature sends over the fake bus; the chain composed natively
 # must put the same frames on the wire as the portable chain, whatever changes.
 NATIVE_ROWS = r'''
 from fakebuses import SPI, Net
 from fakedisplays import MAX7219Device
-from display.max7219 import MAX7219Chain
-from display import max7219_viper as N
+from chips.max7219 import MAX7219Chain
+from chips import max7219_viper as N
 
 
 class Native:

@@ -1,5 +1,5 @@
 """The seven-segment builds' wiring check drawn by the drivers alone
-(display/hello.py draw(), board/factory.py before the screens are imported):
+(display/hello.py draw(), factory.py before the screens are imported):
 the same picture as the screens draw, and the screens made next send nothing."""
 import pytest
 

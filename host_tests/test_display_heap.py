@@ -2,9 +2,9 @@
 runs under the real micropython with the heap locked (MemoryError fails)."""
 from mpy import check
 
-# What the views read of the panel (display/ui.py contract), as plain class attributes.
+# What the views read of the panel (views/ui.py contract), as plain class attributes.
 PANEL = r'''
-from display import ui as U
+from views import ui as U
 
 class Settings:
     players = 4
@@ -49,11 +49,11 @@ from cowboy.game import Game
 from cowboy import facts as F, codes as C
 g = Game()
 from fakebuses import CountingI2C, CountingSPI, CountingPin
-from display.tm1637 import TM1637
-from display.ht16k33 import HT16K33
-from display.max7219 import MAX7219Chain
-from display.oled import SH1106_I2C, SSD1306_I2C
-from display.tca9548a import TCA9548A
+from chips.tm1637 import TM1637
+from chips.ht16k33 import HT16K33
+from chips.max7219 import MAX7219Chain
+from chips.oled import SH1106_I2C, SSD1306_I2C
+from chips.tca9548a import TCA9548A
 from display.screens import Screens
 ''' + PANEL + r'''
 i2c = CountingI2C()

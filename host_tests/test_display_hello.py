@@ -15,7 +15,7 @@ from cowboy import facts as F
 from cowboy.game import Game
 from display import hello
 from display import screens as S
-from display import ui as U
+from views import ui as U
 from displayrig import Panel
 from fakedisplays import fake_board, read_oled
 
@@ -198,11 +198,11 @@ def test_micropython_reads_the_recording_from_the_pack_and_plays_it(tmp_path):
 
 
 def test_the_board_plays_the_recording_first_and_the_drivers_take_it(tmp_path, monkeypatch):
-    """board/factory.py (on the fake `machine`): the recording found under the
+    """factory.py (on the fake `machine`): the recording found under the
     root is all the buses carry until the game starts, and what it drew stays."""
     import time
     import rp2
-    from board import factory
+    import factory
     from fakepins import Pin
     Pin.reset_all()
     rp2.PIO.reset_all()

@@ -1,7 +1,7 @@
 """The display set: failures do not stop the others, periodic full refresh
 recovers an upset display, OLEDs dim and shift, only changes go on the wire."""
 from cowboy import facts as F
-from display import ui as U
+from views import ui as U
 from display.screens import Screens, SHIFTS
 from displayrig import Rig
 from fakedisplays import read_oled

@@ -3,7 +3,7 @@ the fake devices (characters on seven segments, text read off OLED pixels)."""
 
 from cowboy import codes as C
 from cowboy import facts as F
-from display import ui as U
+from views import ui as U
 from display import views as V
 from displayrig import Rig
 

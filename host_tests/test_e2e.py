@@ -247,12 +247,13 @@ def test_resume_across_runs_under_micropython(tmp_path):
 
 @pytest.mark.parametrize("name", ["tm1637", "max7219", "oled8"])
 def test_board_factory_assembles_each_build(name, tmp_path, monkeypatch):
-    """board/factory.py on the fake `machine` and `rp2` (PIO encoder on the emulator),
+    """factory.py on the fake `machine` and `rp2` (PIO encoder on the emulator),
     keys on pin interrupts stamped by time.ticks_ms (here a simulated clock): the
     key is pressed and released between two passes of a loop stalled for 200 ms."""
     import time
     import rp2
-    from board import config, factory
+    from board import config
+    import factory
     from fakepins import Pin
     Pin.reset_all()
     rp2.PIO.reset_all()
@@ -280,7 +281,8 @@ def test_board_factory_assembles_each_build(name, tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("name", ["max7219", "oled4"])
 def test_board_factory_gives_each_bus_the_pins_of_the_config(name):
-    from board import config, factory
+    from board import config
+    import factory
     from fakepins import Pin
     Pin.reset_all()
     build = config.BUILDS[name]

@@ -60,8 +60,8 @@ def test_the_pack_holds_every_compiled_module_but_its_loader(device):
         with pytest.raises(OSError):
             pack.open("/app/journal.py", "rb")
         top = sorted(e[0] for e in pack.ilistdir("/"))
-        assert top == ["app", "board", "cowboy", "display", "hello", "input", "net",
-                       "ticks.mpy"]
+        assert top == ["app", "board", "chips", "cowboy", "display", "draw", "factory.mpy",
+                       "hello", "input", "net", "ticks.mpy", "views"]
         size = os.path.getsize(os.path.join(device, "cowboy", "game.mpy"))
         assert ("game.mpy", 0x8000, 0, size) in list(pack.ilistdir("/cowboy"))
 

@@ -10,8 +10,8 @@ import pytest
 
 import sim as S
 from cowboy import recordtext as T
-from display import ui as U
-from display import hallui as HU
+from views import ui as U
+from views import hallui as HU
 from fakedisplays import read_oled
 from net import hall as H
 

@@ -12,7 +12,7 @@ from board import config
 from cowboy import codes as C
 from cowboy import facts as F
 from cowboy.game import Game
-from display import ui as U
+from views import ui as U
 from display import views as V
 from displayrig import Panel
 

@@ -1,6 +1,6 @@
-"""The OLED stream transport (display/oled_fifo.py): a step's writes composed as
+"""The OLED stream transport (chips/oled_fifo.py): a step's writes composed as
 one stream of IC_DATA_CMD words decode to exactly the transactions the writeto()
-path (display/oled.py OLED_I2C) makes for the same updates, in the same order;
+path (chips/oled.py OLED_I2C) makes for the same updates, in the same order;
 behind a TCA9548A the channel is selected once per stream; a failing stream makes
 the driver refresh; start-up sends each display's whole picture as one stream, or
 behind a multiplexer one picture to all panels at once, then each one's differences;
@@ -13,10 +13,10 @@ import mpy
 from hellorec import transactions
 from fakebuses import I2C
 from fakedisplays import OLEDDevice, TCA9548ADevice, read_oled
-from display.cells import Cells
-from display.oled import SH1106_I2C, SSD1306_I2C
-from display.oled_fifo import SH1106_FIFO, SSD1306_FIFO, _STREAM
-from display.tca9548a import TCA9548A
+from draw.cells import Cells
+from chips.oled import SH1106_I2C, SSD1306_I2C
+from chips.oled_fifo import SH1106_FIFO, SSD1306_FIFO, _STREAM
+from chips.tca9548a import TCA9548A
 from display import screens as S
 from display import views as V
 from board import config
@@ -293,12 +293,12 @@ def test_start_up_sends_each_display_whole_as_one_stream(monkeypatch):
 
 SCRIPT = r'''
 import micropython
-from display import blit as P
-from display import blit_viper as N
-from display.oled_fifo import SH1106_FIFO, SSD1306_FIFO
-from display import oled_fifo as F
-from display.cells import Cells
-from display.tca9548a import TCA9548A
+from draw import blit as P
+from draw import blit_viper as N
+from chips.oled_fifo import SH1106_FIFO, SSD1306_FIFO
+from chips import oled_fifo as F
+from draw.cells import Cells
+from chips.tca9548a import TCA9548A
 from display import views as V
 from fakebuses import CountingI2C
 

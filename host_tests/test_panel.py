@@ -11,7 +11,7 @@ from cowboy import codes as C
 from cowboy import houserules
 from cowboy import facts as F
 from cowboy.game import Game
-from display import ui
+from views import ui
 
 NAMES = {name: i for i, name in enumerate(P.KEYS)}
 

@@ -2,7 +2,7 @@
 import os
 
 from app.settings import Settings, FILE, TMP, MAX_BRIGHTNESS
-from display.sevenseg import SevenSegment
+from chips.sevenseg import SevenSegment
 from mpy import FAKES, FIRMWARE, check
 
 

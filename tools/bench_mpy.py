@@ -319,7 +319,7 @@ def play_path(app, keys, games, acts, now, times, limit, over):
 
 def mode_event(name, path, limit):
     from cowboy import codes as C
-    from display.tm1637 import TM1637
+    from chips.tm1637 import TM1637
     # The bit delay is a real sleep_us: on the host one costs ~80 us of scheduler time,
     # which says nothing about the Pico. The bus time is reported separately.
     TM1637.DELAY_US = 0

@@ -714,8 +714,8 @@ def wire_layers(events, native_pins=(), cs_pins=()):
     SCL held low waiting for the CPU, is left to the CPU), each SPI burst from its
     first byte to the end of its last.
     native: the bit-banged frames (TM1637: edges on `native_pins`, on the chip sent
-    by display/tm1637_sio.py's viper loop) and the chip-select windows (`cs_pins`:
-    MAX7219, CS low to CS high, each frame sent by display/max7219_viper.py), each
+    by chips/tm1637_sio.py's viper loop) and the chip-select windows (`cs_pins`:
+    MAX7219, CS low to CS high, each frame sent by chips/max7219_viper.py), each
     group of edges closer than NATIVE_GAP_US taken as one call; the bus inside a
     window is bus time."""
     period = i2c_period(events)

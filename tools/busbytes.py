@@ -10,7 +10,7 @@ six addressing commands and 1024 bytes of data).
 
 Bus time: I2C 9 bits per byte (8 + ACK) plus start and stop per transaction, at
 the build's clock; SPI 8 bits per byte at its baud rate; TM1637 9 clocks per byte
-plus start/stop, at the 5 us clock of the Pico's SIO transport (display/tm1637_sio.py).
+plus start/stop, at the 5 us clock of the Pico's SIO transport (chips/tm1637_sio.py).
 
     python tools/busbytes.py
 """
@@ -63,7 +63,7 @@ class Meter:
 def bus_ms(cfg, nbytes, trans):
     bus = next(iter(cfg["buses"].values()), None)
     if bus is None:
-        clock_us = 5.0          # display/tm1637_sio.py on the Pico: 2.5 us half-bits
+        clock_us = 5.0          # chips/tm1637_sio.py on the Pico: 2.5 us half-bits
         return (nbytes * 9 + trans * 3) * clock_us / 1000.0, "%d kHz bit-banged" % (
             1000 // clock_us)
     if bus["kind"] == "spi":

@@ -9,7 +9,7 @@ one of MODULES is replaced by its number. The source stays as written; lines and
 columns of everything else do not move, so tracebacks still point at the source.
 
 Only plain reads are folded: `alias` must be a module imported at the top level
-(`from cowboy import codes as C`, `from display import ui`), NAME a top-level
+(`from cowboy import codes as C`, `from views import ui`), NAME a top-level
 `NAME = const(<int expression>)` of that module. A store into such a name, or
 the alias used for something else, stops the build (FoldError). An import
 that only constants needed then goes (`from events import PRESS` becomes
@@ -21,7 +21,7 @@ import os
 import tokenize
 
 # Modules of named constants: their integer const() values are folded elsewhere.
-MODULES = ("cowboy/codes.py", "cowboy/facts.py", "display/ui.py", "input/events.py")
+MODULES = ("cowboy/codes.py", "cowboy/facts.py", "views/ui.py", "input/events.py")
 
 
 class FoldError(Exception):
@@ -123,8 +123,8 @@ def fold(source, consts, name="<source>"):
 
 def _drop_imports(source, tree, aliases, consts):
     """`source` without the imports that only constants needed: an alias import
-    (`from display import ui as U`) no longer used once its constants are folded
-    is blanked, and `from display.ui import A, B` of integer constants becomes
+    (`from views import ui as U`) no longer used once its constants are folded
+    is blanked, and `from views.ui import A, B` of integer constants becomes
     `A, B = value, value`, so a constant module is imported only where something else
     of it is used (an import costs milliseconds on the RP2040). Lines keep their
     numbers; only one-line statements are changed."""

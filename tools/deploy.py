@@ -461,7 +461,7 @@ def hall_settings(path):
         if type(d.get(key)) is not str or not d[key]:
             raise DeployError("%s: \"%s\" must be a non-empty string (docs/HALL.md)"
                               % (path, key))
-    from display import hallui
+    from views import hallui
     for key in ("hall", "table"):
         if not hallui.name_ok(d[key].encode()):
             raise DeployError("%s: \"%s\" must be 1 to %d characters from a-z (not w, x), "

@@ -10,9 +10,9 @@ toolpaths.add("../firmware")
 
 from cowboy import facts as F  # noqa: E402
 from cowboy import codes as C  # noqa: E402
-from display import ui as U  # noqa: E402
+from views import ui as U  # noqa: E402
 from display import views as V  # noqa: E402
-from display import hallviews as HV  # noqa: E402
+from views import hall as HV  # noqa: E402
 
 # Items of the game (IT_*): a sample argument and what the page means.
 ITEMS = (
@@ -188,7 +188,7 @@ def entries():
 
 
 class _Panel:
-    """What display/hallviews.py reads of the panel (display/ui.py)."""
+    """What views/hall.py reads of the panel (views/ui.py)."""
     net_state = 0
     net_pending = 0
     menu_value = 0

@@ -3,13 +3,13 @@ the web page (web/webboard.py) says it: who is at the table, the run, what the
 player needs, cue ball in hand, balls held off the table, the stroke being
 entered, the set-up menu, what to do after the win, then every score with fouls
 in a row and who is out. One place for both; runs under CPython and MicroPython.
-It reads the rules core's public state and what the panel shows (display/ui.py).
+It reads the rules core's public state and what the panel shows (views/ui.py).
 Keys are named as on the panel (OK, UNDO, the encoder's push).
 """
 from cowboy import codes as C
 from cowboy import facts as F
 from cowboy import houserules
-from display import ui as U
+from views import ui as U
 
 _BALLS = (1, 3, 5)
 _CUE = ("", "cue ball pocketed", "cue ball in the called pocket", "cue ball off the table")

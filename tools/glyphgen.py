@@ -1,13 +1,13 @@
-"""Pre-render the OLED glyphs into firmware/display/glyphs.py (bytes constants).
+"""Pre-render the OLED glyphs into firmware/draw/glyphs.py (bytes constants).
 
 The chip never computes a glyph: this tool draws the 5x7 small font from the
 pattern table below, the 28x48 big digits from the seven-segment shapes of
-display/segments.py (so every character the segment table knows has a big
+draw/segments.py (so every character the segment table knows has a big
 form), and the table that doubles a small glyph column for the double-size text.
 The generated module is committed; host_tests/test_display_glyphs.py fails when
 it differs from what this tool writes.
 
-    python tools/glyphgen.py            # rewrite firmware/display/glyphs.py
+    python tools/glyphgen.py            # rewrite firmware/draw/glyphs.py
     python tools/glyphgen.py --check    # exit 1 if it is out of date
 """
 import os
@@ -16,9 +16,9 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
-from display.segments import CHARS, SEG_A, SEG_B, SEG_C, SEG_D, SEG_E, SEG_F, SEG_G  # noqa: E402
+from draw.segments import CHARS, SEG_A, SEG_B, SEG_C, SEG_D, SEG_E, SEG_F, SEG_G  # noqa: E402
 
-OUT = os.path.join(ROOT, "firmware", "display", "glyphs.py")
+OUT = os.path.join(ROOT, "firmware", "draw", "glyphs.py")
 
 SMALL_W = 6           # cell width: 5 pixels and a gap
 BIG_W = 28
@@ -201,7 +201,7 @@ def main(argv):
     if argv[1:] == ["--check"]:
         with open(OUT) as f:
             if f.read() != text:
-                print("firmware/display/glyphs.py is out of date: run python tools/glyphgen.py")
+                print("firmware/draw/glyphs.py is out of date: run python tools/glyphgen.py")
                 return 1
         return 0
     if argv[1:]:

@@ -47,7 +47,7 @@ CREATE TABLE IF NOT EXISTS games (
 """
 
 
-NAME = re.compile(r"[a-vyz0-9-]{1,12}\Z")       # display/hallui.py NAME_CHARS, MAX_NAME
+NAME = re.compile(r"[a-vyz0-9-]{1,12}\Z")       # views/hallui.py NAME_CHARS, MAX_NAME
 FIRST_LINE = re.compile(r"# game ([1-9][0-9]{0,9})\Z")
 MAX_NUMBER = 2 ** 30 - 1
 MAX_MESSAGE = 65536         # the broker's message_size_limit (docs/HALL.md)

@@ -1,7 +1,7 @@
 """Record the wiring check of each OLED build for firmware/display/hello.py.
 
 The firmware's own display/screens.py draws the check (Screens.settle() with no
-game and no panel) on the Pico's transport (display/oled_fifo.py, a step's
+game and no panel) on the Pico's transport (chips/oled_fifo.py, a step's
 writes as one stream; behind a multiplexer one picture to all panels, then each
 one's differences), here on recording buses: every I2C transaction, the
 multiplexer's included, in the order the board sends them. `tools/deploy.py
@@ -53,7 +53,7 @@ class Bus:
 
 
 class Burst:
-    """display/i2c_viper.py's Burst on one controller, over `bus` (anything with
+    """chips/i2c_viper.py's Burst on one controller, over `bus` (anything with
     machine.I2C's writeto()): each stream decoded into its transactions, written."""
 
     def __init__(self, bus):

@@ -52,7 +52,7 @@ def _quick_wires():
     """The WebAssembly port's time.sleep_us() waits about 1.6 ms whatever it is
     asked for; the fake wires need no settling time, so a driver that bit-bangs
     (TM1637) gets a sleep that returns at once. Nothing else changes."""
-    from display import tm1637
+    from chips import tm1637
     if hasattr(tm1637, "sleep_us"):
         tm1637.sleep_us = _no_sleep
 

@@ -7,8 +7,8 @@ state the views read stays on the panel (`net_state`, `net_pending`, `name`,
 `name_len`, `cursor`, `menu_value`). Keys and turns allocate nothing; saving a name
 does (the bytes handed to `rename()`, the file).
 """
-from display import ui
-from display import hallui as H
+from views import ui
+from views import hallui as H
 from app.panel import K_OK, K_UNDO
 
 

@@ -1,7 +1,7 @@
 """The main loop: input poll -> panel -> game (through the journal) -> displays.
 
 `make()` assembles the application from ready parts (real ones from
-board/factory.py on the Pico, fakes in the simulator and the tests); `App.step(now)`
+factory.py on the Pico, fakes in the simulator and the tests); `App.step(now)`
 is one pass of the loop with the time passed in, so the simulator and the tests
 drive it in simulated time. A pass allocates nothing, except the rare idle pass
 that writes a journal checkpoint when the players pause (docs/ARCHITECTURE.md,
@@ -11,7 +11,7 @@ import gc
 
 from board import config
 from cowboy.game import Game
-from display import ui
+from views import ui
 from app.panel import Panel
 
 from ticks import ticks_diff
@@ -256,13 +256,13 @@ def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadratur
     clock: ms clock (time.ticks_ms on the Pico): key edges are then captured by
         pin interrupts from this moment on, so a key pressed while the journal
         is resumed or the displays start is applied once the loop runs.
-    inputs, screens: already made (board/factory.py makes them first, so that the
+    inputs, screens: already made (factory.py makes them first, so that the
         keys are live and the displays show the wiring check before the rest of
         the firmware is even imported); then key_pin, buses, display_pin,
         quadrature and clock are not used.
     shown_at: when `screens` began to show the wiring check (ms clock): a resumed
         game's short start-up counts from then (panel.Panel.start).
-    game: a cowboy.game.Game made before (board/factory.py makes it early, while
+    game: a cowboy.game.Game made before (factory.py makes it early, while
         the heap still has room for its history in one piece), or None.
     """
     if root is not None:

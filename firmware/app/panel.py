@@ -2,12 +2,12 @@
 
 Turns input events (`kind << 8 | source`, docs/ARCHITECTURE.md) into the facts of
 the stroke being composed, commits them to the rules core, and keeps what the views
-show besides the game (mode, note, field, menu; display/ui.py). docs/PANEL.md is
+show besides the game (mode, note, field, menu; views/ui.py). docs/PANEL.md is
 the operator's description of every key. Handling an event allocates nothing.
 """
 from cowboy import codes as C
 from cowboy import facts as F
-from display import ui
+from views import ui
 from app.stats import Stats
 from app.settings import Settings, MIN_PLAYERS, MAX_PLAYERS, MAX_BRIGHTNESS
 from input.events import PRESS, RELEASE, LONG, CW, CCW   # noqa: F401  (re-exported)

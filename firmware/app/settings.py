@@ -8,7 +8,7 @@ that is missing, unreadable or out of range gives the defaults for that field.
 import json
 import os
 
-from display.ui import MAX_BRIGHTNESS   # noqa: F401  (re-exported)
+from views.ui import MAX_BRIGHTNESS   # noqa: F401  (re-exported)
 
 try:
     from micropython import const

@@ -13,7 +13,7 @@ cells, some 150 ms of imports on the RP2040, then every seat rendered. Yet it is
 the same picture at every start. `tools/deploy.py build` records it for each
 build whose displays are all OLEDs on I2C (tools/hellorec.py: the I2C
 transactions that Screens.settle() makes on the Pico's transport, run on the
-host) and packs it with the modules as hello/<build>.bin. board/factory.py plays
+host) and packs it with the modules as hello/<build>.bin. factory.py plays
 it once the keys are set up, before those imports; Screens.assume() then renders
 the same views and takes them as what the panels show, so the next update sends
 only what changes.
@@ -23,7 +23,7 @@ on one I2C controller: the controller id (1 byte), the address (1 byte), the
 number of words (2 bytes, little-endian), then the words, as the RP2040's
 IC_DATA_CMD takes them (2 bytes each, little-endian: the byte, and bit 9, STOP,
 on the last byte of each transaction). On the Pico they go straight into the
-controllers' FIFOs (display/i2c_viper.py), a stream on one controller at the
+controllers' FIFOs (chips/i2c_viper.py), a stream on one controller at the
 same time as the next one on the other (oled4: two panels drawn at once).
 """
 import os
@@ -71,7 +71,7 @@ def streams(data):
 def play(data, i2cs, burst=None):
     """Send a recording. `i2cs`: controller id -> bus (machine.I2C); `burst`:
     None (each transaction a writeto()), or the FIFO transport's class
-    (display/i2c_viper.py Burst, made per controller id). True once all of it
+    (chips/i2c_viper.py Burst, made per controller id). True once all of it
     went out; False on a bus error or a damaged recording, and nothing more is
     sent: the caller then draws the check live, and a display that fails is
     found and retried there."""
@@ -134,7 +134,7 @@ def drivers(build, buses, pin, tm1637=None, burst=None):
     """The list of display drivers, one per seat (display/screens.py build()).
     Only the driver modules the build uses are imported (seven-segment builds
     load no glyphs). `tm1637`: the TM1637 transport class, called as
-    tm1637(clk_pin, dio_pin, clk_gpio, dio_gpio) (None: display/tm1637.py);
+    tm1637(clk_pin, dio_pin, clk_gpio, dio_gpio) (None: chips/tm1637.py);
     `burst`: the OLEDs' I2C stream transport, called as burst(bus_id) (None: one
     writeto() per transaction)."""
 
@@ -156,12 +156,12 @@ def drivers(build, buses, pin, tm1637=None, burst=None):
             if tm1637 is not None:
                 out.append(tm1637(get_pin(e[1]), get_pin(e[2]), e[1], e[2]))
             else:
-                from display.tm1637 import TM1637
+                from chips.tm1637 import TM1637
                 out.append(TM1637(get_pin(e[1]), get_pin(e[2])))
         elif kind == "max7219":
             name = e[1]
             if name not in chains:
-                from display.max7219 import MAX7219Chain
+                from chips.max7219 import MAX7219Chain
                 count = 0
                 for x in entries:
                     if x[0] == "max7219" and x[1] == name:
@@ -170,30 +170,30 @@ def drivers(build, buses, pin, tm1637=None, burst=None):
                 chains[name] = MAX7219Chain(buses[name], get_pin(cfg["cs"]), count)
             out.append(chains[name].module(e[2]))
         elif kind == "ht16k33":
-            from display.ht16k33 import HT16K33
+            from chips.ht16k33 import HT16K33
             out.append(HT16K33(buses[e[1]], e[2]))
         elif kind == "ssd1306" or kind == "sh1106":
             bus = buses[e[1]]
             if len(e) > 3:
                 name = e[1]
                 if name not in muxes:
-                    from display.tca9548a import TCA9548A
+                    from chips.tca9548a import TCA9548A
                     muxes[name] = TCA9548A(bus, build["buses"][name].get("mux", 0x70))
                 bus = muxes[name].channel(e[3])
             if burst is not None:
-                from display import oled_fifo as O
+                from chips import oled_fifo as O
                 cls = O.SH1106_FIFO if kind == "sh1106" else O.SSD1306_FIFO
                 if e[1] not in bursts:          # one transport per I2C controller
                     bursts[e[1]] = burst(build["buses"][e[1]]["id"])
                 out.append(cls(bus, e[2], burst=bursts[e[1]]))
             else:
-                from display import oled as O
+                from chips import oled as O
                 cls = O.SH1106_I2C if kind == "sh1106" else O.SSD1306_I2C
                 out.append(cls(bus, e[2]))
         else:
             raise ValueError(kind)
     if muxes and burst is not None:
-        from display.oled_fifo import share
+        from chips.oled_fifo import share
         share(out)          # one start-up picture for all the multiplexer's OLEDs
     return out
 

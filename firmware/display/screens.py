@@ -44,8 +44,8 @@ Nothing here allocates after construction.
 from ticks import ticks_diff, ticks_add
 
 from display import views as V
-from display.blit import blit
-from display.ui import MAX_BRIGHTNESS
+from draw.blit import blit
+from views.ui import MAX_BRIGHTNESS
 
 KIND_4 = 4
 KIND_8 = 8
@@ -55,12 +55,12 @@ KIND_OLED = 64
 # layout has no spare row: the status line, big digits and item line fill 64 rows.)
 SHIFTS = (0, 1, 2, 1)
 
-# Seven-segment builds keep this: board/factory.py sets a faster TM1637 transport
+# Seven-segment builds keep this: factory.py sets a faster TM1637 transport
 # on the Pico, called as TM1637_DRIVER(clk_pin, dio_pin, clk_gpio, dio_gpio).
 TM1637_DRIVER = None
 # OLED builds keep this None (one writeto() per transaction): on the Pico
-# board/factory.py sets the I2C transport that sends a step's writes as one
-# stream, called as OLED_BURST(bus_id) (display/oled_fifo.py, display/i2c_viper.py).
+# factory.py sets the I2C transport that sends a step's writes as one
+# stream, called as OLED_BURST(bus_id) (chips/oled_fifo.py, chips/i2c_viper.py).
 OLED_BURST = None
 
 
@@ -84,11 +84,11 @@ class Screens:
         cells = None
         for i in range(n):
             d = displays[i]
-            if hasattr(d, "show"):         # an OLED (display/oled.py): text cells
+            if hasattr(d, "show"):         # an OLED (chips/oled.py): text cells
                 self.kinds[i] = KIND_OLED
                 lay = V.LayoutOLED()
                 if cells is None:
-                    from display.cells import Cells
+                    from draw.cells import Cells
                     cells = Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV, V.OLED_MARK_X)
                 d.layout(cells)
             elif d is not None and d.digits >= 8:
@@ -432,7 +432,7 @@ class Screens:
 
     def _pairs(self):
         """Whether two displays can be flushed at the same time (OLEDs on two I2C
-        controllers, display/oled_fifo.py)."""
+        controllers, chips/oled_fifo.py)."""
         d = self.displays
         for i in range(self.count):
             for j in range(i + 1, self.count):

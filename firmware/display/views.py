@@ -1,6 +1,6 @@
 """What each player's display shows: the view rules.
 
-`Seat` reads the rules core (`cowboy.game.Game`) and the panel (`display.ui`) and
+`Seat` reads the rules core (`cowboy.game.Game`) and the panel (`views.ui`) and
 decides, for one player, a main value (score, player number, menu value ...) and a
 short list of items (the run, stage cue, fouls, cue ball in hand, balls held off
 the table, the reason of a foul and the run it wiped, a note, the preview of a
@@ -38,8 +38,8 @@ except ImportError:
 # importing any of them.
 from cowboy import codes as C
 from cowboy import facts as F
-from display import ui as U
-from display.blit import blit, fill, decimal
+from views import ui as U
+from draw.blit import blit, fill, decimal
 from ticks import ticks_diff
 
 # Main value of a seat.
@@ -478,7 +478,7 @@ class Seat:
             self.at_table = self.index == v
         elif item == U.MENU_START:
             self.value = st.players if st is not None else 8
-        elif item >= U.MENU_NET:         # hall mode (display/hallviews.py)
+        elif item >= U.MENU_NET:         # hall mode (views/hall.py)
             self.hall = panel
 
     def _stats(self, panel):
@@ -622,11 +622,11 @@ def item4(t, seat, k):
 
 
 def _hall():
-    """display/hallviews.py, the hall items of the set-up menu: imported the first
+    """views/hall.py, the hall items of the set-up menu: imported the first
     time one shows (hall mode only), so a plain Pico keeps the RAM."""
     global _hallviews
     if _hallviews is None:
-        from display import hallviews
+        from views import hall as hallviews
         _hallviews = hallviews
     return _hallviews
 
@@ -822,7 +822,7 @@ OLED_INV = _INV
 # right edge, around " AT TABLE" (cells 12-20); a change of shooter rewrites these
 # 56 columns on two displays, not two whole pages.
 OLED_MARK_X = const(72)
-# Where each character of the OLED text is drawn (display/cells.py): (first index,
+# Where each character of the OLED text is drawn (draw/cells.py): (first index,
 # count, kind, x of the first cell, step, top page); kinds 1 small (5x7 on one
 # page), 2 big (28x48, pages 1-6), 3 small at double size (two pages).
 OLED_CELLS = (

@@ -32,7 +32,7 @@ import asyncio
 
 from app import journal as J
 from cowboy import recordtext as T
-from display import hallui as HU
+from views import hallui as HU
 
 SETTINGS_FILE = "hall.json"
 SETTINGS_TMP = "hall.tmp"

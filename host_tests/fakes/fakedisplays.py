@@ -625,7 +625,7 @@ from fakebuses import Net  # noqa: E402  (wires for the TM1637 and chip selects)
 # ---- reading an OLED picture back into text ------------------------------------
 
 def _glyph_tables():
-    from display import fonts
+    from draw import fonts
     small = {}
     for code in list(range(48, 58)) + list(range(65, 91)) + list(range(32, 48)) + \
             list(range(58, 65)):
@@ -656,7 +656,7 @@ def read_oled(px):
     {"top", "inverted", "big", "side", "bottom"} (text, stripped); "inverted": the
     at-table mark (views.OLED_MARK_X) is lit.
     Tries the pixel-shift positions and keeps the one that reads best."""
-    from display import fonts
+    from draw import fonts
     from display.views import OLED_MARK_X as MARK_X
     small, big = _glyph_tables()
     best = None

@@ -2,8 +2,8 @@
 imports this the first time one shows): the connection, the hall and the table
 name, the name editor. Every text comes from the tables below (their codes are in
 docs/DISPLAYS.md's legend); rendering allocates nothing."""
-from display import ui as U
-from display import hallui as HU
+from views import ui as U
+from views import hallui as HU
 from display.views import _pick
 
 # The connection (hallui.NET_*); the OLED adds ", N UNSENT".

@@ -17,7 +17,7 @@ except ImportError:
     def sleep_us(us):
         pass
 
-from display.sevenseg import SevenSegment
+from chips.sevenseg import SevenSegment
 
 TM1637_DATA_AUTO = const(0x40)    # data command: write display, auto-increment
 TM1637_DATA_FIXED = const(0x44)   # data command: write display, fixed address

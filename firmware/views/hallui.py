@@ -1,6 +1,6 @@
 """The hall items of the set-up menu (hall mode only): codes the panel's hall menu
 (app/hallmenu.py), the hall publisher (net/hall.py) and the views
-(display/hallviews.py) share, and what a name may be. Apart from display/ui.py so
+(views/hall.py) share, and what a name may be. Apart from views/ui.py so
 that a plain Pico does not load them."""
 try:
     from micropython import const

@@ -10,8 +10,8 @@ except ImportError:
     def const(x):
         return x
 
-from display.blit import changes
-from display.sevenseg import SevenSegment
+from draw.blit import changes
+from chips.sevenseg import SevenSegment
 
 HT16K33_RAM = const(0x00)         # | address 0x00-0x0F, then data (auto-increment)
 HT16K33_SYSTEM = const(0x20)      # | 1: oscillator on
@@ -68,7 +68,7 @@ class HT16K33(SevenSegment):
 
     def _changes(self):
         """SevenSegment._changes with the changed digits found and marked sent
-        in one call (display/blit.py changes(): native code on the Pico)."""
+        in one call (draw/blit.py changes(): native code on the Pico)."""
         m = changes(self._sent, self.seg, self.digits, _BITS)
         if not m:
             return 0

@@ -12,9 +12,9 @@ except ImportError:
     def const(x):
         return x
 
-from display.blit import fill
-from display.segments import encode_with, CHARS
-from display.sevenseg import SevenSegment
+from draw.blit import fill
+from draw.segments import encode_with, CHARS
+from chips.sevenseg import SevenSegment
 
 MAX7219_NOOP = const(0x00)
 MAX7219_DIGIT0 = const(0x01)      # DIGIT0-DIGIT7: 0x01-0x08
@@ -56,7 +56,7 @@ class MAX7219Chain:
     A flush composes all its frames first (`frames`: frame j at j * 2 * count,
     no-op words where a frame carries nothing for a chip), then sends them in one
     go (`_send`): on the Pico one native call does it (`use()`,
-    display/max7219_viper.py), elsewhere a CS low, `spi.write` and CS high per
+    chips/max7219_viper.py), elsewhere a CS low, `spi.write` and CS high per
     frame."""
 
     def __init__(self, spi, cs, count):
@@ -79,7 +79,7 @@ class MAX7219Chain:
         cs.value(1)
 
     def use(self, native, spi_id, cs_gpio):
-        """Compose and send in native code: `native` (display/max7219_viper.py)
+        """Compose and send in native code: `native` (chips/max7219_viper.py)
         has `frames(spi_id, cs_gpio, buf, n, size)`, which sends n frames of
         `size` bytes from buf (nonzero: it failed), and
         `compose(at, dirty, todo, ORDER, buf, size)`, which takes the modules

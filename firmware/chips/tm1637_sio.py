@@ -1,6 +1,6 @@
 """TM1637 at its own speed on the RP2040: one native call per frame (device only).
 
-The portable driver (display/tm1637.py) makes a method call and a `Pin.value()`
+The portable driver (chips/tm1637.py) makes a method call and a `Pin.value()`
 per half-bit, about 55 us each on the chip: a byte took 1 ms. Here one viper
 function sends a whole frame (start, bytes LSB first with the ninth-clock ACK
 read, stop) by writing the SIO registers directly: GPIO_OUT_SET/CLR for the
@@ -9,14 +9,14 @@ ACK, GPIO_IN to read it. A half-bit is HALF_LOOPS turns of a busy loop: 2.5 us
 measured on the emulated Pico at 125 MHz (a 200 kHz clock; the chip allows about
 250 kHz), so a 5-byte frame takes 0.25 ms.
 
-Compiled by mpy-cross with -march=armv6m (tools/deploy.py); board/factory.py
+Compiled by mpy-cross with -march=armv6m (tools/deploy.py); factory.py
 chooses it on the Pico (display.screens.TM1637_DRIVER). CPython, the simulator
 and the host tests use the portable driver, which speaks the same frames.
 Modules on a shared CLK each keep their own DIO, as with the portable driver.
 """
 import micropython
 
-from display.sevenseg import SevenSegment
+from chips.sevenseg import SevenSegment
 
 _EIO = 5
 HALF_LOOPS = 14        # busy-loop turns per half-bit: 2.5 us on the emulated Pico (docs/DISPLAYS.md)
@@ -121,7 +121,7 @@ def _changed(seg, sent, buf, n: int) -> int:
 
 
 class TM1637SIO(SevenSegment):
-    """The TM1637 driver of display/tm1637.py, sending through _frame()."""
+    """The TM1637 driver of chips/tm1637.py, sending through _frame()."""
 
     def __init__(self, clk, dio, clk_gpio, dio_gpio, digits=4):
         SevenSegment.__init__(self, digits)

@@ -73,7 +73,7 @@ def make(watchdog=None, root="/"):
     if oled and rp2:
         # an OLED's writes as streams into the I2C controller's FIFO (the
         # recording's too: on oled4 into both controllers at once)
-        from display.i2c_viper import Burst as fifo
+        from chips.i2c_viper import Burst as fifo
     shown = None
     ds = None
     if oled:
@@ -93,14 +93,14 @@ def make(watchdog=None, root="/"):
         tm1637 = None
         if build["displays"][0][0] == "tm1637" and rp2:
             # TM1637 frames by direct SIO register writes (native code: the chip only)
-            from display.tm1637_sio import TM1637SIO as tm1637
+            from chips.tm1637_sio import TM1637SIO as tm1637
         ds = drivers(build, bus, display_pin, tm1637)
         if rp2:
-            # MAX7219 chains: a flush's frames in one native call (display/max7219_viper.py)
+            # MAX7219 chains: a flush's frames in one native call (chips/max7219_viper.py)
             for i in range(len(build["displays"])):
                 e = build["displays"][i]
                 if e[0] == "max7219":
-                    from display import max7219_viper
+                    from chips import max7219_viper
                     b = build["buses"][e[1]]
                     ds[i].chain.use(max7219_viper, b["id"], b["cs"])
         shown = time.ticks_ms()

@@ -8,7 +8,7 @@ since the last flush; `flush(True)` re-initialises the chip and sends
 everything, so a chip upset by interference or a power dip recovers. Bus errors
 propagate as OSError; after one, the next flush is a full one.
 """
-from display.segments import encode_with, CHARS
+from draw.segments import encode_with, CHARS
 
 
 class SevenSegment:

@@ -1,24 +1,24 @@
 """OLEDs over I2C with a step's writes as one stream (the Pico's transport).
 
-display/oled.py's OLED_I2C makes one `i2c.writeto()` per transaction, which
+chips/oled.py's OLED_I2C makes one `i2c.writeto()` per transaction, which
 returns once the transaction's last byte is out: the bus stood idle while the
 next page was composed and the next call made (0.3-0.6 ms between a stroke's
 transactions on the RP2040, 1.5 ms between whole pages at start-up). OLED_FIFO
 makes the same transactions (the same bytes in the same order) as 16-bit words of
 the RP2040 I2C controller's IC_DATA_CMD register and hands each, as soon as it is
-composed, to a transport (display/i2c_viper.py) that queues it in the
+composed, to a transport (chips/i2c_viper.py) that queues it in the
 controller's transmit FIFO: the next page is composed while the FIFO drains, and
 the controller starts each transaction after the previous STOP by itself.
 
 The word composers (two bytes a word, little-endian, as the RP2040 reads them):
 `words(dst, at, src, n)`: src[:n] as one transaction from word `at` of dst: the
   byte, and on the last one the STOP bit (bit 9); returns the word after it.
-`frame_words(dst, at, src, x, n, page, col)`: what display/blit.py's `frame()`
+`frame_words(dst, at, src, x, n, page, col)`: what draw/blit.py's `frame()`
   writes (page and column commands, 0x40, then src[x:x + n]), as one transaction
   of such words; returns the word after it.
 
 On the Pico (sys.platform "rp2") words() and frame_words() come from
-display/blit_viper.py (native code); here their portable twins. Board/factory.py
+draw/blit_viper.py (native code); here their portable twins. Board/factory.py
 chooses this module on the Pico (display.screens.OLED_BURST); without a transport
 (`burst` None: the host tests) each transaction goes out as an `i2c.writeto()`,
 the same writes OLED_I2C makes.
@@ -36,9 +36,9 @@ except ImportError:
     def const(x):
         return x
 
-from display.blit import blit, diff
-from display.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE
-from display.oled import (OLED_I2C, SH1106_INIT, PAGES, WIDTH, UNKNOWN, _NEW, _OLD, _SPANS,
+from draw.blit import blit, diff
+from draw.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE
+from chips.oled import (OLED_I2C, SH1106_INIT, PAGES, WIDTH, UNKNOWN, _NEW, _OLD, _SPANS,
                           _TX, _TXV)
 
 
@@ -85,7 +85,7 @@ class OLED_FIFO(OLED_I2C):
     begin(addr) before the first, feed(words, k, n) after each (queues words
     k..n-1, returns once the last is queued), end() once the step is composed
     (waits for the last STOP); each raises OSError on a bus error
-    (display/i2c_viper.py), and the driver then resends everything. Behind a
+    (chips/i2c_viper.py), and the driver then resends everything. Behind a
     TCA9548A the channel is selected once per stream (a writeto() to the
     multiplexer). `burst` None: the portable twin, each transaction an
     i2c.writeto() as OLED_I2C makes it. `flush()` (start-up) is one stream for
@@ -97,7 +97,7 @@ class OLED_FIFO(OLED_I2C):
             _W = bytearray(2 * _STREAM)
         self._open = False    # begin() done, end() not yet
         self.burst = burst
-        self._mux = getattr(i2c, "mux", None)     # a display/tca9548a.py Channel
+        self._mux = getattr(i2c, "mux", None)     # a chips/tca9548a.py Channel
         self._ch = getattr(i2c, "ch", 0)
         self._mask = 0        # while broadcasting: the multiplexer channels written
         self._cap = None      # flush_with(): the stream composed here, not sent
@@ -320,4 +320,4 @@ class SH1106_FIFO(OLED_FIFO):
 
 
 if sys.platform == "rp2":
-    from display.blit_viper import words, frame_words  # noqa: F811 (native)
+    from draw.blit_viper import words, frame_words  # noqa: F811 (native)

@@ -1,7 +1,7 @@
-"""display/segments.py's `encode` as viper native code (device only).
+"""draw/segments.py's `encode` as viper native code (device only).
 
 About 0.2 ms a display in Python on the RP2040, a few microseconds here.
-Compiled by mpy-cross with -march=armv6m (tools/deploy.py); display/segments.py
+Compiled by mpy-cross with -march=armv6m (tools/deploy.py); draw/segments.py
 imports it on the Pico only (a port without a native emitter cannot load it).
 """
 import micropython

@@ -1,10 +1,10 @@
-"""The byte loops of display/blit.py as viper native code (device only).
+"""The byte loops of draw/blit.py as viper native code (device only).
 
 Compiled by mpy-cross with -march=armv6m (tools/deploy.py); a port without a
 native emitter (CPython, the WebAssembly MicroPython) cannot load this module,
-so display/blit.py imports it only on the Pico. Each function does what its
-portable twin in display/blit.py does (words() and frame_words(): in
-display/oled_fifo.py), to the byte (host_tests compare them under
+so draw/blit.py imports it only on the Pico. Each function does what its
+portable twin in draw/blit.py does (words() and frame_words(): in
+chips/oled_fifo.py), to the byte (host_tests compare them under
 the unix micropython, which has a native emitter too).
 """
 import micropython

@@ -1,10 +1,10 @@
 """SSD1306 and SH1106 128x64 monochrome OLED drivers, drawn from text cells.
 
 The panel's own RAM is the picture: there is no frame buffer. The driver is given
-a cell layout (display/cells.py: where each character of a text is drawn, and in
+a cell layout (draw/cells.py: where each character of a text is drawn, and in
 which glyph size) and the text to show (`show(text, dx)`); it keeps, per page, the
 text that page last received. For each page whose text changed, `step()` makes
-one call of display/blit.py's `diff()` (native code on the Pico): over the columns
+one call of draw/blit.py's `diff()` (native code on the Pico): over the columns
 of the changed cells it composes the page as it is to show and as the panel shows
 it (from the page's last text) and lists the runs of columns that differ; only
 those go out (page, column low, column high, then the data of each run; runs at
@@ -23,7 +23,7 @@ Logic is separate from transport: subclasses implement `write_cmds(src, n)` and
 `send_span(page, column, n)` (the data already composed in the shared buffer at
 DATA_AT), or a whole `_span(page, x, n)`, for I2C or SPI. OLED_I2C makes one
 `writeto()` per transaction (its `_span` composes header and data in one call);
-display/oled_fifo.py's OLED_FIFO (the Pico's) sends a step's transactions as one
+chips/oled_fifo.py's OLED_FIFO (the Pico's) sends a step's transactions as one
 stream into the I2C controller's FIFO, with no gap between them. Both chips are
 driven in page addressing mode, which they share; the SH1106 has 132 columns of
 RAM with the panel on 2-129, hence its 2-column offset.
@@ -34,8 +34,8 @@ except ImportError:
     def const(x):
         return x
 
-from display.blit import blit, changes, diff, frame
-from display.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE
+from draw.blit import blit, changes, diff, frame
+from draw.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE
 
 SET_LOW_COLUMN = const(0x00)      # | column & 0x0F
 SET_HIGH_COLUMN = const(0x10)     # | column >> 4
@@ -112,7 +112,7 @@ class OLED:
             self.layout(cells)
 
     def layout(self, cells):
-        """Take a display.cells.Cells layout; everything is resent."""
+        """Take a draw.cells.Cells layout; everything is resent."""
         self.cells = cells
         self.want = bytearray(cells.size)          # the text to show
         self.sent = bytearray(PAGES * cells.size)  # per page: the text it last got
@@ -169,7 +169,7 @@ class OLED:
 
     def pairs_with(self, other):
         """Whether this display and `other` can be flushed at the same time
-        (display/oled_fifo.py: two I2C controllers on the Pico)."""
+        (chips/oled_fifo.py: two I2C controllers on the Pico)."""
         return False
 
     def changing(self):

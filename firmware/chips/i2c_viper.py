@@ -3,7 +3,7 @@ controller (device only).
 
 `machine.I2C.writeto()` sends one transaction per call and returns once its
 last byte is out, so a driver composes the next transaction while the bus is
-idle. Here display/oled_fifo.py's OLED_FIFO hands each transaction, as 16-bit
+idle. Here chips/oled_fifo.py's OLED_FIFO hands each transaction, as 16-bit
 IC_DATA_CMD words (the byte; bit 9, STOP, on the last byte of each transaction),
 to `feed()` as soon as it is composed; `feed()` returns once the last word is
 queued, and the driver composes the next page while the 16-word FIFO drains.
@@ -31,7 +31,7 @@ Register offsets from the RP2040 datasheet (I2C0 at 0x40044000, I2C1 at
 them. No DMA: the emulator does not pace DMA by the I2C requests, so it could not
 be measured there.
 
-Compiled by mpy-cross with -march=armv6m (tools/deploy.py); board/factory.py
+Compiled by mpy-cross with -march=armv6m (tools/deploy.py); factory.py
 chooses it on the Pico (display.screens.OLED_BURST). Nothing is allocated unless
 an error is raised.
 """

@@ -2,7 +2,7 @@
 
 Through `machine.SPI.write` and `Pin.value` each frame of a flush costs some
 0.3 ms of Python calls for 0.128 ms of bus time (16 bytes at 1 MHz). Here one
-viper function sends all the frames of a flush (display/max7219.py
+viper function sends all the frames of a flush (chips/max7219.py
 MAX7219Chain._send) by writing the registers directly (and another composes
 them, `compose`):
 
@@ -17,7 +17,7 @@ them, `compose`):
 
 The bus keeps the set-up `machine.SPI` gave it (clock, mode 0, 8-bit frames);
 the CS pin stays an SIO output as the driver made it. Compiled by mpy-cross
-with -march=armv6m (tools/deploy.py); board/factory.py hands `frames` to the
+with -march=armv6m (tools/deploy.py); factory.py hands `frames` to the
 chain on the Pico only (MAX7219Chain.use). CPython, the simulator and the host
 tests use the portable path, which puts the same bytes and CS edges on the wire.
 """

@@ -13,14 +13,14 @@ the right edge: those columns lit, glyphs dark.
 `Cells.page(buf, p, text, t, dx)` writes the 128 columns of page p of the picture
 of text[t:t + size] (shifted dx columns right) into a buffer, from the
 pre-rendered glyphs (tests and tools; an OLED needs no frame buffer, its own RAM
-is the picture). The work is display/blit.py's `diff()` over `lay`, the cells of
+is the picture). The work is draw/blit.py's `diff()` over `lay`, the cells of
 each page left to right as 4 bytes (text index, kind, x, row of the cell on that
 page), those of page p the entries lay[2 + p] to lay[3 + p] - 1 after a header of
 11 bytes (the OLED driver makes the same call, one a changed page). Nothing here
 allocates after construction, but `page()` its buffers at its first call.
 """
-from display.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE, BIG_PAGES
-from display.blit import blit, diff
+from draw.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE, BIG_PAGES
+from draw.blit import blit, diff
 
 NONE = 0
 SMALL_CELL = 1

@@ -60,7 +60,7 @@ def encode(src, dst, n):
 
 def encode_with(chars, src, dst, n):
     """encode() with the character table given (CHARS): the drivers call this one
-    (native on the Pico: display/segments_viper.py), a call less per text."""
+    (native on the Pico: draw/segments_viper.py), a call less per text."""
     j = 0
     for i in range(len(src)):
         c = src[i]
@@ -77,4 +77,4 @@ def encode_with(chars, src, dst, n):
 
 
 if sys.platform == "rp2":
-    from display.segments_viper import encode_with  # noqa: F811 (native)
+    from draw.segments_viper import encode_with  # noqa: F811 (native)

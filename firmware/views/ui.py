@@ -51,7 +51,7 @@ MENU_BUILD = const(7)      # the display build this board drives (nothing to cha
 MENU_START = const(8)      # start the game with these settings
 MENU_CONFIRM = const(9)    # house rules changed: OK starts a new game with them
 # Hall mode only (panel.hall set), after MENU_BUILD: the connection (read-only), then
-# the hall and the table name; their codes are in display/hallui.py.
+# the hall and the table name; their codes are in views/hallui.py.
 MENU_NET = const(10)       # panel.net_state, panel.net_pending
 MENU_HALL = const(11)      # the hall's name: panel.name[:name_len], cursor, menu_value
 MENU_TABLE = const(12)     # the table's name, the same way

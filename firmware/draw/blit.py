@@ -12,7 +12,7 @@
   or past `size`; returns the position after it (display/views.py Text.n).
 `diff(new, old, spans, lay, want, sent, base, dx, p, merge, small, big, index,
   double)`: the columns of page p to send, in one call: from the header of `lay`
-  (display/cells.py: [0] the mark flag's text index, [1] the mark's first column,
+  (draw/cells.py: [0] the mark flag's text index, [1] the mark's first column,
   [2 + q] the first entry of page q, entries of 4 bytes from byte 11) it finds the
   columns of the cells whose character differs between `want` (what is to show)
   and sent[base:] (what page p shows), composes both pictures over those columns
@@ -21,7 +21,7 @@
   (first, end) byte pairs into spans; returns their number. merge < 0: the whole page composed into new, one span 0-128.
 
 On the Pico (sys.platform "rp2") the same functions come from
-display/blit_viper.py (native code, imported below); CPython, the unix and the
+draw/blit_viper.py (native code, imported below); CPython, the unix and the
 WebAssembly MicroPython use these. Nothing here allocates. (MicroPython v1.24
 allocates a slice object for `dst[a:b] = src`, so whole-buffer copies use these
 too.)
@@ -193,5 +193,5 @@ def diff(new, old, spans, lay, want, sent, base, dx, p, merge, small, big, index
 
 
 if sys.platform == "rp2":
-    from display.blit_viper import (blit, fill, changes,  # noqa: F811 (native)
+    from draw.blit_viper import (blit, fill, changes,  # noqa: F811 (native)
                                     frame, decimal, diff)
