@@ -4,7 +4,7 @@ from cowboy.game import Game
 from views import ui as U
 from display.screens import build
 from fakedisplays import fake_board, read_oled, OLEDDevice
-from display.views import PAGE_MS
+from views.ui import PAGE_MS
 
 
 class Settings:

@@ -23,7 +23,7 @@ def layout(data):
     return base, files
 
 
-def damaged(data, kind, path="/display/views.mpy"):
+def damaged(data, kind, path="/views/seat.mpy"):
     """`data` (a whole pack) with one kind of damage; the size stays the same.
 
     zeroed-block / erased-block: the 4 KB flash block that holds the middle of

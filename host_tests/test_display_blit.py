@@ -10,10 +10,10 @@ from draw import blit as P
 from draw import blit_viper as N
 from draw.cells import Cells
 from draw.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE
-from display import views as V
+from views import oled as VO
 
-cells = Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV, V.OLED_MARK_X)
-cells0 = Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV)
+cells = Cells(VO.OLED_CELLS, VO.OLED_TEXT, VO.OLED_INV, VO.OLED_MARK_X)
+cells0 = Cells(VO.OLED_CELLS, VO.OLED_TEXT, VO.OLED_INV)
 seed = [12345]
 
 
@@ -29,7 +29,7 @@ def rnd(n):
 chars = b" 0123456789+-ABCDEFINORSTWXYZ!:,.?I" + bytes(range(128, 140))
 texts = []
 for k in range(40):
-    t = bytearray(V.OLED_TEXT + 3)
+    t = bytearray(VO.OLED_TEXT + 3)
     for i in range(len(t)):
         t[i] = chars[rnd(len(chars))]
     texts.append(t)
@@ -47,14 +47,14 @@ full = bytearray(128)
 goal = bytearray(128)
 for k in range(len(texts)):
     cl = cells if k % 2 else cells0          # the mark on part of page 0, or all
-    want = bytearray(texts[k][:V.OLED_TEXT])
-    sent = bytearray(8 * V.OLED_TEXT)
+    want = bytearray(texts[k][:VO.OLED_TEXT])
+    sent = bytearray(8 * VO.OLED_TEXT)
     for p in range(8):
-        for i in range(V.OLED_TEXT):       # the page's text: some cells differ
-            sent[p * V.OLED_TEXT + i] = want[i] if rnd(3) else chars[rnd(len(chars))]
+        for i in range(VO.OLED_TEXT):       # the page's text: some cells differ
+            sent[p * VO.OLED_TEXT + i] = want[i] if rnd(3) else chars[rnd(len(chars))]
     for dx in (0, 2):
         for p in range(8):
-            base = p * V.OLED_TEXT
+            base = p * VO.OLED_TEXT
             for merge in (-1, 0, 20):
                 n1 = bytearray(128)
                 o1 = bytearray(128)

@@ -4,7 +4,7 @@ the fake devices (characters on seven segments, text read off OLED pixels)."""
 from cowboy import codes as C
 from cowboy import facts as F
 from views import ui as U
-from display import views as V
+from views import ui as U
 from displayrig import Rig
 
 ELEVEN = F.B1 | F.B3 | F.B5 | (3 << F.CAROM)     # 1 + 3 + 5 + 2
@@ -415,7 +415,7 @@ def test_start_up_pages_player_build_notice_and_house_rules_on_every_layout():
         p.t_start = 100000
         seen = []
         for k in range(5):                       # the pages in order from the first
-            rig.now = p.t_start + k * V.PAGE_MS + 10
+            rig.now = p.t_start + k * U.PAGE_MS + 10
             rig.drain()
             seen.append(rig.seen(0))
         assert seen == pages, name
@@ -427,7 +427,7 @@ def test_start_up_pages_player_build_notice_and_house_rules_on_every_layout():
     p.t_start = 5000
     seen = []
     for k in range(4):
-        rig.now = p.t_start + k * V.PAGE_MS + 10
+        rig.now = p.t_start + k * U.PAGE_MS + 10
         rig.drain()
         s = rig.seen(1)
         seen.append((s["top"], s["big"], s["bottom"]))
@@ -437,7 +437,7 @@ def test_start_up_pages_player_build_notice_and_house_rules_on_every_layout():
     p.notice = U.NOTICE_CUT
     p.notice_arg = 3
     p.version += 1                               # the panel's changes bump it
-    rig.now = p.t_start + 2 * V.PAGE_MS + 10
+    rig.now = p.t_start + 2 * U.PAGE_MS + 10
     rig.drain()
     assert rig.seen(0)["bottom"] == "LOST LAST ACTIONS: 3"
 

@@ -42,7 +42,7 @@ def read_all(stream):
 
 def test_the_pack_holds_every_compiled_module_but_its_loader(device):
     mods = compiled(device)
-    assert "display/views.mpy" in mods and "app/journal.mpy" in mods
+    assert "views/seat.mpy" in mods and "app/journal.mpy" in mods
     with open(os.path.join(device, fastimport.PACK), "rb") as f:
         pack = fastimport.Pack(f)
         for rel in mods:
@@ -51,9 +51,10 @@ def test_the_pack_holds_every_compiled_module_but_its_loader(device):
             st = pack.stat("/" + rel)
             assert st[0] == 0x8000 and st[6] == len(body), rel
             assert read_all(pack.open("/" + rel, "rb")) == body, rel
-        for folder in ("/app", "/board", "/cowboy", "/display", "/input", "/net", "/"):
+        for folder in ("/app", "/board", "/chips", "/cowboy", "/display", "/draw", "/input",
+                       "/net", "/views", "/"):
             assert pack.stat(folder)[0] == 0x4000
-        for missing in ("/fastimport.mpy", "/app/journal.py", "/display/views", "/ap",
+        for missing in ("/fastimport.mpy", "/app/journal.py", "/views/seat", "/ap",
                         "/main.py", "/app/journal.mpyx"):
             with pytest.raises(OSError):
                 pack.stat(missing)
@@ -149,7 +150,7 @@ print(fastimport.setup(%r))
 fastimport.speak()                      # main.py: what boot.py found, said once
 from cowboy.game import Game
 import app.journal as J
-import display.views
+import views.seat
 g = Game()
 g.new_game(3, 0)
 print(g.shot(1), g.total(0))

@@ -13,10 +13,13 @@ from cowboy import codes as C
 from cowboy import facts as F
 from cowboy.game import Game
 from views import ui as U
-from display import views as V
+from views import digits as VD
+from views import oled as VO
+from views import seat as VS
+from views import words as W
 from displayrig import Panel
 
-TIMES = [k * V.PAGE_MS // 2 + 1 for k in range(24)]    # every page, both blink halves
+TIMES = [k * U.PAGE_MS // 2 + 1 for k in range(24)]    # every page, both blink halves
 
 
 class Seen:
@@ -25,14 +28,14 @@ class Seen:
     def __init__(self):
         self.four = {}
         self.eight = {}
-        self.ctx = V.Context()
-        self.l4 = V.Layout4()
-        self.l8 = V.Layout8()
+        self.ctx = VS.Context()
+        self.l4 = VD.Layout4()
+        self.l8 = VD.Layout8()
 
     def look(self, game, panel, where, eight=True):
         self.ctx.update(game)
         for i in range(8):
-            seat = V.Seat(i)
+            seat = VS.Seat(i)
             seat.update(game, panel, self.ctx)
             for t in TIMES:
                 a = bytes(self.l4.render(seat, t).buf).decode()
@@ -196,7 +199,7 @@ def test_every_8_digit_word_in_play_is_in_the_legend(seen):
 def test_the_coverage_check_fails_for_a_text_the_legend_lacks(monkeypatch):
     known = legend.shapes4()
     s = Seen()
-    monkeypatch.setattr(V, "CUE4", (b"tAb", b"Poc", b"CAL", b"XYZ"))   # a new text
+    monkeypatch.setattr(VD, "CUE4", (b"tAb", b"Poc", b"CAL", b"XYZ"))   # a new text
     game = Game()
     game.new_game(2, 0)
     panel = Panel(2)
@@ -209,16 +212,16 @@ def test_the_coverage_check_fails_for_a_text_the_legend_lacks(monkeypatch):
 
 
 def test_every_build_has_a_code_and_every_table_its_twin():
-    assert sorted(n.decode() for n, _ in V.BUILD4) == sorted(config.BUILDS)
-    assert len(V.REASON4) == len(V.REASON21) == len(C.REASON_TEXT)
-    assert len(V.NOTICE4) == len(V.NOTICE21)
-    assert len(V.RULE4) == len(V.RULE21) == U.RULES
-    for table in (V.REASON4, V.NOTE4, V.NOTICE4, V.CUE4, V.MENU4):
+    assert sorted(n.decode() for n, _ in W.BUILD4) == sorted(config.BUILDS)
+    assert len(W.REASON4) == len(W.REASON21) == len(C.REASON_TEXT)
+    assert len(W.NOTICE4) == len(W.NOTICE21)
+    assert len(W.RULE4) == len(W.RULE21) == U.RULES
+    for table in (W.REASON4, W.NOTE4, W.NOTICE4, W.CUE4, W.MENU4):
         for code in table:
             assert len(code.replace(b".", b"")) <= 4, code
-    for table in (V.REASON21, V.NOTE21, V.NOTICE21, V.RULE21, V.MENU21, V.REJECT21):
+    for table in (W.REASON21, W.NOTE21, W.NOTICE21, W.RULE21, W.MENU21, W.REJECT21):
         for text in table:
-            assert len(text) <= V.COLS, text
+            assert len(text) <= VO.COLS, text
 
 
 def test_the_docs_carry_the_generated_legend():

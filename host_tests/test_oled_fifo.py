@@ -18,7 +18,7 @@ from chips.oled import SH1106_I2C, SSD1306_I2C
 from chips.oled_fifo import SH1106_FIFO, SSD1306_FIFO, _STREAM
 from chips.tca9548a import TCA9548A
 from display import screens as S
-from display import views as V
+from views import oled as VO
 from board import config
 from xorshift import XorShift32
 
@@ -71,13 +71,13 @@ class Recorder:
 
 
 def cells():
-    return Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV, V.OLED_MARK_X)
+    return Cells(VO.OLED_CELLS, VO.OLED_TEXT, VO.OLED_INV, VO.OLED_MARK_X)
 
 
 def texts(seed, count):
     rnd = XorShift32(seed)
     out = []
-    t = bytearray(V.OLED_TEXT)
+    t = bytearray(VO.OLED_TEXT)
     for k in range(count):
         for i in range(len(t)):
             if rnd.next() % 4 == 0 or k == 0:
@@ -264,7 +264,7 @@ def test_no_broadcast_once_a_twin_holds_a_picture(monkeypatch):
     screens = S.build(build, buses, pin)
     assert len(screens.displays[0].twins) == 7
     d = screens.displays[3]
-    d.show(b"X" * V.OLED_TEXT)
+    d.show(b"X" * VO.OLED_TEXT)
     d.flush()
     mux = buses["i2c0"].devices[build["buses"]["i2c0"]["mux"]]
     mux.log.clear()
@@ -299,7 +299,7 @@ from chips.oled_fifo import SH1106_FIFO, SSD1306_FIFO
 from chips import oled_fifo as F
 from draw.cells import Cells
 from chips.tca9548a import TCA9548A
-from display import views as V
+from views import oled as VO
 from fakebuses import CountingI2C
 
 # words(), frame_words(): the native ones write what the portable ones write
@@ -338,15 +338,15 @@ class Count:
     def end(self):
         pass
 
-cells = Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV, V.OLED_MARK_X)
+cells = Cells(VO.OLED_CELLS, VO.OLED_TEXT, VO.OLED_INV, VO.OLED_MARK_X)
 i2c = CountingI2C()
 mux = TCA9548A(i2c, 0x71)
 c = Count()
 ds = [SH1106_FIFO(i2c, 0x3C, cells, burst=c), SSD1306_FIFO(mux.channel(3), 0x3C, cells),
       SH1106_FIFO(mux.channel(5), 0x3D, cells, burst=c)]
 ok = None
-t1 = bytearray(b"x" * V.OLED_TEXT)
-t2 = bytearray(b"y" * V.OLED_TEXT)
+t1 = bytearray(b"x" * VO.OLED_TEXT)
+t2 = bytearray(b"y" * VO.OLED_TEXT)
 for d in ds:
     d.show(t1)
     d.flush()
@@ -354,7 +354,7 @@ def run():
     for k in range(30):
         for d in ds:
             t = t1 if k % 2 else t2
-            t[k % V.OLED_TEXT] = 48 + k % 10
+            t[k % VO.OLED_TEXT] = 48 + k % 10
             d.show(t, k % 3)
             if k % 7 == 3:
                 d.refresh(True)

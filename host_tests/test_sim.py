@@ -386,11 +386,11 @@ def test_status_names_the_stages_from_the_core():
 
 def test_help_lists_every_key_and_the_codes_of_the_views_tables():
     import sim
-    from display import views as V
+    from views import words as W
     text = "\n".join(sim.help_lines(80))
     for k in ("1 3 5", "Enter", "m  M", "f  F", "s  S", "u  r", "h "):
         assert k in text
-    for code in V.REASON4 + V.NOTE4[1:]:
+    for code in W.REASON4 + W.NOTE4[1:]:
         c = code.decode().rstrip()
         if len(c.strip()) > 1:
             assert '"%s"' % c in text or '"%s"' % c.replace(".", "") in text, c

@@ -58,7 +58,7 @@ PRESS_MS = 60            # every scripted press is held this long (>= 50 ms)
 CYCLE_MS = 400           # measured keys: one acting edge per cycle, at PHASE_MS into it;
 PHASE_MS = 50            # pages turn on multiples of 1200 ms (ticks_ms), a cycle boundary
 GAP_US = 100_000         # an update ends at the first 100 ms without a visible change
-PAGE_MS = 1200           # display/views.py PAGE_MS: items take turns on this clock
+PAGE_MS = 1200           # views/ui.py PAGE_MS: items take turns on this clock
 LONG_KEYS = ("1", "3", "5", "MISS", "FOUL", "SCRATCH", "ENC")   # act on release
 JOURNAL_LONG = 2000      # actions in the journal of the "long" scenario
 END_WAIT_MS = 3000       # after the stroke that ends the game (1.4 s recount in 2026-11)

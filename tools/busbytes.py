@@ -23,7 +23,7 @@ for p in ("host_tests", os.path.join("host_tests", "fakes"), "firmware"):
 
 from board import config                       # noqa: E402
 from cowboy import facts as F                  # noqa: E402
-from display.views import PAGE_MS              # noqa: E402
+from views.ui import PAGE_MS              # noqa: E402
 from displayrig import Rig                     # noqa: E402
 
 TYPES = (

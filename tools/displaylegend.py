@@ -1,5 +1,5 @@
 """The legend of the seven-segment codes: every text a 4-digit (and 8-digit)
-display can show, drawn by display/views.py's own tables and item code, with its
+display can show, drawn by the views' own tables (views/words.py) and item code, with its
 meaning. One list for every place that explains the codes: docs/DISPLAYS.md
 (tools/legend.py writes it), the simulator's help (tools/sim.py, `h`) and the web
 page (web/webboard.py). Runs under CPython and MicroPython.
@@ -11,7 +11,11 @@ toolpaths.add("../firmware")
 from cowboy import facts as F  # noqa: E402
 from cowboy import codes as C  # noqa: E402
 from views import ui as U  # noqa: E402
-from display import views as V  # noqa: E402
+from draw import text as TX  # noqa: E402
+from views import digits as VD  # noqa: E402
+from views import items as VI  # noqa: E402
+from views import seat as VS  # noqa: E402
+from views import words as W  # noqa: E402
 from views import hall as HV  # noqa: E402
 
 # Items of the game (IT_*): a sample argument and what the page means.
@@ -106,12 +110,12 @@ def _text(b):
 
 def _item(code, arg, seat=None):
     """Item `code` with `arg`, drawn by the views' own 4-digit code."""
-    seat = seat or V.Seat(0)
+    seat = seat or VS.Seat(0)
     seat.count = 1
     seat.items[0] = code
     seat.args[0] = arg
-    t = V.Text(8)
-    V.item4(t, seat, 0)
+    t = TX.Text(8)
+    VD.item4(t, seat, 0)
     return _text(bytes(t.buf))
 
 
@@ -126,62 +130,62 @@ def entries():
     for code, meaning in MAIN:
         add(code, meaning)
     for name, arg, meaning in ITEMS:
-        add(_item(getattr(V, name), arg), meaning)
-    for k in range(1, len(V.REASON4)):
-        if V.REASON21[k] != V.REASON21[0]:
-            add(_item(V.IT_REASON, k), "foul reason: " + _text(V.REASON21[k])[6:].lower())
-    add(_item(V.IT_REASON, C.R_FOUL), "foul reason: a foul of the general rules")
-    for k in range(1, len(V.NOTICE4)):
-        add(_item(V.IT_NOTICE, k), NOTICES[k])
-    for name, code in V.BUILD4:
-        seat = V.Seat(0)
+        add(_item(getattr(VI, name), arg), meaning)
+    for k in range(1, len(W.REASON4)):
+        if W.REASON21[k] != W.REASON21[0]:
+            add(_item(VI.IT_REASON, k), "foul reason: " + _text(W.REASON21[k])[6:].lower())
+    add(_item(VI.IT_REASON, C.R_FOUL), "foul reason: a foul of the general rules")
+    for k in range(1, len(W.NOTICE4)):
+        add(_item(VI.IT_NOTICE, k), NOTICES[k])
+    for name, code in W.BUILD4:
+        seat = VS.Seat(0)
         seat.build = name
-        add(_item(V.IT_BUILD, 0, seat), "start-up and set-up menu: the display build %s"
+        add(_item(VI.IT_BUILD, 0, seat), "start-up and set-up menu: the display build %s"
             % name.decode())
-    for k in range(len(V.RULE4)):
-        add(_item(V.IT_RULE, k), "house rule on: " + _text(V.RULE21[k]).lower())
-        seat = V.Seat(0)
+    for k in range(len(W.RULE4)):
+        add(_item(VI.IT_RULE, k), "house rule on: " + _text(W.RULE21[k]).lower())
+        seat = VS.Seat(0)
         seat.value = 0
-        add(_item(V.IT_MENU, U.MENU_RULE + k, seat), "set-up menu: house rule %s off"
-            % V.RULE4[k].decode())
-    for k in range(1, len(V.NOTE4)):
+        add(_item(VI.IT_MENU, U.MENU_RULE + k, seat), "set-up menu: house rule %s off"
+            % W.RULE4[k].decode())
+    for k in range(1, len(W.NOTE4)):
         if k == U.NOTE_REJECTED:
             continue
-        add(_text(V.NOTE4[k]), "note: " + _text(V.NOTE21[k]).lower())
-    for k in range(1, len(V.REJECT21)):
-        add(_item(V.IT_NOTE, U.NOTE_REJECTED, _seat_reject(k)),
-            "refused: " + _text(V.REJECT21[k]).lower())
-    add(_item(V.IT_PREVIEW, 6), "preview before OK: the stroke scores 6")
-    add(_item(V.IT_PREVIEW, C.WIN), "preview before OK: the winning stroke, 101")
-    add(_item(V.IT_PREVIEW, C.FAILED_OPENING), "preview before OK: a failed opening")
-    add(_item(V.IT_PREVIEW, C.ELIMINATED | C.FOUL_FLAG), "preview before OK: a third foul, out")
-    add(_item(V.IT_CHOICE, 0), "failed opening: OK repeats, ENC takes")
+        add(_text(W.NOTE4[k]), "note: " + _text(W.NOTE21[k]).lower())
+    for k in range(1, len(W.REJECT21)):
+        add(_item(VI.IT_NOTE, U.NOTE_REJECTED, _seat_reject(k)),
+            "refused: " + _text(W.REJECT21[k]).lower())
+    add(_item(VI.IT_PREVIEW, 6), "preview before OK: the stroke scores 6")
+    add(_item(VI.IT_PREVIEW, C.WIN), "preview before OK: the winning stroke, 101")
+    add(_item(VI.IT_PREVIEW, C.FAILED_OPENING), "preview before OK: a failed opening")
+    add(_item(VI.IT_PREVIEW, C.ELIMINATED | C.FOUL_FLAG), "preview before OK: a third foul, out")
+    add(_item(VI.IT_CHOICE, 0), "failed opening: OK repeats, ENC takes")
     for field, facts, meaning in FIELDS:
-        seat = V.Seat(0)
+        seat = VS.Seat(0)
         seat.facts = facts
-        add(_item(V.IT_FIELD, field, seat), meaning)
-    for k in range(len(V.CUE4)):
-        seat = V.Seat(0)
+        add(_item(VI.IT_FIELD, field, seat), meaning)
+    for k in range(len(W.CUE4)):
+        seat = VS.Seat(0)
         seat.facts = k << F.CUE
-        add(_item(V.IT_FIELD, U.FIELD_CUE, seat), CUE[k])
+        add(_item(VI.IT_FIELD, U.FIELD_CUE, seat), CUE[k])
     for item, what in ((U.MENU_PLAYERS, "players"), (U.MENU_OPENER, "who opens"),
                        (U.MENU_BRIGHTNESS, "brightness")):
-        seat = V.Seat(0)
+        seat = VS.Seat(0)
         seat.value = 3
-        add(_item(V.IT_MENU, item, seat), "set-up menu: %s (here 3)" % what)
-    add(_item(V.IT_MENU, U.MENU_START), "set-up menu: start (OK or ENC)")
-    add(_item(V.IT_MENU, U.MENU_CONFIRM), "set-up menu: new house rules, OK starts a new game")
+        add(_item(VI.IT_MENU, item, seat), "set-up menu: %s (here 3)" % what)
+    add(_item(VI.IT_MENU, U.MENU_START), "set-up menu: start (OK or ENC)")
+    add(_item(VI.IT_MENU, U.MENU_CONFIRM), "set-up menu: new house rules, OK starts a new game")
     for k in range(1, len(HV.NET4)):
         seat = name_seat(b"", -1)
         seat.hall.net_state = k
         seat.hall.net_pending = 3
-        add(_item(V.IT_MENU, U.MENU_NET, seat), NET[k])
+        add(_item(VI.IT_MENU, U.MENU_NET, seat), NET[k])
     for item, name, cursor, meaning in NAMES:
-        add(_item(V.IT_MENU, item, name_seat(name, cursor)), meaning)
+        add(_item(VI.IT_MENU, item, name_seat(name, cursor)), meaning)
     for k in range(1, len(HV.NAMEERR4)):
         seat = name_seat(b"", 0)
         seat.hall.menu_value = k
-        add(_item(V.IT_MENU, U.MENU_HALL, seat), NAME_ERRORS[k])
+        add(_item(VI.IT_MENU, U.MENU_HALL, seat), NAME_ERRORS[k])
     for code, meaning in WORDS8:
         add(code, meaning)
     return out
@@ -197,7 +201,7 @@ class _Panel:
 def name_seat(name, cursor):
     """A seat on a hall item, showing `name` (bytes) edited at `cursor` (-1: not
     editing)."""
-    seat = V.Seat(0)
+    seat = VS.Seat(0)
     seat.hall = _Panel()
     seat.hall.name = bytearray(name)
     seat.hall.name_len = len(name)
@@ -206,6 +210,6 @@ def name_seat(name, cursor):
 
 
 def _seat_reject(k):
-    seat = V.Seat(0)
+    seat = VS.Seat(0)
     seat.reject = k
     return seat

@@ -1,6 +1,6 @@
 """The legend of the seven-segment codes, generated from the views' own tables.
 
-Every text a 4-digit (and 8-digit) display can show is drawn by display/views.py
+Every text a 4-digit (and 8-digit) display can show is drawn by views/digits.py
 from its tables and item code; tools/displaylegend.py renders each of them through
 that same code and pairs it with its meaning (the simulator's help and the web page
 show the same list), and this tool writes it into docs/DISPLAYS.md, so that legend

@@ -15,7 +15,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 for p in ("tools", "host_tests", os.path.join("host_tests", "fakes"), "firmware"):
     sys.path.insert(0, os.path.join(ROOT, p))
 
-from display.views import PAGE_MS                     # noqa: E402
+from views.ui import PAGE_MS                     # noqa: E402
 from cowboy import houserules                         # noqa: E402
 from fakedisplays import (OLEDDevice, png_bytes, seg_image, oled_image,  # noqa: E402
                           BACK)

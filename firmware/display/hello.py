@@ -199,7 +199,7 @@ def drivers(build, buses, pin, tm1637=None, burst=None):
 
 
 def draw(displays):
-    """The start-up wiring check on seven-segment drivers, as display/views.py
+    """The start-up wiring check on seven-segment drivers, as the views
     renders it without a panel (Screens.settle(None, None, now)): `P  1` on a
     4-digit display, `PLAYEr 1` on an 8-digit one, each display its seat's
     number, at the drivers' own brightness. Every text is given before the first

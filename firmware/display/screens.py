@@ -43,7 +43,8 @@ Nothing here allocates after construction.
 """
 from ticks import ticks_diff, ticks_add
 
-from display import views as V
+from draw.text import Text
+from views.seat import Seat, Context
 from draw.blit import blit
 from views.ui import MAX_BRIGHTNESS
 
@@ -77,7 +78,7 @@ class Screens:
         self.displays = displays
         n = len(displays)
         self.count = n
-        self.seats = [V.Seat(i) for i in range(n)]
+        self.seats = [Seat(i) for i in range(n)]
         self.kinds = bytearray(n)
         self.layouts = []
         self.shown = []            # the text last rendered per seat
@@ -86,20 +87,23 @@ class Screens:
             d = displays[i]
             if hasattr(d, "show"):         # an OLED (chips/oled.py): text cells
                 self.kinds[i] = KIND_OLED
-                lay = V.LayoutOLED()
+                from views import oled as O       # only the layouts a build uses
+                lay = O.LayoutOLED()
                 if cells is None:
                     from draw.cells import Cells
-                    cells = Cells(V.OLED_CELLS, V.OLED_TEXT, V.OLED_INV, V.OLED_MARK_X)
+                    cells = Cells(O.OLED_CELLS, O.OLED_TEXT, O.OLED_INV, O.OLED_MARK_X)
                 d.layout(cells)
             elif d is not None and d.digits >= 8:
                 self.kinds[i] = KIND_8
-                lay = V.Layout8()
+                from views.digits import Layout8
+                lay = Layout8()
             else:
                 self.kinds[i] = KIND_4
-                lay = V.Layout4()
+                from views.digits import Layout4
+                lay = Layout4()
             self.layouts.append(lay)
-            self.shown.append(V.Text(lay.text.size))
-        self.ctx = V.Context()
+            self.shown.append(Text(lay.text.size))
+        self.ctx = Context()
         self.seven = n > 0     # every seat has a seven-segment display
         for i in range(n):
             if displays[i] is None or self.kinds[i] == KIND_OLED:

@@ -9,7 +9,7 @@
   (control byte 0x80 each), then 0x40 and the data.
 `decimal(buf, p, size, v, width)`: v in decimal at buf[p:], right-aligned in
   `width` characters (spaces before it; 0: as wide as needed), nothing written at
-  or past `size`; returns the position after it (display/views.py Text.n).
+  or past `size`; returns the position after it (draw/text.py Text.n).
 `diff(new, old, spans, lay, want, sent, base, dx, p, merge, small, big, index,
   double)`: the columns of page p to send, in one call: from the header of `lay`
   (draw/cells.py: [0] the mark flag's text index, [1] the mark's first column,

@@ -1,6 +1,6 @@
 """An OLED picture made of character cells, composed page by page.
 
-A layout (display/views.py, `OLED_CELLS`) places each index of a text at a fixed
+A layout (views/oled.py, `OLED_CELLS`) places each index of a text at a fixed
 position with a kind of glyph:
 
     (first index, count, kind, x of the first cell, step, top page)

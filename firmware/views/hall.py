@@ -1,10 +1,10 @@
-"""The set-up menu's hall items on each display (hall mode only; display/views.py
+"""The set-up menu's hall items on each display (hall mode only; the layouts
 imports this the first time one shows): the connection, the hall and the table
 name, the name editor. Every text comes from the tables below (their codes are in
 docs/DISPLAYS.md's legend); rendering allocates nothing."""
 from views import ui as U
 from views import hallui as HU
-from display.views import _pick
+from views.words import pick
 
 # The connection (hallui.NET_*); the OLED adds ", N UNSENT".
 NET4 = (b"----", b"noFi", b"nobr", b"on")
@@ -32,17 +32,17 @@ def item7(t, seat, a, digits):
     if a == U.MENU_NET:
         v = p.net_state
         if digits == 4:
-            t.s(_pick(NET4, v))
+            t.s(pick(NET4, v))
             if v == HU.NET_ONLINE:
                 t.n(min(p.net_pending, 99), 2)
         else:
-            t.s(_pick(NET8, v))
+            t.s(pick(NET8, v))
             if p.net_pending:
                 t.at(5)
                 t.n(min(p.net_pending, 999), 3)
         return
     if p.menu_value != HU.NAME_OK:
-        t.s(_pick(NAMEERR4, p.menu_value))
+        t.s(pick(NAMEERR4, p.menu_value))
         return
     c = p.cursor
     name = p.name
@@ -74,13 +74,13 @@ def item21(t, seat, a):
     """The OLED's item line: the connection in words, a name after its word."""
     p = seat.hall
     if a == U.MENU_NET:
-        t.s(_pick(NET21, p.net_state))
+        t.s(pick(NET21, p.net_state))
         if p.net_pending:
             t.s(b", ")
             t.n(p.net_pending)
             t.s(b" UNSENT")
     elif p.menu_value != HU.NAME_OK:
-        t.s(_pick(NAMEERR21, p.menu_value))
+        t.s(pick(NAMEERR21, p.menu_value))
     else:
         if p.cursor < 0:
             t.s(NAME21[a - U.MENU_HALL])
@@ -108,7 +108,7 @@ def editor21(t, seat, a, dark, cols, big, side, bottom):
     t.c(p.name[c] if c < n else _END21)
     t.at(bottom)
     if p.menu_value != HU.NAME_OK:
-        t.s(_pick(NAMEERR21, p.menu_value))
+        t.s(pick(NAMEERR21, p.menu_value))
         return
     for i in range(n):
         t.c(_END21 if i == c and dark else p.name[i])

@@ -1,6 +1,6 @@
 """What the panel tells the views besides the game state.
 
-The contract between `app/panel` (which sets these) and `display/views` (which reads
+The contract between `app/panel` (which sets these) and the views (which read
 them): plain small-int codes, so rendering needs no strings built at run time.
 """
 try:

@@ -657,7 +657,7 @@ def read_oled(px):
     at-table mark (views.OLED_MARK_X) is lit.
     Tries the pixel-shift positions and keeps the one that reads best."""
     from draw import fonts
-    from display.views import OLED_MARK_X as MARK_X
+    from views.oled import OLED_MARK_X as MARK_X
     small, big = _glyph_tables()
     best = None
     for dy in (0, 1):

@@ -1,0 +1,62 @@
+"""Every text the views draw that is not a number: four characters for seven
+segments (see draw/segments.py for what reads well), up to 21 for the OLED text
+line, indexed by code. tools/legend.py makes docs/DISPLAYS.md's legend from these
+tables, so a code shown on a display has its meaning written down."""
+
+# Foul reasons (cowboy.codes R_*): the cue-ball ones read as the CUE field's values.
+REASON4 = (b"FoUL", b"noHt", b"not1", b"othr", b"CoFF", b"CPoc", b"rL n", b"FoUL",
+           b"b 90", b"P 90", b"P100", b"b100")
+REASON21 = (b"FOUL", b"FOUL: NO CONTACT", b"FOUL: 1 BALL NOT 1ST",
+            b"FOUL: OTHER BALL HIT", b"FOUL: CUE BALL OFF", b"FOUL: SCRATCH",
+            b"FOUL: NO RAIL", b"FOUL", b"FOUL: BALL AT 90+", b"FOUL: PAST 90",
+            b"FOUL: PAST 100", b"FOUL: BALL AT 100")
+NOTE4 = (b"    ", b"bAL?", b"UndO", b"Err ", b"nonE", b"nonE", b"rEP?", b"101?",
+         b"End ", b"FLSh")
+NOTE21 = (b"", b"BALLS/CAROM, THEN OK", b"CLEAR FIRST (UNDO)", b"NOT POSSIBLE",
+          b"NOTHING TO UNDO", b"NOTHING TO REDO", b"OK=REPEAT  ENC=TAKE",
+          b"OK AGAIN: 101", b"GAME OVER", b"STORAGE FAILING")
+REJECT21 = (b"OK", b"CONTACT MISSING", b"NO RAIL BUT POCKETED", b"POCKETED AND JUMPED",
+            b"BALL IS OFF TABLE", b"CAROM: TOO MANY", b"HELD BALL ON TABLE",
+            b"CANNOT HOLD ALL 3", b"CHOICE IS DUE", b"NO CHOICE DUE", b"GAME IS OVER",
+            b"NOTHING TO UNDO", b"NOTHING TO REDO", b"VALUE OUT OF RANGE",
+            b"PLAYERS 2 TO 8")
+FIELD21 = (b"", b"FIRST CONTACT:", b"RAIL AFTER CONTACT:", b"JUMPED:", b"HELD OFF:",
+           b"CUE BALL:")
+CUE4 = (b"tAb", b"Poc", b"CAL", b"oFF")
+CUE21 = (b"TABLE", b"POCKET", b"CALLED", b"OFF")
+# Set-up menu items (ui.MENU_*); the house rule items show RULE4/RULE21 instead.
+MENU4 = (b"PL", b"oP", b"br", b"", b"", b"", b"", b"", b"Go", b"Go ?")
+MENU21 = (b"PLAYERS", b"OPENING PLAYER", b"BRIGHTNESS", b"", b"", b"", b"",
+          b"DISPLAYS: ", b"START: PRESS OK", b"OK=NEW GAME UNDO=BACK")
+MENU8 = (b"PLAy ", b"oPEn ", b"brItE", b"", b"", b"", b"", b"bLd", b"Go", b"Go ?")
+# House rules (cowboy/houserules.py NAMES order): a short name, on or off.
+RULE4 = (b"CA", b"90", b"10", b"tA")
+RULE21 = (b"CAROM: NO CUSHION", b"90-99: POCKET NO FOUL", b"100: POCKETING = FOUL",
+          b"TAKE AS THE BALLS LIE")
+ONOFF4 = (b"oF", b"on")
+ONOFF8 = (b"oFF", b" on")
+# The display builds (board/config.py BUILDS names) and their 4-digit codes.
+BUILD4 = ((b"tm1637", b"1637"), (b"max7219", b"7219"), (b"ht16k33", b"Ht16"),
+          (b"oled4", b"oLd4"), (b"oled8", b"oLd8"))
+# What start-up found (ui.NOTICE_*).
+NOTICE4 = (b"", b"CUt ", b"bAd ", b"FLSh")
+NOTICE21 = (b"", b"LOST LAST ACTIONS: ", b"UNREADABLE: NEW GAME", b"STORAGE FAILING")
+# The items' own words (IT_*), each followed by its number where it has one.
+RUN4 = b"r"               # the run: r 17
+NEED4 = b"to"             # to 8: 8 points to exactly 90
+LOST4 = b"-"              # - 17: the run a foul wiped
+BEST4 = b"hi"             # statistics: high run (best inning)
+INN4 = b"In"              # statistics: innings played
+AVG4 = b"A"               # statistics: average
+FOULS4 = b"F"             # fouls in a row; statistics: fouls
+HELLO4 = b"P"             # start-up: the player number
+# What a previewed stroke says (views/items.py PV_*).
+PREVIEW4 = (b"E", b" 101", b"not3", b"Out?", b"", b"=")
+PREVIEW21 = (b"NO: ", b"WINS THE GAME: 101", b"FAILED OPENING", b"THIRD FOUL: OUT", b"",
+             b"STROKE +")
+
+
+def pick(table, i):
+    """table[i], or table[0] for a code the table does not have."""
+    return table[i] if 0 <= i < len(table) else table[0]
+
