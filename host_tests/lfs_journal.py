@@ -19,7 +19,8 @@ import vfs
 
 from ramblock import PowerCut, mount
 from cowboy.game import Game
-from app.journal import Journal, JOURNAL, TAIL, TAIL_RECORDS, joined, prepare
+from app.journal import Journal, prepare
+from app.journalformat import JOURNAL, TAIL, TAIL_RECORDS, joined
 import journal_harness as H
 
 MNT = "/fs"
@@ -240,9 +241,9 @@ def check_bytes(played):
     power_down()
     # journal.bin goes on with another valid record than the tail's: the tail is
     # not used (a record is valid only in its place).
-    from app import journal as J
+    from app import journalformat as JF
     other = bytearray(body) + bytearray(4)
-    J.write_record(memoryview(other)[len(body):], J.UNDO, 0, body[-1])
+    JF.write_record(memoryview(other)[len(body):], JF.UNDO, 0, body[-1])
     j = resumed(image0, other, len(other), tail, len(tail))
     assert (j.records, j.dropped) == (folded + 1, 4 * (played - folded)), (j.records, j.dropped)
     power_down()
@@ -258,7 +259,7 @@ def check_bytes(played):
 
 def check_migration(played):
     """A version-1 journal.bin (one file, older firmware) resumes and is rewritten."""
-    from app import journal as J
+    from app import journalformat as JF
     rng = H.Rng(12)
     bd, j = power_up()
     H.play(j, rng, played)
@@ -268,13 +269,13 @@ def check_migration(played):
     # the same records as version 1: version byte 1, the chain re-seeded
     v1 = bytearray(data)
     v1[2] = 1
-    crc = v1[7] = J.crc8(0, v1, 0, 7)
+    crc = v1[7] = JF.crc8(0, v1, 0, 7)
     for pos in range(8, len(v1), 4):
-        crc = v1[pos + 3] = J.crc8(crc, v1, pos, 3)
+        crc = v1[pos + 3] = JF.crc8(crc, v1, pos, 3)
     for stale in (False, True):       # with no tail, or a stale one of the same game
         j.close()
         files(v1, len(v1), read_file(ROOT + TAIL) if stale else None, TAIL_SIZE_ALL)
-        assert J.read_header(v1, 8) >= 0 and v1[2] == 1
+        assert JF.read_header(v1, 8) >= 0 and v1[2] == 1
         j.resume(3, 1)
         assert H.state(j.game) == want and j.records == played and j.archived is None
         assert on_flash() == data, "not rewritten as version 2"
@@ -542,7 +543,7 @@ def check_ckpt_bytes(played, at):
     """The stream cut at every byte offset with a checkpoint after `at` records on
     flash: the state after the last whole record, from the checkpoint when the
     stream still holds its records, else by the full replay (and it is deleted)."""
-    from app.journal import CKPT
+    from app.journalformat import CKPT
     rng = H.Rng(22)
     bd, j = power_up()
     states = [deep(j.game)]

@@ -9,6 +9,7 @@ from hypothesis import given, settings, strategies as st
 import journal as T
 import record
 from app import journal as J
+from app import journalformat as JF
 from cowboy import codes as C
 from cowboy import houserules as HR
 from cowboy.game import Game
@@ -178,26 +179,26 @@ def test_journal_round_trip_keeps_the_rules(game):
 
 def test_journal_header_codec_versions():
     buf = bytearray(8)
-    J.write_header(buf, 3, 2)
+    JF.write_header(buf, 3, 2)
     plain = bytes(buf)
-    assert plain[2] == J.SPLIT == 2 and plain[5] == plain[6] == 0   # format 2, as before
-    assert J.read_header(buf, 8) == 3 * 16 + 2 and J.header_rules(buf) == 0
+    assert plain[2] == JF.SPLIT == 2 and plain[5] == plain[6] == 0   # format 2, as before
+    assert JF.read_header(buf, 8) == 3 * 16 + 2 and JF.header_rules(buf) == 0
     for mask in range(1, HR.ALL + 1):
-        c = J.write_header(buf, 3, 2, mask)
-        assert c == buf[7] and buf[2] == J.VERSION == 3 and buf[5] == mask
-        assert J.read_header(buf, 8) == 3 * 16 + 2 and J.header_rules(buf) == mask
+        c = JF.write_header(buf, 3, 2, mask)
+        assert c == buf[7] and buf[2] == JF.VERSION == 3 and buf[5] == mask
+        assert JF.read_header(buf, 8) == 3 * 16 + 2 and JF.header_rules(buf) == mask
         # a reader of formats 1 and 2 only (the firmware before house rules) treats
         # byte 2 > 2 as another format and archives the game: never replayed without
         # its rules
         assert buf[2] > 2
     bad = bytearray(plain)
     bad[5] = 8                                                 # rules in a format 2 header
-    bad[7] = J.crc8(0, bad, 0, 7)
-    assert J.read_header(bad, 8) == J.BAD
-    J.write_header(buf, 3, 2, 15)
+    bad[7] = JF.crc8(0, bad, 0, 7)
+    assert JF.read_header(bad, 8) == JF.BAD
+    JF.write_header(buf, 3, 2, 15)
     buf[5] = 16                                                # no such rule
-    buf[7] = J.crc8(0, buf, 0, 7)
-    assert J.read_header(buf, 8) == J.BAD
+    buf[7] = JF.crc8(0, buf, 0, 7)
+    assert JF.read_header(buf, 8) == JF.BAD
 
 
 def test_resumed_game_keeps_its_journal_rules(tmp_path):
@@ -225,9 +226,9 @@ def test_old_format_journal_resumes_without_rules(tmp_path):
     """A version 1 journal (firmware before house rules) is still read."""
     root = str(tmp_path) + "/"
     buf, rec = bytearray(8), bytearray(4)
-    crc = J.write_header(buf, 2, 0)
-    crc = J.write_record(rec, J.ACTION, record.facts_from_json({"pocketed": [5]}), crc)
-    with open(root + J.JOURNAL, "wb") as f:
+    crc = JF.write_header(buf, 2, 0)
+    crc = JF.write_record(rec, JF.ACTION, record.facts_from_json({"pocketed": [5]}), crc)
+    with open(root + JF.JOURNAL, "wb") as f:
         f.write(bytes(buf) + bytes(rec))
     j = J.Journal(Game(), root)
     assert j.resume(2, 0, HR.ALL) == 1

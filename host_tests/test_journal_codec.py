@@ -4,6 +4,7 @@ import os
 import pytest
 
 from app import journal as J
+from app import journalformat as JF
 from cowboy.game import Game
 from cowboy import facts as F
 import journal_harness as H
@@ -11,66 +12,66 @@ import journal_harness as H
 
 def stream(root):
     """The current game as one stream: journal.bin and journal.tail joined."""
-    with open(root + J.JOURNAL, "rb") as f:
+    with open(root + JF.JOURNAL, "rb") as f:
         body = f.read()
     tail = b""
-    if os.path.exists(root + J.TAIL):
-        with open(root + J.TAIL, "rb") as f:
+    if os.path.exists(root + JF.TAIL):
+        with open(root + JF.TAIL, "rb") as f:
             tail = f.read()
-    return J.joined(body, tail)
+    return JF.joined(body, tail)
 
 
 def test_header_round_trip():
     buf = bytearray(8)
     for players in range(2, 9):
         for opener in range(players):
-            c = J.write_header(buf, players, opener)
-            assert J.read_header(buf, 8) == players * 16 + opener
+            c = JF.write_header(buf, players, opener)
+            assert JF.read_header(buf, 8) == players * 16 + opener
             assert c == buf[7]
 
 
 def test_header_faults():
     buf = bytearray(8)
-    J.write_header(buf, 4, 2)
-    assert J.read_header(buf, 7) == J.BAD          # torn
-    assert J.read_header(bytearray(8), 8) == J.BAD  # zeros
-    assert J.read_header(bytearray(b"\xff" * 8), 8) == J.BAD
+    JF.write_header(buf, 4, 2)
+    assert JF.read_header(buf, 7) == JF.BAD          # torn
+    assert JF.read_header(bytearray(8), 8) == JF.BAD  # zeros
+    assert JF.read_header(bytearray(b"\xff" * 8), 8) == JF.BAD
     other = bytearray(buf)
-    other[2] = J.VERSION + 1
-    assert J.read_header(other, 8) == J.OLD         # another firmware's format
+    other[2] = JF.VERSION + 1
+    assert JF.read_header(other, 8) == JF.OLD         # another firmware's format
     for i in range(8):
         for bit in range(8):
             bad = bytearray(buf)
             bad[i] ^= 1 << bit
-            assert J.read_header(bad, 8) < 0 or i == 2 and bad[2] != J.VERSION
+            assert JF.read_header(bad, 8) < 0 or i == 2 and bad[2] != JF.VERSION
 
 
 @pytest.mark.parametrize("kind,word", [
-    (J.ACTION, 0), (J.ACTION, F.FACTS_MASK), (J.ACTION, F.KIND_TAKE << F.KIND),
-    (J.ACTION, F.KIND_REPEAT << F.KIND), (J.ACTION, 0xABCDE), (J.UNDO, 0), (J.REDO, 0)])
+    (JF.ACTION, 0), (JF.ACTION, F.FACTS_MASK), (JF.ACTION, F.KIND_TAKE << F.KIND),
+    (JF.ACTION, F.KIND_REPEAT << F.KIND), (JF.ACTION, 0xABCDE), (JF.UNDO, 0), (JF.REDO, 0)])
 def test_record_round_trip_and_every_bit_flip(kind, word):
     buf = bytearray(4)
     for seed in (0, 0x5A, 0xFF):
-        c = J.write_record(buf, kind, word, seed)
+        c = JF.write_record(buf, kind, word, seed)
         assert c == buf[3]
-        assert J.read_record(buf, seed) == kind << 20 | word
+        assert JF.read_record(buf, seed) == kind << 20 | word
         for i in range(4):
             for bit in range(8):
                 bad = bytearray(buf)
                 bad[i] ^= 1 << bit
-                assert J.read_record(bad, seed) == -1
+                assert JF.read_record(bad, seed) == -1
         # a record copied from elsewhere in the chain does not fit here
-        assert J.read_record(buf, seed ^ 1) == -1
+        assert JF.read_record(buf, seed ^ 1) == -1
 
 
 def test_records_are_compact():
-    assert J.HEADER_SIZE == 8 and J.RECORD_SIZE == 4
+    assert JF.HEADER_SIZE == 8 and JF.RECORD_SIZE == 4
 
 
 def test_erased_and_zero_flash_never_decode():
     for seed in range(256):
-        assert J.read_record(bytearray(b"\xff" * 4), seed) == -1
-        assert J.read_record(bytearray(4), seed) == -1
+        assert JF.read_record(bytearray(b"\xff" * 4), seed) == -1
+        assert JF.read_record(bytearray(4), seed) == -1
 
 
 def test_resume_reproduces_every_state(tmp_path):
@@ -88,10 +89,10 @@ def test_resume_reproduces_every_state(tmp_path):
     assert len(data) == 8 + 4 * 400
     # Every byte offset: the state of the last complete record, nothing later or garbage.
     for cut in range(0, len(data) + 1, 3):
-        with open(root + J.JOURNAL, "wb") as f:
+        with open(root + JF.JOURNAL, "wb") as f:
             f.write(data[:cut])
-        if os.path.exists(root + J.TAIL):
-            os.remove(root + J.TAIL)
+        if os.path.exists(root + JF.TAIL):
+            os.remove(root + JF.TAIL)
         j = J.Journal(Game(), root)
         n = j.resume(5, 3)
         k = max(0, (cut - 8) // 4)
@@ -126,13 +127,13 @@ def test_new_game_archives_and_prunes(tmp_path):
     g = Game()
     with open(root + J.GAMES + "/" + done[-1], "rb") as f:
         data = f.read()
-    h = J.read_header(data[:8], 8)
+    h = JF.read_header(data[:8], 8)
     g.new_game(h >> 4, h & 15)
     crc = data[7]
     for i in range(8, len(data), 4):
-        v = J.read_record(data[i:i + 4], crc)
+        v = JF.read_record(data[i:i + 4], crc)
         assert v >= 0
-        assert J.apply_record(g, v) == 0
+        assert JF.apply_record(g, v) == 0
         crc = data[i + 3]
     assert g.winner >= 0
 
@@ -140,16 +141,16 @@ def test_new_game_archives_and_prunes(tmp_path):
 def test_incompatible_journal_is_archived_not_read(tmp_path):
     root = str(tmp_path) + "/"
     buf = bytearray(8)
-    J.write_header(buf, 4, 1)
-    buf[2] = J.VERSION + 1
-    with open(root + J.JOURNAL, "wb") as f:
+    JF.write_header(buf, 4, 1)
+    buf[2] = JF.VERSION + 1
+    with open(root + JF.JOURNAL, "wb") as f:
         f.write(bytes(buf) + b"\x00\x12\x34\x56" * 5)
     j = J.Journal(Game(), root)
     assert j.resume(3, 2) == 0
     assert (j.game.players, j.game.opener, j.game._n) == (3, 2, 0)
     assert j.archived is not None and j.archived.endswith(J.FOREIGN)
     with open(j.archived, "rb") as f:
-        assert f.read()[2] == J.VERSION + 1     # kept as it was
+        assert f.read()[2] == JF.VERSION + 1     # kept as it was
     j.shot(0)
     j.close()
     j2 = J.Journal(Game(), root)
@@ -211,4 +212,4 @@ def test_crc_table_is_the_polynomial_0x07():
         c = i
         for _ in range(8):
             c = ((c << 1) ^ 0x07) & 0xFF if c & 0x80 else (c << 1) & 0xFF
-        assert J._CRC[i] == c
+        assert JF._CRC[i] == c

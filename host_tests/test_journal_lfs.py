@@ -95,7 +95,7 @@ def test_checkpoint_wear_and_no_hot_root():
     erases per action, and its directory keeps its commits off the root's metadata
     pair: the most-erased block stays as without checkpoints (in the root it
     reached littlefs's relocation threshold, 100, and erases tripled)."""
-    from app.journal import CKPT_EVERY
+    from app.journalformat import CKPT_EVERY
     lines = run("ckptwear", "4000", "0", str(CKPT_EVERY), heapsize="16M")
     assert lines[-1] == "OK ckptwear"
     alls = [ln for ln in lines if ln.strip().startswith("all ")]

@@ -9,6 +9,7 @@ import pytest
 import journal as T
 import record
 from app import journal as J
+from app import journalformat as JF
 from cowboy.game import Game
 import journal_harness as H
 from mpy import ROOT, TOOLS, run as mpy_run
@@ -23,20 +24,20 @@ def board_journal(tmp_path, seed, actions, players=4, opener=1):
     j.resume(players, opener)
     H.play(j, H.Rng(seed), actions)
     j.close()
-    with open(str(tmp_path) + "/" + J.JOURNAL, "rb") as f, \
-            open(str(tmp_path) + "/" + J.TAIL, "rb") as t:
-        return J.joined(f.read(), t.read())     # the game as one stream
+    with open(str(tmp_path) + "/" + JF.JOURNAL, "rb") as f, \
+            open(str(tmp_path) + "/" + JF.TAIL, "rb") as t:
+        return JF.joined(f.read(), t.read())     # the game as one stream
 
 
 def binary_trace(data):
     """State JSON after every action of a journal, replayed as the board does."""
     g = Game()
-    h = J.read_header(bytearray(data[:8]), 8)
+    h = JF.read_header(bytearray(data[:8]), 8)
     g.new_game(h >> 4, h & 15)
     crc, out = data[7], []
     for pos in range(8, len(data), 4):
-        v = J.read_record(bytearray(data[pos:pos + 4]), crc)
-        assert v >= 0 and J.apply_record(g, v) == 0
+        v = JF.read_record(bytearray(data[pos:pos + 4]), crc)
+        assert v >= 0 and JF.apply_record(g, v) == 0
         crc = data[pos + 3]
         out.append(record.state_json(g))
     return out
@@ -102,7 +103,7 @@ def test_the_same_under_micropython(tmp_path):
     (lambda d: d[:-2], "record 30 (byte 124): torn"),
     (lambda d: d[:40] + bytes([d[40] ^ 4]) + d[41:], "record 9 (byte 40): bad checksum"),
     (lambda d: b"XX" + d[2:], "header: not a journal"),
-    (lambda d: d[:2] + bytes([J.VERSION + 1]) + d[3:], "format version"),
+    (lambda d: d[:2] + bytes([JF.VERSION + 1]) + d[3:], "format version"),
 ])
 def test_bad_binary_names_the_record(tmp_path, mutate, message):
     data = board_journal(tmp_path, 4, 30)
@@ -114,8 +115,8 @@ def test_bad_binary_names_the_record(tmp_path, mutate, message):
 
 def test_binary_refused_by_the_rules(tmp_path):
     buf, rec = bytearray(8), bytearray(4)
-    crc = J.write_header(buf, 2, 0)
-    crc2 = J.write_record(rec, J.UNDO, 0, crc)     # undo with nothing to undo
+    crc = JF.write_header(buf, 2, 0)
+    crc2 = JF.write_record(rec, JF.UNDO, 0, crc)     # undo with nothing to undo
     (tmp_path / "u.bin").write_bytes(bytes(buf) + bytes(rec))
     res = tool("to-json", str(tmp_path / "u.bin"))
     assert res.returncode == 2 and b"record 1 (byte 8): refused by the rules" in res.stderr

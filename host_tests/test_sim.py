@@ -544,13 +544,13 @@ def test_unknown_rule_exits_2(tmp_path, value):
 
 def test_start_up_tells_a_cut_back_journal_and_a_key_ends_it(tmp_path):
     import sim
-    from app import journal as J
+    from app import journalformat as JF
     from views import ui as U
     root = str(tmp_path) + "/"
     s = sim.Sim(2, "tm1637", root=root)
     s.play(sim.parse_script("3\nC2\nOK\n", s))
     assert s.game.inning == 4
-    with open(root + J.JOURNAL, "ab") as f:
+    with open(root + JF.JOURNAL, "ab") as f:
         f.write(b"\x55\xaa\x55\xaa")             # a record that does not check out
     s.power_cut()
     p = s.panel

@@ -188,19 +188,20 @@ def board_journal(stream, dest, checkpoint=True):
     by the firmware's own code (app/journal.py) replaying the stream."""
     sys.path.insert(0, os.path.join(ROOT, "firmware"))
     from app import journal as J
+    from app import journalformat as JF
     from cowboy.game import Game
     with tempfile.TemporaryDirectory() as tmp:
         root = tmp + "/"
-        with open(root + J.JOURNAL, "wb") as f:
+        with open(root + JF.JOURNAL, "wb") as f:
             f.write(stream)
         j = J.Journal(Game(), root)
         j.resume()
-        if j.records * J.RECORD_SIZE + J.HEADER_SIZE != len(stream):
+        if j.records * JF.RECORD_SIZE + JF.HEADER_SIZE != len(stream):
             raise BenchError("long journal: %d of its records replay" % j.records)
         if checkpoint and not j.checkpoint():
             raise BenchError("long journal: no checkpoint written")
         j.close()
-        for name in (J.JOURNAL, J.CKPT):    # (the firmware writes the tail at boot)
+        for name in (JF.JOURNAL, JF.CKPT):    # (the firmware writes the tail at boot)
             if os.path.exists(root + name):
                 os.makedirs(os.path.dirname(os.path.join(dest, name)), exist_ok=True)
                 shutil.copy(root + name, os.path.join(dest, name))
@@ -902,7 +903,7 @@ def journal_records(fs_image, emu, workdir):
     if r.returncode or not os.path.exists(path):
         return None
     import journal
-    from app.journal import joined, TAIL
+    from app.journalformat import joined, TAIL
     with open(path, "rb") as f:
         body = f.read()
     tail = b""

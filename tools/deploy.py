@@ -600,7 +600,7 @@ def export(port="auto", dest="export", out=sys.stdout):
         if p == "journal.bin" and "journal.tail" in names:
             # the current game's last records are in the tail: one stream of both
             with open(os.path.join(raw, "journal.tail"), "rb") as f:
-                data = tool.J.joined(data, f.read())
+                data = tool.JF.joined(data, f.read())
         try:
             text = tool.to_json(data)
         except tool.JournalError as e:

@@ -25,7 +25,7 @@ import toolpaths
 toolpaths.add("../firmware")
 
 import record  # noqa: E402
-from app import journal as J  # noqa: E402
+from app import journalformat as JF  # noqa: E402
 from cowboy import codes as C  # noqa: E402
 from cowboy import facts as F  # noqa: E402
 from cowboy.game import Game  # noqa: E402
@@ -54,41 +54,41 @@ class JournalError(Exception):
 def _records(data, each):
     """Check journal bytes record by record, as the board resumes them; call
     each(game, v) after every record. Returns (players, opener, house rules)."""
-    buf = bytearray(J.HEADER_SIZE)
-    n = min(len(data), J.HEADER_SIZE)
+    buf = bytearray(JF.HEADER_SIZE)
+    n = min(len(data), JF.HEADER_SIZE)
     for i in range(n):
         buf[i] = data[i]
-    h = J.read_header(buf, n)
-    if h == J.OLD:
+    h = JF.read_header(buf, n)
+    if h == JF.OLD:
         raise JournalError("header: journal format version %d, this tool reads %d to %d"
-                           % (data[2], 1, J.VERSION))
+                           % (data[2], 1, JF.VERSION))
     if h < 0:
         raise JournalError("header: not a journal, or a torn or corrupt header")
-    players, opener, rules = h >> 4, h & 15, J.header_rules(buf)
+    players, opener, rules = h >> 4, h & 15, JF.header_rules(buf)
     game = Game()
     game.new_game(players, opener, rules)
     crc = buf[7]
-    rec = bytearray(J.RECORD_SIZE)
-    pos = J.HEADER_SIZE
+    rec = bytearray(JF.RECORD_SIZE)
+    pos = JF.HEADER_SIZE
     number = 0
     while pos < len(data):
         number += 1
         where = "record %d (byte %d)" % (number, pos)
-        if len(data) - pos < J.RECORD_SIZE:
+        if len(data) - pos < JF.RECORD_SIZE:
             raise JournalError("%s: torn, %d of %d bytes" % (where, len(data) - pos,
-                                                              J.RECORD_SIZE), number)
-        for i in range(J.RECORD_SIZE):
+                                                              JF.RECORD_SIZE), number)
+        for i in range(JF.RECORD_SIZE):
             rec[i] = data[pos + i]
-        v = J.read_record(rec, crc)
+        v = JF.read_record(rec, crc)
         if v < 0:
             raise JournalError("%s: bad checksum or kind" % where, number)
-        err = J.apply_record(game, v)
+        err = JF.apply_record(game, v)
         if err:
             raise JournalError("%s: refused by the rules: %s" % (where, C.REJECT_TEXT[err]),
                                number)
         each(game, v)
         crc = rec[3]
-        pos += J.RECORD_SIZE
+        pos += JF.RECORD_SIZE
     return players, opener, rules
 
 
@@ -103,24 +103,24 @@ def current_game(body, tail):
     first one the board refuses on are dropped. Returns (stream, notes): notes
     say in words what was left out ([] when nothing was). Errors in journal.bin
     itself are left for _records to name."""
-    if len(body) < J.HEADER_SIZE or J.read_header(bytearray(body[:J.HEADER_SIZE]),
-                                                  J.HEADER_SIZE) < 0:
+    if len(body) < JF.HEADER_SIZE or JF.read_header(bytearray(body[:JF.HEADER_SIZE]),
+                                                  JF.HEADER_SIZE) < 0:
         return body, []
-    if body[2] == J.OLDEST:
+    if body[2] == JF.OLDEST:
         return body, []         # older firmware's single file: a tail is never its own
     if tail is None:
         return body, ["no journal.tail beside journal.bin: the game's last actions (up "
                       "to %d) are kept in it; converted journal.bin alone"
-                      % J.TAIL_RECORDS]
-    count = (len(body) - J.HEADER_SIZE) // J.RECORD_SIZE
-    n, base = J.read_tail_header(bytearray(tail[:J.HEADER_SIZE]), len(tail), body[7])
+                      % JF.TAIL_RECORDS]
+    count = (len(body) - JF.HEADER_SIZE) // JF.RECORD_SIZE
+    n, base = JF.read_tail_header(bytearray(tail[:JF.HEADER_SIZE]), len(tail), body[7])
     if n < 0:
         said = ""
-        if len(tail) >= J.HEADER_SIZE and tail[0] == 0x43 and tail[1] == 0x54:
-            said = " (it says %s)" % _records_s(min(tail[3], J.TAIL_RECORDS))
+        if len(tail) >= JF.HEADER_SIZE and tail[0] == 0x43 and tail[1] == 0x54:
+            said = " (it says %s)" % _records_s(min(tail[3], JF.TAIL_RECORDS))
         return body, ["journal.tail does not belong to this journal.bin (another game's, "
                       "or damaged): left out%s, as the board drops it" % said]
-    stream = J.joined(body, tail)
+    stream = JF.joined(body, tail)
     if base > count or len(stream) == len(body) and n > count - base:
         return body, ["journal.tail does not follow journal.bin's %s (it starts after "
                       "record %d): its %s left out, as the board drops it"
@@ -131,8 +131,8 @@ def current_game(body, tail):
         k = e.number
         if k <= count:
             return stream, []   # journal.bin's own fault: _records names it
-        total = (len(stream) - J.HEADER_SIZE) // J.RECORD_SIZE
-        cut = J.HEADER_SIZE + J.RECORD_SIZE * (k - 1)
+        total = (len(stream) - JF.HEADER_SIZE) // JF.RECORD_SIZE
+        cut = JF.HEADER_SIZE + JF.RECORD_SIZE * (k - 1)
         why = str(e).split(": ", 1)[-1]
         return stream[:cut], ["journal.tail: record %d of the game (the tail's record %d): "
                               "%s: %s left out (this one and the rest of the tail), as "
@@ -148,10 +148,10 @@ def read_current(path):
         folder = path.rstrip("/") + "/"
     else:
         folder = path[:path.rfind("/") + 1]
-    with open(folder + J.JOURNAL, "rb") as f:
+    with open(folder + JF.JOURNAL, "rb") as f:
         body = f.read()
     try:
-        with open(folder + J.TAIL, "rb") as f:
+        with open(folder + JF.TAIL, "rb") as f:
             tail = f.read()
     except OSError:
         tail = None
@@ -167,14 +167,14 @@ def _is_dir(path):
 
 def is_current(path):
     """True when `path` names a current game: a folder, or a file journal.bin."""
-    return _is_dir(path) or path[path.rfind("/") + 1:] == J.JOURNAL
+    return _is_dir(path) or path[path.rfind("/") + 1:] == JF.JOURNAL
 
 
 def _line(v):
     kind = v >> 20
-    if kind == J.UNDO:
+    if kind == JF.UNDO:
         return record.action_to_json(record.UNDO, 0)
-    if kind == J.REDO:
+    if kind == JF.REDO:
         return record.action_to_json(record.REDO, 0)
     word = v & 0xFFFFF
     k = record.SHOT if F.kind(word) == F.KIND_SHOT else record.CHOICE
@@ -204,15 +204,15 @@ def binary_chunks(lines):
         play, ops = record.read_record(lines, board=True)
     except record.RecordError as e:
         raise JournalError(str(e))
-    buf = bytearray(J.HEADER_SIZE)
-    crc = J.write_header(buf, play.players, play.opener, play.rules)
+    buf = bytearray(JF.HEADER_SIZE)
+    crc = JF.write_header(buf, play.players, play.opener, play.rules)
     chunks = [bytes(buf)]
     block = bytearray(4 * 256)
-    rec = bytearray(J.RECORD_SIZE)
+    rec = bytearray(JF.RECORD_SIZE)
     k = 0
     for i in range(ops.n):
         v = ops[i]
-        crc = J.write_record(rec, v >> 20, v & 0xFFFFF, crc)
+        crc = JF.write_record(rec, v >> 20, v & 0xFFFFF, crc)
         block[k:k + 4] = rec
         k += 4
         if k == len(block):

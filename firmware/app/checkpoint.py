@@ -10,8 +10,9 @@ small. Layout of ckpt/journal.ckpt (CKPT_HEAD bytes, then the image):
 """
 import os
 
-from app.journal import (CKPT, CKPT_DIR, CKPT_FORMAT, CKPT_HEAD, CKPT_TMP, HEADER_SIZE,
-                         RECORD_SIZE, _exists)
+from app.fsready import exists
+from app.journalformat import (CKPT, CKPT_DIR, CKPT_FORMAT, CKPT_HEAD, CKPT_TMP, HEADER_SIZE,
+                               RECORD_SIZE)
 from cowboy import game as G
 
 try:
@@ -104,7 +105,7 @@ def write(j):
         for p in parts:
             ic = crc32(p, ic)
         _put32(head, 20, ic)
-        if not _exists(j.root + CKPT_DIR):
+        if not exists(j.root + CKPT_DIR):
             os.mkdir(j.root + CKPT_DIR)
         tmp = j.root + CKPT_TMP
         c = open(tmp, "wb")

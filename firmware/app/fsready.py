@@ -20,3 +20,23 @@ def prepare(root="/"):
         os.mkdir(root + GAMES)
     except OSError:
         pass
+
+
+def exists(path):
+    return filesize(path) >= 0
+
+
+def filesize(path):
+    """The size of a file in bytes; -1 when there is none."""
+    try:
+        return os.stat(path)[6]
+    except OSError:
+        return -1
+
+
+def remove(path):
+    """Remove a file if it is there."""
+    try:
+        os.remove(path)
+    except OSError:
+        pass

@@ -31,6 +31,7 @@ import sys
 import asyncio
 
 from app import journal as J
+from app import journalformat as JF
 from cowboy import recordtext as T
 from views import hallui as HU
 
@@ -124,24 +125,24 @@ def _archived(root, g):
 def read_stream(data):
     """(players, opener, rules, [record values]) of a journal stream (header +
     records), or None: records up to the first bad one."""
-    if len(data) < J.HEADER_SIZE:
+    if len(data) < JF.HEADER_SIZE:
         return None
-    buf = bytearray(data[:J.HEADER_SIZE])
-    h = J.read_header(buf, J.HEADER_SIZE)
+    buf = bytearray(data[:JF.HEADER_SIZE])
+    h = JF.read_header(buf, JF.HEADER_SIZE)
     if h < 0:
         return None
-    crc = J.header_crc(buf)
+    crc = JF.header_crc(buf)
     ops = []
-    i = J.HEADER_SIZE
-    while i + J.RECORD_SIZE <= len(data):
-        rec = data[i:i + J.RECORD_SIZE]
-        v = J.read_record(rec, crc)
+    i = JF.HEADER_SIZE
+    while i + JF.RECORD_SIZE <= len(data):
+        rec = data[i:i + JF.RECORD_SIZE]
+        v = JF.read_record(rec, crc)
         if v < 0:
             break
         crc = rec[3]
         ops.append(v)
-        i += J.RECORD_SIZE
-    return h >> 4, h & 15, J.header_rules(buf), ops
+        i += JF.RECORD_SIZE
+    return h >> 4, h & 15, JF.header_rules(buf), ops
 
 
 def record_bytes(g, players, opener, rules, ops, limit=RECORD_MAX):
@@ -346,10 +347,10 @@ class Hall:
         j = self.journal
         if i >= j._base:
             t = j._tail
-            k = J.HEADER_SIZE + J.RECORD_SIZE * (i - j._base)
+            k = JF.HEADER_SIZE + JF.RECORD_SIZE * (i - j._base)
             return t[k] << 16 | t[k + 1] << 8 | t[k + 2]
         f = open(j.path, "rb")
-        f.seek(J.HEADER_SIZE + J.RECORD_SIZE * i)
+        f.seek(JF.HEADER_SIZE + JF.RECORD_SIZE * i)
         b = f.read(3)
         f.close()
         return b[0] << 16 | b[1] << 8 | b[2]
@@ -378,10 +379,10 @@ class Hall:
         k = min(n, j._base)
         if k:
             f = open(j.path, "rb")
-            f.seek(J.HEADER_SIZE)
-            b = f.read(J.RECORD_SIZE * k)
+            f.seek(JF.HEADER_SIZE)
+            b = f.read(JF.RECORD_SIZE * k)
             f.close()
-            for i in range(0, len(b) - J.RECORD_SIZE + 1, J.RECORD_SIZE):
+            for i in range(0, len(b) - JF.RECORD_SIZE + 1, JF.RECORD_SIZE):
                 ops.append(b[i] << 16 | b[i + 1] << 8 | b[i + 2])
         for i in range(len(ops), n):
             ops.append(self._current_op(i))
@@ -419,10 +420,10 @@ class Hall:
                 # the header as the journal wrote it: game.opener names the taker
                 # after a "take", who did not play the opening stroke
                 head = self.journal._head
-                h = J.read_header(head, J.HEADER_SIZE)
+                h = JF.read_header(head, JF.HEADER_SIZE)
                 if h < 0:
                     h = self.game.players << 4 | self.game.opener
-                return self._record_item(g, h >> 4, h & 15, J.header_rules(head),
+                return self._record_item(g, h >> 4, h & 15, JF.header_rules(head),
                                          self._current_ops(n))
             return None
 
