@@ -5,6 +5,7 @@ import pytest
 import record
 from app import panel as P
 from app.buzzer import Buzzer
+from app.keys import KEYS
 from app.panel import Panel
 from app.settings import Settings
 from cowboy import codes as C
@@ -13,7 +14,7 @@ from cowboy import facts as F
 from cowboy.game import Game
 from views import ui
 
-NAMES = {name: i for i, name in enumerate(P.KEYS)}
+NAMES = {name: i for i, name in enumerate(KEYS)}
 
 
 class Journal:

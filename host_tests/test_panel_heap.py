@@ -8,7 +8,8 @@ import micropython, gc
 from array import array
 from cowboy.game import Game
 from cowboy import codes as C
-from app.panel import Panel, KEYS, PRESS, RELEASE, LONG, CW, CCW
+from app.keys import KEYS
+from app.panel import Panel, PRESS, RELEASE, LONG, CW, CCW
 from app.settings import Settings
 from app.buzzer import Buzzer
 
@@ -116,7 +117,8 @@ import gc, random
 from array import array
 from cowboy.game import Game
 from cowboy import codes as C
-from app.panel import Panel, KEYS, PRESS, RELEASE, LONG, CW, CCW
+from app.keys import KEYS
+from app.panel import Panel, PRESS, RELEASE, LONG, CW, CCW
 from app.settings import Settings
 
 random.seed(5)
@@ -195,7 +197,8 @@ HALL_CODE = r"""
 import micropython, gc
 from array import array
 from cowboy.game import Game
-from app.panel import Panel, KEYS, PRESS, RELEASE, LONG, CW, CCW
+from app.keys import KEYS
+from app.panel import Panel, PRESS, RELEASE, LONG, CW, CCW
 from app.hallmenu import NoNet
 from app.settings import Settings
 

@@ -187,7 +187,7 @@ def test_live_mode_on_a_terminal(interp):
 
 def test_keyboard_reaches_every_panel_key_short_and_long():
     import sim                      # tools/ is on sys.path (conftest.py)
-    from app.panel import KEYS, LONG_KEYS
+    from app.keys import KEYS, LONG as LONG_KEYS
     reach = set(sim.KEYMAP.values())
     for i, name in enumerate(KEYS):
         assert (name, False) in reach

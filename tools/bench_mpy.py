@@ -229,7 +229,8 @@ class Keys:
     """Turns action words into the key events a player would press."""
 
     def __init__(self, names):
-        from app.panel import KEYS, PRESS, RELEASE
+        from app.keys import KEYS
+        from app.panel import PRESS, RELEASE
         from cowboy import facts as F
         self.F = F
         self.press = PRESS << 8

@@ -22,7 +22,7 @@ import tokenize
 
 # Modules of named constants: their integer const() values are folded elsewhere.
 MODULES = ("cowboy/codes.py", "cowboy/facts.py", "views/ui.py", "views/items.py",
-           "app/journalformat.py", "input/events.py")
+           "app/journalformat.py", "app/keys.py", "input/events.py")
 
 
 class FoldError(Exception):

@@ -9,7 +9,7 @@ does (the bytes handed to `rename()`, the file).
 """
 from views import ui
 from views import hallui as H
-from app.panel import K_OK, K_UNDO
+from app import keys as K
 
 
 class NoNet:
@@ -95,20 +95,20 @@ class HallMenu:
         the editor; in the editor OK or ENC is the next character or, on the end
         mark, save; UNDO leaves it). False: the menu's usual meaning."""
         p = self.p
-        if p.menu_item == ui.MENU_NET or (p.cursor < 0 and k != K_OK):
+        if p.menu_item == ui.MENU_NET or (p.cursor < 0 and k != K.OK):
             return False
         if p.cursor < 0:
             p.cursor = 0
             p.menu_value = H.NAME_OK
             p._ok()
-        elif k == K_OK or enc:
+        elif k == K.OK or enc:
             p.menu_value = H.NAME_OK
             if p.cursor < p.name_len and p.cursor < H.MAX_NAME - 1:
                 p.cursor += 1
                 p._ok()
             else:
                 self._save()
-        elif k == K_UNDO:                     # leave the editor, the name unchanged
+        elif k == K.UNDO:                     # leave the editor, the name unchanged
             self.load(p.menu_item)
             p._ok()
         else:

@@ -7,6 +7,7 @@ the operator's description of every key. Handling an event allocates nothing.
 """
 from cowboy import codes as C
 from cowboy import facts as F
+from app import keys as K
 from views import ui
 from app.stats import Stats
 from app.settings import Settings, MIN_PLAYERS, MAX_PLAYERS, MAX_BRIGHTNESS
@@ -19,28 +20,6 @@ except ImportError:
         return x
 
 from ticks import ticks_diff
-
-# The panel's own key numbers, in the order of KEYS; bind() maps the input layer's
-# event sources onto them.
-K_1 = const(0)
-K_3 = const(1)
-K_5 = const(2)
-K_C2 = const(3)
-K_C3 = const(4)
-K_OK = const(5)
-K_MISS = const(6)
-K_FOUL = const(7)
-K_SCRATCH = const(8)
-K_UNDO = const(9)
-K_REDO = const(10)
-K_ENC = const(11)        # push switch of the encoder
-K_ENC2 = const(12)       # push switch of the optional second encoder
-KEYS = ("1", "3", "5", "C2", "C3", "OK", "MISS", "FOUL", "SCRATCH", "UNDO", "REDO",
-        "ENC", "ENC2")
-
-# Keys with a long-press meaning: they act on release, short or long.
-LONG_KEYS = const((1 << K_1) | (1 << K_3) | (1 << K_5) | (1 << K_MISS) | (1 << K_FOUL)
-                  | (1 << K_SCRATCH) | (1 << K_ENC) | (1 << K_ENC2))
 
 _CAROM_MASK = 3 << F.CAROM
 _FIRST_MASK = 7 << F.FIRST
@@ -86,7 +65,7 @@ class Panel:
         self.down = 0             # keys held (bit = source)
         self.longed = 0           # held keys whose LONG event came
         self.t_start = 0
-        self.keymap = bytearray(range(len(KEYS)))   # event source -> K_* (see bind)
+        self.keymap = bytearray(range(len(K.KEYS)))   # event source -> app/keys.py number (bind)
         self.accepted = 0         # keys accepted and refused (figures for tests/bench)
         self.refused = 0
         self.hello_ms = self.HELLO_MS   # how long this start-up shows (start())
@@ -127,7 +106,7 @@ class Panel:
         """Take key sources from the input layer's key list (names in source order)."""
         self.keymap = bytearray(len(names))
         for i in range(len(names)):
-            self.keymap[i] = KEYS.index(names[i])
+            self.keymap[i] = K.KEYS.index(names[i])
 
     # ---- start-up ----------------------------------------------------------
     def start(self, now, resumed=False, shown=None):
@@ -209,15 +188,15 @@ class Panel:
         if kind == PRESS:
             self.down |= bit
             self.longed &= ~bit
-            if not LONG_KEYS & bit:
+            if not K.LONG & bit:
                 self._key(src, False)
         elif kind == LONG:
-            if self.down & bit and LONG_KEYS & bit and not self.longed & bit:
+            if self.down & bit and K.LONG & bit and not self.longed & bit:
                 self.longed |= bit
                 if self.buzzer:
                     self.buzzer.tick()        # the long press registered: let go now
         elif kind == RELEASE:
-            if self.down & bit and LONG_KEYS & bit:
+            if self.down & bit and K.LONG & bit:
                 self._key(src, (self.longed & bit) != 0)
             self.down &= ~bit
             self.longed &= ~bit
@@ -238,7 +217,7 @@ class Panel:
         self.note = ui.NOTE_NONE
         if self.mode == ui.MODE_HELLO:
             self._to_game()
-        if (k == K_ENC or k == K_ENC2) and long:
+        if (k == K.ENC or k == K.ENC2) and long:
             if self.mode != ui.MODE_MENU:
                 self._open_menu(ui.MENU_PLAYERS)
             else:
@@ -316,7 +295,7 @@ class Panel:
 
     def _game_key(self, k, long):
         f = self.facts
-        if k <= K_5:
+        if k <= K.B5:
             b = 1 << k
             if long:
                 f = (f ^ (b << F.JUMPED)) & ~b
@@ -324,13 +303,13 @@ class Panel:
                 f = (f ^ b) & ~(b << F.JUMPED)
             self._set(f)
             self._ok()
-        elif k == K_C2 or k == K_C3:
-            c = 2 if k == K_C2 else 3
+        elif k == K.C2 or k == K.C3:
+            c = 2 if k == K.C2 else 3
             if F.carom(f) == c:
                 c = 0
             self._set((f & ~_CAROM_MASK) | (c << F.CAROM))
             self._ok()
-        elif k == K_OK:
+        elif k == K.OK:
             if f != self.base:
                 self._commit(f)
             elif self.game.phase == C.PHASE_FINAL:
@@ -339,29 +318,29 @@ class Panel:
                 self._ok()
             else:
                 self._refuse(ui.NOTE_COMPOSE_FIRST)
-        elif k == K_MISS:
+        elif k == K.MISS:
             if f != self.base:
                 self._refuse(ui.NOTE_MISS_REFUSED)
             elif long:
                 self._commit(self.base | (F.FIRST_NONE << F.FIRST))
             else:
                 self._commit(self.base)
-        elif k == K_FOUL:
+        elif k == K.FOUL:
             self._commit(f | (F.F_NO_RAIL if long else F.F_FOUL))
-        elif k == K_SCRATCH:
+        elif k == K.SCRATCH:
             self._commit((f & ~_CUE_MASK) | ((F.CUE_OFF if long else F.CUE_POCKET) << F.CUE))
-        elif k == K_UNDO:
+        elif k == K.UNDO:
             if self.composing or self.field != ui.FIELD_NONE:
                 self._fresh()
                 self._ok()
             else:
                 self._undo()
-        elif k == K_REDO:
+        elif k == K.REDO:
             if f != self.base:
                 self._refuse(ui.NOTE_MISS_REFUSED)
             else:
                 self._redo()
-        elif k == K_ENC or k == K_ENC2:
+        elif k == K.ENC or k == K.ENC2:
             if self.field == ui.FIELD_NONE:
                 self.field = ui.FIELD_FIRST
                 self._show()
@@ -423,20 +402,20 @@ class Panel:
 
     # ---- failed opening and game over --------------------------------------
     def _choice_key(self, k):
-        if k == K_OK or k == K_ENC or k == K_ENC2:
-            self.ref.choice(k != K_OK)
+        if k == K.OK or k == K.ENC or k == K.ENC2:
+            self.ref.choice(k != K.OK)
             self._after()
-        elif k == K_UNDO:
+        elif k == K.UNDO:
             self._undo()
         else:
             self._refuse(ui.NOTE_CHOOSE)
 
     def _over_key(self, k):
-        if k == K_UNDO:
+        if k == K.UNDO:
             self._undo()
-        elif k == K_REDO:
+        elif k == K.REDO:
             self._redo()
-        elif k == K_OK or k == K_ENC or k == K_ENC2:
+        elif k == K.OK or k == K.ENC or k == K.ENC2:
             g = self.game
             self.settings.players = g.players
             self.settings.opener = (g.opener + 1) % g.players
@@ -509,21 +488,21 @@ class Panel:
 
     def _menu_key(self, k):
         item = self.menu_item
-        enc = k == K_ENC or k == K_ENC2
+        enc = k == K.ENC or k == K.ENC2
         changed = self.rules_edit != self.settings.rules
         if item >= ui.MENU_NET and self.hall.key(k, enc):
             pass                          # the name editor took it
         elif item == ui.MENU_CONFIRM:
-            if k == K_OK or enc:
+            if k == K.OK or enc:
                 self._new_game()
-            elif k == K_UNDO:             # no: the house rules stay as they were
+            elif k == K.UNDO:             # no: the house rules stay as they were
                 self.rules_edit = self.settings.rules
                 self.menu_item = ui.MENU_RULE
                 self._load_item()
                 self._ok()
             else:
                 self._refuse(ui.NOTE_NONE)
-        elif k == K_OK or (enc and item == ui.MENU_START) or \
+        elif k == K.OK or (enc and item == ui.MENU_START) or \
                 (enc and changed and item == ui.MENU_RULE + ui.RULES - 1):
             if changed:                   # new house rules: ask before a new game
                 self.menu_item = ui.MENU_CONFIRM
@@ -535,7 +514,7 @@ class Panel:
             self.menu_item = self._next_item(item)
             self._load_item()
             self._ok()
-        elif k == K_UNDO:
+        elif k == K.UNDO:
             self._leave_menu()
         else:
             self._refuse(ui.NOTE_NONE)

@@ -1,0 +1,30 @@
+"""The panel's keys by number: the order of KEYS (their names in
+board/config.py PANEL and in the docs). app/panel.py's bind() maps the input
+layer's event sources onto these; app/hallmenu.py reads OK and UNDO. Small ints:
+the device build folds them into the modules that read them
+(tools/constfold.py)."""
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+B1 = const(0)           # the ball keys 1, 3, 5
+B3 = const(1)
+B5 = const(2)
+C2 = const(3)           # a carom off two balls, three balls
+C3 = const(4)
+OK = const(5)
+MISS = const(6)
+FOUL = const(7)
+SCRATCH = const(8)
+UNDO = const(9)
+REDO = const(10)
+ENC = const(11)         # push switch of the encoder
+ENC2 = const(12)        # push switch of the optional second encoder
+KEYS = ("1", "3", "5", "C2", "C3", "OK", "MISS", "FOUL", "SCRATCH", "UNDO", "REDO",
+        "ENC", "ENC2")
+
+# Keys with a long-press meaning: they act on release, short or long.
+LONG = const((1 << B1) | (1 << B3) | (1 << B5) | (1 << MISS) | (1 << FOUL) | (1 << SCRATCH)
+             | (1 << ENC) | (1 << ENC2))
