@@ -88,13 +88,13 @@ def make(watchdog=None, root="/"):
         data = None
     else:
         # a seven-segment build's wiring check drawn by its drivers alone, before
-        # the screens and the views are imported (display/hello.py)
-        from display.hello import drivers, draw
+        # the screens and the views are imported (chips/build.py)
+        from chips import build as chips
         tm1637 = None
         if build["displays"][0][0] == "tm1637" and rp2:
             # TM1637 frames by direct SIO register writes (native code: the chip only)
             from chips.tm1637_sio import TM1637SIO as tm1637
-        ds = drivers(build, bus, display_pin, tm1637)
+        ds = chips.drivers(build, bus, display_pin, tm1637)
         if rp2:
             # MAX7219 chains: a flush's frames in one native call (chips/max7219_viper.py)
             for i in range(len(build["displays"])):
@@ -104,7 +104,7 @@ def make(watchdog=None, root="/"):
                     b = build["buses"][e[1]]
                     ds[i].chain.use(max7219_viper, b["id"], b["cs"])
         shown = time.ticks_ms()
-        draw(ds)
+        chips.hello(ds)
     # the game's storage (its 8 KB undo history in one piece) while the heap is
     # still young: made after the display modules it could find no room there
     from cowboy.game import Game
@@ -114,8 +114,7 @@ def make(watchdog=None, root="/"):
         screens = S.Screens(ds)
         screens.settle(None, None, shown)   # the same texts: nothing more is sent
     else:
-        S.OLED_BURST = fifo
-        screens = S.build(build, bus, display_pin)
+        screens = S.build(build, bus, display_pin, burst=fifo)
         if shown is not None:
             screens.assume(shown)           # the drivers take the recorded picture
         else:

@@ -1,10 +1,10 @@
 """The seven-segment builds' wiring check drawn by the drivers alone
-(display/hello.py draw(), factory.py before the screens are imported):
+(chips/build.py hello(), factory.py before the screens are imported):
 the same picture as the screens draw, and the screens made next send nothing."""
 import pytest
 
 from board import config
-from display import hello as D
+from chips import build as D
 from display import screens as S
 from fakedisplays import fake_board, TM1637Device, HT16K33Device
 
@@ -49,7 +49,7 @@ def test_hello_draws_what_the_screens_draw_and_they_send_nothing_more(name):
 
     buses, pin, models = fake_board(build)
     ds = D.drivers(build, buses, pin)
-    D.draw(ds)
+    D.hello(ds)
     assert state(models) == want
     sent = traffic(buses, models)
     assert sent
@@ -63,7 +63,7 @@ def test_a_failing_display_is_left_to_the_screens():
     buses, pin, models = fake_board(build)
     models[2].present = False                     # NACK: not plugged in
     ds = D.drivers(build, buses, pin)
-    D.draw(ds)                                   # no OSError out of it
+    D.hello(ds)                                   # no OSError out of it
     assert models[1].text().replace(" ", "") == "P2"
     assert models[3].text().replace(" ", "") == "P4"
     screens = S.Screens(ds)

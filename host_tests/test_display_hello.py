@@ -22,13 +22,19 @@ from fakedisplays import fake_board, read_oled
 OLED_BUILDS = ["oled4", "oled8"]
 
 
-def board(name, monkeypatch):
-    """A fake board of build `name` and its Screens on the Pico's transport."""
+def board(name):
+    """A fake board of build `name` and its buses by controller id (for the Pico's
+    transport: `fifo(ids)`)."""
     build = config.BUILDS[name]
     buses, pin, seats = fake_board(build)
     ids = {b["id"]: buses[n] for n, b in build["buses"].items()}
-    monkeypatch.setattr(S, "OLED_BURST", lambda bus_id: hellorec.Burst(ids[bus_id]))
     return build, buses, pin, seats, ids
+
+
+def fifo_of(ids):
+    """The Pico's OLED transport (a step's writes as one stream), decoded onto the
+    fake buses `ids` (controller id -> bus)."""
+    return lambda bus_id: hellorec.Burst(ids[bus_id])
 
 
 def pictures(seats):
@@ -43,15 +49,14 @@ def test_only_builds_of_oleds_on_i2c_are_recorded():
 
 
 @pytest.mark.parametrize("name,fifo", [(n, f) for n in OLED_BUILDS for f in (False, True)])
-def test_the_recording_shows_the_live_check_and_later_updates_send_the_same(name, fifo,
-                                                                           monkeypatch):
+def test_the_recording_shows_the_live_check_and_later_updates_send_the_same(name, fifo):
     """(fifo: played as the Pico plays it, streams into the controllers' FIFOs,
     here decoded onto the fake buses; else one writeto() per transaction)"""
-    build, buses_a, pin_a, seats_a, _ = board(name, monkeypatch)
-    live = S.build(build, buses_a, pin_a)
+    build, buses_a, pin_a, seats_a, ids_a = board(name)
+    live = S.build(build, buses_a, pin_a, burst=fifo_of(ids_a))
     live.settle(None, None, 0)
 
-    build, buses_b, pin_b, seats_b, ids = board(name, monkeypatch)
+    build, buses_b, pin_b, seats_b, ids = board(name)
     data = hellorec.record(name)
     fed = []
 
@@ -62,7 +67,7 @@ def test_the_recording_shows_the_live_check_and_later_updates_send_the_same(name
     assert sorted(fed) == (sorted(ids) if fifo else [])
     assert [(a, d) for b in buses_b.values() for a, d in b.log] == \
         [(a, d) for c in sorted(ids) for i, a, d in hellorec.log(build) if i == c]
-    played = S.build(build, buses_b, pin_b)
+    played = S.build(build, buses_b, pin_b, burst=fifo_of(ids))
     # nothing reaches the buses from here until a change
     for b in buses_b.values():
         b.clear_log()
@@ -103,8 +108,8 @@ def test_the_recording_shows_the_live_check_and_later_updates_send_the_same(name
     assert pictures(seats_b) == pictures(seats_a)
 
 
-def test_a_bus_error_stops_the_playing(monkeypatch):
-    build, buses, pin, seats, ids = board("oled4", monkeypatch)
+def test_a_bus_error_stops_the_playing():
+    build, buses, pin, seats, ids = board("oled4")
     seats[3].present = False                    # i2c1 at 0x3D does not answer
     data = hellorec.record("oled4")
     total = len(hellorec.log(build))
@@ -120,7 +125,7 @@ def test_a_bus_error_stops_the_playing(monkeypatch):
     assert 0 < sum(len(b.log) for b in buses.values()) < total
 
 
-def test_a_damaged_recording_is_not_read_or_not_played(tmp_path, monkeypatch):
+def test_a_damaged_recording_is_not_read_or_not_played(tmp_path):
     root = str(tmp_path) + "/"
     assert hello.read("oled8", root) is None            # none written
     made = hellorec.write(str(tmp_path))
@@ -131,7 +136,7 @@ def test_a_damaged_recording_is_not_read_or_not_played(tmp_path, monkeypatch):
     with open(path, "wb") as f:
         f.write(b"XXXX" + bytes(good[4:]))
     assert hello.read("oled8", root) is None            # not a recording
-    build, buses, pin, seats, ids = board("oled8", monkeypatch)
+    build, buses, pin, seats, ids = board("oled8")
     assert not hello.play(good[:-1], ids)               # its last transaction cut short
     assert not hello.play(good[:len(good) - 2000] + b"\x00", ids)
 

