@@ -9,8 +9,8 @@ Digits are driven without BCD decoding; register DIGIT0 is the rightmost digit.
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 from draw.blit import fill
 from draw.segments import encode_with, CHARS

@@ -31,8 +31,8 @@ RAM with the panel on 2-129, hence its 2-column offset.
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 from draw.blit import blit, changes, diff, frame
 from draw.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE

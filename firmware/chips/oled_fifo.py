@@ -33,8 +33,8 @@ import sys
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 from draw.blit import blit, diff
 from draw.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE

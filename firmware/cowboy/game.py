@@ -26,8 +26,8 @@ from cowboy import facts as F
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 MAX_PLAYERS = const(8)
 HISTORY = const(2048)        # actions that undo can reach back
