@@ -12,7 +12,7 @@ WEB_PORT ?= 8000
 HALL_NPM_STAMP := hall/node_modules/.package-lock.json
 HALL_PORT ?= 8001
 
-.PHONY: sim test test-pico pico-emulator bench bench-pico build deploy export clean venv pictures hardware web web-serve test-web hall
+.PHONY: sim test check test-pico pico-emulator bench bench-pico build deploy export clean venv pictures hardware web web-serve test-web hall
 
 venv: $(STAMP)
 
@@ -46,6 +46,12 @@ test: $(STAMP)
 	  echo "or build MicroPython's unix port and copy its micropython binary to $(MPY)."; \
 	  echo "make sim works here (under CPython)."; exit 1; }
 	$(BIN)/python -m pytest -n 2 -q host_tests --ignore=host_tests/pico
+
+## The firmware's static type check (pyright, docs/CHECK.md). pyrightconfig.json names
+## the venv (.venv) for the MicroPython stubs; they replace CPython's standard library.
+check: $(STAMP) $(NPM_STAMP)
+	node_modules/.bin/pyright --typeshedpath \
+	  "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
 
 ## The board's life on the emulated Pico (docs/DEPLOY.md, "Tested on the emulated Pico"):
 ## deploy, deploy again, export, every build playing, a power cut, damaged packs. Needs the

@@ -9,8 +9,8 @@ CPython has none, and one definition keeps the host wrapping as the board does.
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 TICKS_MAX = const(0x3FFFFFFF)     # largest tick value; the period is TICKS_MAX + 1
 _HALF = const(0x20000000)

@@ -7,8 +7,8 @@ its digits to rows 0, 1, 3, 4 (row 2 drives the colon); an 8-digit board to rows
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 from draw.blit import changes
 from chips.sevenseg import SevenSegment

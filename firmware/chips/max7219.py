@@ -9,8 +9,8 @@ Digits are driven without BCD decoding; register DIGIT0 is the rightmost digit.
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 from draw.blit import fill
 from draw.segments import encode_with, CHARS
@@ -58,6 +58,8 @@ class MAX7219Chain:
     go (`_send`): on the Pico one native call does it (`use()`,
     chips/max7219_viper.py), elsewhere a CS low, `spi.write` and CS high per
     frame."""
+    _at: "list[MAX7219 | None]"
+    _todo: "list[MAX7219]"    # the modules a flush sends: its first slots, the rest cleared
 
     def __init__(self, spi, cs, count):
         self.spi = spi
@@ -70,7 +72,7 @@ class MAX7219Chain:
         self.modules = []
         self._at = [None] * count          # the module at each chain position
         self.dirty = 0                     # bit pos: that module has new text
-        self._todo = [None] * count        # flush_rows: the modules it sends
+        self._todo = [None] * count  # pyright: ignore[reportAttributeAccessIssue]  cleared slots
         self._native = None                # use(): the native frame writer
         self._compose = None               # ... and the changed rows' composer
         self._spi_id = 0
@@ -131,7 +133,7 @@ class MAX7219Chain:
         todo = self._todo
         for i in range(n):
             todo[i]._valid = True
-            todo[i] = None
+            todo[i] = None  # pyright: ignore[reportArgumentType, reportCallIssue]  cleared slot
 
     def flush_rows(self):
         """Send the digit rows changed on the modules given new text since their
@@ -154,7 +156,7 @@ class MAX7219Chain:
             if frames:
                 # _send() written out (a stroke's path, a call costs some 10 us)
                 try:
-                    if self._native(self._spi_id, self._cs_gpio, f, frames, size):
+                    if self._native(self._spi_id, self._cs_gpio, f, frames, size):  # pyright: ignore[reportOptionalCall]  use() set both
                         raise OSError(_EIO)
                 finally:
                     fill(f, 0, frames * size, 0)

@@ -31,11 +31,15 @@ RAM with the panel on 2-129, hence its 2-column offset.
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 from draw.blit import blit, changes, diff, frame
 from draw.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE
+
+TYPE_CHECKING = False     # (names for the checker alone, docs/CHECK.md)
+if TYPE_CHECKING:
+    from draw.cells import Cells
 
 SET_LOW_COLUMN = const(0x00)      # | column & 0x0F
 SET_HIGH_COLUMN = const(0x10)     # | column >> 4
@@ -101,13 +105,14 @@ class OLED:
     INIT = SSD1306_INIT
     DATA_AT = 0               # where send_span() finds its bytes in _TX
     SLICE_BYTES = 240         # data bytes a step() sends at most (unless one page is more)
+    cells: "Cells"            # the layout: drawing starts once layout() gave it
 
     def __init__(self, cells=None):
         _views()
         self._cmd = bytearray(4)
         self.level = 8
         self.start_line = 0
-        self.cells = None
+        self.cells = None  # pyright: ignore[reportAttributeAccessIssue]  no layout yet
         if cells is not None:
             self.layout(cells)
 
@@ -167,7 +172,7 @@ class OLED:
         # (one native call on the Pico: a loop here cost some 1.5 ms)
         self.dirty |= changes(self.want, text, self.cells.size, self.cells.pmask)
 
-    def pairs_with(self, other):
+    def pairs_with(self, other) -> bool:
         """Whether this display and `other` can be flushed at the same time
         (chips/oled_fifo.py: two I2C controllers on the Pico)."""
         return False
@@ -277,6 +282,15 @@ class OLED:
         blit(_TX, self.DATA_AT, _NEW, x, n, 0)
         self.send_span(page, x + self.COL_OFFSET, n)
         return n
+
+    def write_cmds(self, src, n):
+        """Send commands src[0:n] (the transport's)."""
+        raise NotImplementedError
+
+    def send_span(self, page, col, n):
+        """Send the n data bytes at _TX[DATA_AT:] to `page` from column `col`
+        (the transport's)."""
+        raise NotImplementedError
 
 
 class OLED_I2C(OLED):

@@ -33,8 +33,8 @@ import sys
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 from draw.blit import blit, diff
 from draw.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE
@@ -129,7 +129,7 @@ class OLED_FIFO(OLED_I2C):
             return
         if not self._open:
             if self._mask:
-                self._mux.connect(self._mask)
+                self._mux.connect(self._mask)  # pyright: ignore[reportOptionalMemberAccess]  a mask only behind a multiplexer
             elif self._mux is not None:
                 self._mux.select(self._ch)
             b.begin(self.addr)
@@ -139,17 +139,17 @@ class OLED_FIFO(OLED_I2C):
     def _twin(self, n):
         """The transaction as a writeto() (no native transport)."""
         for k in range(n):
-            _TX[k] = _W[2 * k]
+            _TX[k] = _W[2 * k]  # pyright: ignore[reportOptionalSubscript]  _W: made by the first OLED_FIFO
         if self._mask:
-            self._mux.connect(self._mask)
-            self._mux.i2c.writeto(self.addr, _TXV[n])
+            self._mux.connect(self._mask)  # pyright: ignore[reportOptionalMemberAccess]  a mask only behind a multiplexer
+            self._mux.i2c.writeto(self.addr, _TXV[n])  # pyright: ignore[reportOptionalMemberAccess]  a mask only behind a multiplexer
         else:
             self.i2c.writeto(self.addr, _TXV[n])
 
     def _close(self):
         if self._open:
             self._open = False
-            self.burst.end()
+            self.burst.end()  # pyright: ignore[reportOptionalMemberAccess]  _open: begin() went to the burst
 
     def _failed(self):
         self._open = False
@@ -206,14 +206,14 @@ class OLED_FIFO(OLED_I2C):
         a, b = self.burst, other.burst
         bad = 0
         try:
-            a.begin(self.addr)
+            a.begin(self.addr)  # pyright: ignore[reportOptionalMemberAccess]  pairs_with() said: two bursts
             b.begin(other.addr)
-            bad = a.feed_with(b, wa, na, wb, nb)
+            bad = a.feed_with(b, wa, na, wb, nb)  # pyright: ignore[reportOptionalMemberAccess]  pairs_with() said: two bursts
         except OSError:
             bad = 3
         for d, bit in ((self, 1), (other, 2)):
             try:
-                d.burst.end()
+                d.burst.end()  # pyright: ignore[reportOptionalMemberAccess]  pairs_with() said: two bursts
             except OSError:
                 bad |= bit
             if bad & bit:

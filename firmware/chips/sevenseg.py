@@ -41,6 +41,18 @@ class SevenSegment:
             self._valid = True
         return count
 
+    def _init(self):
+        """Wake the chip and set its modes (the driver's transport)."""
+        raise NotImplementedError
+
+    def _write(self, i, j):
+        """Send digits i..j-1 of `seg` (the driver's transport)."""
+        raise NotImplementedError
+
+    def _level(self):
+        """Send the brightness (the driver's transport)."""
+        raise NotImplementedError
+
     def _full(self):
         """Re-initialise the chip and send every digit and the brightness."""
         n = self.digits

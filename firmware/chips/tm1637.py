@@ -9,12 +9,12 @@ to read the ACK. A missing ACK raises OSError(EIO) after the stop condition.
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 try:
     from time import sleep_us
 except ImportError:
-    def sleep_us(us):
+    def sleep_us(__us):
         pass
 
 from chips.sevenseg import SevenSegment

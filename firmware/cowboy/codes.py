@@ -7,8 +7,8 @@ abbreviate them for small displays.
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 PHASE_OPENING = const(0)   # the next stroke is the opening stroke
 PHASE_CHOICE = const(1)    # failed opening: the incoming player chooses

@@ -7,8 +7,8 @@ Balls are masks: B1, B3, B5 (bit i is ball BALL_VALUE[i]).
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 B1 = const(1)
 B3 = const(2)

@@ -26,8 +26,8 @@ from cowboy import facts as F
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 MAX_PLAYERS = const(8)
 HISTORY = const(2048)        # actions that undo can reach back
@@ -330,7 +330,7 @@ class Game:
         """Snapshot at `pos`: its near slot, and a far one too when `pos` is a
         multiple of STEP."""
         k = pos % _NEAR_SLOTS
-        self._near[k] = pos
+        self._near[k] = pos  # pyright: ignore[reportOptionalSubscript]  only with history
         self._put(self._snaps, (_SLOTS + k) * _SNAP)
         if pos % STEP == 0:
             self._put(self._snaps, (pos // STEP) % _SLOTS * _SNAP)
@@ -359,7 +359,7 @@ class Game:
         at = pos
         low = pos - NEAR
         while at > low and at >= 0:
-            if self._near[at % _NEAR_SLOTS] == at:
+            if self._near[at % _NEAR_SLOTS] == at:  # pyright: ignore[reportOptionalSubscript]  only with history
                 return at
             at -= 1
         return pos - pos % STEP
@@ -367,7 +367,7 @@ class Game:
     def _load(self, at):
         """Restore the snapshot at `at` (a position `_nearest` gave); returns it."""
         k = at % _NEAR_SLOTS
-        if self._near[k] == at:
+        if self._near[k] == at:  # pyright: ignore[reportOptionalSubscript]  only with history
             self._get(self._snaps, (_SLOTS + k) * _SNAP)
             return at
         self._get(self._snaps, (at // STEP) % _SLOTS * _SNAP)

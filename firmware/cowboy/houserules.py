@@ -8,8 +8,8 @@ the board loads this module only where it shows or parses the names.
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 CAROM_NO_CUSHION = const(1)     # a carom below 100 needs no cushion (replaces R1)
 POCKET_90S_NO_FOUL = const(2)   # 90-99: a pocketed ball scores nothing, no foul

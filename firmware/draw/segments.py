@@ -17,8 +17,8 @@ import sys
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 SEG_A = const(0x01)
 SEG_B = const(0x02)

@@ -3,8 +3,8 @@ their texts into one per layout, and nothing is allocated per render."""
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 from draw.blit import blit, fill, decimal
 

@@ -6,8 +6,8 @@ encoder's push switch) or, for turns, the encoder's index.
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 NONE = const(0)      # what EventRing.get() returns when empty
 PRESS = const(1)

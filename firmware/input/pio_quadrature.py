@@ -18,6 +18,13 @@ copy, each on its own state machine of the same PIO block (up to four).
 works with the stand-in in host_tests/fakes/rp2.py.
 """
 
+# The assembler's names (jmp, mov, x, ...) exist only while @rp2.asm_pio runs
+# the program below; the checker reads them from the rp2 stubs (docs/CHECK.md).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rp2.asm_pio import (jmp, label, mov, invert, x, x_dec, isr, osr, null,
+                             in_, pins, pc, push, noblock, nop)
+
 _prog = None
 
 # The start-up instructions, encoded (rp2.asm_pio_encode(text, 0) gives the same
@@ -99,7 +106,7 @@ class PioQuadrature:
         import rp2
         prog = program()
         self.sm = rp2.StateMachine(sm_id, prog, freq=freq, in_base=pin_a)
-        if prog[1 + sm_id // 4] != 0:
+        if prog[1 + sm_id // 4] != 0:  # pyright: ignore[reportIndexIssue]  asm_pio made a list
             raise OSError("PIO quadrature program not at address 0")
         sm = self.sm
         sm.exec(SET_X_0)

@@ -9,8 +9,8 @@ Rendering writes into a preallocated line (draw/text.py) and allocates nothing.
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 from cowboy import codes as C
 from cowboy import facts as F

@@ -5,8 +5,8 @@ that a plain Pico does not load them."""
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 # The connection state (panel.net_state, from net.state()).
 NET_NONE = const(0)        # no hall mode (app/hallmenu.py NoNet)

@@ -5,8 +5,8 @@ read them (tools/constfold.py)."""
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 # Main value of a seat.
 MAIN_BLANK = const(0)     # seat not in the game

@@ -124,11 +124,13 @@ class Seat:
         self.at_table = False
         self.inning = 0
         self.value = i + 1
-        mode = panel.mode if panel is not None else U.MODE_HELLO
+        if panel is None:
+            self.main = I.MAIN_HELLO
+            return
+        mode = panel.mode
         if mode == U.MODE_HELLO or game is None:
             self.main = I.MAIN_HELLO
-            if panel is not None:
-                self._hello(game, panel)
+            self._hello(game, panel)
             return
         if mode == U.MODE_MENU:
             self._menu(panel)

@@ -6,8 +6,8 @@ them): plain small-int codes, so rendering needs no strings built at run time.
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 # What the displays are showing as a whole.
 MODE_HELLO = const(0)    # start-up: each display shows its player number (wiring check)
