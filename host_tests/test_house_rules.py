@@ -405,3 +405,31 @@ def test_replay_undo_past_the_core_history_keeps_the_rules():
     acts = [FAILED, {"choice": "take"}] + [MISS] * 2100 + [{"undo": True}] * 2100
     s = play(acts, rules=[TAKE])
     assert s["phase"] == "points" and s["off_table"] == [5] and s["shooter"] == 2
+
+
+def test_the_numbers_derived_from_the_house_rules_table_agree(tmp_path):
+    """cowboy/HR.py is the one table; what other modules hold of it (the
+    menu's rule items, the texts, the masks they accept) must follow it."""
+    from app import journalformat as JF
+    from app.settings import Settings
+    from views import ui
+    from views import words as W
+    n = len(HR.NAMES)
+    assert HR.COUNT == n and HR.ALL == (1 << n) - 1
+    for i, name in enumerate(HR.NAMES):
+        assert getattr(HR, name.upper()) == 1 << i
+    assert ui.RULES == n and ui.MENU_BUILD == ui.MENU_RULE + n
+    assert len(W.RULE4) == len(W.RULE21) == n
+    assert len(W.MENU4) == len(W.MENU8) == len(W.MENU21) == ui.MENU_CONFIRM + 1
+    assert W.MENU21[ui.MENU_START] == b"START: PRESS OK"
+    # every mask up to ALL is a game's, a header's and a setting's; ALL + 1 is none's
+    g = Game()
+    assert g.new_game(2, 0, HR.ALL) == 0
+    assert g.new_game(2, 0, HR.ALL + 1) != 0
+    buf = bytearray(JF.HEADER_SIZE)
+    for rules, ok in ((HR.ALL, True), (HR.ALL + 1, False)):
+        JF.write_header(buf, 2, 0, rules)
+        assert (JF.read_header(buf, len(buf)) >= 0) is ok
+    s = Settings(str(tmp_path) + "/")
+    s.set(rules=HR.ALL + 1)
+    assert s.rules == (HR.ALL + 1) & HR.ALL

@@ -21,7 +21,8 @@ import os
 import tokenize
 
 # Modules of named constants: their integer const() values are folded elsewhere.
-MODULES = ("cowboy/codes.py", "cowboy/facts.py", "views/ui.py", "views/items.py",
+MODULES = ("cowboy/codes.py", "cowboy/facts.py", "cowboy/houserules.py", "views/ui.py",
+           "views/items.py",
            "app/journalformat.py", "app/keys.py", "input/events.py")
 
 

@@ -20,6 +20,8 @@ the directory's metadata) with its own 8-byte header (b"CT", 2, n, base as 24
 bits, crc8 of bytes 0-6 seeded with the stream header's CRC) and room for
 TAIL_RECORDS records, of which the first n are the records after `base`.
 """
+from cowboy import houserules as H
+
 try:
     from micropython import const
 except ImportError:
@@ -29,7 +31,6 @@ except ImportError:
 VERSION = const(3)     # the newest: 3 for a game with house rules (header byte 5)
 SPLIT = const(2)       # 2: the stream split into journal.bin and journal.tail, no rules
 OLDEST = const(1)      # 1: one file, journal.bin; the same records (read, then migrated)
-_RULES_ALL = const(15)  # cowboy.houserules.ALL
 HEADER_SIZE = const(8)
 RECORD_SIZE = const(4)
 TAIL_RECORDS = const(48)                        # records the tail holds
@@ -115,7 +116,7 @@ def read_header(buf, n):
     opener = buf[4]
     if players < 2 or players > 8 or opener >= players or buf[6]:
         return BAD
-    if buf[5] > _RULES_ALL or buf[5] and buf[2] != VERSION:
+    if buf[5] > H.ALL or buf[5] and buf[2] != VERSION:
         return BAD
     return players * 16 + opener
 

@@ -8,19 +8,19 @@ that is missing, unreadable or out of range gives the defaults for that field.
 import json
 import os
 
+from cowboy import houserules as H
 from views.ui import MAX_BRIGHTNESS   # noqa: F401  (re-exported)
 
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 FILE = "settings.json"
 TMP = "settings.tmp"
 MIN_PLAYERS = const(2)
 MAX_PLAYERS = const(8)
-ALL_RULES = const(15)   # cowboy.houserules.ALL: the house rules mask of a new game
 
 
 class Settings:
@@ -57,7 +57,7 @@ class Settings:
         if type(b) is int and 0 <= b <= MAX_BRIGHTNESS:
             self.brightness = b
         r = d.get("rules")
-        if type(r) is int and 0 <= r <= ALL_RULES:
+        if type(r) is int and 0 <= r <= H.ALL:
             self.rules = r
         return self
 
@@ -73,7 +73,7 @@ class Settings:
         if brightness is not None:
             self.brightness = min(MAX_BRIGHTNESS, max(0, brightness))
         if rules is not None:
-            self.rules = rules & ALL_RULES
+            self.rules = rules & H.ALL
         if (self.players, self.opener, self.brightness, self.rules) != old:
             self.save()
 

@@ -22,6 +22,7 @@ from array import array
 
 from cowboy import codes as C
 from cowboy import facts as F
+from cowboy import houserules as H
 
 try:
     from micropython import const
@@ -53,12 +54,6 @@ _SHOT_MASK = const(0x3FFFF)  # F.FACTS_MASK: an action word's facts
 _ACT_REPEAT = const(1 << 18)  # F.KIND_REPEAT << F.KIND
 _ACT_TAKE = const(2 << 18)    # F.KIND_TAKE << F.KIND
 _LIE_IN_HAND = const(8)       # in _lie: the failed opening left the cue ball in hand
-# House rules (cowboy/houserules.py: the same bits, public, with their names)
-_CAROM_NO_CUSHION = const(1)
-_POCKET_90S_NO_FOUL = const(2)
-_WIN_POCKETS_NOTHING = const(4)
-_TAKE_AS_LIES = const(8)
-_RULES_ALL = const(15)
 
 
 class Game:
@@ -84,7 +79,7 @@ class Game:
         house rules (a mask of cowboy.houserules bits), fixed for the whole game."""
         if players < 2 or players > MAX_PLAYERS or opener < 0 or opener >= players:
             return C.E_PLAYERS
-        if rules < 0 or rules > _RULES_ALL:
+        if rules < 0 or rules > H.ALL:
             return C.E_BAD_VALUE
         self.rules = rules
         self._lie = 0     # what a failed opening left on the table (take_as_lies)
@@ -316,7 +311,7 @@ class Game:
         n, top, base = v
         players = head[0]
         if (players < 2 or players > MAX_PLAYERS or head[1] >= players
-                or head[7] >> 1 > _RULES_ALL or not base <= n <= top
+                or head[7] >> 1 > H.ALL or not base <= n <= top
                 or top - base > HISTORY or base % STEP or n >= 1 << 29 or top >= 1 << 29):
             return False
         self._get(head, 0)
@@ -415,19 +410,19 @@ class Game:
             reason = C.R_CUE_OFF
         elif cue == F.CUE_POCKET or (cue == F.CUE_CALLED and not final):
             reason = C.R_SCRATCH
-        elif f & F.F_NO_RAIL and not (carom and rules & _CAROM_NO_CUSHION):
+        elif f & F.F_NO_RAIL and not (carom and rules & H.CAROM_NO_CUSHION):
             reason = C.R_NO_RAIL          # at 100 a carom was a foul above already
         elif f & F.F_FOUL:
             reason = C.R_FOUL
         points = 0
         if final:
-            if reason == C.R_NONE and f & 7 and rules & _WIN_POCKETS_NOTHING:
+            if reason == C.R_NONE and f & 7 and rules & H.WIN_POCKETS_NOTHING:
                 reason = C.R_BALL_AT_100      # even into the called pocket: in hand
             elif reason == C.R_NONE and cue == F.CUE_CALLED:
                 return 1 | C.WIN | C.ENDS_INNING
         elif total >= 90:
             points = _CAROM_POINTS[carom]
-            if reason == C.R_NONE and f & 7 and not rules & _POCKET_90S_NO_FOUL:
+            if reason == C.R_NONE and f & 7 and not rules & H.POCKET_90S_NO_FOUL:
                 reason = C.R_BALL_AT_90
             elif reason == C.R_NONE and total + points > 100:
                 reason = C.R_PAST_100                                    # R3
@@ -487,7 +482,7 @@ class Game:
         else:
             self.shooter = self.opener
         self.inning = 0
-        if take and self.rules & _TAKE_AS_LIES:
+        if take and self.rules & H.TAKE_AS_LIES:
             # an ordinary stroke (scores are all 0) with the balls as they lie
             self.phase = C.PHASE_POINTS
             self.off_table = self._lie & 7

@@ -11,8 +11,9 @@ The decoding is a 16-entry jump table at addresses 0-15 indexed by
 `prev << 2 | cur`, the same table as `quadrature.STEP`. `mov(pc, isr)` jumps
 to an absolute address and the MicroPython loader cannot place a program at a
 chosen address, so the program is padded to the full 32 words of instruction
-memory: the loader can then only put it at 0. All encoders share the one
-copy, each on its own state machine of the same PIO block (up to four).
+memory: the loader can then only put it at 0, or refuse it (OSError) when
+another program holds part of that PIO block. All encoders share the one copy,
+each on its own state machine of the same PIO block (up to four).
 
 `rp2` is imported inside functions, so importing this module on the host
 works with the stand-in in host_tests/fakes/rp2.py.
@@ -105,9 +106,8 @@ class PioQuadrature:
     def __init__(self, sm_id, pin_a, freq=-1):
         import rp2
         prog = program()
+        # 32 words: placed at address 0 or refused (OSError), see above
         self.sm = rp2.StateMachine(sm_id, prog, freq=freq, in_base=pin_a)
-        if prog[1 + sm_id // 4] != 0:  # pyright: ignore[reportIndexIssue]  asm_pio made a list
-            raise OSError("PIO quadrature program not at address 0")
         sm = self.sm
         sm.exec(SET_X_0)
         sm.exec(MOV_ISR_NULL)

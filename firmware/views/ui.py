@@ -41,20 +41,21 @@ FIELD_JUMPED = const(3)    # balls that left the table
 FIELD_HELD = const(4)      # balls whose spot is occupied (stay off the table)
 FIELD_CUE = const(5)       # where the cue ball ended
 
-# Set-up menu items (panel.menu_item); the value being edited is panel.menu_value.
+# Set-up menu items (panel.menu_item), in the order the encoder walks them; the
+# value being edited is panel.menu_value.
 MENU_PLAYERS = const(0)
 MENU_OPENER = const(1)
 MENU_BRIGHTNESS = const(2)
 MENU_RULE = const(3)       # MENU_RULE + k: house rule k (bit 1 << k) on or off
-RULES = const(4)           # house rules (cowboy/houserules.py NAMES order)
-MENU_BUILD = const(7)      # the display build this board drives (nothing to change)
-MENU_START = const(8)      # start the game with these settings
-MENU_CONFIRM = const(9)    # house rules changed: OK starts a new game with them
-# Hall mode only (panel.hall set), after MENU_BUILD: the connection (read-only), then
-# the hall and the table name; their codes are in views/hallui.py.
-MENU_NET = const(10)       # panel.net_state, panel.net_pending
-MENU_HALL = const(11)      # the hall's name: panel.name[:name_len], cursor, menu_value
-MENU_TABLE = const(12)     # the table's name, the same way
+RULES = const(4)           # house rules: cowboy/houserules.py COUNT (a test holds them equal)
+MENU_BUILD = const(MENU_RULE + RULES)   # the display build this board drives (read-only)
+MENU_START = const(MENU_BUILD + 1)      # start the game with these settings
+MENU_CONFIRM = const(MENU_BUILD + 2)    # house rules changed: OK starts a new game with them
+# Hall mode only (panel.hall set), after MENU_CONFIRM: the connection (read-only),
+# then the hall and the table name; their codes are in views/hallui.py.
+MENU_NET = const(MENU_BUILD + 3)        # panel.net_state, panel.net_pending
+MENU_HALL = const(MENU_BUILD + 4)       # the hall's name: panel.name[:name_len], cursor, menu_value
+MENU_TABLE = const(MENU_BUILD + 5)      # the table's name, the same way
 
 # How long each page shows where several take turns on a display (views), and
 # so how long the start-up pages last (panel).

@@ -2,6 +2,7 @@
 segments (see draw/segments.py for what reads well), up to 21 for the OLED text
 line, indexed by code. tools/legend.py makes docs/DISPLAYS.md's legend from these
 tables, so a code shown on a display has its meaning written down."""
+from views import ui as U
 
 # Foul reasons (cowboy.codes R_*): the cue-ball ones read as the CUE field's values.
 REASON4 = (b"FoUL", b"noHt", b"not1", b"othr", b"CoFF", b"CPoc", b"rL n", b"FoUL",
@@ -24,11 +25,13 @@ FIELD21 = (b"", b"FIRST CONTACT:", b"RAIL AFTER CONTACT:", b"JUMPED:", b"HELD OF
            b"CUE BALL:")
 CUE4 = (b"tAb", b"Poc", b"CAL", b"oFF")
 CUE21 = (b"TABLE", b"POCKET", b"CALLED", b"OFF")
-# Set-up menu items (ui.MENU_*); the house rule items show RULE4/RULE21 instead.
-MENU4 = (b"PL", b"oP", b"br", b"", b"", b"", b"", b"", b"Go", b"Go ?")
-MENU21 = (b"PLAYERS", b"OPENING PLAYER", b"BRIGHTNESS", b"", b"", b"", b"",
-          b"DISPLAYS: ", b"START: PRESS OK", b"OK=NEW GAME UNDO=BACK")
-MENU8 = (b"PLAy ", b"oPEn ", b"brItE", b"", b"", b"", b"", b"bLd", b"Go", b"Go ?")
+# Set-up menu items (ui.MENU_*, in order); the house rule items show RULE4/RULE21
+# instead, so their places are blank here, one per rule.
+_RULE_ITEMS = (b"",) * U.RULES
+MENU4 = (b"PL", b"oP", b"br") + _RULE_ITEMS + (b"", b"Go", b"Go ?")
+MENU21 = (b"PLAYERS", b"OPENING PLAYER", b"BRIGHTNESS") + _RULE_ITEMS + (
+    b"DISPLAYS: ", b"START: PRESS OK", b"OK=NEW GAME UNDO=BACK")
+MENU8 = (b"PLAy ", b"oPEn ", b"brItE") + _RULE_ITEMS + (b"bLd", b"Go", b"Go ?")
 # House rules (cowboy/houserules.py NAMES order): a short name, on or off.
 RULE4 = (b"CA", b"90", b"10", b"tA")
 RULE21 = (b"CAROM: NO CUSHION", b"90-99: POCKET NO FOUL", b"100: POCKETING = FOUL",
