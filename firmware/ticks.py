@@ -35,6 +35,17 @@ def ticks_add(t, d):
     return (t + d) & TICKS_MAX
 
 
+def ticks_ms():
+    """Now in ms, in the same domain (MicroPython's own clock replaces this)."""
+    import time
+    return int(time.monotonic() * 1000) & TICKS_MAX
+
+
+try:
+    from time import ticks_ms  # noqa: F811  (MicroPython)
+except ImportError:
+    pass
+
 # On the board the port's own functions (C: a call costs the RP2040 a few
 # microseconds, not the tens a Python function does; the loop makes dozens a pass)
 # give the same answers: the rp2 port's ticks wrap at 2**30 too.

@@ -25,7 +25,14 @@ class Stats:
 
 
 class Panel:
-    """The attributes the views read (views/ui.py contract), set by the test."""
+    """The attributes the views read (views/ui.py contract), set by the test. As
+    the real panel does, any change bumps `version`, which is all the screens
+    compare to know that the panel changed."""
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        if name != "version":
+            object.__setattr__(self, "version", getattr(self, "version", 0) + 1)
 
     def __init__(self, players=2, build=b"tm1637"):
         self.mode = U.MODE_GAME

@@ -73,6 +73,7 @@ fails = 0
 
 def run(steps):
     global now, fails
+    p.version += 1                  # as the panel does on each change it makes
     for k in range(3):              # warm-up: first draw of this situation
         now += 37
         scr.update(g, p, now)

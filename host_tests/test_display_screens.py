@@ -74,6 +74,7 @@ def test_oleds_dim_without_input_and_wake_on_a_key():
     rig.update()
     assert dev.contrast == full
     rig.panel.settings.brightness = 3
+    rig.panel.version += 1                 # as the menu's turn does
     rig.update()
     assert dev.contrast == 3 * 17
 
@@ -81,10 +82,12 @@ def test_oleds_dim_without_input_and_wake_on_a_key():
 def test_brightness_reaches_seven_segment_displays():
     rig = Rig("ht16k33")
     rig.panel.settings.brightness = 4
+    rig.panel.version += 1
     rig.update()
     assert rig.models[0].dimming == 4
     rig = Rig("tm1637")
     rig.panel.settings.brightness = 15
+    rig.panel.version += 1
     rig.update()
     assert rig.models[0].pulse == 7
 
@@ -138,8 +141,8 @@ def test_renders_at_once_on_a_change_and_at_most_every_frame_otherwise():
     seat.update = counting
     rig.update(5)
     rig.update(5)
-    assert calls == []                     # nothing changed, within FRAME_MS
-    rig.update(Screens.FRAME_MS)
+    assert calls == []                     # nothing changed, within RENDER_MS
+    rig.update(Screens.RENDER_MS)
     assert calls == [1]
     rig.shot(F.B3)                         # a stroke renders at once
     assert calls == [1, 1]

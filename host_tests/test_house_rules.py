@@ -412,16 +412,16 @@ def test_the_numbers_derived_from_the_house_rules_table_agree(tmp_path):
     menu's rule items, the texts, the masks they accept) must follow it."""
     from app import journalformat as JF
     from app.settings import Settings
-    from views import ui
+    from views import ui as U
     from views import words as W
     n = len(HR.NAMES)
     assert HR.COUNT == n and HR.ALL == (1 << n) - 1
     for i, name in enumerate(HR.NAMES):
         assert getattr(HR, name.upper()) == 1 << i
-    assert ui.RULES == n and ui.MENU_BUILD == ui.MENU_RULE + n
+    assert U.RULES == n and U.MENU_BUILD == U.MENU_RULE + n
     assert len(W.RULE4) == len(W.RULE21) == n
-    assert len(W.MENU4) == len(W.MENU8) == len(W.MENU21) == ui.MENU_CONFIRM + 1
-    assert W.MENU21[ui.MENU_START] == b"START: PRESS OK"
+    assert len(W.MENU4) == len(W.MENU8) == len(W.MENU21) == U.MENU_CONFIRM + 1
+    assert W.MENU21[U.MENU_START] == b"START: PRESS OK"
     # every mask up to ALL is a game's, a header's and a setting's; ALL + 1 is none's
     g = Game()
     assert g.new_game(2, 0, HR.ALL) == 0

@@ -52,7 +52,9 @@ def run(n):
         b2.drive(s >> 1)
         if CAPTURE and k % 7:
             continue              # a busy loop: the interrupts keep the key edges
-        inp.poll(ticks_add(t0, k))
+        now = ticks_add(t0, k)      # a pass of the main loop: keys first, encoders last
+        inp.buttons.poll(now)
+        inp.encoders.poll(now)
         if 2000 <= k < 2400:
             continue
         ev = ring.get()

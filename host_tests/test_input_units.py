@@ -137,7 +137,7 @@ def test_builder_wires_every_configured_pin():
     def tap(gpio, t0):
         for k in range(60):
             Pin(gpio).drive(0 if 5 <= k < 40 else 1)
-            inp.poll(t0 + k)
+            inp.buttons.poll(t0 + k)
 
     tap(config.PANEL["OK"], 0)
     tap(config.ENCODER[3], 100)
@@ -145,7 +145,7 @@ def test_builder_wires_every_configured_pin():
     a, b = Pin(config.ENCODER2[1]), Pin(config.ENCODER2[2])
     for k, s in enumerate((2, 0, 1, 3)):
         drive(a, b, s)
-        inp.poll(300 + k)
+        inp.encoders.poll(300 + k)
     got = []
     while inp.ring.count():
         ev = inp.ring.get()
@@ -174,7 +174,7 @@ def test_encoders_can_start_after_the_keys():
     encs = (config.ENCODER, config.ENCODER2)
     inp = Input(config.PANEL, encs, make_pin, quadrature=False)
     assert inp.encoders is None and len(inp.buttons.pins) == len(inp.names)
-    inp.poll(0)
+    inp.buttons.poll(0)
     assert inp.ring.get() == 0
     inp.start_encoders(encs, make_pin, lambda i, a, b: PinQuadrature(a, b))
     assert inp.encoders.n == 2
@@ -183,7 +183,7 @@ def test_encoders_can_start_after_the_keys():
     for t, (la, lb) in enumerate(((0, 1), (0, 0), (1, 0), (1, 1))):   # one detent
         a.drive(la)
         b.drive(lb)
-        inp.poll(10 + t)
+        inp.encoders.poll(10 + t)
     ev = inp.ring.get()
     assert ev >> 8 in (E.CW, E.CCW) and ev & 0xFF == 0     # encoder 0 turned
 

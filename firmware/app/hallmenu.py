@@ -7,8 +7,8 @@ state the views read stays on the panel (`net_state`, `net_pending`, `name`,
 `name_len`, `cursor`, `menu_value`). Keys and turns allocate nothing; saving a name
 does (the bytes handed to `rename()`, the file).
 """
-from views import ui
-from views import hallui as H
+from views import ui as U
+from views import hallui as HU
 from app import keys as K
 
 
@@ -18,7 +18,7 @@ class NoNet:
 
     def state(self):
         """hallui.NET_*."""
-        return H.NET_NONE
+        return HU.NET_NONE
 
     def pending(self):
         """Actions of the game in progress the broker has not acknowledged."""
@@ -33,14 +33,14 @@ class NoNet:
         return False
 
 
-_CYCLE = len(H.NAME_CHARS) + 1      # the end mark, then NAME_CHARS
+_CYCLE = len(HU.NAME_CHARS) + 1      # the end mark, then NAME_CHARS
 
 
 class HallMenu:
     def __init__(self, panel, net):
         self.p = panel
         self.net = net
-        panel.name = bytearray(H.MAX_NAME)
+        panel.name = bytearray(HU.MAX_NAME)
 
     def refresh(self):
         """MENU_NET: the connection state and the count not yet acknowledged."""
@@ -55,13 +55,13 @@ class HallMenu:
     def load(self, item):
         """The item `item` comes on show."""
         p = self.p
-        p.menu_value = H.NAME_OK
+        p.menu_value = HU.NAME_OK
         p.cursor = -1
-        if item == ui.MENU_NET:
+        if item == U.MENU_NET:
             self.refresh()
             return
-        b = self.net.name(item - ui.MENU_HALL)
-        n = min(len(b), H.MAX_NAME)
+        b = self.net.name(item - U.MENU_HALL)
+        n = min(len(b), HU.MAX_NAME)
         for i in range(n):
             p.name[i] = b[i]
         p.name_len = n
@@ -71,15 +71,15 @@ class HallMenu:
         NAME_CHARS (a turn on the item opens the editor): the end mark cuts the
         name there, a character past the end lengthens it."""
         p = self.p
-        if p.menu_item == ui.MENU_NET:
+        if p.menu_item == U.MENU_NET:
             return
         if p.cursor < 0:
             p.cursor = 0
         c = p.cursor
-        chars = H.NAME_CHARS
+        chars = HU.NAME_CHARS
         i = 0                                 # 0: the end mark, k + 1: chars[k]
         if c < p.name_len:
-            i = H.char_index(p.name[c]) + 1
+            i = HU.char_index(p.name[c]) + 1
         i = (i + d) % _CYCLE
         if i == 0:
             p.name_len = c
@@ -87,7 +87,7 @@ class HallMenu:
             p.name[c] = chars[i - 1]
             if c >= p.name_len:
                 p.name_len = c + 1
-        p.menu_value = H.NAME_OK
+        p.menu_value = HU.NAME_OK
         p._ok()
 
     def key(self, k, enc):
@@ -95,15 +95,15 @@ class HallMenu:
         the editor; in the editor OK or ENC is the next character or, on the end
         mark, save; UNDO leaves it). False: the menu's usual meaning."""
         p = self.p
-        if p.menu_item == ui.MENU_NET or (p.cursor < 0 and k != K.OK):
+        if p.menu_item == U.MENU_NET or (p.cursor < 0 and k != K.OK):
             return False
         if p.cursor < 0:
             p.cursor = 0
-            p.menu_value = H.NAME_OK
+            p.menu_value = HU.NAME_OK
             p._ok()
         elif k == K.OK or enc:
-            p.menu_value = H.NAME_OK
-            if p.cursor < p.name_len and p.cursor < H.MAX_NAME - 1:
+            p.menu_value = HU.NAME_OK
+            if p.cursor < p.name_len and p.cursor < HU.MAX_NAME - 1:
                 p.cursor += 1
                 p._ok()
             else:
@@ -112,7 +112,7 @@ class HallMenu:
             self.load(p.menu_item)
             p._ok()
         else:
-            p._refuse(ui.NOTE_NONE)
+            p._refuse(U.NOTE_NONE)
         return True
 
     def _save(self):
@@ -120,16 +120,16 @@ class HallMenu:
         not a valid name (the editor stays open) or could not be written."""
         p = self.p
         n = p.name_len
-        if not H.name_ok(p.name, n):
-            p.menu_value = H.NAME_BAD
-            p._refuse(ui.NOTE_NONE)
+        if not HU.name_ok(p.name, n):
+            p.menu_value = HU.NAME_BAD
+            p._refuse(U.NOTE_NONE)
             return
-        k = p.menu_item - ui.MENU_HALL
+        k = p.menu_item - U.MENU_HALL
         new = bytes(p.name[:n])
         other = self.net.name(1 - k)
         if not (self.net.rename(other, new) if k else self.net.rename(new, other)):
-            p.menu_value = H.NAME_FAILED
-            p._refuse(ui.NOTE_NONE)
+            p.menu_value = HU.NAME_FAILED
+            p._refuse(U.NOTE_NONE)
             return
         self.load(p.menu_item)
         p._ok()

@@ -11,7 +11,7 @@ import gc
 
 from board import config
 from cowboy.game import Game
-from views import ui
+from views import ui as U
 from app.panel import Panel
 
 from ticks import ticks_diff
@@ -21,7 +21,7 @@ class App:
     """One scoreboard: `game`, `panel`, `inputs` (input.build.Input), `screens`
     (display.screens.Screens), optional `buzzer`, `journal`, `watchdog`."""
 
-    FRAME_MS = 20          # displays are brought up to date at least this often
+    UPDATE_MS = 20         # the loop calls screens.update() at least this often
     SETTLE_WAIT_MS = 60    # ... and no later than this while a key settles
     AWAIT_MS = 4           # a key's confirmation this close is awaited without passes
     QUIET_MS = 1500        # no key for this long: a due journal checkpoint is written
@@ -116,7 +116,7 @@ class App:
             # While a key settles its event is a few passes away: periodic frames
             # (pages, blinking, refresh slices) wait for it, within limits, so the
             # pass that confirms the key is a short one.
-            if seen or screens.busy or due >= self.FRAME_MS and \
+            if seen or screens.busy or due >= self.UPDATE_MS and \
                     (due >= self.SETTLE_WAIT_MS or not inputs.buttons.settling()):
                 self.frame_at = now
                 # (answering: nothing could change the game or the panel since
@@ -131,10 +131,11 @@ class App:
                 self.wrote = True
                 journal.sync()
                 if journal.failed:
-                    panel.note = ui.NOTE_STORAGE
+                    panel.note = U.NOTE_STORAGE
+                    panel.version += 1
                 elif self.net is not None:
                     self.net.after_action(journal.records, journal.last_record())
-            elif panel.settings_dirty and panel.mode != ui.MODE_MENU:
+            elif panel.settings_dirty and panel.mode != U.MODE_MENU:
                 panel.settings_dirty = False
                 if self.persist:
                     self.wrote = True
@@ -176,7 +177,8 @@ class App:
             self.panel.settings.save()
         except OSError:
             self.save_errors += 1
-            self.panel.note = ui.NOTE_STORAGE
+            self.panel.note = U.NOTE_STORAGE
+            self.panel.version += 1
 
     def run(self, ticks_ms, sleep_ms, period_ms=1, ticks_us=None, started=None):
         """The device's endless loop: a pass every `period_ms` when idle, at once

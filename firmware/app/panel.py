@@ -8,7 +8,7 @@ the operator's description of every key. Handling an event allocates nothing.
 from cowboy import codes as C
 from cowboy import facts as F
 from app import keys as K
-from views import ui
+from views import ui as U
 from app.stats import Stats
 from app.settings import Settings, MIN_PLAYERS, MAX_PLAYERS, MAX_BRIGHTNESS
 from input.events import PRESS, RELEASE, LONG, CW, CCW   # noqa: F401  (re-exported)
@@ -49,19 +49,19 @@ class Panel:
         # Actions go through the journal when there is one: it applies them to the
         # game and records those the core accepts (app/journal.py).
         self.ref = game if journal is None else journal
-        self.mode = ui.MODE_HELLO
+        self.mode = U.MODE_HELLO
         self.facts = 0
         self.base = 0             # facts of an untouched stroke: the held balls carried
         self.composing = False
         self.preview = 0
-        self.note = ui.NOTE_NONE
+        self.note = U.NOTE_NONE
         self.reject = 0
-        self.field = ui.FIELD_NONE
-        self.menu_item = ui.MENU_PLAYERS
+        self.field = U.FIELD_NONE
+        self.menu_item = U.MENU_PLAYERS
         self.menu_value = 0
-        self.back_mode = ui.MODE_GAME   # where UNDO leaves the menu to
+        self.back_mode = U.MODE_GAME   # where UNDO leaves the menu to
         self.settings_dirty = False     # the loop saves the settings, then clears it
-        self.version = 0          # bumped on every visible change
+        self.version = 0          # bumped on every visible change (all the screens compare)
         self.down = 0             # keys held (bit = source)
         self.longed = 0           # held keys whose LONG event came
         self.t_start = 0
@@ -69,7 +69,7 @@ class Panel:
         self.accepted = 0         # keys accepted and refused (figures for tests/bench)
         self.refused = 0
         self.hello_ms = self.HELLO_MS   # how long this start-up shows (start())
-        self.notice = ui.NOTICE_NONE    # what start-up found in the journal
+        self.notice = U.NOTICE_NONE    # what start-up found in the journal
         self.notice_arg = 0             # NOTICE_CUT: records lost
         self.build = b""                # the display build's name (board())
         self.seats = MAX_PLAYERS        # players the build can show
@@ -112,7 +112,7 @@ class Panel:
     def start(self, now, resumed=False, shown=None):
         """Show the start-up pages, then the game; a new game unless `resumed`.
 
-        The start-up pages (each display shows them in turn, ui.PAGE_MS each): its
+        The start-up pages (each display shows them in turn, U.PAGE_MS each): its
         player number (the wiring check), the display build, what the journal's
         resume found (`notice`) and each house rule the game plays with. A game
         resumed with its actions and nothing to tell skips them: the wiring check
@@ -129,34 +129,34 @@ class Panel:
             if s.opener >= s.players:
                 s.opener = 0
             self.ref.new_game(s.players, s.opener, s.rules)
-        self.notice = ui.NOTICE_NONE
+        self.notice = U.NOTICE_NONE
         self.notice_arg = 0
         j = self.journal
         if j is not None:
             if getattr(j, "failed", False):
-                self.notice = ui.NOTICE_STORAGE
+                self.notice = U.NOTICE_STORAGE
             elif getattr(j, "archived", None):
-                self.notice = ui.NOTICE_NEW
+                self.notice = U.NOTICE_NEW
             elif getattr(j, "dropped", 0):
-                self.notice = ui.NOTICE_CUT
+                self.notice = U.NOTICE_CUT
                 self.notice_arg = (j.dropped + 3) // 4     # 4-byte records
-        pages = 2 + (self.notice != ui.NOTICE_NONE)
+        pages = 2 + (self.notice != U.NOTICE_NONE)
         r = self.game.rules
         while r:
             pages += r & 1
             r >>= 1
-        self.hello_ms = max(self.HELLO_MS, pages * ui.PAGE_MS)
-        if resumed and self.notice == ui.NOTICE_NONE and getattr(j, "records", 0):
+        self.hello_ms = max(self.HELLO_MS, pages * U.PAGE_MS)
+        if resumed and self.notice == U.NOTICE_NONE and getattr(j, "records", 0):
             since = 0 if shown is None else ticks_diff(now, shown)
             self.hello_ms = max(0, self.RESUMED_MS - since)
-        self.mode = ui.MODE_HELLO
+        self.mode = U.MODE_HELLO
         self.t_start = now
         self._fresh()
 
     def tick(self, now):
         """Time-driven changes: the end of the start-up pages, a slice of the
         statistics recount after a game."""
-        if self.mode == ui.MODE_HELLO and ticks_diff(now, self.t_start) >= self.hello_ms:
+        if self.mode == U.MODE_HELLO and ticks_diff(now, self.t_start) >= self.hello_ms:
             self._to_game()
             self.version += 1
         if self.stats.counting:
@@ -167,7 +167,7 @@ class Panel:
                 self._stats_wait = False
             elif self.stats.work(self.game):
                 self.version += 1
-        if self.mode == ui.MODE_MENU and self.menu_item == ui.MENU_NET:
+        if self.mode == U.MODE_MENU and self.menu_item == U.MENU_NET:
             self.hall.refresh()
 
     # ---- events ------------------------------------------------------------
@@ -214,18 +214,18 @@ class Panel:
 
     def _key(self, k, long):
         self.version += 1
-        self.note = ui.NOTE_NONE
-        if self.mode == ui.MODE_HELLO:
+        self.note = U.NOTE_NONE
+        if self.mode == U.MODE_HELLO:
             self._to_game()
         if (k == K.ENC or k == K.ENC2) and long:
-            if self.mode != ui.MODE_MENU:
-                self._open_menu(ui.MENU_PLAYERS)
+            if self.mode != U.MODE_MENU:
+                self._open_menu(U.MENU_PLAYERS)
             else:
                 self._leave_menu()
             return
-        if self.mode == ui.MODE_MENU:
+        if self.mode == U.MODE_MENU:
             self._menu_key(k)
-        elif self.mode == ui.MODE_STATS:
+        elif self.mode == U.MODE_STATS:
             self._over_key(k)
         elif self.game.phase == C.PHASE_CHOICE:
             self._choice_key(k)
@@ -239,7 +239,7 @@ class Panel:
         self.facts = self.base
         self.composing = False
         self.preview = 0
-        self.field = ui.FIELD_NONE
+        self.field = U.FIELD_NONE
 
     def _set(self, f):
         self.facts = f
@@ -247,7 +247,7 @@ class Panel:
 
     def _show(self):
         """`composing` for the views: facts changed, or a field open on the encoder."""
-        self.composing = self.facts != self.base or self.field != ui.FIELD_NONE
+        self.composing = self.facts != self.base or self.field != U.FIELD_NONE
         self.preview = self.game.preview(self.facts) if self.composing else 0
 
     def _to_game(self):
@@ -258,15 +258,15 @@ class Panel:
         self.facts = self.base
         self.composing = False
         self.preview = 0
-        self.field = ui.FIELD_NONE
+        self.field = U.FIELD_NONE
         if g.phase == C.PHASE_OVER:
             self.stats.begin(self.game)      # counted in slices by tick()
             self._stats_wait = True
-            self.mode = ui.MODE_STATS
+            self.mode = U.MODE_STATS
         else:
-            self.mode = ui.MODE_GAME
+            self.mode = U.MODE_GAME
             if self.game.phase == C.PHASE_CHOICE:
-                self.note = ui.NOTE_CHOOSE
+                self.note = U.NOTE_CHOOSE
 
     def _stored(self):
         return self.journal is None or not self.journal.failed
@@ -276,10 +276,10 @@ class Panel:
         self._to_game()
         j = self.journal                     # (_stored() and _ok() written out:
         if j is not None and j.failed:       # a call costs tens of us on the chip)
-            self.note = ui.NOTE_STORAGE
+            self.note = U.NOTE_STORAGE
         self.accepted += 1
         if self.buzzer:
-            if self.mode == ui.MODE_STATS:
+            if self.mode == U.MODE_STATS:
                 self.buzzer.fanfare()
             else:
                 self.buzzer.tick()
@@ -289,7 +289,7 @@ class Panel:
         if err:
             self.reject = err
             self.preview = -err
-            self._refuse(ui.NOTE_REJECTED)
+            self._refuse(U.NOTE_REJECTED)
             return
         self._after()
 
@@ -314,13 +314,13 @@ class Panel:
                 self._commit(f)
             elif self.game.phase == C.PHASE_FINAL:
                 self._set(self.base | _WIN_FACTS)
-                self.note = ui.NOTE_CONFIRM_WIN
+                self.note = U.NOTE_CONFIRM_WIN
                 self._ok()
             else:
-                self._refuse(ui.NOTE_COMPOSE_FIRST)
+                self._refuse(U.NOTE_COMPOSE_FIRST)
         elif k == K.MISS:
             if f != self.base:
-                self._refuse(ui.NOTE_MISS_REFUSED)
+                self._refuse(U.NOTE_MISS_REFUSED)
             elif long:
                 self._commit(self.base | (F.FIRST_NONE << F.FIRST))
             else:
@@ -330,19 +330,19 @@ class Panel:
         elif k == K.SCRATCH:
             self._commit((f & ~_CUE_MASK) | ((F.CUE_OFF if long else F.CUE_POCKET) << F.CUE))
         elif k == K.UNDO:
-            if self.composing or self.field != ui.FIELD_NONE:
+            if self.composing or self.field != U.FIELD_NONE:
                 self._fresh()
                 self._ok()
             else:
                 self._undo()
         elif k == K.REDO:
             if f != self.base:
-                self._refuse(ui.NOTE_MISS_REFUSED)
+                self._refuse(U.NOTE_MISS_REFUSED)
             else:
                 self._redo()
         elif k == K.ENC or k == K.ENC2:
-            if self.field == ui.FIELD_NONE:
-                self.field = ui.FIELD_FIRST
+            if self.field == U.FIELD_NONE:
+                self.field = U.FIELD_FIRST
                 self._show()
             else:
                 self._step_field(1)
@@ -350,13 +350,13 @@ class Panel:
 
     def _undo(self):
         if self.ref.undo():
-            self._refuse(ui.NOTE_NO_UNDO)
+            self._refuse(U.NOTE_NO_UNDO)
             return
         self._after()
 
     def _redo(self):
         if self.ref.redo():
-            self._refuse(ui.NOTE_NO_REDO)
+            self._refuse(U.NOTE_NO_REDO)
             return
         self._after()
 
@@ -364,18 +364,18 @@ class Panel:
         """Next (d=1) or previous (d=-1) value of the field on show."""
         f = self.facts
         fld = self.field
-        if fld == ui.FIELD_FIRST:
+        if fld == U.FIELD_FIRST:
             v = (F.first(f) + d) % 5
             f = (f & ~_FIRST_MASK) | (v << F.FIRST)
-        elif fld == ui.FIELD_RAIL:
+        elif fld == U.FIELD_RAIL:
             f ^= F.F_NO_RAIL
-        elif fld == ui.FIELD_JUMPED:
+        elif fld == U.FIELD_JUMPED:
             v = (F.jumped(f) + d) & 7
             f = (f & ~_JUMPED_MASK) | (v << F.JUMPED)
-        elif fld == ui.FIELD_HELD:
+        elif fld == U.FIELD_HELD:
             v = (F.held(f) + d) & 7
             f = (f & ~_HELD_MASK) | (v << F.HELD)
-        elif fld == ui.FIELD_CUE:
+        elif fld == U.FIELD_CUE:
             v = (F.cue(f) + d) & 3
             f = (f & ~_CUE_MASK) | (v << F.CUE)
         else:
@@ -384,18 +384,18 @@ class Panel:
 
     def _turn(self, enc, d):
         self.version += 1
-        self.note = ui.NOTE_NONE
-        if self.mode == ui.MODE_HELLO:
+        self.note = U.NOTE_NONE
+        if self.mode == U.MODE_HELLO:
             self._to_game()
-        if self.mode == ui.MODE_MENU:
+        if self.mode == U.MODE_MENU:
             self._menu_turn(d)
-        elif self.mode != ui.MODE_GAME or self.game.phase == C.PHASE_CHOICE:
+        elif self.mode != U.MODE_GAME or self.game.phase == C.PHASE_CHOICE:
             return
         elif enc == 0:
             self.field = (self.field + d) % _FIELDS
             self._show()
-        elif self.field == ui.FIELD_NONE:
-            self.field = ui.FIELD_FIRST
+        elif self.field == U.FIELD_NONE:
+            self.field = U.FIELD_FIRST
             self._show()
         else:
             self._step_field(d)
@@ -408,7 +408,7 @@ class Panel:
         elif k == K.UNDO:
             self._undo()
         else:
-            self._refuse(ui.NOTE_CHOOSE)
+            self._refuse(U.NOTE_CHOOSE)
 
     def _over_key(self, k):
         if k == K.UNDO:
@@ -419,40 +419,40 @@ class Panel:
             g = self.game
             self.settings.players = g.players
             self.settings.opener = (g.opener + 1) % g.players
-            self._open_menu(ui.MENU_OPENER)
+            self._open_menu(U.MENU_OPENER)
         else:
-            self._refuse(ui.NOTE_GAME_OVER)
+            self._refuse(U.NOTE_GAME_OVER)
 
     # ---- set-up menu -------------------------------------------------------
     def _open_menu(self, item):
-        if self.mode != ui.MODE_MENU:
+        if self.mode != U.MODE_MENU:
             self.back_mode = self.mode
             self.rules_edit = self.settings.rules     # changes wait for confirmation
-        self.mode = ui.MODE_MENU
+        self.mode = U.MODE_MENU
         self.menu_item = item
         self._load_item()
         self._ok()
 
     def _next_item(self, item):
         """The item after `item`: in hall mode the hall items follow the build."""
-        if item >= ui.MENU_NET:
-            return item + 1 if item < ui.MENU_TABLE else ui.MENU_START
-        if item == ui.MENU_BUILD and self.hall is not None:
-            return ui.MENU_NET
-        return item + 1 if item < ui.MENU_START else ui.MENU_PLAYERS
+        if item >= U.MENU_NET:
+            return item + 1 if item < U.MENU_TABLE else U.MENU_START
+        if item == U.MENU_BUILD and self.hall is not None:
+            return U.MENU_NET
+        return item + 1 if item < U.MENU_START else U.MENU_PLAYERS
 
     def _load_item(self):
         s = self.settings
         item = self.menu_item
-        if item == ui.MENU_PLAYERS:
+        if item == U.MENU_PLAYERS:
             self.menu_value = s.players
-        elif item == ui.MENU_OPENER:
+        elif item == U.MENU_OPENER:
             self.menu_value = s.opener
-        elif item == ui.MENU_BRIGHTNESS:
+        elif item == U.MENU_BRIGHTNESS:
             self.menu_value = s.brightness
-        elif ui.MENU_RULE <= item < ui.MENU_RULE + ui.RULES:
-            self.menu_value = self.rules_edit >> (item - ui.MENU_RULE) & 1
-        elif item >= ui.MENU_NET:
+        elif U.MENU_RULE <= item < U.MENU_RULE + U.RULES:
+            self.menu_value = self.rules_edit >> (item - U.MENU_RULE) & 1
+        elif item >= U.MENU_NET:
             self.hall.load(item)
         else:
             self.menu_value = 0
@@ -461,23 +461,23 @@ class Panel:
         s = self.settings
         item = self.menu_item
         v = self.menu_value + d
-        if ui.MENU_RULE <= item < ui.MENU_RULE + ui.RULES:
-            self.rules_edit ^= 1 << (item - ui.MENU_RULE)     # on <-> off
+        if U.MENU_RULE <= item < U.MENU_RULE + U.RULES:
+            self.rules_edit ^= 1 << (item - U.MENU_RULE)     # on <-> off
             self.menu_value ^= 1
             return
-        if item >= ui.MENU_NET:
+        if item >= U.MENU_NET:
             self.hall.turn(d)
             return
-        if item == ui.MENU_PLAYERS:
+        if item == U.MENU_PLAYERS:
             top = self.seats
             v = MIN_PLAYERS if v < MIN_PLAYERS else top if v > top else v
             s.players = v
             if s.opener >= v:
                 s.opener = v - 1
-        elif item == ui.MENU_OPENER:
+        elif item == U.MENU_OPENER:
             v %= s.players
             s.opener = v
-        elif item == ui.MENU_BRIGHTNESS:
+        elif item == U.MENU_BRIGHTNESS:
             v = 0 if v < 0 else MAX_BRIGHTNESS if v > MAX_BRIGHTNESS else v
             s.brightness = v
         else:
@@ -490,22 +490,22 @@ class Panel:
         item = self.menu_item
         enc = k == K.ENC or k == K.ENC2
         changed = self.rules_edit != self.settings.rules
-        if item >= ui.MENU_NET and self.hall.key(k, enc):
+        if item >= U.MENU_NET and self.hall.key(k, enc):
             pass                          # the name editor took it
-        elif item == ui.MENU_CONFIRM:
+        elif item == U.MENU_CONFIRM:
             if k == K.OK or enc:
                 self._new_game()
             elif k == K.UNDO:             # no: the house rules stay as they were
                 self.rules_edit = self.settings.rules
-                self.menu_item = ui.MENU_RULE
+                self.menu_item = U.MENU_RULE
                 self._load_item()
                 self._ok()
             else:
-                self._refuse(ui.NOTE_NONE)
-        elif k == K.OK or (enc and item == ui.MENU_START) or \
-                (enc and changed and item == ui.MENU_RULE + ui.RULES - 1):
+                self._refuse(U.NOTE_NONE)
+        elif k == K.OK or (enc and item == U.MENU_START) or \
+                (enc and changed and item == U.MENU_RULE + U.RULES - 1):
             if changed:                   # new house rules: ask before a new game
-                self.menu_item = ui.MENU_CONFIRM
+                self.menu_item = U.MENU_CONFIRM
                 self.menu_value = 0
                 self._ok()
             else:
@@ -517,13 +517,13 @@ class Panel:
         elif k == K.UNDO:
             self._leave_menu()
         else:
-            self._refuse(ui.NOTE_NONE)
+            self._refuse(U.NOTE_NONE)
 
     def _leave_menu(self):
         self.cursor = -1
         self.mode = self.back_mode
-        if self.mode == ui.MODE_HELLO or self.mode == ui.MODE_MENU:
-            self.mode = ui.MODE_GAME
+        if self.mode == U.MODE_HELLO or self.mode == U.MODE_MENU:
+            self.mode = U.MODE_GAME
         self._ok()
 
     def _new_game(self):
@@ -535,5 +535,5 @@ class Panel:
         self.stats.clear()
         self._to_game()
         if not self._stored():
-            self.note = ui.NOTE_STORAGE
+            self.note = U.NOTE_STORAGE
         self._ok()

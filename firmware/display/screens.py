@@ -6,7 +6,7 @@
     screens.wake(now_ms)                               # on any key: OLEDs undim
 
 Contract with the main loop: a frame starts at once when the game or the panel
-changed, otherwise FRAME_MS after the previous one started (once it is finished);
+changed, otherwise RENDER_MS after the previous one started (once it is finished);
 in a frame every seat's view is rendered into text, one seat per `update` call
 (the shooter's first, then the one who just left the table, then in seat order; a
 seat costs 0.4-1 ms on the chip), and a changed text goes to its driver; in a
@@ -63,7 +63,7 @@ class Screens:
     DIM_MS = 120000       # OLEDs dim after this long without a key or a change
     DIM_LEVEL = 1         # OLED brightness while dimmed (0-15)
     SHIFT_MS = 90000      # OLED content moves by a column this often
-    FRAME_MS = 40         # at most one render per this long, unless game or panel changed
+    RENDER_MS = 40        # at most one render per this long, unless game or panel changed
 
     def __init__(self, displays):
         """`displays`: one driver per seat, player 1 first (None: no display)."""
@@ -107,7 +107,7 @@ class Screens:
         self.changed = bytearray(n)  # 1: the driver holds content not yet sent
         self._none = bytes(n)        # `changed` with nothing in it
         self.levels = bytearray(b"\xff" * n)  # brightness last given to each driver
-        self._sig = [0] * 15        # what a key or a stroke changes
+        self._sig = [0] * 5         # what a key or a stroke changes
         self.prev_shooter = -1      # who was at the table before the last change
         self.left = -1              # who left the table in this frame's change (-1: none)
         self._force = True
@@ -163,7 +163,7 @@ class Screens:
             if game is not None:
                 self.ctx.update(game)     # read by the seats: only the game changes it
             self._frame(now_ms, True)
-        elif not self.to_render and ticks_diff(now_ms, self.frame_at) >= self.FRAME_MS:
+        elif not self.to_render and ticks_diff(now_ms, self.frame_at) >= self.RENDER_MS:
             self._frame(now_ms, False)
         if self.count and self.refreshing < 0 and \
                 ticks_diff(now_ms, self.refresh_at) >= self.REFRESH_MS // self.count:
@@ -293,47 +293,6 @@ class Screens:
             if sig[4] != v:
                 sig[4] = v
                 n = 1
-            v = panel.mode
-            if sig[5] != v:
-                sig[5] = v
-                n = 1
-            v = panel.facts
-            if sig[6] != v:
-                sig[6] = v
-                n = 1
-            v = panel.note
-            if sig[7] != v:
-                sig[7] = v
-                n = 1
-            v = panel.menu_value
-            if sig[8] != v:
-                sig[8] = v
-                n = 1
-            v = panel.menu_item
-            if sig[9] != v:
-                sig[9] = v
-                n = 1
-            v = panel.field
-            if sig[10] != v:
-                sig[10] = v
-                n = 1
-            v = panel.preview
-            if sig[11] != v:
-                sig[11] = v
-                n = 1
-            v = panel.reject
-            if sig[12] != v:
-                sig[12] = v
-                n = 1
-            v = 1 if panel.composing else 0
-            if sig[13] != v:
-                sig[13] = v
-                n = 1
-            if panel.settings is not None:
-                v = panel.settings.brightness
-                if sig[14] != v:
-                    sig[14] = v
-                    n = 1
         if self._force:
             self._force = False
             n = 1

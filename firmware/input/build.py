@@ -55,12 +55,6 @@ class Input:
         """Source index of key `name` (for events of kind PRESS/RELEASE/LONG)."""
         return self.names.index(name)
 
-    def poll(self, now):
-        """Sample buttons and encoders at `now` (ms); events go to `ring`."""
-        self.buttons.poll(now)
-        if self.encoders is not None:
-            self.encoders.poll(now)
-
 
 def _encoders(encoders, pin, quadrature, ring):
     """Encoders with a decoder each: quadrature(index, pin_a, pin_b), or PinQuadrature."""

@@ -33,6 +33,7 @@ import asyncio
 from app import journal as J
 from app import journalformat as JF
 from cowboy import recordtext as T
+from ticks import ticks_add, ticks_diff, ticks_ms
 from views import hallui as HU
 
 SETTINGS_FILE = "hall.json"
@@ -52,17 +53,6 @@ ACK_TIMEOUT_MS = 5000   # the oldest message in flight unacknowledged this long:
 RECORD_MAX = 16384
 
 _MPY = sys.implementation.name == "micropython"
-
-
-def _ticks():
-    import time
-    if _MPY:
-        return time.ticks_ms()
-    return int(time.monotonic() * 1000) & 0x3FFFFFFF
-
-
-def _diff(a, b):
-    return ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
 
 
 def load_settings(root="/"):
@@ -212,7 +202,7 @@ class Hall:
         if self.ack_game == 0 or self.ack_game > self.current_game():
             self.ack_game, self.ack_pos = self.current_game(), 0
         self._ack_saved = (self.ack_game, self.ack_pos, self.record_game, self.record_n)
-        self._ack_saved_at = _ticks()
+        self._ack_saved_at = ticks_ms()
         self._task = None
         self._loop = None if _MPY else asyncio.new_event_loop()
         self._c = None
@@ -225,9 +215,9 @@ class Hall:
 
     def poll(self, now):
         """One step of the network, when the loop has nothing else to do."""
-        if _diff(now, self._next_poll) < 0:
+        if ticks_diff(now, self._next_poll) < 0:
             return
-        self._next_poll = (now + POLL_MS) & 0x3FFFFFFF
+        self._next_poll = ticks_add(now, POLL_MS)
         if self._task is None:
             self._task = self._create(self._run())
         self._step()
@@ -329,9 +319,9 @@ class Hall:
             return 0, 0, 0, 0
 
     def _save_ack(self, force=False):
-        now = _ticks()
+        now = ticks_ms()
         v = (self.ack_game, self.ack_pos, self.record_game, self.record_n)
-        if v == self._ack_saved or not force and _diff(now, self._ack_saved_at) < ACK_SAVE_MS:
+        if v == self._ack_saved or not force and ticks_diff(now, self._ack_saved_at) < ACK_SAVE_MS:
             return
         try:
             _replace(self.root + ACK_FILE, self.root + ACK_FILE + ".tmp",
@@ -435,7 +425,7 @@ class Hall:
         if payload is None:
             self.too_long += 1
             self._srec = (g, len(ops))
-            self._flight.append([0, "g", g, len(ops), _ticks()])
+            self._flight.append([0, "g", g, len(ops), ticks_ms()])
             return None
         return ("game", payload, 1, True, "g", g, len(ops))
 
@@ -547,7 +537,7 @@ class Hall:
         while self._alive():
             self._take_acks()
             f = self._flight
-            if f and _diff(_ticks(), f[0][4]) > ACK_TIMEOUT_MS:
+            if f and ticks_diff(ticks_ms(), f[0][4]) > ACK_TIMEOUT_MS:
                 return True                 # no PUBACK: a new connection resends
             if self._old or self.prefix != prefix:
                 if f:
@@ -575,7 +565,7 @@ class Hall:
             if kind == "s":
                 self._state_sent = payload
             else:
-                f.append([pid, kind, g, n, _ticks()])
+                f.append([pid, kind, g, n, ticks_ms()])
                 if kind == "a":
                     self._sp = n
                 else:
@@ -645,7 +635,7 @@ async def _send(c, topic, payload, qos, retain):
         frame[k] = pid >> 8
         frame[k + 1] = pid & 255
         k += 2
-        p._pending_pubacks[pid] = (_ticks(), topic, None, qos, retain, False)
+        p._pending_pubacks[pid] = (ticks_ms(), topic, None, qos, retain, False)
     frame[k:] = payload
     await p.stream.write(frame, timeout=p.timeout_sec)
     return pid
