@@ -509,12 +509,12 @@ def long_game(limit):
 
 def test_the_longest_record_a_board_sends_goes_through_and_a_longer_one_is_held(
         tmp_path, vendor):
-    """A finished game whose record is just within net/hall.py RECORD_MAX (the
+    """A finished game whose record is just within net/records.py RECORD_MAX (the
     longest a board sends) reaches the broker, a subscriber and the archive whole;
     one just over it is not sent at all (the broker's limit is above RECORD_MAX, so
     nothing a board sends is dropped after its PUBACK), the board counts it and
     still delivers every action."""
-    from net.hall import RECORD_MAX
+    from net.records import RECORD_MAX
     assert RECORD_MAX < hallbroker.MESSAGE_LIMIT
     fits, fits_size = long_game(RECORD_MAX)
     over, over_size = long_game(RECORD_MAX + 300)

@@ -14,6 +14,7 @@ from views import ui as U
 from views import hallui as HU
 from fakedisplays import read_oled
 from net import hall as H
+from net import hallsettings as HS
 
 
 class Client:
@@ -267,7 +268,7 @@ def test_a_failed_write_keeps_the_old_names(tmp_path, monkeypatch):
     monkeypatch.undo()
     keys(s, "ENC")                                    # again, with the flash working
     assert hall_json(s)["table"] == "u1" and seen(s) == "t.u1 "
-    assert H.load_settings(s.app.journal.root)["table"] == "u1"
+    assert HS.load_settings(s.app.journal.root)["table"] == "u1"
 
 
 def test_renamed_while_offline_the_old_topic_is_marked_offline_on_connect(tmp_path):
@@ -287,18 +288,18 @@ def test_renamed_while_offline_the_old_topic_is_marked_offline_on_connect(tmp_pa
 LFS = r"""
 import json, vfs
 from ramblock import PowerCut, mount
-from net import hall as H
+from net import hallsettings as HS
 
 OLD = {"broker": "b", "hall": "club", "table": "t01", "password": "pw"}
 NEW = {"broker": "b", "hall": "club", "table": "t9", "password": "pw"}
 
 bd = mount()
-H.save_settings("/fs/", OLD)
+HS.save_settings("/fs/", OLD)
 vfs.umount("/fs")
 image = bytes(bd.image)
 bd = mount(image)
 bd.reset_counts()
-H.save_settings("/fs/", NEW)
+HS.save_settings("/fs/", NEW)
 ops = bd.ops()
 vfs.umount("/fs")
 old = new = 0
@@ -306,12 +307,12 @@ for cut in range(ops + 1):
     bd = mount(image)
     bd.cut_after(cut)
     try:
-        H.save_settings("/fs/", NEW)
+        HS.save_settings("/fs/", NEW)
     except PowerCut:
         pass
     vfs.umount("/fs")
     mount(bd.survivor())
-    got = H.load_settings("/fs/")
+    got = HS.load_settings("/fs/")
     if got == OLD:
         old += 1
     elif got == NEW:

@@ -4,11 +4,11 @@ Imported by main.py only when the firmware has the `network` module. Joining the
 network is started here and left to the Wi-Fi chip: the publisher's connection
 attempts fail quickly (and are retried with back-off) until it has an address.
 """
-from net import hall
+from net import hall, hallsettings
 
 
 def start(app, network, root="/"):
-    s = hall.load_settings(root)
+    s = hallsettings.load_settings(root)
     if s is None or not s.get("ssid"):
         return None
     wlan = network.WLAN(network.STA_IF)

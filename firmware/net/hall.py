@@ -19,7 +19,7 @@ broker has not acknowledged: the acknowledged position (game, pos) is kept in
 `hall.ack`, written rarely (a game change, else at most every ACK_SAVE_MS). A
 subscriber that keeps (game, pos) sees every action once and in order. Up to WINDOW
 messages are in flight at once (the acknowledged position is the one before the
-oldest of them), and a record longer than RECORD_MAX is not sent.
+oldest of them), and a record longer than records.RECORD_MAX is not sent.
 
 Game numbers are the journal's archive numbers: the game in progress gets the
 number it will be archived under (games/NNNNNN.jnl), so a finished game's actions
@@ -33,11 +33,10 @@ import asyncio
 from app import journal as J
 from app import journalformat as JF
 from cowboy import recordtext as T
+from net import hallsettings, mqtt, records
 from ticks import ticks_add, ticks_diff, ticks_ms
 from views import hallui as HU
 
-SETTINGS_FILE = "hall.json"
-SETTINGS_TMP = "hall.tmp"
 ACK_FILE = "hall.ack"
 ACK_SAVE_MS = 30000
 POLL_MS = 1             # at most one client step per this many ms of loop time
@@ -46,117 +45,8 @@ RETRY_MAX_MS = 4000
 KEEPALIVE_S = 10
 WINDOW = 8              # QoS 1 messages in flight (sent, PUBACK not yet in)
 ACK_TIMEOUT_MS = 5000   # the oldest message in flight unacknowledged this long: reconnect
-# The longest `game` message a board sends (bytes). Longer records are not sent (the
-# game's actions and state are; `too_long` counts them): the record is built in RAM
-# and the broker's message_size_limit (docs/HALL.md, 65536) must stay above it, as
-# Mosquitto acknowledges a longer QoS 1 message and then drops it.
-RECORD_MAX = 16384
 
 _MPY = sys.implementation.name == "micropython"
-
-
-def load_settings(root="/"):
-    """The board's hall settings (hall.json) as a dict, or None when there are none
-    or they are not usable."""
-    import json
-    try:
-        f = open(root + SETTINGS_FILE)
-    except OSError:
-        return None
-    try:
-        s = json.load(f)
-    except ValueError:
-        return None
-    finally:
-        f.close()
-    if type(s) is not dict or not s.get("broker") or not s.get("hall") or not s.get("table"):
-        return None
-    return s
-
-
-def _name(v):
-    """A name from the settings or the menu as bytes (None if it is neither)."""
-    if type(v) is str:
-        return v.encode()
-    if type(v) in (bytes, bytearray):
-        return bytes(v)
-    return None
-
-
-def _replace(path, tmp, text):
-    """Write `text` to `tmp`, then rename it over `path` (one littlefs commit): a
-    power cut leaves the old file or the new one."""
-    f = open(tmp, "w")
-    try:
-        f.write(text)
-    finally:
-        f.close()
-    os.rename(tmp, path)
-
-
-def save_settings(root, settings):
-    """Write hall.json atomically (through hall.tmp, see _replace)."""
-    import json
-    _replace(root + SETTINGS_FILE, root + SETTINGS_TMP, json.dumps(settings) + "\n")
-
-
-def _archived(root, g):
-    """(path, finished) of game number g's archive file, or (None, False)."""
-    for suffix, done in ((J.FINISHED, True), (J.PARTIAL, False)):
-        path = "%s%s/%06d%s" % (root, J.GAMES, g, suffix)
-        try:
-            os.stat(path)
-            return path, done
-        except OSError:
-            pass
-    return None, False
-
-
-def read_stream(data):
-    """(players, opener, rules, [record values]) of a journal stream (header +
-    records), or None: records up to the first bad one."""
-    if len(data) < JF.HEADER_SIZE:
-        return None
-    buf = bytearray(data[:JF.HEADER_SIZE])
-    h = JF.read_header(buf, JF.HEADER_SIZE)
-    if h < 0:
-        return None
-    crc = JF.header_crc(buf)
-    ops = []
-    i = JF.HEADER_SIZE
-    while i + JF.RECORD_SIZE <= len(data):
-        rec = data[i:i + JF.RECORD_SIZE]
-        v = JF.read_record(rec, crc)
-        if v < 0:
-            break
-        crc = rec[3]
-        ops.append(v)
-        i += JF.RECORD_SIZE
-    return h >> 4, h & 15, JF.header_rules(buf), ops
-
-
-def record_bytes(g, players, opener, rules, ops, limit=RECORD_MAX):
-    """A whole game as published on `game` (a comment naming the game number, the
-    header, the action lines, each ending in a newline) as bytes, or None when it
-    would be longer than `limit` bytes. Measured line by line first, then written
-    into one buffer of the exact size: never more than that buffer and one line in
-    memory."""
-    head = "# game %d\n%s\n" % (g, T.header_json(players, opener, rules))
-    n = len(head)
-    for v in ops:
-        n += len(T.op_json(v)) + 1
-        if n > limit:
-            return None
-    buf = bytearray(n)
-    k = len(head)
-    buf[:k] = head.encode()
-    for v in ops:
-        line = T.op_json(v).encode()
-        buf[k:k + len(line)] = line
-        k += len(line)
-        buf[k] = 10
-        k += 1
-    return buf
 
 
 class Hall:
@@ -171,7 +61,7 @@ class Hall:
         self.root = root
         self.prefix = "cowboy/%s/%s/" % (settings["hall"], settings["table"])
         self.settings = settings
-        self._names = (_name(settings["hall"]) or b"", _name(settings["table"]) or b"")
+        self._names = (hallsettings.name_bytes(settings["hall"]) or b"", hallsettings.name_bytes(settings["table"]) or b"")
         self._old = []              # topic prefixes left by rename(): mark them offline
         self.wlan = None            # the Wi-Fi interface (net/board.py), for state()
         self._client_class = client
@@ -180,7 +70,7 @@ class Hall:
         self.sent = 0               # action messages acknowledged by the broker
         self.published = 0          # messages handed to the client (all topics)
         self.errors = 0
-        self.too_long = 0           # finished games whose record exceeds RECORD_MAX
+        self.too_long = 0           # finished games whose record exceeds records.RECORD_MAX
         self.latest = 0             # the last position after_action() reported
         self._next_poll = 0
         self._state_sent = None     # the state text last published
@@ -268,8 +158,8 @@ class Hall:
         offline, leaves the broker and connects again under the new names (the
         state is published on every connect). False when a name is not valid or the
         file could not be written; the old names then stay in use."""
-        h = _name(hall)
-        t = _name(table)
+        h = hallsettings.name_bytes(hall)
+        t = hallsettings.name_bytes(table)
         if h is None or t is None or not HU.name_ok(h) or not HU.name_ok(t):
             return False
         if (h, t) == self._names:
@@ -278,7 +168,7 @@ class Hall:
         new["hall"] = h.decode()
         new["table"] = t.decode()
         try:
-            save_settings(self.root, new)
+            hallsettings.save_settings(self.root, new)
         except OSError:
             self.errors += 1
             return False
@@ -324,7 +214,7 @@ class Hall:
         if v == self._ack_saved or not force and ticks_diff(now, self._ack_saved_at) < ACK_SAVE_MS:
             return
         try:
-            _replace(self.root + ACK_FILE, self.root + ACK_FILE + ".tmp",
+            hallsettings.replace(self.root + ACK_FILE, self.root + ACK_FILE + ".tmp",
                      "%d %d %d %d\n" % v)
         except OSError:
             self.errors += 1
@@ -349,11 +239,11 @@ class Hall:
         """(ops, finished, header) of archived game g, or (None, False, None)."""
         if self._cache is not None and self._cache[0] == g:
             return self._cache[1:]
-        path, done = _archived(self.root, g)
+        path, done = records.archived(self.root, g)
         got = None
         if path is not None:
             f = open(path, "rb")
-            got = read_stream(f.read())
+            got = records.read_stream(f.read())
             f.close()
         if got is None:
             res = (None, False, None)
@@ -419,9 +309,9 @@ class Hall:
 
     def _record_item(self, g, players, opener, rules, ops):
         """The `game` message of a finished game, or None when it is longer than
-        RECORD_MAX: then it is counted in too_long and taken as sent (acknowledged
+        records.RECORD_MAX: then it is counted in too_long and taken as sent (acknowledged
         once everything before it is), and the game's actions are all there is."""
-        payload = record_bytes(g, players, opener, rules, ops)
+        payload = records.record_bytes(g, players, opener, rules, ops)
         if payload is None:
             self.too_long += 1
             self._srec = (g, len(ops))
@@ -440,7 +330,7 @@ class Hall:
         f = self._flight
         c = self._c
         moved = record = False
-        while f and (f[0][0] == 0 or _acked(c, f[0][0])):
+        while f and (f[0][0] == 0 or mqtt.acked(c, f[0][0])):
             pid, kind, g, n, t = f.pop(0)
             moved = True
             if kind == "a":
@@ -468,9 +358,9 @@ class Hall:
 
     def _step(self):
         if _MPY:
-            asyncio.run(_tick())
+            asyncio.run(mqtt.tick())
         else:
-            self._loop.run_until_complete(_tick())
+            self._loop.run_until_complete(mqtt.tick())
 
     def _make_client(self):
         s = self.settings
@@ -482,7 +372,7 @@ class Hall:
         if self._client_class is not None:
             return self._client_class(**kw)
         import aiomqttc
-        aiomqttc.log = _quiet
+        aiomqttc.log = mqtt.quiet
         return aiomqttc.MQTTClient(**kw)
 
     def _alive(self):
@@ -541,23 +431,23 @@ class Hall:
                 return True                 # no PUBACK: a new connection resends
             if self._old or self.prefix != prefix:
                 if f:
-                    await _yield()
+                    await mqtt.yield_now()
                     continue
                 if not await self._moved(prefix):
                     return True         # left: the next connection has the new names
                 continue
             if len(f) >= WINDOW:
-                await _yield()
+                await mqtt.yield_now()
                 continue
             item = self._next()
             if item is None:
                 self._save_ack()
-                await (_yield() if f else _pause())
+                await (mqtt.yield_now() if f else mqtt.pause())
                 continue
             topic, payload, qos, retain, kind, g, n = item
             self.published += 1
             try:
-                pid = await _send(c, prefix + topic, payload, qos, retain)
+                pid = await mqtt.send(c, prefix + topic, payload, qos, retain)
             except Exception:
                 if kind == "s":
                     self._state_due = True
@@ -570,7 +460,7 @@ class Hall:
                     self._sp = n
                 else:
                     self._srec = (g, n)
-            await _yield()                  # one message per client step
+            await mqtt.yield_now()                  # one message per client step
         return True
 
     async def _publish(self, topic, payload, qos, retain, prefix=None):
@@ -595,73 +485,10 @@ class Hall:
         return True
 
 
-def _quiet(msg=""):
-    pass
-
-
-async def _send(c, topic, payload, qos, retain):
-    """Hand one PUBLISH to the client without waiting for its PUBACK; returns its
-    packet id (0 for QoS 0). aiomqttc's own publish() waits for each PUBACK in 0.1 s
-    sleeps: here the packet is framed once and the id registered where the client's
-    receive task drops it when the PUBACK comes (aiomqttc is pinned by its hash).
-    A client with publish() only (the menu tests' recorder) is awaited instead."""
-    p = getattr(c, "protocol", None)
-    if p is None:
-        if await c.publish(topic, payload, qos=qos, retain=retain) is not True:
-            raise OSError("not acknowledged")
-        return 0
-    t = topic.encode()
-    if type(payload) is str:
-        payload = payload.encode()
-    pid = p._get_packet_id() if qos else 0
-    body = 2 + len(t) + (2 if qos else 0) + len(payload)
-    head = bytearray((p.PUBLISH | qos << 1 | (1 if retain else 0),))
-    n = body
-    while True:                     # the remaining length, 7 bits a byte
-        b = n & 127
-        n >>= 7
-        head.append(b | 128 if n else b)
-        if not n:
-            break
-    frame = bytearray(len(head) + body)
-    k = len(head)
-    frame[:k] = head
-    frame[k] = len(t) >> 8
-    frame[k + 1] = len(t) & 255
-    k += 2
-    frame[k:k + len(t)] = t
-    k += len(t)
-    if qos:
-        frame[k] = pid >> 8
-        frame[k + 1] = pid & 255
-        k += 2
-        p._pending_pubacks[pid] = (ticks_ms(), topic, None, qos, retain, False)
-    frame[k:] = payload
-    await p.stream.write(frame, timeout=p.timeout_sec)
-    return pid
-
-
-def _acked(c, pid):
-    p = getattr(c, "protocol", None)
-    return p is None or pid not in p._pending_pubacks
-
-
-async def _yield():
-    await (asyncio.sleep_ms(0) if _MPY else asyncio.sleep(0))
-
-
-async def _tick():
-    await (asyncio.sleep_ms(0) if _MPY else asyncio.sleep(0))
-
-
-async def _pause():
-    await (asyncio.sleep_ms(20) if _MPY else asyncio.sleep(0.02))
-
-
 def attach(app, root="/", client=None):
     """Give `app` (and its panel's set-up menu) a hall publisher when the board has
     hall settings; returns it or None."""
-    s = load_settings(root)
+    s = hallsettings.load_settings(root)
     if s is None or app.journal is None:
         return None
     app.net = Hall(app, s, root, client)
