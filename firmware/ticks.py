@@ -38,7 +38,7 @@ def ticks_add(t, d):
 def ticks_ms():
     """Now in ms, in the same domain (MicroPython's own clock replaces this)."""
     import time
-    return int(time.monotonic() * 1000) & TICKS_MAX
+    return int(time.monotonic() * 1000) & TICKS_MAX  # pyright: ignore[reportAttributeAccessIssue]  CPython's clock
 
 
 try:

@@ -18,7 +18,7 @@ from cowboy import game as G
 try:
     from binascii import crc32
 except ImportError:             # CPython
-    from zlib import crc32
+    from zlib import crc32  # pyright: ignore[reportMissingImports]  CPython's
 
 
 def load(j, c, c_size, f, size, tn, base, usable):

@@ -32,8 +32,8 @@ from cowboy import facts as F
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 FINISHED = ".jnl"      # archive suffixes: a finished game,
 PARTIAL = ".part"      # a game abandoned for a new one,

@@ -25,8 +25,8 @@ from cowboy import houserules as H
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 VERSION = const(3)     # the newest: 3 for a game with house rules (header byte 5)
 SPLIT = const(2)       # 2: the stream split into journal.bin and journal.tail, no rules

@@ -6,8 +6,8 @@ the device build folds them into the modules that read them
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 B1 = const(0)           # the ball keys 1, 3, 5
 B3 = const(1)

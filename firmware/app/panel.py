@@ -16,10 +16,14 @@ from input.events import PRESS, RELEASE, LONG, CW, CCW   # noqa: F401  (re-expor
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 from ticks import ticks_diff
+
+TYPE_CHECKING = False     # (names for the checker alone, docs/CHECK.md)
+if TYPE_CHECKING:
+    from app.hallmenu import HallMenu
 
 _CAROM_MASK = 3 << F.CAROM
 _FIRST_MASK = 7 << F.FIRST
@@ -35,6 +39,8 @@ class Panel:
     """State the views read: `mode`, `facts`, `composing`, `preview`, `note`,
     `reject`, `field`, `menu_item`, `menu_value`, `settings`, `stats`, and at
     start-up `t_start`, `notice`, `notice_arg`, `build`."""
+
+    hall: "HallMenu"      # hall mode's menu items (set_net()); their items are reached only then
 
     HELLO_MS = 2000       # start-up at least this long: each display shows its number
     RESUMED_MS = 400      # a game resumed as it was: its start-up, from the wiring check
@@ -77,7 +83,7 @@ class Panel:
         # Hall mode only (set_net): the menu's hall items, in app/hallmenu.py, which
         # a plain Pico never loads.
         self.net = None                 # the hall publisher (net/hall.py)
-        self.hall = None                # app.hallmenu.HallMenu
+        self.hall = None  # pyright: ignore[reportAttributeAccessIssue]  until set_net()
         self.net_state = 0              # MENU_NET: net.state() (hallui.NET_*), net.pending()
         self.net_pending = 0
         self.name = b""                 # MENU_HALL, MENU_TABLE: the name shown

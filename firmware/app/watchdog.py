@@ -59,14 +59,15 @@ class Watchdog:
     def take(self):
         """The main loop feeds from now on; the keeper stops."""
         self._keeper(False)
-        self.looping = self.wdt is not None
-        if self.looping:
-            self.wdt.feed()
+        w = self.wdt
+        self.looping = w is not None
+        if w is not None:
+            w.feed()
 
     def feed(self):
         """Once per pass of the main loop (allocation-free)."""
         if self.looping:
-            self.wdt.feed()
+            self.wdt.feed()  # pyright: ignore[reportOptionalMemberAccess]  looping: take() found one
 
     def release(self):
         """The main loop stopped on purpose (KeyboardInterrupt): keep the board up."""
@@ -89,7 +90,7 @@ class Watchdog:
             self._timer = t
 
     def _keep(self, timer):
-        self.wdt.feed()
+        self.wdt.feed()  # pyright: ignore[reportOptionalMemberAccess]  the keeper runs with one
 
 
 _shared = None

@@ -43,6 +43,10 @@ Nothing here allocates after construction.
 """
 from ticks import ticks_diff, ticks_add
 
+TYPE_CHECKING = False     # (names for the checker alone, docs/CHECK.md)
+if TYPE_CHECKING:
+    from typing import Callable, Optional
+
 from draw.text import Text
 from views.seat import Seat, Context
 from draw.blit import blit
@@ -58,6 +62,7 @@ SHIFTS = (0, 1, 2, 1)
 
 
 class Screens:
+    hold: "Optional[Callable[[], bool]]"   # see __init__
     REFRESH_MS = 4000     # each display re-initialised and resent this often
     RETRY_MS = 3000       # a failed display is tried again after this long
     DIM_MS = 120000       # OLEDs dim after this long without a key or a change

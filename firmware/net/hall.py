@@ -280,7 +280,8 @@ class Hall:
                 ops, done, header = self._archived_game(g)
                 if ops is not None and self._sp < len(ops):
                     return self._action(g, self._sp + 1, ops[self._sp])
-                if ops is not None and done and self._srec != (g, len(ops)):
+                if ops is not None and done and header is not None \
+                        and self._srec != (g, len(ops)):
                     item = self._record_item(g, header[0], header[1], header[2], ops)
                     if item is not None:
                         return item
@@ -352,15 +353,17 @@ class Hall:
 
     # ---- the asyncio side -----------------------------------------------------
     def _create(self, coro):
-        if _MPY:
+        loop = self._loop
+        if loop is None:                # MicroPython: its one event loop
             return asyncio.create_task(coro)
-        return self._loop.create_task(coro)
+        return loop.create_task(coro)
 
     def _step(self):
-        if _MPY:
+        loop = self._loop
+        if loop is None:
             asyncio.run(mqtt.tick())
         else:
-            self._loop.run_until_complete(mqtt.tick())
+            loop.run_until_complete(mqtt.tick())
 
     def _make_client(self):
         s = self.settings
@@ -465,8 +468,10 @@ class Hall:
 
     async def _publish(self, topic, payload, qos, retain, prefix=None):
         self.published += 1
-        ok = await self._c.publish((prefix or self.prefix) + topic, payload, qos=qos,
-                                   retain=retain)
+        c = self._c
+        if c is None:                   # the connection is gone: drop this round
+            return False
+        ok = await c.publish((prefix or self.prefix) + topic, payload, qos=qos, retain=retain)
         return ok is True
 
     async def _moved(self, prefix):
@@ -480,7 +485,9 @@ class Hall:
             if p in self._old:
                 self._old.remove(p)
         if self.prefix != prefix:
-            await self._c.disconnect()
+            c = self._c
+            if c is not None:
+                await c.disconnect()
             return False
         return True
 
