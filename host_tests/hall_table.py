@@ -1,5 +1,5 @@
 """One table of the hall tests, run under the host MicroPython: the real
-application on fake pins in simulated time (tools/sim.py's Sim, with a journal in
+application on fake pins in simulated time (tools/simboard.py's Sim, with a journal in
 ROOT), its hall publisher (net/hall.py) and the real MQTT client on a real socket.
 
     micropython hall_table.py ROOT COMMAND...
@@ -22,7 +22,7 @@ import time
 
 import toolpaths  # noqa: F401  (tools/ is on MICROPYPATH)
 
-import sim as S
+import simboard as S
 from cowboy import recordtext as T
 from net import hall as H
 

@@ -10,7 +10,8 @@ The instrument (../shared/pico-emulator, copied to build/pico-emulator by
   `make deploy PORT=...` talk to, with its pins pressed through a socket.
 
 What a display shows is decoded from the log by the instrument's decoders
-(tools/bench_pico.py display_histories) and compared with tools/sim.py.
+(tools/bench_pico.py display_histories) and compared with the simulator
+(tools/simboard.py).
 """
 import json
 import os
@@ -155,11 +156,11 @@ def held(history, t0, t1, ms=HELD_MS):
 
 
 class SimTrace:
-    """tools/sim.py on the same keys at the same times: each display's history."""
+    """Sim (tools/simboard.py) on the same keys at the same times: each display's history."""
 
     def __init__(self, build, players=2):
-        import sim
-        self.sim = sim.Sim(players=players, build=build)
+        import simboard
+        self.sim = simboard.Sim(players=players, build=build)
         self.hist = [[(0.0, sim_shown(m))] for m in self.sim.models]
 
     def edge(self, t_ms, gpio, level):

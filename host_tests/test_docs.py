@@ -87,15 +87,16 @@ def test_readme_root_example_works_in_a_fresh_folder(tmp_path):
 # ---- docs/SIMULATOR.md ------------------------------------------------------------------
 
 def test_simulator_small_terminal_example_is_what_the_simulator_says():
-    import sim
+    import simboard
+    import simscreen
     text = words(doc("SIMULATOR.md"))
     m = re.search(r"`(This terminal is (\d+)x(\d+); (\d) (\w+) displays need at least "
                   r"\d+x\d+\.)`", text)
     assert m, "the example is gone"
     w, h, n, build = int(m.group(2)), int(m.group(3)), int(m.group(4)), m.group(5)
-    s = sim.Sim(n, build)
+    s = simboard.Sim(n, build)
     s.run_to(3000)                                  # past the start-up pages
-    lines, layout, _ = sim.frame(s, w, h)
+    lines, layout, _ = simscreen.frame(s, w, h)
     assert layout == "small terminal"
     assert " ".join(lines).startswith(m.group(1))
 

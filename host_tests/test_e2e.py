@@ -211,11 +211,11 @@ def test_eight_players_in_a_pico_heap(build, tmp_path):
 
 
 def test_power_cut_resumes_game_and_settings(tmp_path):
-    import sim                      # tools/ is on sys.path (conftest.py)
+    import simboard                 # tools/ is on sys.path (conftest.py)
     root = str(tmp_path) + "/"
-    s = sim.Sim(2, "tm1637", root=root)
+    s = simboard.Sim(2, "tm1637", root=root)
     text = "HOLD ENC\nENC+\nOK\n3\nC2\nOK\n5\nOK\nMISS\nFOUL\n1\nOK\nUNDO\nUNDO\n"
-    s.play(sim.parse_script(text, s))
+    s.play(simboard.parse_script(text, s))
     s.run_to(s.now + 2500)
     before = s.state()
     shown = s.texts()
@@ -225,7 +225,7 @@ def test_power_cut_resumes_game_and_settings(tmp_path):
     assert s.state() == before and s.panel.settings.players == 3
     s.run_to(s.now + 2500)                  # past the start-up wiring check
     assert s.texts() == shown
-    s.play(sim.parse_script("UNDO\nUNDO\n", s))     # the history came back too
+    s.play(simboard.parse_script("UNDO\nUNDO\n", s))     # the history came back too
     assert '"scores": [0, 0, 0]' in s.state() and '"inning": 4' in s.state()
     assert "resumed after 1 power cut" in s.status()
 
@@ -297,11 +297,11 @@ def test_board_factory_gives_each_bus_the_pins_of_the_config(name):
 
 
 def test_statistics_are_the_same_after_a_power_cut(tmp_path):
-    import sim                      # tools/ is on sys.path (conftest.py)
-    s = sim.Sim(2, "tm1637", root=str(tmp_path) + "/")
+    import simboard                 # tools/ is on sys.path (conftest.py)
+    s = simboard.Sim(2, "tm1637", root=str(tmp_path) + "/")
     # P1 banks 4 then 5; P2 fouls three innings in a row and goes out: P1 wins
     text = "3\nC2\nOK\nMISS\nFOUL\n5\nOK\nMISS\nSCRATCH\nMISS\nHOLD MISS\n"
-    s.play(sim.parse_script(text, s))
+    s.play(simboard.parse_script(text, s))
     st = s.panel.stats
     before = (list(st.innings[:2]), list(st.best[:2]), list(st.points[:2]),
               list(st.fouls[:2]))

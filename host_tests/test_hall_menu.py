@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-import sim as S
+import simboard as S
 from cowboy import recordtext as T
 from views import ui as U
 from views import hallui as HU

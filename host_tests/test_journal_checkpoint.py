@@ -208,11 +208,11 @@ def test_fold_cut_short_with_a_checkpoint_in_the_tail(tmp_path, monkeypatch):
 
 
 def test_the_loop_writes_it_when_the_players_pause_and_a_reset_uses_it(tmp_path):
-    import sim                      # tools/ is on sys.path (conftest.py)
+    import simboard                 # tools/ is on sys.path (conftest.py)
     root = str(tmp_path) + "/"
-    s = sim.Sim(2, "tm1637", root=root)
+    s = simboard.Sim(2, "tm1637", root=root)
     s.run_to(s.now + 2500)          # past the start-up pages
-    s.play(sim.parse_script("MISS\n" * (JF.CKPT_EVERY + 3), s))
+    s.play(simboard.parse_script("MISS\n" * (JF.CKPT_EVERY + 3), s))
     j = s.app.journal
     assert j.records == JF.CKPT_EVERY + 3 and j.checkpoint_due()
     assert not os.path.exists(root + JF.CKPT)        # due, but the keys kept coming
@@ -220,7 +220,7 @@ def test_the_loop_writes_it_when_the_players_pause_and_a_reset_uses_it(tmp_path)
     assert not os.path.exists(root + JF.CKPT)
     s.run_to(s.app.event_at + s.app.QUIET_MS + 10)
     assert os.path.exists(root + JF.CKPT) and s.app.checkpoints == 1
-    s.play(sim.parse_script("MISS\nMISS\n", s))
+    s.play(simboard.parse_script("MISS\nMISS\n", s))
     before, shown = s.state(), s.texts()
     s.power_cut()
     assert s.app.journal._ck_at == JF.CKPT_EVERY + 3

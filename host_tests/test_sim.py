@@ -1,5 +1,6 @@
-"""tools/sim.py: scripted mode under CPython and micropython, its errors, the demo
-when standard input is not a terminal, and live mode on a pseudo-terminal."""
+"""The simulator (tools/sim.py, simboard.py, simscreen.py): scripted mode under CPython
+and micropython, its errors, the demo when standard input is not a terminal, and live
+mode on a pseudo-terminal."""
 import os
 import select
 import subprocess
@@ -232,10 +233,10 @@ def test_wait_is_bounded(tmp_path):
     for status, err in both("--script", path):
         assert status == 2 and "line 2" in err and "at most" in err, err
     # the bound itself is accepted
-    import sim
-    s = sim.Sim(2)
-    assert sim.parse_script("WAIT %d\n" % sim.MAX_WAIT_MS, s) == [
-        ("wait", sim.MAX_WAIT_MS, False)]
+    import simboard
+    s = simboard.Sim(2)
+    assert simboard.parse_script("WAIT %d\n" % simboard.MAX_WAIT_MS, s) == [
+        ("wait", simboard.MAX_WAIT_MS, False)]
 
 
 def test_root_naming_a_missing_directory_exits_2(tmp_path):
@@ -293,9 +294,9 @@ def test_players_with_root_is_saved_for_the_next_new_game(tmp_path):
 # ---- live mode: the screen fits the terminal, speaks pool, has help ----------------
 
 def _played(build, players, keys):
-    import sim
-    s = sim.Sim(players, build)
-    s.play(sim.parse_script("WAIT 2100\n" + keys, s))
+    import simboard
+    s = simboard.Sim(players, build)
+    s.play(simboard.parse_script("WAIT 2100\n" + keys, s))
     s.run_to(s.now + 100)
     return s
 
@@ -304,9 +305,9 @@ def _played(build, players, keys):
                                            ("oled4", 3), ("oled4", 4)])
 @pytest.mark.parametrize("size", [(80, 24), (40, 12), (132, 43), (240, 70)])
 def test_frame_fits_the_terminal_and_draws_only_the_seats_in_play(build, players, size):
-    import sim
+    import simscreen
     s = _played(build, players, "3\nC2\nOK\n")
-    lines, layout, body = sim.frame(s, *size)
+    lines, layout, body = simscreen.frame(s, *size)
     assert len(lines) <= size[1]
     assert max(len(ln) for ln in lines) <= size[0]
     if layout == "small terminal":
@@ -315,7 +316,7 @@ def test_frame_fits_the_terminal_and_draws_only_the_seats_in_play(build, players
         assert "%dx%d" % size in text and "need at least" in text
         want = text.split("need at least ")[1].split(".")[0]
         w, h = (int(v) for v in want.split("x"))
-        assert sim.frame(s, w, h)[1] != "small terminal"      # the size given is enough
+        assert simscreen.frame(s, w, h)[1] != "small terminal"      # the size given is enough
         return
     labels = [ln.split()[0] for ln in lines[:body] if ln.startswith("P")]
     want = ["P%d" % (i + 1) for i in range(players)]
@@ -326,15 +327,15 @@ def test_frame_fits_the_terminal_and_draws_only_the_seats_in_play(build, players
 
 
 def test_frame_uses_the_room_there_is():
-    import sim
+    import simscreen
     s = _played("tm1637", 3, "")
-    assert sim.frame(s, 80, 24)[1] == "big"
-    assert sim.frame(s, 40, 13)[1] == "small"
-    assert sim.frame(s, 40, 12)[1] == "line"       # the whole status takes a line more
-    assert sim.frame(s, 30, 8)[1] == "line"
+    assert simscreen.frame(s, 80, 24)[1] == "big"
+    assert simscreen.frame(s, 40, 13)[1] == "small"
+    assert simscreen.frame(s, 40, 12)[1] == "line"       # the whole status takes a line more
+    assert simscreen.frame(s, 30, 8)[1] == "line"
     s = _played("oled4", 4, "")
-    assert sim.frame(s, 80, 24)[1] == "braille2"
-    assert sim.frame(s, 270, 70)[1] == "half"
+    assert simscreen.frame(s, 80, 24)[1] == "braille2"
+    assert simscreen.frame(s, 270, 70)[1] == "half"
 
 
 def test_status_speaks_pool():
@@ -348,9 +349,9 @@ def test_status_speaks_pool():
 
 
 def test_status_names_the_stages_from_the_core():
-    import sim
+    import simboard
     from cowboy import codes as C
-    s = sim.Sim(2)
+    s = simboard.Sim(2)
 
     class Over:                        # a game at any stage, read as the core shows it
         players = 2
@@ -543,12 +544,12 @@ def test_unknown_rule_exits_2(tmp_path, value):
 
 
 def test_start_up_tells_a_cut_back_journal_and_a_key_ends_it(tmp_path):
-    import sim
+    import simboard
     from app import journalformat as JF
     from views import ui as U
     root = str(tmp_path) + "/"
-    s = sim.Sim(2, "tm1637", root=root)
-    s.play(sim.parse_script("3\nC2\nOK\n", s))
+    s = simboard.Sim(2, "tm1637", root=root)
+    s.play(simboard.parse_script("3\nC2\nOK\n", s))
     assert s.game.inning == 4
     with open(root + JF.JOURNAL, "ab") as f:
         f.write(b"\x55\xaa\x55\xaa")             # a record that does not check out
@@ -560,34 +561,34 @@ def test_start_up_tells_a_cut_back_journal_and_a_key_ends_it(tmp_path):
         s.run_to(p.t_start + k * U.PAGE_MS + 400)    # frames render a seat a call
         seen.append(s.models[0].text())
     assert seen == ["P  1", "1637", "CUt "]
-    s.play(sim.parse_script("5\n", s))           # a key: the game, with the key applied
+    s.play(simboard.parse_script("5\n", s))           # a key: the game, with the key applied
     assert p.mode == U.MODE_GAME and s.models[0].text() == "=  5"   # its preview
 
 
 # ---- the status line says what to do, in words, and every line fits (issue 24, item 6)
 
 def _screen(s, width=80, height=24):
-    import sim
-    lines, layout, body = sim.frame(s, width, height)
+    import simscreen
+    lines, layout, body = simscreen.frame(s, width, height)
     assert len(lines) <= height and max(len(ln) for ln in lines) <= width, lines
     return " ".join(" ".join(lines[body:]).split())
 
 
 def test_status_says_in_words_the_menu_the_stroke_and_the_next_game(tmp_path):
-    import sim
+    import simboard
     s = _played("tm1637", 3, "3\nC2\n")
     assert ("being entered: the 3 pocketed, a carom off 2 balls: 4 points (OK enters it, "
             "UNDO clears)") in _screen(s)
     s = _played("tm1637", 3, "HOLD ENC\n")
     assert "Set-up menu, players: 3 (turn the encoder to change it" in _screen(s)
-    s.play(sim.parse_script("ENC+\nENC\n", s))
+    s.play(simboard.parse_script("ENC+\nENC\n", s))
     assert "Set-up menu, who opens: P1" in _screen(s)
-    s.play(sim.parse_script("ENC\n", s))
+    s.play(simboard.parse_script("ENC\n", s))
     assert "Set-up menu, brightness: 8 of 15" in _screen(s)
-    s.play(sim.parse_script("ENC\n", s))
+    s.play(simboard.parse_script("ENC\n", s))
     assert "Set-up menu, house rule carom_no_cushion: off" in _screen(s)
-    s = sim.Sim(3, "tm1637")
-    s.play(sim.parse_script(open(os.path.join(ROOT, "host_tests", "data", "web3.keys"))
+    s = simboard.Sim(3, "tm1637")
+    s.play(simboard.parse_script(open(os.path.join(ROOT, "host_tests", "data", "web3.keys"))
                             .read(), s))
     s.run_to(s.now + 3000)
     said = _screen(s)
@@ -597,11 +598,11 @@ def test_status_says_in_words_the_menu_the_stroke_and_the_next_game(tmp_path):
 
 
 def test_resumed_game_says_the_players_given_apply_to_the_next_game(tmp_path):
-    import sim
+    import simboard
     root = str(tmp_path) + "/"
-    s = sim.Sim(3, "tm1637", root=root)
-    s.play(sim.parse_script("WAIT 2100\nMISS\n", s))
-    s = sim.Sim(4, "tm1637", root=root)
+    s = simboard.Sim(3, "tm1637", root=root)
+    s.play(simboard.parse_script("WAIT 2100\nMISS\n", s))
+    s = simboard.Sim(4, "tm1637", root=root)
     s.run_to(3000)
     assert s.game.players == 3
     assert "the next game has 4 players (set up)" in _screen(s)
@@ -616,13 +617,13 @@ STATES = ("", "3\nC2\n", "HOLD ENC\n", "FOUL\nFOUL\nHOLD SCRATCH\n5\nC3\nFOUL\n"
 def test_every_line_fits_or_wraps_at_every_size(build, players):
     """At every size from 40x12 up the screen keeps every line within the width and
     the status whole (wrapped, never cut), or says the size the build needs."""
-    import sim
+    import simscreen
     for keys in STATES:
         s = _played(build, players, keys)
         words = " ".join(s.status().split())
         for size in [(40, 12), (41, 13), (50, 16), (60, 20), (80, 24), (100, 30),
                      (132, 43)]:
-            lines, layout, body = sim.frame(s, *size)
+            lines, layout, body = simscreen.frame(s, *size)
             assert len(lines) <= size[1], (size, layout)
             assert max(len(ln) for ln in lines) <= size[0], (size, layout)
             text = " ".join(" ".join(lines[body:]).split())
@@ -651,9 +652,9 @@ def test_oled_text_lines_are_words_at_half_resolution():
     """At 80x24 four OLEDs are drawn at half resolution: their small text lines
     (the status and bottom lines) are written as words read from the pixels, the
     big digits stay a picture."""
-    import sim
+    import simscreen
     s = _played("oled4", 4, "3\nC2\nOK\n5\n")
-    lines, layout, body = sim.frame(s, 80, 24)
+    lines, layout, body = simscreen.frame(s, 80, 24)
     assert layout == "braille2"
     screen = "\n".join(lines[:body])
     assert "PLAYER 1" in screen and "AT TABLE" in screen and "STROKE +5" in screen

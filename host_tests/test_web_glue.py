@@ -190,7 +190,7 @@ def test_status_is_the_simulators_words(tmp_path):
     """The page's status line says the game as the simulator's does: scores, the
     run, what the player needs, fouls, who is out, the winner. (One board at a
     time: the fake pins are shared.)"""
-    import sim
+    import simboard
     keys = os.path.join(DATA, "web3.keys")
     lines = [ln for ln in open(keys) if ln.split("#")[0].strip()]
     chunks = []
@@ -203,10 +203,10 @@ def test_status_is_the_simulators_words(tmp_path):
     for c in chunks:
         play(b, c)
         page.append(b.status())
-    s = sim.Sim(3, "tm1637")
+    s = simboard.Sim(3, "tm1637")
     words = []
     for c in chunks:
-        s.play(sim.parse_script(open(c).read(), s))
+        s.play(simboard.parse_script(open(c).read(), s))
         s.run_to(s.now + 100)
         words.append(s.words())
     assert page == words

@@ -1,6 +1,6 @@
 """Render every display type in the main game situations to PNG (docs/pictures/).
 
-The pictures come from the real application driven as a player would: tools/sim.py
+The pictures come from the real application driven as a player would: tools/simboard.py
 builds it on fake pins and buses and presses the panel keys; the device models
 decode the wire protocol, and what they decoded is drawn. So a picture can only
 show what the board shows. Each picture shows three players' displays, one row
@@ -19,7 +19,7 @@ from views.ui import PAGE_MS                     # noqa: E402
 from cowboy import houserules                         # noqa: E402
 from fakedisplays import (OLEDDevice, png_bytes, seg_image, oled_image,  # noqa: E402
                           BACK)
-from sim import Sim                                   # noqa: E402
+from simboard import Sim                              # noqa: E402
 
 LAYOUTS = (("4digit", "tm1637"), ("8digit", "max7219"), ("oled", "oled8"))
 
