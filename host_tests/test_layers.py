@@ -1,0 +1,129 @@
+"""The firmware's rooms and layers (docs/ARCHITECTURE.md, "Rooms and layers"): every
+import, at the top of a module or inside a function, points to the module's own layer
+or one below; no import circle; the rules core imports nothing of the project; no room
+holds more than about a third of the firmware; a module past 500 lines says why."""
+import ast
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+
+# Bottom first. A room is a folder of firmware/ or a module at its top.
+LAYERS = (
+    ("cowboy", "ticks", "fastimport"),   # the rules core; helpers that import nothing
+    ("board",),                          # the builds as data
+    ("input", "draw"),                   # key events; glyphs, cells, byte loops
+    ("chips",),                          # the display chips and their transports
+    ("views",),                          # what each seat shows
+    ("display",),                        # all displays as one: scheduler, wiring check
+    ("app",),                            # panel, loop, journal, settings
+    ("net",),                            # hall mode
+    ("factory", "main", "boot"),         # the program assembled
+)
+LONG = 500
+
+
+def modules(top=FIRMWARE):
+    """{dotted name: path} of every module under `top`."""
+    out = {}
+    for d, _, files in os.walk(top):
+        for f in files:
+            if f.endswith(".py"):
+                path = os.path.join(d, f)
+                name = os.path.relpath(path, top)[:-3].replace(os.sep, ".")
+                out[name[:-9] if name.endswith(".__init__") else name] = path
+    return out
+
+
+def imports(source, known):
+    """The project modules a source imports, anywhere in it."""
+    out = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [node.module + "." + a.name for a in node.names] + [node.module]
+        else:
+            continue
+        for n in names:
+            if n in known:
+                out.add(n)
+                break
+    return out
+
+
+def room(name):
+    return name.split(".")[0]
+
+
+def layer(name):
+    for i, rooms in enumerate(LAYERS):
+        if room(name) in rooms:
+            return i
+    raise AssertionError("%s is in no layer: give its room one in LAYERS" % name)
+
+
+def problems(graph):
+    """Upward imports and circles of an import graph {module: {modules}}."""
+    out = []
+    for a in sorted(graph):
+        for b in sorted(graph[a]):
+            if layer(b) > layer(a):
+                out.append("%s imports %s, a layer above it" % (a, b))
+    state = {}
+
+    def visit(a, path):
+        state[a] = 1
+        for b in sorted(graph.get(a, ())):
+            if state.get(b) == 1:
+                out.append("circle: " + " -> ".join(path[path.index(b):] + [b]))
+            elif b not in state:
+                visit(b, path + [b])
+        state[a] = 2
+
+    for a in sorted(graph):
+        if a not in state:
+            visit(a, [a])
+    return out
+
+
+def graph():
+    mods = modules()
+    return {m: imports(open(p).read(), mods) - {m} for m, p in mods.items()}
+
+
+def test_every_import_points_down_or_sideways_and_none_closes_a_circle():
+    assert problems(graph()) == []
+
+
+def test_the_rules_core_imports_nothing_of_the_project():
+    g = graph()
+    assert {b for a in g if room(a) == "cowboy" for b in g[a] if room(b) != "cowboy"} == set()
+
+
+def test_the_check_finds_an_upward_import_and_a_circle():
+    g = {"cowboy.game": {"app.panel"}, "app.panel": {"app.keys"}, "app.keys": {"app.panel"}}
+    found = problems(g)
+    assert "cowboy.game imports app.panel, a layer above it" in found
+    assert "circle: app.keys -> app.panel -> app.keys" in found
+
+
+def test_no_room_holds_more_than_about_a_third_of_the_firmware():
+    lines = {}
+    for name, path in modules().items():
+        with open(path) as f:
+            lines[room(name)] = lines.get(room(name), 0) + len(f.read().splitlines())
+    total = sum(lines.values())
+    assert {r: n for r, n in lines.items() if n > total * 0.34} == {}
+
+
+def test_a_module_past_500_lines_says_why_at_its_top():
+    long = {}
+    for name, path in modules().items():
+        with open(path) as f:
+            text = f.read()
+        if len(text.splitlines()) > LONG:
+            doc = ast.get_docstring(ast.parse(text)) or ""
+            if "past 500 lines" not in doc.lower():
+                long[name] = len(text.splitlines())
+    assert long == {}
