@@ -40,7 +40,7 @@ from cowboy import facts as F  # noqa: E402
 from cowboy import names as N  # noqa: E402
 from cowboy.game import Game  # noqa: E402
 
-USAGE = """usage: journal.py to-json JOURNAL [OUT] | to-binary RECORD [OUT]  [--names FILE]
+USAGE = """usage: journal.py to-json JOURNAL [OUT] | to-binary RECORD [OUT] [--names FILE]
   to-json    the board's journal as a GAME-RECORD (JSON Lines); for the current
              game give journal.bin or its folder (a --root folder of the
              simulator): the journal.tail beside it holds the last actions
