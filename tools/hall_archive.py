@@ -4,6 +4,9 @@
         [--password P] [--hall NAME] [--client-id ID] [--seconds S] [--games N]
     python3 tools/hall_archive.py --db FILE --export OUT.jsonl     ("-": standard output)
     python3 tools/hall_archive.py --db FILE --results
+    python3 tools/hall_archive.py --db FILE --standings [--format text|csv|jsonl]
+        [--night YYYY-MM-DD] [--hall NAME] [--out FILE]
+    python3 tools/hall_archive.py --db FILE --night-games [--format csv|jsonl] [...]
 
 Subscribes to cowboy/<hall>/+/game with QoS 1 in a persistent session (clean
 session off), so games finished while the archive was away are delivered when it
@@ -16,7 +19,11 @@ an undo) replaces the shorter. A message is acknowledged to the broker only once
 is stored and committed (paho-mqtt, manual acknowledgement): an archive stopped
 while storing gets it again on its next start. --export writes one JSON object per
 game; --results prints per table and night the winner, the scores, the innings and
-the best inning of each player.
+the best inning of each player. --standings ranks the players of one night (the
+latest in the archive, or --night; every hall, or --hall) by name across its
+games; --night-games lists that night's games, one row per player and game
+(docs/HALL.md, "Standings"). CSV is UTF-8 with a byte order mark, and a text cell
+that a spreadsheet would take for a formula gets a leading single quote.
 
 Bad input (a bad option): exit status 2 and a message. A message that is not a game
 record as a board sends it (a topic whose hall or table is not a board's name, a
@@ -30,6 +37,7 @@ import re
 import sqlite3
 import sys
 import time
+from fractions import Fraction
 
 import toolpaths
 
@@ -60,6 +68,20 @@ class ArchiveError(Exception):
 def parse_record(text):
     """(game number, actions, final state json, results dict) of a record message.
     ArchiveError names the line that is bad."""
+    number, play, ops, stats = _replay(text)
+    game = play.game
+    results = {
+        "winner": game.winner + 1,
+        "scores": [game.scores[i] for i in range(game.players)],
+        "innings": [stats.innings[i] for i in range(game.players)],
+        "best": [stats.best[i] for i in range(game.players)],
+    }
+    return number, ops.n, record.state_json(game, play.names), results
+
+
+def _replay(text):
+    """(game number, record.Replay at the end, actions, Stats) of a finished game's
+    record message; ArchiveError names the line that is bad."""
     lines = text.split("\n")
     m = FIRST_LINE.match(lines[0])
     if m is None or int(m.group(1)) > MAX_NUMBER:
@@ -75,13 +97,138 @@ def parse_record(text):
         raise ArchiveError("line %d: the game is not finished" % len(lines))
     stats = Stats(game.players)
     stats.count(game)
-    results = {
-        "winner": game.winner + 1,
-        "scores": [game.scores[i] for i in range(game.players)],
-        "innings": [stats.innings[i] for i in range(game.players)],
-        "best": [stats.best[i] for i in range(game.players)],
-    }
-    return number, ops.n, record.state_json(game), results
+    return number, play, ops, stats
+
+
+def seats(text):
+    """The players of a finished game's record message, one dict per seat: name
+    (the header's, or "Player N" when it has none), won, points, innings, best,
+    fouls, out (lost by three fouls in a row)."""
+    _, play, _, stats = _replay(text)
+    game = play.game
+    out = []
+    for i in range(game.players):
+        out.append({"name": play.names[i] if play.names else "Player %d" % (i + 1),
+                    "won": 1 if game.winner == i else 0,
+                    "points": game.scores[i], "innings": stats.innings[i],
+                    "best": stats.best[i], "fouls": stats.fouls[i],
+                    "out": 1 if game.out & (1 << i) else 0})
+    return out
+
+
+# ---- standings and the night's games ------------------------------------------------
+FIELDS = ("rank", "name", "games", "wins", "points", "innings", "average", "best",
+          "fouls", "out")
+GAME_FIELDS = ("night", "hall", "table", "game", "received", "seat", "name", "won",
+               "points", "innings", "average", "best", "fouls", "out")
+
+
+def average100(points, innings):
+    """Points per inning times 100, rounded half up; 0 without an inning."""
+    if not innings:
+        return 0
+    return (200 * points + innings) // (2 * innings)
+
+
+def average_text(points, innings):
+    a = average100(points, innings)
+    return "%d.%02d" % (a // 100, a % 100)
+
+
+def standings(games):
+    """Rows of FIELDS (dicts) from the seats() lists of games: one per name,
+    figures summed over every seat the name sat in. Order: wins, then the
+    average (exact, not rounded), then points, each more first; then the name by
+    code point. Rank: 1 + the players before, equal for players equal on wins,
+    average and points."""
+    by = {}
+    for game in games:
+        for s in game:
+            p = by.get(s["name"])
+            if p is None:
+                p = by[s["name"]] = {"name": s["name"], "games": 0, "wins": 0, "points": 0,
+                                     "innings": 0, "best": 0, "fouls": 0, "out": 0}
+            p["games"] += 1
+            p["wins"] += s["won"]
+            p["points"] += s["points"]
+            p["innings"] += s["innings"]
+            p["best"] = max(p["best"], s["best"])
+            p["fouls"] += s["fouls"]
+            p["out"] += s["out"]
+    rows = sorted(by.values(), key=lambda p: p["name"])
+    rows.sort(key=rank_key, reverse=True)   # stable: by name among equals
+    for i, p in enumerate(rows):
+        if i and rank_key(p) == rank_key(rows[i - 1]):
+            p["rank"] = rows[i - 1]["rank"]
+        else:
+            p["rank"] = i + 1
+        p["average"] = average_text(p["points"], p["innings"])
+    return rows
+
+
+def rank_key(p):
+    """(wins, points per inning as an exact fraction, points): more is better."""
+    return p["wins"], Fraction(p["points"], p["innings"]) if p["innings"] else Fraction(0), \
+        p["points"]
+
+
+def night_rows(games):
+    """Rows of GAME_FIELDS from (night, hall, table, game, received, seats()
+    list) tuples: one per seat of each game, in the order given."""
+    rows = []
+    for night, hall, table, game, received, players in games:
+        for i, s in enumerate(players):
+            rows.append({"night": night, "hall": hall, "table": table, "game": game,
+                         "received": received, "seat": i + 1, "name": s["name"],
+                         "won": s["won"], "points": s["points"], "innings": s["innings"],
+                         "average": average_text(s["points"], s["innings"]),
+                         "best": s["best"], "fouls": s["fouls"], "out": s["out"]})
+    return rows
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(v):
+    """A value for a CSV cell: a number as it is; text beginning with what a
+    spreadsheet reads as the start of a formula (=, +, -, @, tab, CR) gets a
+    single quote in front, so it stays text (OWASP, CSV injection)."""
+    if type(v) is str and v.startswith(FORMULA_START):
+        return "'" + v
+    return v
+
+
+def write_rows(rows, fields, fmt, out):
+    """Write rows (dicts) to binary stream `out` as CSV (UTF-8 with a byte order
+    mark, CR LF line ends, a header row) or JSON Lines (UTF-8, one object per row,
+    keys in `fields` order, numbers as numbers, the average too)."""
+    if fmt == "csv":
+        import csv
+        import io
+        text = io.StringIO()
+        w = csv.writer(text, lineterminator="\r\n")
+        w.writerow(fields)
+        for r in rows:
+            w.writerow([csv_cell(r[f]) for f in fields])
+        out.write(b"\xef\xbb\xbf" + text.getvalue().encode("utf-8"))
+        return
+    for r in rows:
+        obj = dict((f, r[f]) for f in fields)
+        if "average" in obj:
+            obj["average"] = float(obj["average"])
+        out.write((json.dumps(obj, ensure_ascii=False) + "\n").encode("utf-8"))
+
+
+def write_standings_text(rows, night, count, out):
+    lines = ["Standings, night of %s: %d game%s" % (night, count, "" if count == 1 else "s"),
+             "%4s  %-16s  %5s  %4s  %6s  %7s  %7s  %4s  %5s  %3s"
+             % ("rank", "name", "games", "wins", "points", "innings", "average", "best",
+                "fouls", "out")]
+    for r in rows:
+        lines.append("%4d  %-16s  %5d  %4d  %6d  %7d  %7s  %4d  %5d  %3d"
+                     % (r["rank"], r["name"], r["games"], r["wins"], r["points"],
+                        r["innings"], r["average"], r["best"], r["fouls"], r["out"]))
+    out.write(("\n".join(lines) + "\n").encode("utf-8"))
 
 
 class Archive:
@@ -116,6 +263,16 @@ class Archive:
                                   "received": received, "record": text,
                                   "state": json.loads(state),
                                   "results": json.loads(results)}) + "\n")
+
+    def night(self, night=None, hall=None):
+        """(the night, [(night, hall, table, game, received, record)]) of the night
+        given (default: the latest in the archive) and of one hall or all (None)."""
+        if night is None:
+            q = "SELECT MAX(night) FROM games" + (" WHERE hall=?" if hall else "")
+            night = self.db.execute(q, (hall,) if hall else ()).fetchone()[0]
+        q = ("SELECT night, hall, tbl, game, received, record FROM games WHERE night=?"
+             + (" AND hall=?" if hall else "") + " ORDER BY hall, tbl, game")
+        return night, self.db.execute(q, (night, hall) if hall else (night,)).fetchall()
 
     def results(self, out):
         last = None
@@ -237,13 +394,14 @@ USAGE = __doc__.split("\n\n")[0] + "\n"
 def options(argv):
     opts = {"db": None, "broker": "127.0.0.1", "port": 1883, "user": None, "password": None,
             "hall": "+", "client_id": "cowboy-archive", "seconds": 0, "games": 0,
-            "export": None, "results": False}
+            "export": None, "results": False, "standings": False, "night_games": False,
+            "format": None, "night": None, "out": None}
     i = 0
     while i < len(argv):
         a = argv[i]
         key = a[2:].replace("-", "_")
-        if a == "--results":
-            opts["results"] = True
+        if a in ("--results", "--standings", "--night-games"):
+            opts[key] = True
             i += 1
             continue
         if not a.startswith("--") or key not in opts or i + 1 >= len(argv):
@@ -258,7 +416,50 @@ def options(argv):
         i += 2
     if not opts["db"]:
         raise ArchiveError("--db FILE is needed\n" + USAGE)
+    if opts["standings"] and opts["night_games"]:
+        raise ArchiveError("--standings or --night-games, not both")
+    if opts["format"] is not None:
+        if not (opts["standings"] or opts["night_games"]):
+            raise ArchiveError("--format goes with --standings or --night-games")
+        formats = ("text", "csv", "jsonl") if opts["standings"] else ("csv", "jsonl")
+        if opts["format"] not in formats:
+            raise ArchiveError("--format takes %s here, not %r"
+                               % ("|".join(formats), opts["format"]))
+    if opts["night"] is not None and not re.match(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z",
+                                                  opts["night"]):
+        raise ArchiveError("--night takes YYYY-MM-DD, not %r" % opts["night"])
     return opts
+
+
+def report(archive, opts, stdout):
+    """--standings or --night-games: write the night's table to --out or `stdout`
+    (a binary stream). Returns the exit status."""
+    hall = None if opts["hall"] == "+" else opts["hall"]
+    night, stored = archive.night(opts["night"], hall)
+    games = []
+    for n, h, t, g, received, text in stored:
+        try:
+            games.append((n, h, t, g, received, seats(text)))
+        except ArchiveError as e:       # stored by an archive that read it otherwise
+            sys.stderr.write("hall_archive: %s / %s game %d left out: %s\n" % (h, t, g, e))
+    if opts["standings"]:
+        rows = standings([g[5] for g in games])
+        fields, fmt = FIELDS, opts["format"] or "text"
+    else:
+        rows = night_rows(games)
+        fields, fmt = GAME_FIELDS, opts["format"] or "csv"
+    out = open(opts["out"], "wb") if opts["out"] else stdout
+    try:
+        if fmt == "text":
+            write_standings_text(rows, night or "(no games)", len(games), out)
+        else:
+            write_rows(rows, fields, fmt, out)
+    finally:
+        if opts["out"]:
+            out.close()
+        else:
+            out.flush()
+    return 0
 
 
 def main(argv):
@@ -278,6 +479,12 @@ def main(argv):
     if opts["results"]:
         archive.results(sys.stdout)
         return 0
+    if opts["standings"] or opts["night_games"]:
+        try:
+            return report(archive, opts, sys.stdout.buffer)
+        except OSError as e:
+            sys.stderr.write("hall_archive: cannot write %s: %s\n" % (opts["out"], e))
+            return 2
     try:
         import paho.mqtt.client  # noqa: F401
     except ImportError:

@@ -3,6 +3,7 @@
     python3 tools/journal.py to-json JOURNAL [OUT]     # OUT default: standard output
     python3 tools/journal.py to-json FOLDER [OUT]      # the current game of a flash folder
     python3 tools/journal.py to-binary RECORD [OUT]    # RECORD may be - (stdin)
+    python3 tools/journal.py ... --names FILE          # the names file: this one
     micropython tools/journal.py ...                   # the same under MicroPython
 
 Both directions replay every action through the rules core as the board does
@@ -16,6 +17,14 @@ input: a message naming the record (binary) or the line (JSON) on stderr, exit
 status 2, nothing written. Records are read with tools/record.py's limits (a line
 at most 1024 bytes, UTF-8, numbers at most 20 characters). The binary format is
 docs/JOURNAL.md (firmware/app/journal.py).
+
+The players' names of a record's header are not in the journal: they go to a
+names file beside it (docs/JOURNAL.md, "Names"; cowboy/names.py), the journal's
+path with its extension replaced by .names (journal.names beside journal.bin,
+000001.names beside 000001.jnl), or the FILE of --names. to-binary writes that
+file when the record has names and removes it when the record has none, so it
+always belongs to the journal written; to-json puts the names file it finds
+into the header, and leaves out, and says on stderr, one it refuses.
 """
 import os
 import sys
@@ -28,15 +37,19 @@ import record  # noqa: E402
 from app import journalformat as JF  # noqa: E402
 from cowboy import codes as C  # noqa: E402
 from cowboy import facts as F  # noqa: E402
+from cowboy import names as N  # noqa: E402
 from cowboy.game import Game  # noqa: E402
 
-USAGE = """usage: journal.py to-json JOURNAL [OUT] | to-binary RECORD [OUT]
+USAGE = """usage: journal.py to-json JOURNAL [OUT] | to-binary RECORD [OUT] [--names FILE]
   to-json    the board's journal as a GAME-RECORD (JSON Lines); for the current
              game give journal.bin or its folder (a --root folder of the
              simulator): the journal.tail beside it holds the last actions
   to-binary  a GAME-RECORD as the board's journal; undo reaches back only as far
              as the board's history (at most the last 2048 actions)
   JOURNAL, RECORD may be - for standard input; OUT defaults to standard output.
+  Names: the header's "names" are kept in a names file beside the journal (its
+  path with the extension .names), or FILE with --names; to-binary writes it (or
+  removes it when the record has no names), to-json reads it.
   Record lines: at most 1024 bytes before the line end, UTF-8, numbers at most
   20 characters.
   Bad input: a message naming the record or line, exit status 2, nothing written."""
@@ -181,29 +194,75 @@ def _line(v):
     return record.action_to_json(k, word)
 
 
-def write_json(data, write):
+def write_json(data, write, names=None):
     """Check journal bytes, then write them as JSON Lines, one write() per line
-    (with its newline): nothing is written if the journal is bad."""
+    (with its newline): nothing is written if the journal is bad. `names`: the
+    players' names for the header (checked), or None."""
     players, opener, rules = _records(data, lambda g, v: None)
-    write(record.header_json(players, opener, rules) + "\n")
+    write(record.header_json(players, opener, rules, names) + "\n")
     _records(data, lambda g, v: write(_line(v) + "\n"))
 
 
-def to_json(data):
+def to_json(data, names=None):
     """JSON Lines text (with final newline) of journal bytes."""
     out = []
-    write_json(data, out.append)
+    write_json(data, out.append, names)
     return "".join(out)
 
 
-def binary_chunks(lines):
+def names_path(path):
+    """The names file that belongs to the journal `path` names: journal.names for
+    a current game (a folder, or its journal.bin), else the path with its
+    extension replaced by .names."""
+    if _is_dir(path):
+        return path.rstrip("/") + "/" + J.JOURNAL[:J.JOURNAL.rfind(".")] + ".names"
+    slash = path.rfind("/") + 1
+    dot = path.rfind(".")
+    if dot <= slash:
+        dot = len(path)
+    return path[:dot] + ".names"
+
+
+def read_names(path, players):
+    """(names or None, note or None) from the names file `path` for a game of
+    `players` players: (None, None) when there is no such file, (None, why) when
+    it is refused. OSError only for a file that exists and cannot be read."""
+    try:
+        os.stat(path)
+    except OSError:
+        return None, None
+    with open(path, "rb") as f:
+        b = f.read()
+    names, why = N.from_bytes(b, players)
+    if names is None:
+        return None, "%s: %s: names left out" % (path, why)
+    return names, None
+
+
+def write_names(path, names):
+    """Write the names file `path` (names: a checked list), or remove it when
+    names is None."""
+    if names is None:
+        try:
+            os.remove(path)
+        except OSError:
+            pass
+        return
+    with open(path, "wb") as f:
+        f.write(N.to_bytes(names))
+
+
+def binary_chunks(lines, header=None):
     """The journal of a record (lines: bytes or str) as a list of byte strings,
     checked with the board's rules: undo and redo only as deep as the core's
-    history (cowboy.game.HISTORY). JournalError names the line."""
+    history (cowboy.game.HISTORY). JournalError names the line. `header`: a
+    dict that gets the record's "names" (None when it has none)."""
     try:
         play, ops = record.read_record(lines, board=True)
     except record.RecordError as e:
         raise JournalError(str(e))
+    if header is not None:
+        header["names"] = play.names
     buf = bytearray(JF.HEADER_SIZE)
     crc = JF.write_header(buf, play.players, play.opener, play.rules)
     chunks = [bytes(buf)]
@@ -236,33 +295,52 @@ def _read_binary(path):
 
 
 def _output(argv, binary):
-    """(write, close) for OUT or standard output; OSError if OUT cannot be made."""
+    """(write, close) for OUT or standard output; OSError if OUT cannot be made.
+    Text is written as UTF-8 whatever the locale (names need not be ASCII)."""
     if len(argv) == 3:
-        f = open(argv[2], "wb" if binary else "w")
-        return f.write, f.close
-    out = sys.stdout.buffer if binary else sys.stdout
-    return out.write, lambda: None
+        f = open(argv[2], "wb")
+        write, close = f.write, f.close
+    else:
+        write, close = sys.stdout.buffer.write, lambda: None
+    if binary:
+        return write, close
+    return (lambda text: write(text.encode())), close
 
 
 def main(argv):
     if argv and argv[0] in ("-h", "--help"):
         print(USAGE)
         return 0
-    if len(argv) not in (2, 3) or argv[0] not in ("to-json", "to-binary"):
+    names_file = None
+    if "--names" in argv:
+        i = argv.index("--names")
+        if i + 1 < len(argv):
+            names_file = argv[i + 1]
+            argv = argv[:i] + argv[i + 2:]
+    if len(argv) not in (2, 3) or argv[0] not in ("to-json", "to-binary") or \
+            "--names" in argv or names_file == "":
         print(USAGE, file=sys.stderr)
         return 2
     binary = argv[0] == "to-binary"
+    if names_file is not None and names_file in argv[1:]:
+        print("journal: the names file must be a file of its own", file=sys.stderr)
+        return 2
+    names = None
     try:
         if binary:
-            chunks = binary_chunks(record.open_lines(argv[1]))
+            header = {}
+            chunks = binary_chunks(record.open_lines(argv[1]), header)
+            names = header["names"]
+            if names_file is None and len(argv) == 3:
+                names_file = names_path(argv[2])
         elif argv[1] != "-" and is_current(argv[1]):
             data, notes = read_current(argv[1])
-            _records(data, lambda g, v: None)
+            players = _records(data, lambda g, v: None)[0]
             for note in notes:
                 print("journal: %s: %s" % (argv[1], note), file=sys.stderr)
         else:
             data = _read_binary(argv[1])
-            _records(data, lambda g, v: None)
+            players = _records(data, lambda g, v: None)[0]
     except OSError:
         if _is_dir(argv[1]):
             print("journal: no journal.bin in %s" % argv[1], file=sys.stderr)
@@ -272,6 +350,20 @@ def main(argv):
     except (JournalError, record.RecordError) as e:
         print("journal: %s: %s" % (argv[1], e), file=sys.stderr)
         return 2
+    if not binary:
+        asked = names_file is not None
+        if not asked and argv[1] != "-":
+            names_file = names_path(argv[1])
+        if names_file is not None:
+            try:
+                if asked:
+                    os.stat(names_file)     # the one asked for must be there
+                names, note = read_names(names_file, players)
+            except OSError:
+                print("journal: cannot read %s" % names_file, file=sys.stderr)
+                return 2
+            if note:
+                print("journal: %s" % note, file=sys.stderr)
     try:
         write, close = _output(argv, binary)
     except OSError:
@@ -282,12 +374,21 @@ def main(argv):
             for c in chunks:
                 write(c)
         else:
-            write_json(data, write)
+            write_json(data, write, names)
         close()
     except OSError:
         print("journal: cannot write %s" % (argv[2] if len(argv) == 3 else "the output"),
               file=sys.stderr)
         return 2
+    if binary and names_file is not None:
+        try:
+            write_names(names_file, names)
+        except OSError:
+            print("journal: cannot write %s" % names_file, file=sys.stderr)
+            return 2
+    elif binary and names is not None:
+        print("journal: %s: its names are not kept (standard output holds the journal "
+              "alone): give OUT or --names FILE" % argv[1], file=sys.stderr)
     return 0
 
 

@@ -9,7 +9,11 @@ Limits (the same under both interpreters; a line over them is refused, exit 2):
 - a number in a line has at most MAX_NUMBER (20) characters;
 - JSON nests at most 16 deep; only space, tab, CR and LF count as whitespace;
 - a line must be UTF-8 (RFC 3629: no overlong forms, no encoded surrogates,
-  nothing above U+10FFFF), checked here, not by the interpreter's decoder.
+  nothing above U+10FFFF), checked here (cowboy/names.py utf8_ok), not by the
+  interpreter's decoder;
+- two escapes (backslash-u) of a high then a low surrogate are one code point;
+  a lone surrogate escape is kept as it is, and refused in a name (the header's
+  "names", cowboy/names.py), the one free-text value of a record.
 
 A record is read one line at a time; what is kept per action is one int (its
 journal-style word), so records of 100,000 actions replay, --trace included,
@@ -21,6 +25,8 @@ from array import array
 from cowboy import codes as C
 from cowboy import facts as F
 from cowboy import houserules
+from cowboy import names as N
+from cowboy.names import utf8_ok  # noqa: F401  (strict UTF-8: shared with the board)
 from cowboy.game import Game, MAX_PLAYERS
 from cowboy.recordtext import (  # noqa: F401  (formatting: shared with the board)
     UNDO, REDO, SHOT, CHOICE, _CUE_NAMES, _mask_list, facts_to_json, header_json,
@@ -116,9 +122,16 @@ def facts_from_json(obj):
 def parse_header(text, checked=False):
     """(players, opener 0-based, house rules mask) from the header line (str or
     bytes; checked: bytes that line_bytes() has accepted)."""
+    return read_header(text, checked)[:3]
+
+
+def read_header(text, checked=False):
+    """(players, opener 0-based, house rules mask, names) from the header line,
+    as parse_header(); names: the list of the players' names, or None when the
+    header has none (checked by cowboy/names.py)."""
     obj = _load(text, checked)
     for k in obj:
-        if k not in ("players", "opener", "rules"):
+        if k not in ("players", "opener", "rules", "names"):
             raise RecordError("unknown key %s in header" % _name(k))
     n = obj.get("players")
     if not _is_int(n) or n < 2 or n > MAX_PLAYERS:
@@ -126,7 +139,13 @@ def parse_header(text, checked=False):
     opener = obj.get("opener", 1)
     if not _is_int(opener) or opener < 1 or opener > n:
         raise RecordError("opener must be a player number from 1 to %d" % n)
-    return n, opener - 1, rules_from_json(obj.get("rules", []))
+    rules = rules_from_json(obj.get("rules", []))
+    names = obj.get("names")
+    if "names" in obj:
+        why = N.check(names, n)
+        if why is not None:
+            raise RecordError(why)
+    return n, opener - 1, rules, names
 
 
 def rules_from_json(v):
@@ -187,47 +206,6 @@ _DEPTH = 16              # JSON nesting
 _WS = bytearray(256)
 for _c in b" \t\r\n":
     _WS[_c] = 1
-
-
-def utf8_ok(b):
-    """Whether bytes `b` are UTF-8 as RFC 3629 defines it (no overlong forms, no
-    encoded surrogates, nothing above U+10FFFF). Linear; the same answer under
-    both interpreters, whose own decoders differ."""
-    n = len(b)
-    if not n or max(b) < 0x80:
-        return True
-    i = 0
-    while i < n:
-        c = b[i]
-        if c < 0x80:
-            i += 1
-            continue
-        lo, hi = 0x80, 0xBF
-        if 0xC2 <= c <= 0xDF:
-            k = 1
-        elif 0xE0 <= c <= 0xEF:
-            k = 2
-            if c == 0xE0:
-                lo = 0xA0            # shorter forms are overlong
-            elif c == 0xED:
-                hi = 0x9F            # U+D800-DFFF: surrogates
-        elif 0xF0 <= c <= 0xF4:
-            k = 3
-            if c == 0xF0:
-                lo = 0x90
-            elif c == 0xF4:
-                hi = 0x8F            # above U+10FFFF
-        else:
-            return False             # 80-C1 (continuation, overlong), F5-FF
-        if i + k >= n:
-            return False             # cut short
-        if not lo <= b[i + 1] <= hi:
-            return False
-        for m in range(2, k + 1):
-            if not 0x80 <= b[i + m] <= 0xBF:
-                return False
-        i += k + 1
-    return True
 
 
 def line_bytes(line):
@@ -368,24 +346,36 @@ def _string(b, i, n):
             out += _ESCAPES[c]
             i = k + 2
             continue
-        h = b[k + 2:k + 6]
-        if c != 0x75 or len(h) != 4:                # u
+        code = _hex4(b[k + 2:k + 6]) if c == 0x75 else -1     # u
+        if code < 0:
             raise _bad()
-        code = 0
-        for x in h:
-            if 0x30 <= x <= 0x39:
-                x -= 0x30
-            elif 0x61 <= x <= 0x66:
-                x -= 0x57
-            elif 0x41 <= x <= 0x46:
-                x -= 0x37
-            else:
-                raise _bad()
-            code = code << 4 | x
-        if 0xD800 <= code <= 0xDFFF:
-            raise _bad()                            # no record needs a surrogate pair
-        out += chr(code)
         i = k + 6
+        if 0xD800 <= code <= 0xDBFF and b[i:i + 2] == b"\\u":
+            low = _hex4(b[i + 2:i + 6])
+            if 0xDC00 <= low <= 0xDFFF:             # a surrogate pair: one code point
+                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                i += 6
+        # a lone surrogate stays one (chr() makes it under both interpreters):
+        # names refuse it (cowboy/names.py), no other string value can be one
+        out += chr(code)
+
+
+def _hex4(h):
+    """The value of four hex digits (bytes), or -1."""
+    if len(h) != 4:
+        return -1
+    code = 0
+    for x in h:
+        if 0x30 <= x <= 0x39:
+            x -= 0x30
+        elif 0x61 <= x <= 0x66:
+            x -= 0x57
+        elif 0x41 <= x <= 0x46:
+            x -= 0x37
+        else:
+            return -1
+        code = code << 4 | x
+    return code
 
 
 def _object_value(b, i, n, depth):
@@ -485,12 +475,14 @@ class Replay:
 
     board=True: the board's rules instead, undo and redo only as deep as the
     core's own history (what the board's journal can replay). `rules`: the
-    house rules mask the game starts with."""
+    house rules mask the game starts with; `names`: the players' names of the
+    header, or None (they never change the game)."""
 
-    def __init__(self, players, opener, board=False, rules=0):
+    def __init__(self, players, opener, board=False, rules=0, names=None):
         self.players = players
         self.opener = opener
         self.rules = rules
+        self.names = names
         self.board = board
         self.game = Game()
         self.game.new_game(players, opener, rules)
@@ -560,8 +552,8 @@ def read_record(lines, board=False):
             if i or j != len(b):
                 b = b[i:j]
             if play is None:
-                n, opener, rules = parse_header(b, True)
-                play = Replay(n, opener, board, rules)
+                n, opener, rules, names = read_header(b, True)
+                play = Replay(n, opener, board, rules, names)
                 continue
             kind, word = parse_action(b, True)
             err = play.apply(kind, word)
@@ -590,12 +582,13 @@ def run(lines, write, trace=False):
     """The replay tool: check the record first (nothing is written if a line is
     bad), then write the state after the last action, or after every action."""
     play, ops = read_record(lines)
+    names = play.names
     if not trace:
-        write(state_json(play.game))
+        write(state_json(play.game, names))
         return play.game
     players, opener, rules = play.players, play.opener, play.rules
     play = None             # its timeline of actions: free before the second pass
-    return replay_ops(players, opener, ops, lambda g: write(state_json(g)), rules)
+    return replay_ops(players, opener, ops, lambda g: write(state_json(g, names)), rules)
 
 
 def replay(lines, trace=False):

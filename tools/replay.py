@@ -40,8 +40,13 @@ def main(argv):
     except OSError:
         print("replay: cannot read %s" % args[0], file=sys.stderr)
         return 2
+    out = sys.stdout.buffer     # UTF-8 whatever the locale: names are not ASCII
+
+    def write(line):
+        out.write((line + "\n").encode())
+
     try:
-        record.run(lines, print, trace="--trace" in argv)
+        record.run(lines, write, trace="--trace" in argv)
     except record.RecordError as e:
         print("replay: %s" % e, file=sys.stderr)
         return 2

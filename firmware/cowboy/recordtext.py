@@ -51,11 +51,14 @@ def _object(pairs):
     return "{" + ", ".join(['"%s": %s' % (k, dumps(v)) for k, v in pairs]) + "}"
 
 
-def header_json(players, opener, rules=0):
-    """The header line (without newline); "rules" only when a house rule is on."""
+def header_json(players, opener, rules=0, names=None):
+    """The header line (without newline); "rules" only when a house rule is on,
+    "names" only when given (a list already checked by cowboy/names.py)."""
     text = '{"players": %d, "opener": %d' % (players, opener + 1)
     if rules:
         text += ', "rules": %s' % dumps(houserules.names(rules))
+    if names is not None:
+        text += ', "names": %s' % dumps(names)
     return text + "}"
 
 
@@ -81,8 +84,29 @@ def dumps(obj):
     if type(obj) is dict:
         return _object([(k, obj[k]) for k in obj])
     if type(obj) is str:
-        return '"%s"' % obj
+        return json_string(obj)
     return str(obj)
+
+
+_SHORT = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t",
+          "\b": "\\b", "\f": "\\f"}
+
+
+def json_string(s):
+    """A str as a JSON string: its characters as they are (UTF-8 once encoded,
+    never \\u escapes), but for what JSON requires escaped: the quote, the
+    backslash and U+0000 to U+001F."""
+    for c in s:
+        if c == '"' or c == "\\" or c < " ":
+            break
+    else:
+        return '"' + s + '"'
+    out = []
+    for c in s:
+        if c == '"' or c == "\\" or c < " ":
+            c = _SHORT.get(c) or "\\u%04x" % ord(c)
+        out.append(c)
+    return '"' + "".join(out) + '"'
 
 
 _NUM = ["%d" % i for i in range(256)]          # scores, fouls, players: bytes
@@ -96,8 +120,15 @@ def _bytes_list(a, n):
     return ", ".join([_NUM[a[i]] for i in range(n)])
 
 
-def state_json(game):
-    """The state object of GAME-RECORD.md as one line of JSON."""
+def state_json(game, names=None):
+    """The state object of GAME-RECORD.md as one line of JSON; with `names` (the
+    header's list), the key "names" last."""
+    if names is not None:
+        return _state_json(game)[:-1] + ', "names": %s}' % dumps(names)
+    return _state_json(game)
+
+
+def _state_json(game):
     n = game.players
     out = game.out
     outs = _PLAYER_LISTS.get(out)
