@@ -1,27 +1,11 @@
 """Faster imports at start-up on the Pico (boot.py imports it first, then setup()).
 
-Importing a module costs the RP2040 some 4-10 ms of littlefs look-ups, and
-every `import time` first searches the filesystem for a time.py. This module
-removes both costs (docs/DEPLOY.md, "pack.bin"):
-
-- importing it imports the built-in modules the firmware uses once, with an
-  empty search path, into sys.modules, where every later import finds them;
-- setup() mounts PACK (every compiled module and the OLED builds' recorded
-  wiring checks in one file, written by tools/deploy.py build) at MOUNT, first
-  on sys.path, as a read-only folder: look-ups are answered from an index in
-  RAM and modules are read straight from the one open file.
-
-Nothing damaged is used: setup() mounts the pack only when its CRC-32 holds,
-read over the whole pack before any module is loaded (the check's garbage is
-collected then, not left between the modules). Otherwise the firmware is
-imported from the separate .mpy files, which stay on the board, and NOTE says
-why (main.py prints it: speak()).
-
-PACK layout, numbers as 4-byte little-endian: MAGIC; the length of the names,
-the number of files, the length of the files, the CRC-32 of those three numbers
-and everything after them; the names (UTF-8, one per line: each file's path
-from the firmware root with a leading "/", then the folders); per file its
-offset (from the end of the table) and size; the files.
+Importing it puts the built-in modules the firmware uses into sys.modules, so that no import
+searches the filesystem for them; setup() mounts PACK (every compiled module and the recorded
+wiring checks in one file, written by tools/deploy.py build) at MOUNT, first on sys.path, as a
+read-only folder, only when its CRC-32 holds. Otherwise the separate .mpy files are imported and
+NOTE says why (main.py prints it: speak()). The costs, the checks and PACK's layout:
+docs/DEPLOY.md, "`make build`" and "The pack's layout".
 """
 import sys
 

@@ -151,8 +151,8 @@ def build(out=None):
 
 def write_pack(out, modules):
     """Write the compiled `modules` and the recordings (paths under `out`) into
-    one file, PACK, which firmware/fastimport.py mounts at start-up (its
-    docstring gives the layout): no littlefs look-ups per import, and a CRC-32
+    one file, PACK, which firmware/fastimport.py mounts at start-up (the layout is in
+    docs/DEPLOY.md, "The pack's layout"): no littlefs look-ups per import, and a CRC-32
     over all of it, so that nothing damaged is loaded. Returns its path."""
     import zlib
     modules = sorted(modules)

@@ -1,12 +1,10 @@
-"""The journal's checkpoint: the game's image after a given record, so that a
-resume replays only the records after it (docs/JOURNAL.md, "Checkpoint").
+"""The journal's checkpoint: the game's image after a given record, so that a resume replays
+only the records after it.
 
-Imported by app/journal.py only when a checkpoint is read or written, so that the
-journal module, which the board imports before it draws the wiring check, stays
-small. Layout of ckpt/journal.ckpt (CKPT_HEAD bytes, then the image):
-  0-1 b"CK", 2 CKPT_FORMAT, 3 cowboy.game.IMAGE_FORMAT, 4-7 K (records covered),
-  8-15 the stream's header, 16-19 CRC-32 of the header and the first K records,
-  20-23 CRC-32 of bytes 0-19 and the image; then Game.image()'s head and parts.
+Imported by app/journal.py only when a checkpoint is read or written, so that the journal
+module, which the board imports before it draws the wiring check, stays small. The file
+(ckpt/journal.ckpt: CKPT_HEAD bytes, then the image), and when it is trusted: docs/JOURNAL.md,
+"Checkpoint".
 """
 import os
 

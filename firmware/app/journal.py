@@ -1,27 +1,11 @@
 """The current game on flash: a header, then one 4-byte record per action.
 
-A power cut loses at most the record being written. littlefs commits a file only
-at flush/close, and every record carries a CRC-8 chained from the header and the
-records before it, so a torn, stale or corrupt tail is detected on boot, dropped,
-and the journal rewritten to its good prefix before anything else is appended.
-
-The stream's bytes and its two files (journal.bin, journal.tail) are in
-app/record.py: each action rewrites the whole tail (one littlefs commit); when
-it is full its records are appended to journal.bin in one write (one erase) and
-the tail starts again empty.
-
-Appending is allocation-free: both files stay open and the records are built in
-preallocated buffers. An accepted action is applied to the game at once and its
-record is held (`pending`) until the main loop calls `sync()`, after the displays
-show the action: a flash write (an erase stops the chip for 45 ms or more) never
-delays what the players see. At most one action is ever shown and not yet on
-flash; a power cut loses at most that one.
-
-A checkpoint (ckpt/journal.ckpt, app/checkpoint.py) holds the game's image after
-some record, so that resume() replays only the records after it; it is used only
-when the stream still holds, byte for byte, the records it was made from.
-
-Call `prepare(root)` first thing at start-up, before anything reads a file.
+A power cut loses at most the record being written: every record carries a CRC-8 chained from
+the header, so a torn, stale or corrupt tail is dropped on boot. Appending allocates nothing; an
+accepted action is applied at once and its record held (`pending`) until the main loop calls
+`sync()`, once the displays show it. The bytes and the files: app/journalformat.py; the
+checkpoint: app/checkpoint.py. Call `prepare(root)` first thing at start-up, before anything
+reads a file. How, and what is guaranteed: docs/JOURNAL.md.
 """
 import os
 

@@ -1,24 +1,11 @@
-"""The journal's bytes: the stream header, the 4-byte records, the tail file's
-header, their CRC-8 chain, and the files they live in (docs/JOURNAL.md, the
-export format). app/journal.py writes and reads them; app/checkpoint.py and
-tools/journal.py share them.
+"""The journal's bytes: the stream header, the 4-byte records, the tail file's header, their
+CRC-8 chain, and the files they live in (journal.bin, and journal.tail of TAIL_SIZE bytes).
+app/journal.py writes and reads them; app/checkpoint.py and tools/journal.py share them.
 
-  header  8 bytes: b"CJ", version, players, opener (0-based), house rules, 0,
-          crc8(bytes 0-6); version 2 (rules byte 0) for a game without house
-          rules, VERSION 3 for one with them, so that firmware that knows only
-          version 2 archives such a game instead of replaying it without its
-          rules; version 1 (one file, no tail, older firmware) is read and migrated
+  header  8 bytes: b"CJ", version, players, opener (0-based), house rules, 0, crc8(bytes 0-6)
   record  4 bytes: kind << 20 | word as 24 bits big-endian, crc8(previous crc, 3 bytes)
-Kinds: ACTION (word = rules-core action word: a stroke's facts or a choice), UNDO,
-REDO (word 0). Replaying the records through `Game` gives the state and the redo
-list exactly as they were.
 
-On flash the stream is split in two files (docs/JOURNAL.md, "Flash wear"):
-`journal.bin` holds the header and the first `base` records; `journal.tail` is a
-fixed-size file (TAIL_SIZE bytes, small enough for littlefs to keep it inline in
-the directory's metadata) with its own 8-byte header (b"CT", 2, n, base as 24
-bits, crc8 of bytes 0-6 seeded with the stream header's CRC) and room for
-TAIL_RECORDS records, of which the first n are the records after `base`.
+Every field, the versions and the tail: docs/JOURNAL.md, "Format (versions 1 to 3)".
 """
 from cowboy import houserules as H
 

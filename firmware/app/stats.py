@@ -1,13 +1,11 @@
 """Statistics per player for a game: innings, best inning, points, fouls.
 
-The figures are recounted from the game's own history when the game ends, by
-replaying its actions from the oldest one it holds in a small separate state
-(`Game(history=False)`) and watching each stroke's outcome. That makes them
-right after any mix of undo, redo and a resume from the journal, with no second
-log to keep in step, and leaves the game itself untouched. The recount goes in
-slices (`work`), a few actions per main-loop pass: on the RP2040 an action costs
-about 1 ms, so a 2,000-action game takes a couple of seconds in the background
-while the displays already show the winner. Nothing here allocates.
+Recounted from the game's own history when it ends: its actions are replayed from the oldest
+one it holds in a small separate state (`Game(history=False)`) and each stroke's outcome is
+watched, so the figures are right after any mix of undo, redo and a resume from the journal,
+with no second log to keep in step, and the game is left untouched. The recount goes in slices
+(`work`), a few actions per main-loop pass (about 1 ms an action on the RP2040: a 2,000-action
+game takes a couple of seconds in the background, the winner already shown). Nothing allocates.
 """
 from array import array
 

@@ -1,21 +1,11 @@
 """The hardware watchdog, fed by the main loop, and kept quiet for USB tools.
 
-The rp2 watchdog cannot be stopped once started, and survives a soft reset, while
-`make deploy`, `make export` and mpremote interrupt the program (Ctrl-C) and
-soft-reset it (Ctrl-D) before they work. So the board has two feeders:
-
-- the keeper: a Timer callback that feeds every KEEP_MS while no main loop runs:
-  from boot.py on (boot.py runs after every reset, soft ones included, so the
-  keeper is back before any tool starts copying), and again when the main loop is
-  interrupted (`release()`);
-- the main loop: `take()` stops the keeper, then `feed()` each pass. A main loop
-  that hangs or crashes stops feeding and the board resets in TIMEOUT_MS, then
-  resumes the game from the journal.
-
-A file named NO_WATCHDOG at the filesystem root (`mpremote touch :nowdt`) keeps
-the watchdog off from the next hard reset on, for development.
-
-The `machine` classes are passed in (boot.py/main.py own the `machine` import).
+The rp2 watchdog cannot be stopped and survives the soft reset mpremote makes before it works, so
+a Timer keeper feeds it every KEEP_MS from boot.py on and whenever the main loop is interrupted
+(`release()`); the main loop takes over (`take()`, then `feed()` each pass), and a loop that hangs
+resets the board in TIMEOUT_MS. A file NO_WATCHDOG at the root keeps it off. The `machine`
+classes are passed in (boot.py/main.py own the `machine` import). The sequence with the tools:
+docs/DEPLOY.md, "The watchdog".
 """
 import os
 

@@ -1,15 +1,9 @@
-"""The display chips of a build: one driver per seat, made from its entry in
-board/config.py BUILDS, on the buses and pins the caller made. Only the driver
-modules a build uses are imported (seven-segment builds load no glyphs).
-
-A new chip is a driver module in chips/ and one branch of `drivers()` here; the
-steps around it (configuration, host fake, bench decoder, wiring) are in
-docs/ARCHITECTURE.md, "Adding a display chip".
-
-`hello()` draws the start-up wiring check on seven-segment drivers alone, so the
-first picture does not wait for the screens and the views (some 80 ms of imports
-on the RP2040); the screens made next render the same texts and find nothing to
-send (host_tests/test_display_drivers_hello.py).
+"""The display chips of a build: one driver per seat, made from its entry in board/config.py
+BUILDS, on the buses and pins the caller made. Only the driver modules a build uses are
+imported (seven-segment builds load no glyphs). A new chip is a driver module in chips/ and one
+branch of `drivers()` here (docs/ARCHITECTURE.md, "Adding a display chip"). `hello()` draws the
+start-up wiring check on seven-segment drivers alone, before the screens and the views are
+imported (docs/DISPLAYS.md, "The recorded wiring check").
 """
 
 

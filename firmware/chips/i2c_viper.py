@@ -1,39 +1,11 @@
-"""A stream of I2C write transactions fed straight into the RP2040's I2C
-controller (device only).
+"""I2C write transactions fed straight into the RP2040's I2C controller FIFO (device only).
 
-`machine.I2C.writeto()` sends one transaction per call and returns once its
-last byte is out, so a driver composes the next transaction while the bus is
-idle. Here chips/oled_fifo.py's OLED_FIFO hands each transaction, as 16-bit
-IC_DATA_CMD words (the byte; bit 9, STOP, on the last byte of each transaction),
-to `feed()` as soon as it is composed; `feed()` returns once the last word is
-queued, and the driver composes the next page while the 16-word FIFO drains.
-
-- `begin(addr)`: IC_TAR set as the pico-sdk sets it (IC_ENABLE = 0, IC_TAR =
-  addr, IC_ENABLE = 1); the previous transfer has always ended with a STOP by
-  then (machine.I2C and `end()` both wait for it);
-- `feed(words, k, n)`: words queued while IC_STATUS.TFNF is set. After a word
-  with STOP the controller sends the STOP and, the FIFO holding more, starts the
-  next transaction to IC_TAR by itself; a FIFO that runs empty without a STOP
-  holds the bus (SCL low: IC_EMPTYFIFO_HOLD_MASTER_EN), so an interrupt or a late
-  word costs time, never a wrong transaction;
-- `end()`: waits for IC_STATUS.TFE and no MST_ACTIVITY (the last STOP sent);
-- `feed_with(other, ...)`: two streams on the two controllers at the same time
-  (start-up: two OLEDs' whole pictures in the time of one);
-- a NACK (IC_RAW_INTR_STAT.TX_ABRT: the controller flushes the FIFO and ends the
-  transfer) is cleared (IC_CLR_TX_ABRT) and raised as OSError(EIO), as
-  machine.I2C does; no progress for TIMEOUT_US (the TIMER's TIMERAWL,
-  microseconds) aborts the transfer (IC_ENABLE.ABORT) and raises
-  OSError(ETIMEDOUT).
-
-Register offsets from the RP2040 datasheet (I2C0 at 0x40044000, I2C1 at
-0x40048000; IC_TAR 0x04, IC_DATA_CMD 0x10, IC_RAW_INTR_STAT 0x34, IC_CLR_TX_ABRT
-0x54, IC_ENABLE 0x6C, IC_STATUS 0x70; TIMERAWL 0x40054028), as rp2040js models
-them. No DMA: the emulator does not pace DMA by the I2C requests, so it could not
-be measured there.
-
-Compiled by mpy-cross with -march=armv6m (tools/deploy.py); factory.py
-passes it to the drivers on the Pico (chips/build.py `burst`). Nothing is allocated unless
-an error is raised.
+`Burst(bus_id)`: `begin(addr)`, then `feed(words, k, n)` as the driver composes IC_DATA_CMD
+words (it returns once the last one is queued: the next page is composed while the FIFO
+drains), then `end()`, which waits for the last STOP; `feed_with()` drives both controllers at
+once. A NACK, or no progress for TIMEOUT_US, raises OSError as machine.I2C does. Compiled with
+-march=armv6m; nothing is allocated unless an error is raised. The registers, the timing and
+why: docs/DISPLAYS.md, "The OLED transport on the Pico".
 """
 import micropython
 

@@ -1,25 +1,11 @@
 """MAX7219 chain frames at the SPI bus's speed on the RP2040 (device only).
 
-Through `machine.SPI.write` and `Pin.value` each frame of a flush costs some
-0.3 ms of Python calls for 0.128 ms of bus time (16 bytes at 1 MHz). Here one
-viper function sends all the frames of a flush (chips/max7219.py
-MAX7219Chain._send) by writing the registers directly (and another composes
-them, `compose`):
-
-- the PL022 SPI (SPI0 at 0x4003C000, SPI1 at 0x40040000): a byte goes into
-  SSPDR (+0x08) while SSPSR (+0x0C) says the transmit FIFO is not full (TNF,
-  bit 1); what the bus clocks in is read back from SSPDR while SSPSR says the
-  receive FIFO is not empty (RNE, bit 2), so it never overruns and MicroPython's
-  own `spi.write` later finds it empty; before CS rises, SSPSR's BSY (bit 4)
-  must be 0: the last byte has left the shift register;
-- CS through the SIO: GPIO_OUT_CLR (0xD0000018) before a frame, GPIO_OUT_SET
-  (0xD0000014) after it, the rising edge that latches the chain.
-
-The bus keeps the set-up `machine.SPI` gave it (clock, mode 0, 8-bit frames);
-the CS pin stays an SIO output as the driver made it. Compiled by mpy-cross
-with -march=armv6m (tools/deploy.py); factory.py hands `frames` to the
-chain on the Pico only (MAX7219Chain.use). CPython, the simulator and the host
-tests use the portable path, which puts the same bytes and CS edges on the wire.
+One viper function sends all the frames of a flush (chips/max7219.py MAX7219Chain._send) by
+writing the PL022 SPI's and the SIO's registers, and another composes them (`compose`): a frame's
+0.128 ms of bus no longer costs 0.3 ms of Python calls. Compiled with -march=armv6m; factory.py
+hands `frames` to the chain on the Pico only (MAX7219Chain.use); elsewhere the portable path puts
+the same bytes and CS edges on the wire. The registers: docs/DISPLAYS.md, "Native seven-segment
+transports".
 """
 import micropython
 

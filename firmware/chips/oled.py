@@ -1,32 +1,11 @@
 """SSD1306 and SH1106 128x64 monochrome OLED drivers, drawn from text cells.
 
-The panel's own RAM is the picture: there is no frame buffer. The driver is given
-a cell layout (draw/cells.py: where each character of a text is drawn, and in
-which glyph size) and the text to show (`show(text, dx)`); it keeps, per page, the
-text that page last received. For each page whose text changed, `step()` makes
-one call of draw/blit.py's `diff()` (native code on the Pico): over the columns
-of the changed cells it composes the page as it is to show and as the panel shows
-it (from the page's last text) and lists the runs of columns that differ; only
-those go out (page, column low, column high, then the data of each run; runs at
-most MERGE columns apart as one, each rounded up to 4 columns). A big digit costs the columns where the
-old and the new glyph differ; the at-table mark (an inverted part of the status
-line) the columns it covers; a shift of the picture (`dx`, against burn-in)
-resends whole pages.
-
-Work is sliced: `step()` sends pages until about SLICE_BYTES of data went out
-(one whole page at most when pages are resent in full, half a page when the
-panel already shows it: the periodic refresh) and returns the data bytes it
-sent; `flush()` steps until everything is sent. `refresh()` re-initialises the
-chip and resends every page over the following steps.
-
-Logic is separate from transport: subclasses implement `write_cmds(src, n)` and
-`send_span(page, column, n)` (the data already composed in the shared buffer at
-DATA_AT), or a whole `_span(page, x, n)`, for I2C or SPI. OLED_I2C makes one
-`writeto()` per transaction (its `_span` composes header and data in one call);
-chips/oled_fifo.py's OLED_FIFO (the Pico's) sends a step's transactions as one
-stream into the I2C controller's FIFO, with no gap between them. Both chips are
-driven in page addressing mode, which they share; the SH1106 has 132 columns of
-RAM with the panel on 2-129, hence its 2-column offset.
+No frame buffer: the driver is given a cell layout (draw/cells.py) and the text to show
+(`show(text, dx)`), keeps the text each page last received, and `step()` sends the columns that
+differ, about SLICE_BYTES of data a call; `flush()` sends everything, `refresh()` re-initialises.
+Transports subclass it (`write_cmds()`, and `send_span()` or `_span()`): OLED_I2C and OLED_SPI
+here, OLED_FIFO in chips/oled_fifo.py. How it works and why: docs/DISPLAYS.md, "The OLED
+driver".
 """
 try:
     from micropython import const

@@ -1,32 +1,11 @@
 """OLEDs over I2C with a step's writes as one stream (the Pico's transport).
 
-chips/oled.py's OLED_I2C makes one `i2c.writeto()` per transaction, which
-returns once the transaction's last byte is out: the bus stood idle while the
-next page was composed and the next call made (0.3-0.6 ms between a stroke's
-transactions on the RP2040, 1.5 ms between whole pages at start-up). OLED_FIFO
-makes the same transactions (the same bytes in the same order) as 16-bit words of
-the RP2040 I2C controller's IC_DATA_CMD register and hands each, as soon as it is
-composed, to a transport (chips/i2c_viper.py) that queues it in the
-controller's transmit FIFO: the next page is composed while the FIFO drains, and
-the controller starts each transaction after the previous STOP by itself.
-
-The word composers (two bytes a word, little-endian, as the RP2040 reads them):
-`words(dst, at, src, n)`: src[:n] as one transaction from word `at` of dst: the
-  byte, and on the last one the STOP bit (bit 9); returns the word after it.
-`frame_words(dst, at, src, x, n, page, col)`: what draw/blit.py's `frame()`
-  writes (page and column commands, 0x40, then src[x:x + n]), as one transaction
-  of such words; returns the word after it.
-
-On the Pico (sys.platform "rp2") words() and frame_words() come from
-draw/blit_viper.py (native code); here their portable twins. factory.py
-chooses this module on the Pico (chips/build.py `burst`); without a transport
-(`burst` None: the host tests) each transaction goes out as an `i2c.writeto()`,
-the same writes OLED_I2C makes.
-
-At start-up (`Screens.settle()`) two more ways save bus time: OLEDs behind one
-multiplexer share their first picture (`share()`, `broadcast()`), and two OLEDs
-on the two I2C controllers are written at once (`flush_with()`). Nothing here
-allocates after construction but flush_with(), start-up only.
+OLED_FIFO makes the same transactions as chips/oled.py's OLED_I2C, composed as the RP2040's
+IC_DATA_CMD words and handed one by one to a transport (chips/i2c_viper.py) that queues them in
+the controller's FIFO, so the bus does not wait while the next page is composed. Without one
+(`burst` None: the host tests) each transaction is an `i2c.writeto()`. Nothing here allocates
+after construction but flush_with(), start-up only. Why, and the start-up paths:
+docs/DISPLAYS.md, "The OLED transport on the Pico".
 """
 import sys
 
@@ -43,6 +22,9 @@ from chips.oled import (OLED_I2C, SH1106_INIT, PAGES, WIDTH, UNKNOWN, _NEW, _OLD
 
 
 def words(dst, at, src, n):
+    """src[:n] as one transaction from word `at` of dst (two bytes a word, little-endian, as
+    the RP2040 reads them): the byte, and on the last one the STOP bit (bit 9); returns the word
+    after it. On the Pico the native twin from draw/blit_viper.py replaces it (below)."""
     d = 2 * at
     for i in range(n):
         dst[d] = src[i]
@@ -53,6 +35,9 @@ def words(dst, at, src, n):
 
 
 def frame_words(dst, at, src, x, n, page, col):
+    """What draw/blit.py's `frame()` writes (page and column commands, 0x40, then
+    src[x:x + n]) as one transaction of such words from word `at` of dst; returns the word after
+    it. On the Pico the native twin from draw/blit_viper.py replaces it (below)."""
     d = 2 * at
     for i in range(14):
         dst[d + i] = 0

@@ -1,12 +1,11 @@
 """Logic shared by the seven-segment drivers: what to show and what was sent.
 
-A driver subclass implements three transport steps: `_init()` (wake the chip and
-set its modes), `_write(i, j)` (send digits i..j-1 of `seg`) and `_level()`
-(send the brightness); one that sends differently replaces `_changes()` (the
-changed digits) or `_full()` (everything). `flush()` sends only what changed
-since the last flush; `flush(True)` re-initialises the chip and sends
-everything, so a chip upset by interference or a power dip recovers. Bus errors
-propagate as OSError; after one, the next flush is a full one.
+A driver subclass implements three transport steps: `_init()` (wake the chip and set its modes),
+`_write(i, j)` (send digits i..j-1 of `seg`) and `_level()` (send the brightness); one that sends
+differently replaces `_changes()` (the changed digits) or `_full()` (everything). `flush()` sends
+only what changed since the last flush; `flush(True)` re-initialises the chip and sends
+everything, so a chip upset by interference or a power dip recovers. Bus errors propagate as
+OSError; after one, the next flush is a full one.
 """
 from draw.segments import encode_with, CHARS
 

@@ -1,18 +1,11 @@
 """TM1637 at its own speed on the RP2040: one native call per frame (device only).
 
-The portable driver (chips/tm1637.py) makes a method call and a `Pin.value()`
-per half-bit, about 55 us each on the chip: a byte took 1 ms. Here one viper
-function sends a whole frame (start, bytes LSB first with the ninth-clock ACK
-read, stop) by writing the SIO registers directly: GPIO_OUT_SET/CLR for the
-levels, GPIO_OE_SET/CLR to release DIO (input with the pad's pull-up) for the
-ACK, GPIO_IN to read it. A half-bit is HALF_LOOPS turns of a busy loop: 2.5 us
-measured on the emulated Pico at 125 MHz (a 200 kHz clock; the chip allows about
-250 kHz), so a 5-byte frame takes 0.25 ms.
-
-Compiled by mpy-cross with -march=armv6m (tools/deploy.py); factory.py
-passes it to the drivers on the Pico (chips/build.py `tm1637`). CPython, the simulator
-and the host tests use the portable driver, which speaks the same frames.
-Modules on a shared CLK each keep their own DIO, as with the portable driver.
+One viper function sends a whole frame (start, the bytes with their ACKs, stop) by writing the
+SIO registers, a half-bit being HALF_LOOPS turns of a busy loop: a 5-byte frame takes 0.25 ms,
+where the portable chips/tm1637.py took 1 ms a byte. Compiled with -march=armv6m; factory.py
+passes it to the drivers on the Pico (chips/build.py `tm1637`); elsewhere the portable driver
+speaks the same frames. The registers and the timing: docs/DISPLAYS.md, "Native seven-segment
+transports".
 """
 import micropython
 

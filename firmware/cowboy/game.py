@@ -1,22 +1,11 @@
 """The referee: one game of Cowboy, its state, and its undo/redo history.
 
-`shot()` and `choice()` check an action against the facts and the moment, then
-apply it; `preview()` evaluates a stroke without applying it. Evaluating a stroke
-(legal? points? why?) is `_evaluate`; deciding what comes next is `_apply_shot`.
-
-History: every accepted action is one small int in a preallocated ring. Snapshots
-of the state are kept in a slot per position for the newest _NEAR_SLOTS
-positions, and every STEP actions as far back as the ring goes. A replay (the
-journal's resume, a long seek) fills every NEAR-th near slot; live play
-(`live`, the scoreboard's loop) fills every one, but not while the action is
-handled: the action leaves its snapshot due and `keep()`, called once the
-displays show it, saves it (a snapshot costs about 0.3 ms on the RP2040, an
-action's replay as much). So an undo or a redo in play restores a snapshot and
-replays nothing; after a replay it replays fewer than NEAR actions; one that
-reaches past the near snapshots replays fewer than STEP once, saving near
-snapshots again on the way. When a game outgrows the
-ring, play goes on and the oldest actions stop being undoable. Nothing here
-allocates after __init__.
+`shot()` and `choice()` check an action against the facts and the moment, then apply it;
+`preview()` evaluates a stroke without applying it. Evaluating a stroke (legal? points? why?) is
+`_evaluate`; deciding what comes next is `_apply_shot`. The history is a preallocated ring of
+action words with snapshots of the state; in live play an action's snapshot waits for `keep()`,
+called once the displays show it (docs/ARCHITECTURE.md, "The rules core's history"). Nothing
+here allocates after __init__.
 """
 from array import array
 

@@ -1,23 +1,11 @@
 """The start-up wiring check of an OLED build, played from a recording.
 
-Drawn live, its first picture (each display its player number) waits for what it
-needs: display/screens.py, the views, the OLED drivers, glyphs and cells, some
-150 ms of imports on the RP2040, then every seat rendered. Yet it is the same
-picture at every start. `tools/deploy.py build` records it for each build whose
-displays are all OLEDs on I2C (tools/hellorec.py: the I2C transactions that
-Screens.settle() makes on the Pico's transport, run on the host) and packs it
-with the modules as hello/<build>.bin. factory.py plays it once the keys are set
-up, before those imports; Screens.assume() then renders the same views and takes
-them as what the panels show, so the next update sends only what changes. (A
-seven-segment build's check is drawn by its drivers alone: chips/build.py.)
-
-Recording: MAGIC, then streams, each the transactions in a row to one address
-on one I2C controller: the controller id (1 byte), the address (1 byte), the
-number of words (2 bytes, little-endian), then the words, as the RP2040's
-IC_DATA_CMD takes them (2 bytes each, little-endian: the byte, and bit 9, STOP,
-on the last byte of each transaction). On the Pico they go straight into the
-controllers' FIFOs (chips/i2c_viper.py), a stream on one controller at the
-same time as the next one on the other (oled4: two panels drawn at once).
+`tools/deploy.py build` records the check's I2C transactions, as the firmware draws it, for each
+build whose displays are all OLEDs on I2C (tools/hellorec.py) and packs them as
+hello/<build>.bin. factory.py plays the recording once the keys are set up, before the display
+modules are imported; Screens.assume() then takes it as what the panels show. Why, and the
+recording's format: docs/DISPLAYS.md, "The recorded wiring check". (A seven-segment build's
+check is drawn by its drivers alone: chips/build.py.)
 """
 import os
 

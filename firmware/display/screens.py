@@ -1,45 +1,11 @@
-"""All players' displays as one object the main loop calls.
+"""All players' displays as one object the main loop calls (docs/DISPLAYS.md, "The display set").
 
-    screens = build(config.selected(), buses, pin)    # at start-up
-    screens.update(game, panel, now_ms)                # every loop pass
-    screens.busy                                       # changed content not yet sent
-    screens.wake(now_ms)                               # on any key: OLEDs undim
+    screens = build(config.selected(), buses, pin)   # at start-up
+    screens.update(game, panel, now_ms)   # each pass: a seat rendered, a slice of bus work
+    screens.busy          # True: call again next pass, changed content is not yet sent
+    screens.wake(now_ms)  # on any key: the OLEDs undim
 
-Contract with the main loop: a frame starts at once when the game or the panel
-changed, otherwise RENDER_MS after the previous one started (once it is finished);
-in a frame every seat's view is rendered into text, one seat per `update` call
-(the shooter's first, then the one who just left the table, then in seat order; a
-seat costs 0.4-1 ms on the chip), and a changed text goes to its driver; in a
-frame that follows a change, the other seats wait until the changed content of
-those two is sent (the calls in between do bus work only; after a stroke that
-leaves the shooter at the table, the shooter's alone). Then
-`update` does at most one slice of bus work and returns; in a frame that follows
-a change, when that slice went to a seven-segment display (a quarter of a
-millisecond), a second render and slice follow in the same call, so a stroke's two
-displays change in one pass:
-- changed content first: one seven-segment display's changed digits, or one
-  OLED's changed cells (a page or a few, about OLED.SLICE_BYTES of data: a big
-  change takes several calls); the shooter's display first, then the others in
-  seat order;
-- otherwise a failed display's retry (a full refresh's first slice) when due;
-- otherwise one slice of the periodic full refresh (a whole seven-segment display,
-  or half a page of an OLED after its re-initialisation): one display at a time, so
-  that each is fully refreshed every REFRESH_MS and a display upset by
-  interference recovers.
-`busy` is True while seats of a frame that follows a change are still to be
-rendered or some display's changed content is not yet fully sent (periodic
-frames and periodic refresh work do not count; a failed display counts only once its
-retry is due, and stops counting when the retry fails again). The loop calls `update` every pass while `busy` (about
-every 1-2 ms) and at its frame cadence otherwise; repeated calls finish the job.
-
-Besides that it:
-- catches OSError from a display (unplugged, NACK): the display is marked failed
-  (`failed` bit mask, `errors` counts), the others carry on, and it is retried
-  with a full refresh every RETRY_MS;
-- sets brightness from panel.settings.brightness (0-15), dims the OLEDs after
-  DIM_MS without a key or a change, and moves OLED content right by 0, 1, 2, 1
-  columns in turn, one step every SHIFT_MS.
-Nothing here allocates after construction.
+Nothing here allocates after construction; a failing display is retried, the others carry on.
 """
 from ticks import ticks_diff, ticks_add
 

@@ -1,45 +1,29 @@
 """Byte loops for composing OLED columns, portable Python.
 
-`blit(dst, d, src, s, n, x)`: dst[d + i] = src[s + i] ^ x for i < n.
-`fill(dst, d, n, v)`: dst[d + i] = v for i < n.
-`changes(dst, src, n, mask)`: copies src[:n] into dst[:n] and returns the OR of
-  mask[i] over the i where they differed (an OLED's changed pages).
-`frame(tx, src, x, n, page, col)`: an OLED I2C write of columns src[x:x + n] to
-  `page` from RAM column `col` into tx[:n + 7]: page and column as single commands
-  (control byte 0x80 each), then 0x40 and the data.
-`decimal(buf, p, size, v, width)`: v in decimal at buf[p:], right-aligned in
-  `width` characters (spaces before it; 0: as wide as needed), nothing written at
-  or past `size`; returns the position after it (draw/text.py Text.n).
-`diff(new, old, spans, lay, want, sent, base, dx, p, merge, small, big, index,
-  double)`: the columns of page p to send, in one call: from the header of `lay`
-  (draw/cells.py: [0] the mark flag's text index, [1] the mark's first column,
-  [2 + q] the first entry of page q, entries of 4 bytes from byte 11) it finds the
-  columns of the cells whose character differs between `want` (what is to show)
-  and sent[base:] (what page p shows), composes both pictures over those columns
-  into new and old, and writes the runs of differing columns (gaps of at most
-  `merge` equal columns bridged, each rounded up to a multiple of 4 columns) as
-  (first, end) byte pairs into spans; returns their number. merge < 0: the whole page composed into new, one span 0-128.
-
-On the Pico (sys.platform "rp2") the same functions come from
-draw/blit_viper.py (native code, imported below); CPython, the unix and the
-WebAssembly MicroPython use these. Nothing here allocates. (MicroPython v1.24
-allocates a slice object for `dst[a:b] = src`, so whole-buffer copies use these
-too.)
+On the Pico (sys.platform "rp2") the same functions come from draw/blit_viper.py (native code,
+imported below); CPython, the unix and the WebAssembly MicroPython use these. Each function's
+contract is in its docstring. Nothing here allocates (MicroPython v1.24 allocates a slice
+object for `dst[a:b] = src`, so whole-buffer copies use these too). The page table `diff()`
+reads: docs/DISPLAYS.md, "Text cells".
 """
 import sys
 
 
 def blit(dst, d, src, s, n, x):
+    """dst[d + i] = src[s + i] ^ x for i < n."""
     for i in range(n):
         dst[d + i] = src[s + i] ^ x
 
 
 def fill(dst, d, n, v):
+    """dst[d + i] = v for i < n."""
     for i in range(d, d + n):
         dst[i] = v
 
 
 def changes(dst, src, n, mask):
+    """Copy src[:n] into dst[:n]; return the OR of mask[i] over the i where they differed
+    (an OLED's changed pages)."""
     m = 0
     for i in range(n):
         if dst[i] != src[i]:
@@ -49,6 +33,9 @@ def changes(dst, src, n, mask):
 
 
 def frame(tx, src, x, n, page, col):
+    """An OLED I2C write of columns src[x:x + n] to `page` from RAM column `col`, into
+    tx[:n + 7]: page and column as single commands (control byte 0x80 each), then 0x40 and the
+    data."""
     tx[0] = 0x80
     tx[1] = 0xB0 | page
     tx[2] = 0x80
@@ -61,6 +48,9 @@ def frame(tx, src, x, n, page, col):
 
 
 def decimal(buf, p, size, v, width):
+    """v in decimal at buf[p:], right-aligned in `width` characters (spaces before it; 0: as
+    wide as needed), nothing written at or past `size`; returns the position after it (draw/text.py
+    Text.n)."""
     neg = v < 0
     if neg:
         v = -v
@@ -88,6 +78,14 @@ def decimal(buf, p, size, v, width):
 
 
 def diff(new, old, spans, lay, want, sent, base, dx, p, merge, small, big, index, double):
+    """The columns of page p to send, in one call. From the header of `lay` (draw/cells.py:
+    [0] the mark flag's text index, [1] the mark's first column, [2 + q] the first entry of page
+    q, entries of 4 bytes from byte 11) it finds the columns of the cells whose character differs
+    between `want` (what is to show) and sent[base:] (what page p shows), composes both pictures
+    over those columns into new and old, and writes the runs of differing columns (gaps of at most
+    `merge` equal columns bridged, each rounded up to a multiple of 4 columns) as (first, end) byte
+    pairs into spans; returns their number. merge < 0: the whole page composed into new, one span
+    0-128."""
     a = lay[2 + p] * 4 + 11
     e = lay[3 + p] * 4 + 11
     inv = lay[0]

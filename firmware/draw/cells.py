@@ -1,23 +1,11 @@
 """An OLED picture made of character cells, composed page by page.
 
-A layout (views/oled.py, `OLED_CELLS`) places each index of a text at a fixed
-position with a kind of glyph:
-
-    (first index, count, kind, x of the first cell, step, top page)
-
-SMALL: 5 columns on one page; BIG: 28 columns on six pages; DOUBLE: a small glyph
-at twice the size, 10 columns on two pages. `inv` is the index of the flag that
-inverts page 0 (the character "I") from column `mark_x` on (0: the whole page) to
-the right edge: those columns lit, glyphs dark.
-
-`Cells.page(buf, p, text, t, dx)` writes the 128 columns of page p of the picture
-of text[t:t + size] (shifted dx columns right) into a buffer, from the
-pre-rendered glyphs (tests and tools; an OLED needs no frame buffer, its own RAM
-is the picture). The work is draw/blit.py's `diff()` over `lay`, the cells of
-each page left to right as 4 bytes (text index, kind, x, row of the cell on that
-page), those of page p the entries lay[2 + p] to lay[3 + p] - 1 after a header of
-11 bytes (the OLED driver makes the same call, one a changed page). Nothing here
-allocates after construction, but `page()` its buffers at its first call.
+A layout (views/oled.py, `OLED_CELLS`) places each index of a text at a fixed position with a
+kind of glyph (SMALL, BIG, DOUBLE); `Cells` turns it into `lay`, the table draw/blit.py's
+`diff()` reads, and `page(buf, p, text, t, dx)` draws one page of a text (tests and tools: an
+OLED needs no frame buffer, its own RAM is the picture). Nothing here allocates after
+construction, but `page()` its buffers at its first call. The layout and `lay`:
+docs/DISPLAYS.md, "Text cells".
 """
 from draw.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE, BIG_PAGES
 from draw.blit import blit, diff

@@ -1,16 +1,9 @@
 """Seven-segment character encoding.
 
-One byte per character, bit 0 = segment a ... bit 6 = segment g, bit 7 = the
-decimal point (the TM1637 and HT16K33 order; the MAX7219 driver reorders bits
-itself). Only characters that read well on seven segments are defined; anything
-else shows blank. Lower and upper case map to the same shape where one shape
-serves both.
-
-    --a--
-   f     b
-    --g--
-   e     c
-    --d--  .dp
+One byte per character: bit 0 is segment a ... bit 6 segment g, bit 7 the decimal point (the
+TM1637 and HT16K33 order; the MAX7219 driver reorders the bits itself). Characters that do not
+read well on seven segments show blank. The segments and the characters: docs/DISPLAYS.md,
+"Fonts".
 """
 import sys
 

@@ -1,26 +1,11 @@
 """Debounced push buttons: confirm, then lock out; press, release, long.
 
-Policy per key (times in ms, tunable as class attributes or per instance):
-a change of the debounced state is accepted only after the line has read the
-new level continuously for `confirm_ms` (a noise spike shorter than that is
-never reported); after each accepted change the key ignores its line for
-`lockout_ms` (contact bounce). A key held for `long_ms` reports LONG once.
-Every key has its own state, so keys held together, or a key stuck down,
-never affect the others. Nothing here allocates after construction.
-
-Two ways to see the lines, with the same policy and the same events:
-- polled: `poll(now)` samples every pin (the line is known only at poll times);
-- captured (`clock` given): a hard pin interrupt stamps every edge with
-  `clock()` into a preallocated edge ring the moment it happens, and `poll(now)`
-  replays the edges in order. A press is then seen however long the main loop
-  is busy (drawing, a flash write, resuming the journal): the debounce works on
-  the edges' own times, not on when the loop got round to looking. Edges that
-  arrive while interrupts are off (a flash erase) are stamped when the chip
-  takes them, right after. If the edge ring ever overflows, the keys are
-  sampled again (`edges_lost` counts it).
-Times are exact in both ways: a change is accepted at
-max(since + confirm_ms, end of the lockout) if the line still reads it then,
-the instant a poll every ms would.
+A change counts only once the line has read the new level for `confirm_ms`; the key then ignores
+its line for `lockout_ms`; held for `long_ms`, it reports LONG once. Keys are independent.
+`poll(now)` samples the pins, or (`clock` given) replays the edges a hard pin interrupt stamped
+into a ring, so that a press is seen however long the loop was busy; both give the events a poll
+every millisecond would. Nothing here allocates after construction. The policy, its numbers and
+why: docs/INPUT.md, "Buttons: edges captured when they happen" and "Buttons: the debounce policy".
 """
 from array import array
 

@@ -1,22 +1,11 @@
 """Quadrature decoding in an RP2040 PIO state machine (device path only).
 
-The state machine samples A and B continuously, independent of the CPU, and
-keeps the quarter-step count in X, so no step is lost while garbage
-collection runs or while a flash write has interrupts off. Each pass it
-pushes `state << 16 | count & 0xFFFF` into the (joined, 8-deep) RX FIFO
-without blocking; `PioQuadrature.read()` drains the stale words and waits for
-a fresh one (a pass takes 9 to 13 PIO cycles).
-
-The decoding is a 16-entry jump table at addresses 0-15 indexed by
-`prev << 2 | cur`, the same table as `quadrature.STEP`. `mov(pc, isr)` jumps
-to an absolute address and the MicroPython loader cannot place a program at a
-chosen address, so the program is padded to the full 32 words of instruction
-memory: the loader can then only put it at 0, or refuse it (OSError) when
-another program holds part of that PIO block. All encoders share the one copy,
-each on its own state machine of the same PIO block (up to four).
-
-`rp2` is imported inside functions, so importing this module on the host
-works with the stand-in in host_tests/fakes/rp2.py.
+The state machine samples A and B and keeps the quarter-step count in X, so no step is lost
+while the CPU collects garbage or writes flash; each pass it pushes `state << 16 | count &
+0xFFFF` into its RX FIFO, and `PioQuadrature.read()` takes a fresh word. The program is padded
+to 32 words, so it can only load at address 0, and up to four encoders share it. `rp2` is
+imported inside functions (on the host: host_tests/fakes/rp2.py). How and why: docs/INPUT.md,
+"Rotary encoders".
 """
 
 # The assembler's names (jmp, mov, x, ...) exist only while @rp2.asm_pio runs

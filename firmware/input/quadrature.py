@@ -1,20 +1,10 @@
 """Rotary encoders: quadrature state machine, detent counting, turn events.
 
-A and B are read as a 2-bit state `s = A | B << 1` (1 = line high, open). One
-turn clockwise (A leads) walks 3 -> 2 -> 0 -> 1 -> 3; counter-clockwise walks
-the reverse. STEP is the transition table indexed by `prev << 2 | cur`: +1 and
--1 for the eight legal quarter steps, 0 for no change and for the four
-illegal ones (both lines changed at once: a missed sample or noise), which
-are rejected rather than guessed. The PIO program in `pio_quadrature` uses the
-same table, so both give the same quarter-step count.
-
-`Encoders` turns a quarter-step count into detent events, only when the
-encoder is seen at a rest state, counted from the previous rest. Contact
-jitter on one line only moves the count back and forth by one, so a stroke
-that returns to its detent counts nothing. An illegal transition hides two
-quarter steps of unknown direction; `Encoders` notices it (the count and the
-state no longer agree modulo 4) and reports only the detents the stroke made
-whichever way the jump went, so detents are lost, never invented.
+The state is `A | B << 1`; STEP, indexed by `prev << 2 | cur`, gives +1 or -1 for a legal
+quarter step and 0 for no change or an illegal one (both lines changed), which is rejected, not
+guessed; pio_quadrature.py uses the same table. `Encoders` turns a quarter-step count into detent
+events when the encoder is at rest, so jitter counts nothing and a detent is lost, never
+invented. The walk, the table and the proof: docs/INPUT.md, "Rotary encoders".
 """
 from array import array
 

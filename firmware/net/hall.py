@@ -1,29 +1,11 @@
 """Hall mode: one table's game published to an MQTT broker (docs/HALL.md).
 
-Topics, under `cowboy/<hall>/<table>/`:
-  state   the state object of docs/GAME-RECORD.md (cowboy.recordtext.state_json),
-          retained; after new actions and after every (re)connect
-  action  {"game": G, "pos": N, "action": LINE}, QoS 1, in order: record N (from 1)
-          of the table's game number G, LINE its GAME-RECORD action line
-  game    a finished game as a whole record, retained, QoS 1: "# game G", the
-          header line, then every action line (JSON Lines, readable by replay.py)
-  status  "online" (retained) on connect; "offline", the last will
-
-The scoreboard loop hands over ints only: `after_action(pos, op)` after the journal
-stored an action, and `poll(now)` when the loop is idle. Everything else (text,
-sockets) happens inside poll(), which runs the asyncio client (aiomqttc) for one
-step: the client's tasks do a little work and hand back, nothing waits for the
-network. What is published comes from the journal (app/journal.py), not from a
-queue of its own, so after an outage or a reboot the board resends what the
-broker has not acknowledged: the acknowledged position (game, pos) is kept in
-`hall.ack`, written rarely (a game change, else at most every ACK_SAVE_MS). A
-subscriber that keeps (game, pos) sees every action once and in order. Up to WINDOW
-messages are in flight at once (the acknowledged position is the one before the
-oldest of them), and a record longer than records.RECORD_MAX is not sent.
-
-Game numbers are the journal's archive numbers: the game in progress gets the
-number it will be archived under (games/NNNNNN.jnl), so a finished game's actions
-can still be read from its archive after the next game began.
+Topics under `cowboy/<hall>/<table>/`: state, action, game, status (docs/HALL.md, "Topics"). The
+scoreboard loop hands over ints only: `after_action(pos, op)` after the journal stored an action,
+and `poll(now)` when the loop is idle, which runs the asyncio client (aiomqttc) for one step, so
+nothing waits for the network. What is sent is read from the journal, from the position the
+broker acknowledged (`hall.ack`), so an outage or a reboot loses nothing (docs/HALL.md, "How the
+network stays out of the way").
 """
 import os
 import sys

@@ -1,13 +1,11 @@
 """What each player's display says: the view rules.
 
-`Seat` reads the rules core (`cowboy.game.Game`) and the panel (`views/ui.py`)
-and decides, for one player, a main value (score, player number, menu value ...)
-and a short list of items (views/items.py: the run, stage cue, fouls, cue ball
-in hand, balls held off the table, the reason of a foul and the run it wiped, a
-note, the preview of a stroke). The layouts draw it: views/digits.py (4 and 8
-digits), views/oled.py (128x64). docs/DISPLAYS.md has the rules with pictures.
-
-Updating a seat allocates nothing.
+`Seat` reads the rules core (`cowboy.game.Game`) and the panel (`views/ui.py`) and decides, for
+one player, a main value (score, player number, menu value ...) and a short list of items
+(views/items.py: the run, stage cue, fouls, cue ball in hand, balls held off the table, the
+reason of a foul and the run it wiped, a note, the preview of a stroke). The layouts draw it:
+views/digits.py (4 and 8 digits), views/oled.py (128x64). docs/DISPLAYS.md has the rules with
+pictures. Updating a seat allocates nothing.
 """
 from cowboy import codes as C
 from cowboy import facts as F
