@@ -80,7 +80,7 @@ const CowboyHall = (() => {
   const KINDS = ["state", "status", "action", "game"];
   const MAX_NUMBER = 2 ** 30 - 1;           // game numbers and positions
   // The broker's message_size_limit (docs/HALL.md): the longest record a board sends
-  // (net/hall.py RECORD_MAX) is well below it.
+  // (net/records.py RECORD_MAX) is well below it.
   const MAX_MESSAGE = 65536;
   const BALLS = [1, 3, 5];
 

@@ -215,7 +215,7 @@ def names_path(path):
     a current game (a folder, or its journal.bin), else the path with its
     extension replaced by .names."""
     if _is_dir(path):
-        return path.rstrip("/") + "/" + J.JOURNAL[:J.JOURNAL.rfind(".")] + ".names"
+        return path.rstrip("/") + "/" + JF.JOURNAL[:JF.JOURNAL.rfind(".")] + ".names"
     slash = path.rfind("/") + 1
     dot = path.rfind(".")
     if dot <= slash:
