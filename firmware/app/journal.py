@@ -98,6 +98,7 @@ class Journal:
         try:
             f = open(self.path, "rb")
         except OSError:
+            self._orphan_names()
             self.new_game(players, opener, rules, archive=False)
             return 0
         n = f.readinto(buf)
@@ -469,8 +470,35 @@ class Journal:
         seq = self._next_seq()
         dst = "%s/%06d%s" % (games, seq, suffix)
         os.rename(self.path, dst)
+        self._names_to(seq)
         self._prune()
         return dst
+
+    def _names_to(self, seq):
+        """The game's names file (if any) after its journal, to games/NNNNNN.names."""
+        src = self.root + JF.NAMES
+        if exists(src):
+            os.rename(src, "%s%s/%06d%s" % (self.root, GAMES, seq, JF.NAMES_EXT))
+
+    def _orphan_names(self):
+        """No journal.bin: a journal.names left means a power cut came between
+        the archive's two renames; it belongs to the newest archived game (unless
+        that game has its own), else it is dropped."""
+        src = self.root + JF.NAMES
+        if not exists(src):
+            return
+        seq = 0
+        try:
+            for name in os.listdir(self.root + GAMES):
+                seq = max(seq, _number(name))
+        except OSError:
+            pass
+        self._seq = -1              # counted again at the next archive
+        dst = "%s%s/%06d%s" % (self.root, GAMES, seq, JF.NAMES_EXT)
+        if seq and not exists(dst):
+            os.rename(src, dst)
+        else:
+            remove(src)
 
     def _next_seq(self):
         if self._seq < 0:
@@ -487,9 +515,11 @@ class Journal:
         games = self.root + GAMES
         names = sorted(os.listdir(games))
         finished = [n for n in names if n.endswith(FINISHED)]
-        other = [n for n in names if not n.endswith(FINISHED)]
+        other = [n for n in names if not n.endswith(FINISHED)
+                 and not n.endswith(JF.NAMES_EXT)]
         for name in finished[:-KEEP_FINISHED] + other[:-KEEP_OTHER]:
             remove(games + "/" + name)
+            remove("%s/%06d%s" % (games, _number(name), JF.NAMES_EXT))
 
 
 def _number(name):

@@ -1,0 +1,126 @@
+"""The names file beside the journal under power cuts, on real littlefs (the host
+micropython, host_tests/fakes/ramblock.py): run by test_board_names.py.
+
+  save     a cut at every flash operation of replacing journal.names: the old
+           names or the new ones, never anything else
+  archive  a cut at every flash operation of starting a new game after a game with
+           names: at boot the names belong to the old game (resumed, or archived
+           as games/000001.part), never to the new one
+"""
+import sys
+import vfs
+
+from ramblock import PowerCut, mount
+from cowboy.game import Game
+from app.journal import Journal, prepare
+from app import playernames as PN
+
+MNT = "/fs"
+ROOT = MNT + "/"
+PROG = 256
+OLD = [b"anna", b"ben", b"", b"", b"", b"", b"", b""]
+NEW = [b"anna", "Zoë".encode(), b"", b"", b"", b"", b"", b""]
+_KEEP = []
+
+
+def down():
+    try:
+        vfs.umount(MNT)
+    except Exception:
+        pass
+
+
+def up(image=None):
+    bd = mount(image, MNT, 48, False, PROG)
+    prepare(ROOT)
+    j = Journal(Game(), ROOT)
+    j.resume(2, 0)
+    return bd, j
+
+
+def read(path):
+    try:
+        f = open(path, "rb")
+        b = f.read()
+        f.close()
+        return b
+    except OSError:
+        return None
+
+
+def save():
+    bd, j = up()
+    PN.save(ROOT, OLD, 2)
+    j.close()
+    down()
+    image = bytes(bd.image)
+    bd, j = up(image)
+    bd.reset_counts()
+    PN.save(ROOT, NEW, 2)
+    ops = bd.ops()
+    down()
+    old = new = 0
+    for cut in range(ops + 1):       # the last: no cut
+        bd, j = up(image)
+        bd.cut_after(cut)
+        try:
+            PN.save(ROOT, NEW, 2)
+            if cut < ops:
+                print("BAD no cut", cut)
+        except PowerCut:
+            pass
+        _KEEP.append(j)
+        down()
+        bd, j = up(bytes(bd.survivor()))
+        got = PN.load(ROOT, 2)
+        if got == OLD:
+            old += 1
+        elif got == NEW:
+            new += 1
+        else:
+            print("BAD", cut, got)
+        down()
+    print("OK", ops, old, new)
+
+
+def archive():
+    bd, j = up()
+    for f in (0, 0, 0):             # three misses
+        j.shot(f)
+        j.sync()
+    PN.save(ROOT, OLD, 2)
+    j.close()
+    down()
+    image = bytes(bd.image)
+    bd, j = up(image)
+    bd.reset_counts()
+    j.new_game(2, 0)
+    ops = bd.ops()
+    down()
+    kept = moved = 0
+    for cut in range(ops):
+        bd, j = up(image)
+        bd.cut_after(cut)
+        try:
+            j.new_game(2, 0)
+            print("BAD no cut", cut)
+        except PowerCut:
+            pass
+        _KEEP.append(j)
+        down()
+        bd, j = up(bytes(bd.survivor()))
+        cur = PN.load(ROOT, 2)
+        arch = PN.archived(ROOT, "games", 1, 2)
+        if j.records == 3 and cur == OLD and arch is None:
+            kept += 1
+        elif j.records == 0 and cur == [b""] * 8 and arch == ["anna", "ben"] \
+                and read(ROOT + "games/000001.part") is not None:
+            moved += 1
+        else:
+            print("BAD", cut, j.records, cur, arch)
+        down()
+    print("OK", ops, kept, moved)
+
+
+if __name__ == "__main__":
+    {"save": save, "archive": archive}[sys.argv[1]]()
