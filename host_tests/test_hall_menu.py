@@ -103,7 +103,9 @@ TO_TABLE = TO_NET + ["ENC", "ENC"]
 
 def test_the_plain_pico_menu_has_no_hall_items(tmp_path):
     s = S.Sim(2, "tm1637", root=str(tmp_path) + "/")
-    keys(s, *TO_NET)
+    keys(s, *TO_NET)                           # the build, then the players' names
+    assert s.panel.menu_item == U.MENU_NAMES
+    keys(s, "ENC")
     assert s.panel.menu_item == U.MENU_START and seen(s) == "Go  "
     keys(s, "ENC")                             # ENC on "start" starts the game
     assert s.panel.mode == U.MODE_GAME

@@ -486,6 +486,8 @@ def test_setup_menu_on_the_encoder():
     b.press("ENC", "ENC", "ENC", "ENC")
     assert p.menu_item == U.MENU_BUILD and p.build == b"tm1637"
     b.press("ENC")
+    assert p.menu_item == U.MENU_NAMES
+    b.press("ENC")
     assert p.menu_item == U.MENU_START
     b.press("ENC")                       # start
     assert b.game.players == 5 and b.game.shooter == 4 and b.game.inning == 0

@@ -117,6 +117,18 @@ def menu(p):
     elif item == U.MENU_BUILD:
         what = "the display build: %s" % p.build.decode()
         keys = "push for the next item, OK starts a new game, UNDO goes back to the game"
+    elif item == U.MENU_NAMES:
+        seat = v + 1
+        name = p.names[v].decode("utf-8", "replace") if v < len(p.names) else ""
+        if p.cursor >= 0:
+            what = "P%d's name: %s (editing character %d)" % (
+                seat, p.edit[:p.edit_len].decode(), p.cursor + 1)
+            keys = ("turn the encoder to change the character, push for the next one "
+                    "(on the end mark: save), UNDO leaves it as it was")
+        else:
+            what = "P%d's name: %s" % (seat, name or "none")
+            keys = ("turn the encoder to pick the player, OK edits the name, push for "
+                    "the next item, UNDO goes back to the game")
     elif item == U.MENU_START:
         what = "start"
         keys = "OK or a push starts a new game, UNDO goes back to the game"

@@ -13,6 +13,7 @@ from board import config
 from cowboy.game import Game
 from views import ui as U
 from app.panel import Panel
+from app import playernames
 
 from ticks import ticks_diff
 
@@ -61,6 +62,9 @@ class App:
         if self.journal is not None:
             self.journal.resume(s.players, s.opener, s.rules)
             resumed = True
+            # the names kept beside the journal (none for a game just started)
+            self.panel.names = playernames.load(self.journal.root, self.game.players)
+            self.panel.version += 1
         self.panel.start(now, resumed, self.shown_at)
         self.game.live = True     # from now on snapshots wait for keep() (cowboy/game.py)
         self.frame_at = now
@@ -140,6 +144,14 @@ class App:
                 if self.persist:
                     self.wrote = True
                     self._save()
+            elif panel.names_dirty and panel.mode != U.MODE_MENU:
+                # the names beside the journal (app/playernames.py), then the hall's copy
+                panel.names_dirty = False
+                if journal is not None and not journal.failed:
+                    self.wrote = True
+                    self._save_names(journal.root)
+                if self.net is not None:
+                    self.net.names_changed()
             elif (journal is not None and journal.checkpoint_due()
                   and ticks_diff(now, self.event_at) >= self.QUIET_MS
                   and not self.inputs.buttons.settling()):
@@ -179,6 +191,23 @@ class App:
             self.save_errors += 1
             self.panel.note = U.NOTE_STORAGE
             self.panel.version += 1
+
+    def _save_names(self, root):
+        try:
+            playernames.save(root, self.panel.names, self.game.players)
+        except OSError:
+            self.save_errors += 1
+            self.panel.note = U.NOTE_STORAGE
+            self.panel.version += 1
+
+    def start_offer(self, players, opener, rules=0, names=None):
+        """Start a game given from elsewhere (the desk's offer, accepted on the
+        panel): app.panel.Panel.start_game() with the same arguments (`opener`
+        0-based, `names` a list of str or None per seat); returns 0 once started,
+        else the rules core's code; ValueError for names cowboy/names.py refuses.
+        The names are saved beside the journal in the loop's next flash step and
+        published with the game in hall mode."""
+        return self.panel.start_game(players, opener, rules, names)
 
     def run(self, ticks_ms, sleep_ms, period_ms=1, ticks_us=None, started=None):
         """The device's endless loop: a pass every `period_ms` when idle, at once

@@ -12,6 +12,7 @@ from cowboy import facts as F
 from app import keys as K
 from views import ui as U
 from app.stats import Stats
+from app.nameedit import NamesMenu
 from app.settings import Settings, MIN_PLAYERS, MAX_PLAYERS, MAX_BRIGHTNESS
 from input.events import PRESS, RELEASE, LONG, CW, CCW   # noqa: F401  (re-exported)
 
@@ -39,8 +40,12 @@ _FIELDS = const(6)               # FIELD_NONE .. FIELD_CUE
 
 class Panel:
     """State the views read: `mode`, `facts`, `composing`, `preview`, `note`,
-    `reject`, `field`, `menu_item`, `menu_value`, `settings`, `stats`, and at
-    start-up `t_start`, `notice`, `notice_arg`, `build`."""
+    `reject`, `field`, `menu_item`, `menu_value`, `settings`, `stats`, `names`,
+    and at start-up `t_start`, `notice`, `notice_arg`, `build`.
+
+    `names`: the players' names, a list of 8 bytes objects (UTF-8), b"" for a
+    seat without one; replaced only by `set_names()`, the menu's editor and
+    `App.start` (what the journal kept), each bumping `version`."""
 
     hall: "HallMenu"      # hall mode's menu items (set_net()); their items are reached only then
 
@@ -91,6 +96,11 @@ class Panel:
         self.name = b""                 # MENU_HALL, MENU_TABLE: the name shown
         self.name_len = 0
         self.cursor = -1                # the character being edited; -1: not editing
+        # The players' names (app/playernames.py): bytes per seat, b"" for none;
+        # the loop saves them (journal.names) outside the menu once names_dirty.
+        self.names = [b""] * MAX_PLAYERS
+        self.names_dirty = False
+        self.names_menu = NamesMenu(self)   # MENU_NAMES: panel.edit, edit_len
 
     def set_net(self, net):
         """Hall mode: the set-up menu gets the connection and the names from `net`
@@ -98,6 +108,44 @@ class Panel:
         from app.hallmenu import HallMenu
         self.net = net
         self.hall = HallMenu(self, net)
+
+    def set_names(self, names):
+        """The players' names of the game in progress: a list of str, bytes or None
+        per seat (shorter: the other seats have none; None or "": no name). Checked
+        by cowboy/names.py (ValueError naming the first refused name, nothing
+        changed); saved by the loop's next flash step, published in hall mode."""
+        from app.playernames import given
+        self.names = given(names)
+        self.names_dirty = True
+        self.version += 1
+
+    def start_game(self, players, opener, rules=0, names=None):
+        """A new game now (the one in progress archived), as the menu's start
+        would with these settings: `players` 2 to the build's seats, `opener`
+        0-based, `rules` the house rules mask, `names` as set_names() takes them.
+        Returns the rules core's code (0 when started); ValueError for bad names;
+        nothing changes unless it starts. The settings keep players, opener and
+        rules; the loop saves them and the names."""
+        from app.playernames import given
+        new = given(names)
+        if not MIN_PLAYERS <= players <= self.seats or not 0 <= opener < players:
+            return C.E_PLAYERS
+        err = self.ref.new_game(players, opener, rules)
+        if err:
+            return err
+        s = self.settings
+        s.players, s.opener, s.rules = players, opener, rules
+        self.rules_edit = rules
+        self.settings_dirty = True
+        self.names = new
+        self.names_dirty = True
+        self.stats.clear()
+        self.cursor = -1
+        self._to_game()
+        if not self._stored():
+            self.note = U.NOTE_STORAGE
+        self.version += 1
+        return 0
 
     def board(self, name):
         """The display build this panel serves (a board.config.BUILDS name): shown
@@ -442,11 +490,14 @@ class Panel:
         self._ok()
 
     def _next_item(self, item):
-        """The item after `item`: in hall mode the hall items follow the build."""
+        """The item after `item`: in hall mode the hall items follow the build,
+        then the names, then start."""
         if item >= U.MENU_NET:
-            return item + 1 if item < U.MENU_TABLE else U.MENU_START
-        if item == U.MENU_BUILD and self.hall is not None:
-            return U.MENU_NET
+            return item + 1 if item < U.MENU_TABLE else U.MENU_NAMES
+        if item == U.MENU_BUILD:
+            return U.MENU_NAMES if self.hall is None else U.MENU_NET
+        if item == U.MENU_NAMES:
+            return U.MENU_START
         return item + 1 if item < U.MENU_START else U.MENU_PLAYERS
 
     def _load_item(self):
@@ -460,6 +511,9 @@ class Panel:
             self.menu_value = s.brightness
         elif U.MENU_RULE <= item < U.MENU_RULE + U.RULES:
             self.menu_value = self.rules_edit >> (item - U.MENU_RULE) & 1
+        elif item == U.MENU_NAMES:
+            self.menu_value = 0
+            self.names_menu.load()
         elif item >= U.MENU_NET:
             self.hall.load(item)
         else:
@@ -475,6 +529,9 @@ class Panel:
             return
         if item >= U.MENU_NET:
             self.hall.turn(d)
+            return
+        if item == U.MENU_NAMES:
+            self.names_menu.turn(d)
             return
         if item == U.MENU_PLAYERS:
             top = self.seats
@@ -500,6 +557,8 @@ class Panel:
         changed = self.rules_edit != self.settings.rules
         if item >= U.MENU_NET and self.hall.key(k, enc):
             pass                          # the name editor took it
+        elif item == U.MENU_NAMES and self.names_menu.key(k, enc):
+            pass                          # the players' names editor took it
         elif item == U.MENU_CONFIRM:
             if k == K.OK or enc:
                 self._new_game()
@@ -540,6 +599,7 @@ class Panel:
             s.rules = self.rules_edit
             self.settings_dirty = True
         self.ref.new_game(s.players, s.opener, s.rules)
+        self.names_dirty = True           # the names on show go with the new game
         self.stats.clear()
         self._to_game()
         if not self._stored():

@@ -118,12 +118,50 @@ def item4(t, seat, k):
             _rule4(t, a - U.MENU_RULE, seat.value)
         elif a == U.MENU_BUILD:
             t.s(_build4(seat.build))
+        elif a == U.MENU_NAMES:
+            names7(t, seat, 4)
         elif a >= U.MENU_NET:
             hall().item7(t, seat, a, 4)
         else:
             t.s(MENU4[a])
             if a < U.MENU_RULE:
                 t.n(seat.value, 2)
+def names7(t, seat, digits):
+    """MENU_NAMES on `digits` seven segments: the seat picked `n.` and the start of
+    its name (`n.--` without one), the others theirs (`P  2` without one); the
+    seat being edited the editor as views/hall.py draws it: the `digits`
+    characters up to the cursor, its point lit, `_` the end mark. A character
+    past ASCII shows as `-`."""
+    p = seat.hall
+    if seat.at_table and p.cursor >= 0:
+        c = p.cursor
+        n = p.edit_len
+        first = c - digits + 1 if c >= digits else 0
+        for i in range(first, first + digits):
+            t.c(p.edit[i] if i < n else 95 if i == c else _SPACE)
+            if i == c:
+                t.c(46)
+        return
+    name = p.names[seat.index]
+    k = digits
+    if seat.at_table:
+        t.s(b"n.")
+        k -= 1
+        if not name:
+            t.s(b"--")
+    elif not name:
+        t.c(80)                               # P
+        t.n(seat.value, digits - 1)
+    for i in range(len(name)):
+        b = name[i]
+        if 0x80 <= b < 0xC0:
+            continue                          # the rest of a UTF-8 character
+        if k == 0:
+            break
+        t.c(b if b < 0x80 else 45)
+        k -= 1
+
+
 def _rule4(t, k, on):
     """`CA.on`: house rule k's short name, a point, on or off."""
     t.s(RULE4[k])
@@ -255,6 +293,9 @@ class Layout8:
                 t.s(RULE4[a - U.MENU_RULE])
                 t.at(5)
                 t.s(ONOFF8[1 if seat.value else 0])
+                return t
+            if a == U.MENU_NAMES:
+                names7(t, seat, 8)
                 return t
             if a >= U.MENU_NET:
                 hall().item7(t, seat, a, 8)

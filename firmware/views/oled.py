@@ -135,12 +135,54 @@ def item21(t, seat, k):
     elif it == I.IT_MENU:
         if U.MENU_RULE <= a < U.MENU_RULE + U.RULES:
             t.s(RULE21[a - U.MENU_RULE])
+        elif a == U.MENU_NAMES:
+            names21(t, seat)
         elif a >= U.MENU_NET:
             hall().item21(t, seat, a)
         else:
             t.s(MENU21[a])
             if a == U.MENU_BUILD:
                 _upper(t, seat.build)
+
+
+def names21(t, seat):
+    """MENU_NAMES on the item line: `NAME: ` and the seat's name (`-` without
+    one), in capitals; a character past ASCII shows as `?`."""
+    t.s(b"NAME: ")
+    name = seat.hall.names[seat.index]
+    if not name:
+        t.c(45)
+    for i in range(len(name)):
+        b = name[i]
+        if 0x80 <= b < 0xC0:
+            continue
+        t.c(b - 32 if 97 <= b <= 122 else b if b < 0x80 else 63)
+
+
+def names_editor21(t, seat, dark):
+    """The OLED names editor on the seat picked: `NAME 2` and the cursor's place on
+    the status line, that place big, the cursor's character beside it, the name on
+    the item line, the cursor's character as `*` in the `dark` half of the blink
+    (`*` is also the end mark)."""
+    p = seat.hall
+    c = p.cursor
+    n = p.edit_len
+    t.s(b"NAME ")
+    t.n(seat.value)
+    t.at(COLS - 5)
+    t.n(c + 1, 2)
+    t.c(47)                          # '/'
+    t.n(len(p.edit), 2)
+    t.at(_BIG)
+    t.n(c + 1, 3)
+    t.at(_SIDE + 1)
+    t.c(p.edit[c] - 32 if c < n and 97 <= p.edit[c] <= 122 else p.edit[c] if c < n else 42)
+    t.at(_BOTTOM)
+    for i in range(n):
+        b = p.edit[i]
+        t.c(42 if i == c and dark else b - 32 if 97 <= b <= 122 else b)
+    if c >= n:
+        t.c(42)
 
 
 def _upper(t, name):
@@ -207,13 +249,16 @@ class LayoutOLED:
             if a >= U.MENU_HALL and seat.hall.cursor >= 0:
                 hall().editor21(t, seat, a, blink(now_ms), COLS, _BIG, _SIDE, _BOTTOM)
                 return t
+            if a == U.MENU_NAMES and seat.at_table and seat.hall.cursor >= 0:
+                names_editor21(t, seat, blink(now_ms))
+                return t
             t.s(b"SET-UP")
             t.at(COLS - len(seat.build))      # the display build, right-aligned
             _upper(t, seat.build)
             t.at(_BIG)
             if a >= U.MENU_NET:
                 hall().big21(t, seat, a)
-            elif a < U.MENU_RULE:
+            elif a < U.MENU_RULE or a == U.MENU_NAMES:
                 t.n(seat.value, 3)
             elif a < U.MENU_RULE + U.RULES:
                 t.s(ONOFF8[1 if seat.value else 0])

@@ -100,7 +100,7 @@ class Seat:
         self.urgent = False
         self.facts = 0
         self.reject = 0
-        self.hall = None         # hall items of the menu: the panel (views/hall.py reads it)
+        self.hall = None         # the names and hall items of the menu: the panel they read
 
     def _add(self, item, arg):
         if self.count < I.MAX_ITEMS:
@@ -270,6 +270,10 @@ class Seat:
             self.at_table = self.index == v
         elif item == U.MENU_START:
             self.value = st.players if st is not None else 8
+        elif item == U.MENU_NAMES:       # each seat its name, the seat picked marked
+            self.value = self.index + 1
+            self.at_table = self.index == v
+            self.hall = panel
         elif item >= U.MENU_NET:         # hall mode (views/hall.py)
             self.hall = panel
 

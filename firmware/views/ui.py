@@ -41,8 +41,9 @@ FIELD_JUMPED = const(3)    # balls that left the table
 FIELD_HELD = const(4)      # balls whose spot is occupied (stay off the table)
 FIELD_CUE = const(5)       # where the cue ball ended
 
-# Set-up menu items (panel.menu_item), in the order the encoder walks them; the
-# value being edited is panel.menu_value.
+# Set-up menu items (panel.menu_item), in the order the encoder walks them but
+# for MENU_NAMES, walked after the build (and the hall items) just before
+# MENU_START; the value being edited is panel.menu_value.
 MENU_PLAYERS = const(0)
 MENU_OPENER = const(1)
 MENU_BRIGHTNESS = const(2)
@@ -51,11 +52,14 @@ RULES = const(4)           # house rules: cowboy/houserules.py COUNT (a test hol
 MENU_BUILD = const(MENU_RULE + RULES)   # the display build this board drives (read-only)
 MENU_START = const(MENU_BUILD + 1)      # start the game with these settings
 MENU_CONFIRM = const(MENU_BUILD + 2)    # house rules changed: OK starts a new game with them
-# Hall mode only (panel.hall set), after MENU_CONFIRM: the connection (read-only),
+# The players' names (app/nameedit.py): menu_value the seat picked (0-based),
+# panel.cursor >= 0 while its name is edited in panel.edit[:edit_len].
+MENU_NAMES = const(MENU_BUILD + 3)
+# Hall mode only (panel.hall set), after MENU_NAMES: the connection (read-only),
 # then the hall and the table name; their codes are in views/hallui.py.
-MENU_NET = const(MENU_BUILD + 3)        # panel.net_state, panel.net_pending
-MENU_HALL = const(MENU_BUILD + 4)       # the hall's name: panel.name[:name_len], cursor, menu_value
-MENU_TABLE = const(MENU_BUILD + 5)      # the table's name, the same way
+MENU_NET = const(MENU_BUILD + 4)        # panel.net_state, panel.net_pending
+MENU_HALL = const(MENU_BUILD + 5)       # the hall's name: panel.name[:name_len], cursor, menu_value
+MENU_TABLE = const(MENU_BUILD + 6)      # the table's name, the same way
 
 # How long each page shows where several take turns on a display (views), and
 # so how long the start-up pages last (panel).
