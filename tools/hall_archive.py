@@ -15,7 +15,8 @@ table's retained record is only its last game, the session's queue holds the res
 Each message is a whole record (docs/HALL.md); it is replayed through the rules
 core (tools/record.py) and stored with its final state, once per table and game
 number: a record sent again is ignored, a longer one (a game finished again after
-an undo) replaces the shorter. A message is acknowledged to the broker only once it
+an undo) replaces the shorter, and so does one of as many actions with other
+players' names (a correction on the board). A message is acknowledged to the broker only once it
 is stored and committed (paho-mqtt, manual acknowledgement): an archive stopped
 while storing gets it again on its next start. --export writes one JSON object per
 game; --results prints per table and night the winner, the scores, the innings and
@@ -238,20 +239,31 @@ class Archive:
         self.db.commit()
 
     def add(self, hall, table, text, now=None):
-        """Store one record message; returns "new", "same" or "longer"."""
+        """Store one record message; returns "new", "same", "longer" or "names"
+        (the same actions, the players' names corrected: the game keeps its night
+        and the time it was received)."""
         number, actions, state, results = parse_record(text)
         now = now or time.localtime()
         # a night runs from noon to noon: a game after midnight belongs to the evening
         night = time.strftime("%Y-%m-%d", time.localtime(time.mktime(now) - 12 * 3600))
-        row = self.db.execute("SELECT actions FROM games WHERE hall=? AND tbl=? AND game=?",
+        received = time.strftime("%Y-%m-%dT%H:%M:%S", now)
+        row = self.db.execute("SELECT actions, state, night, received FROM games "
+                              "WHERE hall=? AND tbl=? AND game=?",
                               (hall, table, number)).fetchone()
-        if row is not None and row[0] >= actions:
-            return "same"
+        how = "new"
+        if row is not None:
+            if row[0] > actions:
+                return "same"
+            how = "longer"
+            if row[0] == actions:
+                if json.loads(row[1]).get("names") == json.loads(state).get("names"):
+                    return "same"
+                how, night, received = "names", row[2], row[3]
         self.db.execute("INSERT OR REPLACE INTO games VALUES (?,?,?,?,?,?,?,?,?)",
-                        (hall, table, number, night, time.strftime("%Y-%m-%dT%H:%M:%S", now),
+                        (hall, table, number, night, received,
                          actions, text, state, json.dumps(results)))
         self.db.commit()
-        return "new" if row is None else "longer"
+        return how
 
     def rows(self):
         return self.db.execute("SELECT hall, tbl, game, night, received, record, state, "
@@ -303,7 +315,7 @@ class StoreError(Exception):
 
 
 def receive(archive, topic, payload):
-    """Store one message; its outcome ("new", "same", "longer"), or ArchiveError
+    """Store one message; its outcome ("new", "same", "longer", "names"), or ArchiveError
     for a message that is not a board's record, StoreError when storing failed."""
     hall, table = table_of(topic)
     if len(payload) > MAX_MESSAGE:

@@ -14,6 +14,7 @@ import asyncio
 
 from app import journal as J
 from app import journalformat as JF
+from app import playernames as PN
 from cowboy import recordtext as T
 from net import hallsettings, mqtt, records
 from ticks import ticks_add, ticks_diff, ticks_ms
@@ -60,7 +61,7 @@ class Hall:
         self._cache = None          # (game, [ops]) of an archived game being resent
         self._flight = []           # [packet id, kind, game, n, sent at] in send order
         self._sg = self._sp = 0     # the send cursor (_next), from the acknowledged
-        self._srec = (0, 0)         # position at each connect
+        self._srec = (0, 0, 0)      # position at each connect; with the names' fingerprint
         g0 = 1
         try:
             for name in os.listdir(root + J.GAMES):
@@ -70,10 +71,12 @@ class Hall:
         except OSError:
             pass
         self._g0 = g0
-        self.ack_game, self.ack_pos, self.record_game, self.record_n = self._load_ack()
+        (self.ack_game, self.ack_pos, self.record_game, self.record_n,
+         self.record_names) = self._load_ack()
         if self.ack_game == 0 or self.ack_game > self.current_game():
             self.ack_game, self.ack_pos = self.current_game(), 0
-        self._ack_saved = (self.ack_game, self.ack_pos, self.record_game, self.record_n)
+        self._ack_saved = (self.ack_game, self.ack_pos, self.record_game, self.record_n,
+                           self.record_names)
         self._ack_saved_at = ticks_ms()
         self._task = None
         self._loop = None if _MPY else asyncio.new_event_loop()
@@ -83,6 +86,10 @@ class Hall:
     def after_action(self, pos, op):
         """The journal has stored action `pos` (record value `op`)."""
         self.latest = pos
+        self._state_due = True
+
+    def names_changed(self):
+        """The game's names were saved (app/loop.py): its state and record again."""
         self._state_due = True
 
     def poll(self, now):
@@ -172,32 +179,35 @@ class Hall:
 
     def caught_up(self):
         """Every stored action acknowledged and the latest state published."""
+        names = self._game_names()
         return (self.connected and not self._old and self.ack_game == self.current_game()
                 and self.ack_pos == self.journal.records and not self._state_due
-                and self._state_sent == T.state_json(self.game)
-                and (self.game.winner < 0 or self._record_sent(self.ack_game,
-                                                                self.journal.records)))
+                and self._state_sent == T.state_json(self.game, names)
+                and (self.game.winner < 0 or (self.record_game, self.record_n, self.record_names)
+                     == (self.ack_game, self.journal.records, PN.fingerprint(names))))
 
-    def _record_sent(self, g, n):
-        return self.record_game == g and self.record_n == n
+    def _game_names(self):        # the header's names of the game in progress, or None
+        return PN.header_names(self.app.panel.names, self.game.players)
 
     def _load_ack(self):
         try:
             f = open(self.root + ACK_FILE)
             words = f.read().split()
             f.close()
-            return int(words[0]), int(words[1]), int(words[2]), int(words[3])
+            fp = int(words[4]) if len(words) > 4 else 0
+            return int(words[0]), int(words[1]), int(words[2]), int(words[3]), fp
         except (OSError, ValueError, IndexError):
-            return 0, 0, 0, 0
+            return 0, 0, 0, 0, 0
 
     def _save_ack(self, force=False):
         now = ticks_ms()
-        v = (self.ack_game, self.ack_pos, self.record_game, self.record_n)
+        v = (self.ack_game, self.ack_pos, self.record_game, self.record_n,
+             self.record_names)
         if v == self._ack_saved or not force and ticks_diff(now, self._ack_saved_at) < ACK_SAVE_MS:
             return
         try:
             hallsettings.replace(self.root + ACK_FILE, self.root + ACK_FILE + ".tmp",
-                     "%d %d %d %d\n" % v)
+                     "%d %d %d %d %d\n" % v)
         except OSError:
             self.errors += 1
             return
@@ -262,9 +272,12 @@ class Hall:
                 ops, done, header = self._archived_game(g)
                 if ops is not None and self._sp < len(ops):
                     return self._action(g, self._sp + 1, ops[self._sp])
+                names = None if header is None else \
+                    PN.archived(self.root, J.GAMES, g, header[0])
                 if ops is not None and done and header is not None \
-                        and self._srec != (g, len(ops)):
-                    item = self._record_item(g, header[0], header[1], header[2], ops)
+                        and self._srec != (g, len(ops), PN.fingerprint(names)):
+                    item = self._record_item(g, header[0], header[1], header[2], ops,
+                                             names)
                     if item is not None:
                         return item
                 self._sg = g + 1            # this game is done with (or gone)
@@ -272,14 +285,15 @@ class Hall:
                 self._cache = None
                 continue
             if self._state_due or self._state_sent is None:
-                text = T.state_json(self.game)
+                text = T.state_json(self.game, self._game_names())
                 self._state_due = False
                 if text != self._state_sent:
-                    return ("state", text, 0, True, "s", g, 0)
+                    return ("state", text, 0, True, "s", g, 0, 0)
             if self._sp < self.journal.records:
                 return self._action(g, self._sp + 1, self._current_op(self._sp))
             n = self.journal.records
-            if self.game.winner >= 0 and self._srec != (g, n):
+            names = self._game_names()
+            if self.game.winner >= 0 and self._srec != (g, n, PN.fingerprint(names)):
                 # the header as the journal wrote it: game.opener names the taker
                 # after a "take", who did not play the opening stroke
                 head = self.journal._head
@@ -287,24 +301,25 @@ class Hall:
                 if h < 0:
                     h = self.game.players << 4 | self.game.opener
                 return self._record_item(g, h >> 4, h & 15, JF.header_rules(head),
-                                         self._current_ops(n))
+                                         self._current_ops(n), names)
             return None
 
-    def _record_item(self, g, players, opener, rules, ops):
+    def _record_item(self, g, players, opener, rules, ops, names=None):
         """The `game` message of a finished game, or None when it is longer than
         records.RECORD_MAX: then it is counted in too_long and taken as sent (acknowledged
         once everything before it is), and the game's actions are all there is."""
-        payload = records.record_bytes(g, players, opener, rules, ops)
+        payload = records.record_bytes(g, players, opener, rules, ops, names=names)
+        fp = PN.fingerprint(names)
         if payload is None:
             self.too_long += 1
-            self._srec = (g, len(ops))
-            self._flight.append([0, "g", g, len(ops), ticks_ms()])
+            self._srec = (g, len(ops), fp)
+            self._flight.append([0, "g", g, len(ops), ticks_ms(), fp])
             return None
-        return ("game", payload, 1, True, "g", g, len(ops))
+        return ("game", payload, 1, True, "g", g, len(ops), fp)
 
     def _action(self, g, pos, op):
         return ("action", '{"game": %d, "pos": %d, "action": %s}' % (g, pos, T.op_json(op)),
-                1, False, "a", g, pos)
+                1, False, "a", g, pos, 0)
 
     def _take_acks(self):
         """Acknowledged messages off the front of the flight, in order; the
@@ -314,17 +329,17 @@ class Hall:
         c = self._c
         moved = record = False
         while f and (f[0][0] == 0 or mqtt.acked(c, f[0][0])):
-            pid, kind, g, n, t = f.pop(0)
+            pid, kind, g, n, t, fp = f.pop(0)
             moved = True
             if kind == "a":
                 self.sent += 1
             else:
-                self.record_game, self.record_n = g, n
+                self.record_game, self.record_n, self.record_names = g, n, fp
                 record = True
         if not moved and f:
             return
         if f:
-            pid, kind, g, n, t = f[0]
+            pid, kind, g, n, t, fp = f[0]
             pos = n - 1 if kind == "a" else n
         else:
             g, pos = self._sg, self._sp
@@ -406,7 +421,7 @@ class Hall:
         self._state_sent = None                     # the state again on every connect
         self._state_due = True
         self._sg, self._sp = self.ack_game, self.ack_pos      # resend what is not
-        self._srec = (self.record_game, self.record_n)       # acknowledged
+        self._srec = (self.record_game, self.record_n, self.record_names)  # acknowledged
         if not await self._publish("status", "online", 1, True, prefix):
             return True
         while self._alive():
@@ -429,7 +444,7 @@ class Hall:
                 self._save_ack()
                 await (mqtt.yield_now() if f else mqtt.pause())
                 continue
-            topic, payload, qos, retain, kind, g, n = item
+            topic, payload, qos, retain, kind, g, n, fp = item
             self.published += 1
             try:
                 pid = await mqtt.send(c, prefix + topic, payload, qos, retain)
@@ -440,11 +455,11 @@ class Hall:
             if kind == "s":
                 self._state_sent = payload
             else:
-                f.append([pid, kind, g, n, ticks_ms()])
+                f.append([pid, kind, g, n, ticks_ms(), fp])
                 if kind == "a":
                     self._sp = n
                 else:
-                    self._srec = (g, n)
+                    self._srec = (g, n, fp)
             await mqtt.yield_now()                  # one message per client step
         return True
 
