@@ -578,7 +578,8 @@ def export(port="auto", dest="export", out=sys.stdout):
         for ln in res.stdout.splitlines():
             if ln.startswith("FILE "):
                 path = ln.split(" ", 3)[3]
-                if path in ("journal.bin", "journal.tail") or path.startswith("games/"):
+                if path in ("journal.bin", "journal.tail", "journal.names") or \
+                        path.startswith("games/"):
                     names.append(path)
     if not names:
         mpremote(port, ["reset"])
@@ -591,8 +592,8 @@ def export(port="auto", dest="export", out=sys.stdout):
                      + [["reset"]]))
     failed = 0
     for p in names:
-        if p == "journal.tail":
-            continue
+        if p in ("journal.tail", "journal.names") or p.endswith(".names"):
+            continue            # (read with their journal)
         base = "current" if p == "journal.bin" else os.path.basename(p).replace(".", "-")
         target = os.path.join(dest, base + ".jsonl")
         with open(os.path.join(raw, p), "rb") as f:
@@ -602,7 +603,13 @@ def export(port="auto", dest="export", out=sys.stdout):
             with open(os.path.join(raw, "journal.tail"), "rb") as f:
                 data = tool.JF.joined(data, f.read())
         try:
-            text = tool.to_json(data)
+            # the players' names beside the journal go into its header
+            got = tool.JF.read_header(bytearray(data[:8]), len(data[:8]))
+            who, why = (None, None) if got < 0 else \
+                tool.read_names(tool.names_path(os.path.join(raw, p)), got >> 4)
+            if why:
+                print("  " + why, file=out)
+            text = tool.to_json(data, who)
         except tool.JournalError as e:
             print("  %s: not converted: %s (kept in %s)" % (p, e, raw), file=out)
             failed += 1

@@ -30,7 +30,7 @@ from simboard import Sim, ScriptError, parse_script  # noqa: E402
 from simscreen import RED, OFF, frame, pad, report, wrap  # noqa: E402
 
 USAGE = ("usage: sim.py [--players N] [--build NAME] [--root DIR] [--rules NAME,...]\n"
-         "              [--script FILE [--status] [--state]]\n"
+         "              [--names NAME,...] [--script FILE [--status] [--state]]\n"
          "builds: " + " ".join(sorted(config.BUILDS)) + "\n"
          "house rules: " + " ".join(houserules.NAMES[:2]) + "\n             "
          + " ".join(houserules.NAMES[2:]))
@@ -57,6 +57,22 @@ KEYMAP = {
 # ---- command line: house rules and scripts --------------------------------------
 class RulesError(Exception):
     pass
+
+
+def parse_names(text, players):
+    """The players' names of --names ("Anna,Ben K": one per seat, in order; an
+    empty one leaves that seat without a name), checked by cowboy/names.py;
+    RulesError naming the first fault."""
+    from cowboy import names as N
+    names = text.split(",")
+    if len(names) > players:
+        raise RulesError("--names: %d names for %d players" % (len(names), players))
+    for i in range(len(names)):
+        if names[i]:
+            why = N.check_name(names[i])
+            if why is not None:
+                raise RulesError("--names: name %d %s" % (i + 1, why))
+    return names
 
 
 def parse_rules(text):
@@ -392,10 +408,11 @@ def main(argv):
     state = False
     status = False
     rules = 0
+    names = None
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ("--players", "--build", "--root", "--script", "--rules"):
+        if a in ("--players", "--build", "--root", "--script", "--rules", "--names"):
             if i + 1 >= len(argv):
                 return _fail("%s needs a value" % a)
             i += 1
@@ -411,6 +428,8 @@ def main(argv):
                     rules = parse_rules(v)
                 except RulesError as e:
                     return _fail(str(e))
+            elif a == "--names":
+                names = v
             elif a == "--root":
                 root = v
             else:
@@ -432,6 +451,11 @@ def main(argv):
     if players is not None and players > top:
         return _fail("--players %d: the build %s has %d displays (players 2 to %d)"
                      % (players, build, top, top))
+    if names is not None:
+        try:
+            names = parse_names(names, players or top)
+        except RulesError as e:
+            return _fail(str(e))
     if root is not None:
         err = _make_root(root)          # last: a bad argument leaves no new folder
         if err:
@@ -440,7 +464,7 @@ def main(argv):
     if players is None and root is None:
         players = 2
     try:
-        sim = Sim(players, build, root, rules)
+        sim = Sim(players, build, root, rules, names)
         if script is None and not _isatty():
             script = TOOLS + "/demo.keys"
         if script is not None:

@@ -33,11 +33,13 @@ class ScriptError(Exception):
 class Sim:
     """The application built from board.config with fake pins, buses and displays."""
 
-    def __init__(self, players=2, build="tm1637", root=None, rules=0):
+    def __init__(self, players=2, build="tm1637", root=None, rules=0, names=None):
         """`root`: a directory (ending in "/") that plays the board's flash: the
         journal and the settings are kept there, so a new Sim resumes the game.
         Without it nothing persists and `players` sets up the game. `rules`: the
-        house rules mask of a new game (a resumed game keeps its own)."""
+        house rules mask of a new game (a resumed game keeps its own). `names`:
+        the players' names (a list of str, checked), given to the game at start
+        (a resumed game's are corrected to them)."""
         self.rules = rules
         if build not in config.BUILDS:
             raise ScriptError("unknown build %r (builds: %s)"
@@ -50,6 +52,11 @@ class Sim:
         self.timeline = []             # (time, pin, level) pin changes to come
         self.boots = 0
         self._boot(players)
+        if names is not None:
+            try:
+                self.panel.set_names(names)
+            except ValueError as e:
+                raise ScriptError(str(e))
         encs = loop.encoders(self.build)
         self.keys = {}
         for name in config.PANEL:
@@ -170,7 +177,9 @@ class Sim:
         return out
 
     def state(self):
-        return record.state_json(self.game)
+        from app.playernames import header_names
+        return record.state_json(self.game, header_names(self.panel.names,
+                                                         self.game.players))
 
     def words(self):
         """The game in words, as a player would say it (tools/gamewords.py: the web
