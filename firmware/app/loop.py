@@ -13,7 +13,6 @@ from board import config
 from cowboy.game import Game
 from views import ui as U
 from app.panel import Panel
-from app import playernames
 
 from ticks import ticks_diff
 
@@ -62,9 +61,7 @@ class App:
         if self.journal is not None:
             self.journal.resume(s.players, s.opener, s.rules)
             resumed = True
-            # the names kept beside the journal (none for a game just started)
-            self.panel.names = playernames.load(self.journal.root, self.game.players)
-            self.panel.version += 1
+            self._load_names(self.journal.root)
         self.panel.start(now, resumed, self.shown_at)
         self.game.live = True     # from now on snapshots wait for keep() (cowboy/game.py)
         self.frame_at = now
@@ -192,10 +189,32 @@ class App:
             self.panel.note = U.NOTE_STORAGE
             self.panel.version += 1
 
-    def _save_names(self, root):
+    def _load_names(self, root):
+        """The names kept beside the journal (app/playernames.py, imported only
+        when there is a names file: a plain game never loads it)."""
+        import os
+        from app.journalformat import NAMES
         try:
-            playernames.save(root, self.panel.names, self.game.players)
+            os.stat(root + NAMES)
         except OSError:
+            return
+        from app import playernames
+        self.panel.names = playernames.load(root, self.game.players)
+        self.panel.version += 1
+
+    def _save_names(self, root):
+        names = self.panel.names
+        try:
+            if not any(names):          # no names: no file (nothing to import)
+                import os
+                from app.journalformat import NAMES
+                os.remove(root + NAMES)
+                return
+            from app import playernames
+            playernames.save(root, names, self.game.players)
+        except OSError:
+            if not any(names):
+                return                  # there was none
             self.save_errors += 1
             self.panel.note = U.NOTE_STORAGE
             self.panel.version += 1
