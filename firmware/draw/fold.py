@@ -1,0 +1,191 @@
+"""Players' names folded to what a display can draw: UTF-8 in, ASCII out.
+
+A name (cowboy/names.py: 1-16 characters, any script) is decoded once, when it
+changes, into a preallocated bytearray of characters the display kind draws:
+Latin letters with diacritics lose them (`é` -> `e`, `ß` -> `ss`, `Ø` -> `O`),
+combining marks and variation selectors vanish, and anything else becomes one
+placeholder (`?` on the OLED, `-` on seven segments) for each run of such
+characters. A name left with nothing but placeholders, spaces and points folds to
+nothing: the views show the player number instead. The rules, with the table:
+docs/DISPLAYS.md, "Players' names". Folding allocates nothing.
+"""
+try:
+    from micropython import const
+except ImportError:
+    def const(__x):
+        return __x
+
+SEVEN = const(0)        # seven segments (draw/segments.py)
+OLED = const(1)         # the OLED's small font (draw/glyphs.py SMALL)
+PLACEHOLDER = b"-?"     # per kind: what stands for characters it cannot draw
+CAP = const(32)         # folded bytes kept per name (16 characters, some of them two)
+
+# U+00C0-U+017F (Latin-1 Supplement letters, Latin Extended-A) -> one or two ASCII
+# letters, two bytes each (0: none; a first 0: the placeholder, here only U+00F7).
+# host_tests/test_display_names.py derives it again from Unicode's decompositions.
+LATIN = (
+    b"A\0A\0A\0A\0A\0A\0AEC\0E\0E\0E\0E\0I\0I\0I\0I\0"
+    b"D\0N\0O\0O\0O\0O\0O\0x\0O\0U\0U\0U\0U\0Y\0THss"
+    b"a\0a\0a\0a\0a\0a\0aec\0e\0e\0e\0e\0i\0i\0i\0i\0"
+    b"d\0n\0o\0o\0o\0o\0o\0\0\0o\0u\0u\0u\0u\0y\0thy\0"
+    b"A\0a\0A\0a\0A\0a\0C\0c\0C\0c\0C\0c\0C\0c\0D\0d\0"
+    b"D\0d\0E\0e\0E\0e\0E\0e\0E\0e\0E\0e\0G\0g\0G\0g\0"
+    b"G\0g\0G\0g\0H\0h\0H\0h\0I\0i\0I\0i\0I\0i\0I\0i\0"
+    b"I\0i\0IJijJ\0j\0K\0k\0k\0L\0l\0L\0l\0L\0l\0L\0"
+    b"l\0L\0l\0N\0n\0N\0n\0N\0n\0n\0N\0n\0O\0o\0O\0o\0"
+    b"O\0o\0OEoeR\0r\0R\0r\0R\0r\0S\0s\0S\0s\0S\0s\0"
+    b"S\0s\0T\0t\0T\0t\0T\0t\0U\0u\0U\0u\0U\0u\0U\0u\0"
+    b"U\0u\0U\0u\0W\0w\0Y\0y\0Y\0Z\0z\0Z\0z\0Z\0z\0s\0")
+
+# ASCII -> what a display kind shows for it (0: the placeholder; 1: `uu`, seven
+# segments' W). Seven segments: the letters as typed but O as o (O reads as 0), W
+# as uu, X and the signs draw/segments.py leaves blank as the placeholder, brackets
+# as [ ]. OLED: capitals (the font's lower case is its capitals), the signs the
+# font lacks as their nearest sign or the placeholder. Constants, not loops at
+# start-up; the test derives them again from draw/segments.py and draw/glyphs.py.
+SEVEN_MAP = (
+    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+    b" \0\"\0\0\0\0'[]\0\0\0-./0123456789\0\0\0=\0?"
+    b"\0ABCDEFGHIJKLMNoPQRSTUV\x01\0YZ[\0]^_"
+    b"\0abcdefghijklmnopqrstuv\x01\0yz[\0]\0\0")
+OLED_MAP = (
+    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+    b" !'#\0%+'()*+,-./0123456789::<=>?"
+    b"\0ABCDEFGHIJKLMNOPQRSTUVWXYZ(\0)\0-"
+    b"'ABCDEFGHIJKLMNOPQRSTUVWXYZ(\0)\0\0")
+
+
+def _mark(cp):
+    """Whether code point cp only changes the one before it (combining marks,
+    variation selectors, emoji skin tones): it shows as nothing."""
+    return (0x300 <= cp <= 0x36F or 0x1AB0 <= cp <= 0x1AFF or 0x1DC0 <= cp <= 0x1DFF
+            or 0x20D0 <= cp <= 0x20FF or 0xFE00 <= cp <= 0xFE0F or 0xFE20 <= cp <= 0xFE2F
+            or 0x1F3FB <= cp <= 0x1F3FF or 0xE0100 <= cp <= 0xE01EF or cp == 0x200D)
+
+
+def fold(src, dst, kind):
+    """Name `src` (UTF-8 bytes) as display `kind` (SEVEN, OLED) draws it, into
+    `dst` (a bytearray, CAP long); returns its length, 0 when nothing of it can be
+    drawn but placeholders, spaces and points (show the player number). Cut at
+    len(dst). Allocates nothing (ints only)."""
+    amap = SEVEN_MAP if kind == SEVEN else OLED_MAP
+    ph = PLACEHOLDER[kind]
+    cap = len(dst)
+    size = len(src)
+    n = 0
+    i = 0
+    seen = False          # a character other than the placeholder, a space, a point
+    run = False           # the last character written is a placeholder
+    while i < size and n < cap:
+        c = src[i]
+        # one code point (cowboy/names.py checked the UTF-8; a bad byte still
+        # gives a placeholder and moves on, never a read out of range)
+        if c < 0x80:
+            cp = c
+            i += 1
+        elif 0xC2 <= c <= 0xDF and i + 1 < size:
+            cp = (c & 0x1F) << 6 | src[i + 1] & 0x3F
+            i += 2
+        elif 0xE0 <= c <= 0xEF and i + 2 < size:
+            cp = (c & 0x0F) << 12 | (src[i + 1] & 0x3F) << 6 | src[i + 2] & 0x3F
+            i += 3
+        elif 0xF0 <= c <= 0xF4 and i + 3 < size:
+            cp = ((c & 0x07) << 18 | (src[i + 1] & 0x3F) << 12 | (src[i + 2] & 0x3F) << 6
+                  | src[i + 3] & 0x3F)
+            i += 4
+        else:
+            cp = -1
+            i += 1
+        # up to two ASCII characters (0: the placeholder)
+        b = 0
+        if 0x20 <= cp < 0x7F:
+            a = cp
+        elif cp == 0xA0:
+            a = 32                          # no-break space
+        elif 0xC0 <= cp < 0x180:
+            k = 2 * (cp - 0xC0)
+            a = LATIN[k]
+            b = LATIN[k + 1]
+        elif cp >= 0 and _mark(cp):
+            continue
+        else:
+            a = 0
+        # each through the display's map, then written
+        while n < cap:
+            m = amap[a] if a else 0
+            if m == 1:                      # seven segments' W: two u's
+                m = 117
+                if b == 0:
+                    b = 117
+                elif n + 1 < cap:
+                    dst[n] = 117
+                    n += 1
+            if m == 0:
+                if not run:
+                    dst[n] = ph
+                    n += 1
+                    run = True
+            elif m == 46 and kind == SEVEN and (n == 0 or dst[n - 1] == 46):
+                pass                        # a point lights the digit before it
+            else:
+                dst[n] = m
+                n += 1
+                run = False
+                if m != 32 and m != 46:
+                    seen = True
+            if not b:
+                break
+            a = b
+            b = 0
+    return n if seen else 0
+
+
+def digits(b, n, width):
+    """How many of the n bytes of folded name b make its first `width` seven-segment
+    digits (a point after a character takes no digit of its own)."""
+    d = 0
+    for k in range(n):
+        if b[k] != 46:
+            if d == width:
+                return k
+            d += 1
+    return n
+
+
+class Folded:
+    """Every seat's name as one display kind draws it: `text[i][:len[i]]`, and
+    for seven segments `cut4[i]`, `cut8[i]`: the bytes of its first 4 or 8 digits.
+    Folded again only when `names[i]` is another object than the one last folded
+    (refresh()): a name is a bytes object, replaced, never changed in place (the
+    panel's contract, views/ui.py), so a render checks one identity, not bytes."""
+
+    def __init__(self, kind, seats=8):
+        self.kind = kind
+        self.text = [bytearray(CAP) for _ in range(seats)]
+        self.len = bytearray(seats)
+        self.cut4 = bytearray(seats)
+        self.cut8 = bytearray(seats)
+        self.src = [b""] * seats
+
+    def refresh(self, names, i):
+        """Seat i's folded length, folding names[i] again when it changed."""
+        raw = names[i]
+        if raw is not self.src[i]:
+            self.src[i] = raw
+            b = self.text[i]
+            n = self.len[i] = fold(raw, b, self.kind)
+            self.cut4[i] = digits(b, n, 4)
+            self.cut8[i] = digits(b, n, 8)
+        return self.len[i]
+
+
+_folded = [None, None]
+
+
+def folded(kind):
+    """The one Folded of a display kind, shared by its layouts (a seat's layout
+    also shows the winner's name)."""
+    f = _folded[kind]
+    if f is None:
+        f = _folded[kind] = Folded(kind)
+    return f
