@@ -21,6 +21,7 @@ class Stats:
 
 class Panel:
     version = 0
+    names = [b""] * 8
     mode = U.MODE_HELLO
     facts = 0
     composing = False
