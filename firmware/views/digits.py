@@ -133,14 +133,17 @@ def item4(t, seat, k):
 
 
 def _name(t, seat, i, width):
-    """Seat i's name, its first `width` (4 or 8) digits; `P  1` when it has
-    nothing seven segments can draw (draw/fold.py)."""
+    """Seat i's name, its first `width` (4 or 8) digits; the player number
+    (`P  1`, `PLAYEr 1`) when it has nothing seven segments can draw (draw/fold.py)."""
     f = _NAMES
     if f.refresh(seat.names, i):
         t.part(f.text[i], f.cut4[i] if width == 4 else f.cut8[i])
-    else:
+    elif width == 4:
         t.s(HELLO4)
         t.n(i + 1, 3)
+    else:
+        t.s(b"PLAYEr ")
+        t.n(i + 1)
 
 
 def _rule4(t, k, on):

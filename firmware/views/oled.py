@@ -275,7 +275,8 @@ class LayoutOLED:
             if not blink(now_ms):
                 t.s(b"  WINNER!")
         elif m == I.MAIN_OUT:
-            t.s(b"      OUT")
+            t.pos = 18               # (a name may take the cells before it)
+            t.s(b"OUT")
         elif m == I.MAIN_OVER:
             t.s(b"GAME OVER")
         elif seat.at_table:
