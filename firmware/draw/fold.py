@@ -179,7 +179,11 @@ class Folded:
         return self.len[i]
 
 
-_folded = [None, None]
+TYPE_CHECKING = False     # (names for the checker alone, docs/CHECK.md)
+if TYPE_CHECKING:
+    from typing import List, Optional
+
+_folded = [None, None]    # type: List[Optional[Folded]]
 
 
 def folded(kind):
