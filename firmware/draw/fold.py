@@ -18,24 +18,17 @@ except ImportError:
 SEVEN = const(0)        # seven segments (draw/segments.py)
 OLED = const(1)         # the OLED's small font (draw/glyphs.py SMALL)
 PLACEHOLDER = b"-?"     # per kind: what stands for characters it cannot draw
-CAP = const(32)         # folded bytes kept per name (16 characters, some of them two)
+CAP = const(24)         # folded bytes kept per name: the OLED's 21 cells, 8 digits and points
 
-# U+00C0-U+017F (Latin-1 Supplement letters, Latin Extended-A) -> one or two ASCII
-# letters, two bytes each (0: none; a first 0: the placeholder, here only U+00F7).
+# U+00C0-U+017F (Latin-1 Supplement letters, Latin Extended-A) -> the ASCII letter,
+# or 1-9: the two letters at PAIRS[2 * (n - 1)], or 0: the placeholder (only U+00F7).
 # host_tests/test_display_names.py derives it again from Unicode's decompositions.
 LATIN = (
-    b"A\0A\0A\0A\0A\0A\0AEC\0E\0E\0E\0E\0I\0I\0I\0I\0"
-    b"D\0N\0O\0O\0O\0O\0O\0x\0O\0U\0U\0U\0U\0Y\0THss"
-    b"a\0a\0a\0a\0a\0a\0aec\0e\0e\0e\0e\0i\0i\0i\0i\0"
-    b"d\0n\0o\0o\0o\0o\0o\0\0\0o\0u\0u\0u\0u\0y\0thy\0"
-    b"A\0a\0A\0a\0A\0a\0C\0c\0C\0c\0C\0c\0C\0c\0D\0d\0"
-    b"D\0d\0E\0e\0E\0e\0E\0e\0E\0e\0E\0e\0G\0g\0G\0g\0"
-    b"G\0g\0G\0g\0H\0h\0H\0h\0I\0i\0I\0i\0I\0i\0I\0i\0"
-    b"I\0i\0IJijJ\0j\0K\0k\0k\0L\0l\0L\0l\0L\0l\0L\0"
-    b"l\0L\0l\0N\0n\0N\0n\0N\0n\0n\0N\0n\0O\0o\0O\0o\0"
-    b"O\0o\0OEoeR\0r\0R\0r\0R\0r\0S\0s\0S\0s\0S\0s\0"
-    b"S\0s\0T\0t\0T\0t\0T\0t\0U\0u\0U\0u\0U\0u\0U\0u\0"
-    b"U\0u\0U\0u\0W\0w\0Y\0y\0Y\0Z\0z\0Z\0z\0Z\0z\0s\0")
+    b"AAAAAA\x01CEEEEIIIIDNOOOOOxOUUUUY\x02\x03aaaaaa\x04ceeeeiiii"
+    b"dnooooo\x00ouuuuy\x05yAaAaAaCcCcCcCcDdDdEeEeEeEeEeGgGg"
+    b"GgGgHhHhIiIiIiIiIi\x06\x07JjKkkLlLlLlLlLlNnNnNnnNnOoOo"
+    b"Oo\x08\x09RrRrRrSsSsSsSsTtTtTtUuUuUuUuUuUuWwYyYZzZzZzs")
+PAIRS = b"AETHssaethIJijOEoe"
 
 # ASCII -> what a display kind shows for it (0: the placeholder; 1: `uu`, seven
 # segments' W). Seven segments: the letters as typed but O as o (O reads as 0), W
@@ -55,22 +48,13 @@ OLED_MAP = (
     b"'ABCDEFGHIJKLMNOPQRSTUVWXYZ(\0)\0\0")
 
 
-def _mark(cp):
-    """Whether code point cp only changes the one before it (combining marks,
-    variation selectors, emoji skin tones): it shows as nothing."""
-    return (0x300 <= cp <= 0x36F or 0x1AB0 <= cp <= 0x1AFF or 0x1DC0 <= cp <= 0x1DFF
-            or 0x20D0 <= cp <= 0x20FF or 0xFE00 <= cp <= 0xFE0F or 0xFE20 <= cp <= 0xFE2F
-            or 0x1F3FB <= cp <= 0x1F3FF or 0xE0100 <= cp <= 0xE01EF or cp == 0x200D)
-
-
-def fold(src, dst, kind):
+def fold(src, dst, at, cap, kind):
     """Name `src` (UTF-8 bytes) as display `kind` (SEVEN, OLED) draws it, into
-    `dst` (a bytearray, CAP long); returns its length, 0 when nothing of it can be
-    drawn but placeholders, spaces and points (show the player number). Cut at
-    len(dst). Allocates nothing (ints only)."""
+    dst[at:at + cap]; returns its length, 0 when nothing of it can be drawn but
+    placeholders, spaces and points (show the player number). Cut at cap bytes.
+    Allocates nothing (ints only)."""
     amap = SEVEN_MAP if kind == SEVEN else OLED_MAP
     ph = PLACEHOLDER[kind]
-    cap = len(dst)
     size = len(src)
     n = 0
     i = 0
@@ -103,11 +87,14 @@ def fold(src, dst, kind):
         elif cp == 0xA0:
             a = 32                          # no-break space
         elif 0xC0 <= cp < 0x180:
-            k = 2 * (cp - 0xC0)
-            a = LATIN[k]
-            b = LATIN[k + 1]
-        elif cp >= 0 and _mark(cp):
-            continue
+            a = LATIN[cp - 0xC0]
+            if 0 < a < 10:
+                b = PAIRS[2 * a - 1]
+                a = PAIRS[2 * a - 2]
+        elif (0x300 <= cp <= 0x36F or 0x1AB0 <= cp <= 0x1AFF or 0x1DC0 <= cp <= 0x1DFF
+              or 0x20D0 <= cp <= 0x20FF or 0xFE00 <= cp <= 0xFE0F or 0xFE20 <= cp <= 0xFE2F
+              or 0x1F3FB <= cp <= 0x1F3FF or 0xE0100 <= cp <= 0xE01EF or cp == 0x200D):
+            continue                        # it changes the one before: nothing shows
         else:
             a = 0
         # each through the display's map, then written
@@ -118,17 +105,17 @@ def fold(src, dst, kind):
                 if b == 0:
                     b = 117
                 elif n + 1 < cap:
-                    dst[n] = 117
+                    dst[at + n] = 117
                     n += 1
             if m == 0:
                 if not run:
-                    dst[n] = ph
+                    dst[at + n] = ph
                     n += 1
                     run = True
-            elif m == 46 and kind == SEVEN and (n == 0 or dst[n - 1] == 46):
+            elif m == 46 and kind == SEVEN and (n == 0 or dst[at + n - 1] == 46):
                 pass                        # a point lights the digit before it
             else:
-                dst[n] = m
+                dst[at + n] = m
                 n += 1
                 run = False
                 if m != 32 and m != 46:
@@ -140,12 +127,12 @@ def fold(src, dst, kind):
     return n if seen else 0
 
 
-def digits(b, n, width):
-    """How many of the n bytes of folded name b make its first `width` seven-segment
-    digits (a point after a character takes no digit of its own)."""
+def digits(b, at, n, width):
+    """How many of the n bytes of a folded name at b[at:] make its first `width`
+    seven-segment digits (a point after a character takes no digit of its own)."""
     d = 0
     for k in range(n):
-        if b[k] != 46:
+        if b[at + k] != 46:
             if d == width:
                 return k
             d += 1
@@ -153,7 +140,8 @@ def digits(b, n, width):
 
 
 class Folded:
-    """Every seat's name as one display kind draws it: `text[i][:len[i]]`, and
+    """Every seat's name as one display kind draws it: `len[i]` bytes of `text`
+    from i * CAP (one buffer for all seats), and
     for seven segments `cut4[i]`, `cut8[i]`: the bytes of its first 4 or 8 digits.
     Folded again only when `names[i]` is another object than the one last folded
     (refresh()): a name is a bytes object, replaced, never changed in place (the
@@ -161,7 +149,7 @@ class Folded:
 
     def __init__(self, kind, seats=8):
         self.kind = kind
-        self.text = [bytearray(CAP) for _ in range(seats)]
+        self.text = bytearray(seats * CAP)
         self.len = bytearray(seats)
         self.cut4 = bytearray(seats)
         self.cut8 = bytearray(seats)
@@ -172,10 +160,11 @@ class Folded:
         raw = names[i]
         if raw is not self.src[i]:
             self.src[i] = raw
-            b = self.text[i]
-            n = self.len[i] = fold(raw, b, self.kind)
-            self.cut4[i] = digits(b, n, 4)
-            self.cut8[i] = digits(b, n, 8)
+            b = self.text
+            at = i * CAP
+            n = self.len[i] = fold(raw, b, at, CAP, self.kind)
+            self.cut4[i] = digits(b, at, n, 4)
+            self.cut8[i] = digits(b, at, n, 8)
         return self.len[i]
 
 

@@ -17,7 +17,7 @@ except ImportError:
 from cowboy import codes as C
 from cowboy import facts as F
 from draw.blit import fill
-from draw.fold import folded, SEVEN
+from draw.fold import folded, SEVEN, CAP
 from draw.text import Text
 from ticks import ticks_diff
 from views import ui as U
@@ -137,7 +137,7 @@ def _name(t, seat, i, width):
     (`P  1`, `PLAYEr 1`) when it has nothing seven segments can draw (draw/fold.py)."""
     f = _NAMES
     if f.refresh(seat.names, i):
-        t.part(f.text[i], f.cut4[i] if width == 4 else f.cut8[i])
+        t.part(f.text, i * CAP, f.cut4[i] if width == 4 else f.cut8[i])
     elif width == 4:
         t.s(HELLO4)
         t.n(i + 1, 3)
@@ -304,7 +304,7 @@ class Layout8:
         elif m == I.MAIN_WIN:
             t.s(b"1St ")
         elif named:
-            t.part(f.text[i], f.cut4[i])
+            t.part(f.text, i * CAP, f.cut4[i])
         elif seat.index < 9:
             b = t.buf                  # `P` and the seat's digit, no calls
             b[0] = 80

@@ -15,7 +15,7 @@ except ImportError:
 from cowboy import codes as C
 from cowboy import facts as F
 from draw.blit import fill
-from draw.fold import folded, OLED
+from draw.fold import folded, OLED, CAP
 from draw.text import Text
 from ticks import ticks_diff
 from views import ui as U
@@ -160,7 +160,7 @@ def _name21(t, seat, i, cells):
     f = _NAMES
     n = f.refresh(seat.names, i)
     if n:
-        t.part(f.text[i], n if n < cells else cells)
+        t.part(f.text, i * CAP, n if n < cells else cells)
     else:
         t.s(b"PLAYER ")
         t.n(i + 1)
@@ -263,7 +263,7 @@ class LayoutOLED:
                 c = _NAME_OUT
             elif m == I.MAIN_SCORE and not seat.at_table:
                 c = _NAME_ALL
-            t.part(f.text[i], n if n < c else c)
+            t.part(f.text, i * CAP, n if n < c else c)
         else:
             t.s(b"PLAYER ")
             t.n(i + 1)
