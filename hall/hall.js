@@ -100,7 +100,30 @@ const CowboyHall = (() => {
     }
   }
 
+  // A "names" value (GAME-RECORD.md, firmware/cowboy/names.py): n strings of 1 to 16
+  // characters (code points) and at most 32 bytes of UTF-8, none a control, surrogate
+  // or invisible formatting character, no space or no-break space at either end.
+  const REFUSED = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
+  function namesOk(v, n) {
+    return Array.isArray(v) && v.length === n && v.every((x) => {
+      if (typeof x !== "string" || REFUSED.test(x) || /^[ \u00a0]|[ \u00a0]$/.test(x)) return false;
+      const chars = [...x];
+      if (!chars.length || chars.length > 16) return false;
+      if (chars.some((c) => { const cp = c.codePointAt(0); return cp >= 0xd800 && cp <= 0xdfff; })) {
+        return false;
+      }
+      return new TextEncoder().encode(x).length <= 32;
+    });
+  }
+
+  // A player as the pages name them: the name when the game has names, else P1, P2 ...
+  // (always set as text, never as markup).
+  function who(s, n) {
+    return s.names ? s.names[n - 1] : "P" + n;
+  }
+
   // The state object of GAME-RECORD.md as a new object with exactly its keys, or null.
+  // `names` is optional; when present it must be valid (else the state is refused).
   function readState(text) {
     const s = parseJSON(text);
     if (!isObject(s)) return null;
@@ -118,8 +141,10 @@ const CowboyHall = (() => {
     if (!ascending(s.out, (x) => x >= 1 && x <= n)) return null;
     if (typeof s.cue_in_hand !== "boolean") return null;
     if (!ascending(s.off_table, (x) => BALLS.includes(x))) return null;
+    if (own(s, "names") && !namesOk(s.names, n)) return null;
     const state = {};
     for (const k of keys) state[k] = Array.isArray(s[k]) ? s[k].slice() : s[k];
+    if (own(s, "names")) state.names = s.names.slice();
     return state;
   }
 
@@ -143,7 +168,9 @@ const CowboyHall = (() => {
     const header = parseJSON(body[0]);
     if (!isObject(header) || !own(header, "players") || !intIn(header.players, 2, 8)) return null;
     if (own(header, "opener") && !intIn(header.opener, 1, header.players)) return null;
-    return { game: Number(m[1]), players: header.players, actions: body.length - 1 };
+    if (own(header, "names") && !namesOk(header.names, header.players)) return null;
+    return { game: Number(m[1]), players: header.players, actions: body.length - 1,
+      names: own(header, "names") ? header.names.slice() : null };
   }
 
   // [hall, table, kind] of a topic cowboy/<hall>/<table>/<kind> with valid names, or null.
@@ -305,6 +332,7 @@ const CowboyHall = (() => {
       }
       e.actions = r.actions;
       e.players = r.players;
+      e.names = r.names;
       if (!e.result && t.state && t.state.phase === "over" && t.state.players === r.players &&
           (t.game === 0 || t.game === r.game)) {
         this.result(t, r.game, t.state, t.game === r.game);
@@ -386,10 +414,10 @@ const CowboyHall = (() => {
   function detail(s) {
     if (s.phase === "over") {
       if (s.winner === null) return "Game over";
-      const w = "P" + s.winner;
+      const w = who(s, s.winner);
       return s.scores[s.winner - 1] === 101 ? w + " wins with the 101st point" : w + " wins: every other player is out";
     }
-    const at = "P" + s.shooter;
+    const at = who(s, s.shooter);
     if (s.phase === "choice") return at + " chooses: the opening again, or take the table";
     if (s.phase === "opening") return at + " opens: the 3 ball first";
     const total = s.scores[s.shooter - 1] + s.inning;
@@ -408,7 +436,7 @@ const CowboyHall = (() => {
   // The rows of a game: one per player (marker, name, fouls or OUT/WINNER, the run,
   // the banked score), then the table's extras (cue ball in hand, balls held off).
   function rows(s) {
-    const list = el("ol", "players");
+    const list = el("ol", s.names ? "players named" : "players");
     for (let i = 0; i < s.players; i++) {
       const n = i + 1;
       const li = el("li", "player");
@@ -419,7 +447,7 @@ const CowboyHall = (() => {
       if (out) li.classList.add("out");
       if (won) li.classList.add("winner");
       li.append(el("span", "mark", at ? AT_MARK : ""));
-      li.append(el("span", "who", "P" + n));
+      li.append(el("span", "who", who(s, n)));
       const tag = el("span", "tag", won ? "WINNER" : out ? "OUT" : "");
       li.append(tag);
       li.append(el("span", "fouls", FOUL_MARK.repeat(s.fouls[i])));
@@ -441,5 +469,5 @@ const CowboyHall = (() => {
   }
 
   return { PHASES, settings, form, Hall, connect, detail, rows, extras, el, compareNames,
-    readState, parseRecord, readTopic, MAX_MESSAGE };
+    readState, parseRecord, readTopic, who, MAX_MESSAGE };
 })();

@@ -98,14 +98,15 @@
       li.append(H.el("span", "game", "game " + e.game));
       const r = e.result;
       if (r) {
-        li.append(H.el("span", "winner", r.winner ? "P" + r.winner + " wins" : "over"));
+        const names = r.names || e.names;      // the state's, else the record header's
+        li.append(H.el("span", "winner", r.winner ? H.who({ names }, r.winner) + " wins" : "over"));
         const sc = H.el("span", "scores");
         r.scores.forEach((v, i) => {
           sc.append(H.el(i + 1 === r.winner ? "b" : "span", "", String(v)));
         });
         li.append(sc);
       } else {
-        li.append(H.el("span", "winner", e.players + " players"));
+        li.append(H.el("span", "winner", e.names ? e.names.join(", ") : e.players + " players"));
         if (e.actions !== null) li.append(H.el("span", "scores", e.actions + " actions"));
       }
       if (e.at) {

@@ -41,6 +41,7 @@ class Panel:
         self.notice_arg = 0
         self.build = build
         self.version = 0
+        self.names = [b""] * 8
         self.facts = 0
         self.composing = False
         self.preview = 0

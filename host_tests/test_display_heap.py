@@ -21,6 +21,7 @@ class Stats:
 
 class Panel:
     version = 0
+    names = [b""] * 8
     mode = U.MODE_HELLO
     facts = 0
     composing = False
@@ -70,6 +71,25 @@ p = Panel()
 g.new_game(4, 0)
 now = 0
 fails = 0
+# Names of every kind (accents, CJK, emoji, combining marks, a placeholder-only one),
+# and others put in their place while the heap is locked: folding allocates nothing.
+NAMES = ("Zo\u00eb M\u00fcller".encode(), b"Wim", "\u674e\u5c0f\u9f8d".encode(),
+         "\U0001f3b1 Ace".encode(), "Ren\u00e9e\u0301 \u0141uk".encode(),
+         b"Anna-Katharina Z", b"J.R. Ewing", "\u00c6r\u00f8 Stra\u00dfe".encode())
+OTHERS = (b"Bob", "\u03a9mega".encode(), b"Max", b"Jo", b"O'Neil!", "\u00d8ystein".encode(),
+          "\u674e".encode(), b"")
+for i in range(8):
+    p.names[i] = NAMES[i]
+flip = 0
+
+
+def swap():
+    global flip
+    flip ^= 1
+    src = OTHERS if flip else NAMES
+    for i in range(8):
+        p.names[i] = src[i]
+    p.version += 1
 
 def run(steps):
     global now, fails
@@ -85,6 +105,8 @@ def run(steps):
             scr.update(g, p, now)
             if k == steps // 2:
                 scr.wake(now)
+            if k == steps // 3:
+                swap()
     except MemoryError:
         fails += 1
     micropython.heap_unlock()

@@ -254,3 +254,53 @@ def test_hostile_messages_are_refused_and_the_page_goes_on(tmp_path):
     assert end["console"] == []
     # four pages open at once, each with its own login: none took over another's
     assert "already connected" not in log
+
+
+def test_names_show_as_text_never_as_markup(tmp_path):
+    """Players' names (the state's `names`, GAME-RECORD.md) on the hall view, the overlay
+    and the finished games, as text: markup in a name stays characters on the page; a
+    name the record would refuse (too long) refuses the state."""
+    P.ensure_tools()
+    site = P.serve_site(str(tmp_path / "site"))
+    broker = hallbroker.Broker(tmp_path / "broker", HALL, ["t01"]).start()
+    auth = {"broker": "ws://127.0.0.1:%d/" % broker.ws_port, "user": "hall",
+            "password": hallbroker.PASSWORD}
+    url = lambda page, **kw: site + page + "?" + urllib.parse.urlencode(dict(auth, **kw))
+    t01 = "cowboy/%s/t01/" % HALL
+    names = ["<img src=x>", "<b>Zo\u00eb</b> &amp;"]
+    probe = None
+    try:
+        hallbroker.publish(broker, "t01", [(t01 + "state", json.dumps(
+            state([7, 12], names=names)), True), (t01 + "status", "online", True)])
+        probe = Probe()
+        probe.ask({"open": "hall", "url": url("", hall=HALL)}, "opened")
+        probe.ask({"open": "overlay", "url": url("overlay.html", hall=HALL, table="t01",
+                                                 user="hall3")}, "opened")
+        for page in ("hall", "overlay"):
+            seen = probe.until(page, lambda s: card(s, "t01") is not None
+                               and card(s, "t01")["who"] == names)
+            assert card(seen, "t01")["detail"] == "<img src=x> needs 83 for exactly 90"
+            assert seen["markup"] == 0, seen
+        # the name of the ticket's example is longer than a name may be: refused
+        hallbroker.publish(broker, "t01", [(t01 + "state", json.dumps(
+            state([7, 12], names=["<img src=x onerror=alert(1)>", "Bo"])), True)])
+        seen = probe.until("hall", lambda s: card(s, "t01")["bad"] is not None)
+        assert card(seen, "t01")["who"] == names and seen["markup"] == 0
+        # the game ends: the finished list names the winner
+        over = state([101, 12], phase="over", shooter=None, winner=1, names=names)
+        hallbroker.publish(broker, "t01", [
+            (t01 + "state", json.dumps(over), True),
+            (t01 + "action", json.dumps({"game": 1, "pos": 1, "action": {"shot": {}}}), False)])
+        seen = probe.until("hall", lambda s: s["winners"] != [])
+        assert seen["winners"] == ["<img src=x> wins"], seen
+        assert card(seen, "t01")["detail"] == "<img src=x> wins with the 101st point"
+        assert seen["markup"] == 0
+        without = state([7, 12])                     # a game without names: P1, P2
+        hallbroker.publish(broker, "t01", [(t01 + "state", json.dumps(without), True)])
+        seen = probe.until("hall", lambda s: card(s, "t01")["who"] == ["P1", "P2"])
+        end = probe.ask({"end": True}, "end")
+    finally:
+        if probe is not None and probe.proc.poll() is None:
+            probe.proc.kill()
+        broker.stop()
+    assert end["console"] == []

@@ -219,6 +219,35 @@ def test_names_with_non_ascii_and_commas(tmp_path):
     assert [r[1] for r in rows[1:]] == ['Zo\u00eb, "Z"', "\u674e\u5c0f\u9f99"]
 
 
+def test_results_name_each_games_winner_and_players(db, tmp_path):
+    res = tool(db, "--results")
+    assert res.returncode == 0 and res.stderr == b""
+    rows = {}
+    for line in res.stdout.decode("utf-8").splitlines():
+        if line.startswith("club / "):
+            where = line.split(",")[0]
+        elif line.strip() and line.split()[0].isdigit():
+            cells = line.split(None, 1)
+            rows[(where, int(cells[0]))] = cells[1]
+    first = rows[("club / t1", 1)].split()
+    assert first[0] == "Anna" and first[-2:] == ["Anna,", "Ben"]
+    assert rows[("club / t1", 2)].split() == ["P1", "11", "0", "3", "3", "11", "0"]
+    assert rows[("club / t3", 1)].endswith("Ben, =Cleo, Anna")
+    # names beyond ASCII, whatever the locale
+    path = str(tmp_path / "utf8.db")
+    archive = H.Archive(path)
+    text = GAME_A.replace('"Anna", "Ben"', '"Zo\u00eb", "\u674e\u5c0f\u9f8d"')
+    assert archive.add("club", "t9", "# game 1\n" + text, time.localtime()) == "new"
+    archive.db.close()
+    res = subprocess.run([sys.executable, TOOL, "--db", path, "--results"],
+                         capture_output=True, timeout=60, env=dict(os.environ, LC_ALL="C",
+                                                                   PYTHONUTF8="0",
+                                                                   PYTHONIOENCODING="ascii"))
+    assert res.returncode == 0, res.stderr
+    line = res.stdout.decode("utf-8").splitlines()[-1]
+    assert line.split()[1] == "Zo\u00eb" and line.endswith("Zo\u00eb, \u674e\u5c0f\u9f8d")
+
+
 def test_bad_options(db):
     for args in (["--standings", "--format", "xls"], ["--night-games", "--format", "text"],
                  ["--format", "csv"], ["--standings", "--night-games"],

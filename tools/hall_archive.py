@@ -20,7 +20,7 @@ players' names (a correction on the board). A message is acknowledged to the bro
 is stored and committed (paho-mqtt, manual acknowledgement): an archive stopped
 while storing gets it again on its next start. --export writes one JSON object per
 game; --results prints per table and night the winner, the scores, the innings and
-the best inning of each player. --standings ranks the players of one night (the
+the best inning of each player, and the players' names when the game has them. --standings ranks the players of one night (the
 latest in the archive, or --night; every hall, or --hall) by name across its
 games; --night-games lists that night's games, one row per player and game
 (docs/HALL.md, "Standings"). CSV is UTF-8 with a byte order mark, and a text cell
@@ -33,6 +33,7 @@ than 65,536 bytes, not UTF-8, a record the rules core refuses) is reported, left
 out and acknowledged. A record that cannot be stored (the database locked or the
 disk full): reported, not acknowledged, exit status 1 (the broker keeps it).
 """
+import io
 import json
 import re
 import sqlite3
@@ -287,17 +288,23 @@ class Archive:
         return night, self.db.execute(q, (night, hall) if hall else (night,)).fetchall()
 
     def results(self, out):
+        """Per table and night: each game's winner, scores, innings, best innings
+        and, for a game with names, its players (the header's names, in seat order;
+        a game without them names its winner P1, P2 ...). UTF-8 text."""
         last = None
         for hall, table, game, night, received, text, state, results in self.rows():
             if (hall, table, night) != last:
                 last = (hall, table, night)
                 out.write("\n%s / %s, night of %s\n" % (hall, table, night))
-                out.write("%6s  %6s  %-23s  %-23s  %s\n"
-                          % ("game", "winner", "scores", "innings", "best inning"))
+                out.write("%6s  %-16s  %-23s  %-23s  %-23s  %s\n"
+                          % ("game", "winner", "scores", "innings", "best inning", "players"))
             r = json.loads(results)
-            out.write("%6d  %6s  %-23s  %-23s  %s\n" % (
-                game, "P%d" % r["winner"], " ".join(map(str, r["scores"])),
-                " ".join(map(str, r["innings"])), " ".join(map(str, r["best"]))))
+            names = json.loads(state).get("names")
+            w = r["winner"]
+            out.write(("%6d  %-16s  %-23s  %-23s  %-23s  %s" % (
+                game, names[w - 1] if names else "P%d" % w, " ".join(map(str, r["scores"])),
+                " ".join(map(str, r["innings"])), " ".join(map(str, r["best"])),
+                ", ".join(names) if names else "")).rstrip() + "\n")
 
 
 def table_of(topic):
@@ -489,7 +496,10 @@ def main(argv):
                 archive.export(f)
         return 0
     if opts["results"]:
-        archive.results(sys.stdout)
+        out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="\n")
+        archive.results(out)          # (UTF-8 whatever the locale: names)
+        out.flush()
+        out.detach()
         return 0
     if opts["standings"] or opts["night_games"]:
         try:

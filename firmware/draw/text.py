@@ -38,6 +38,15 @@ class Text:
         if n > 0:
             blit(self.buf, p, b, 0, n, 0)
 
+    def part(self, b, at, n):
+        """n bytes of b from b[at] (a folded name: draw/fold.py)."""
+        p = self.pos
+        self.pos = p + n
+        if p + n > self.size:
+            n = self.size - p
+        if n > 0:
+            blit(self.buf, p, b, at, n, 0)
+
     def c(self, ch):
         if self.pos < self.size:
             self.buf[self.pos] = ch

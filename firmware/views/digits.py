@@ -1,7 +1,9 @@
 """The seven-segment layouts: what a seat's main value and items look like on
 4 digits (`Layout4`: the score page and the items take turns, urgent items
-alone) and on 8 (`Layout8`: an item or the player number on the left, the
-score always on the right three). The player at the table shows the live total
+alone) and on 8 (`Layout8`: an item, the player's name or number on the left,
+the score always on the right three). Names show folded to what seven segments
+draw (draw/fold.py): 4 digits on the start-up and winner pages, 8 digits beside
+the score (4 digits) and on the start-up page (8). The player at the table shows the live total
 with every decimal point lit (provisional).
 
 Rendering writes into a preallocated line (draw/text.py) and allocates nothing.
@@ -15,6 +17,7 @@ except ImportError:
 from cowboy import codes as C
 from cowboy import facts as F
 from draw.blit import fill
+from draw.fold import folded, SEVEN, CAP
 from draw.text import Text
 from ticks import ticks_diff
 from views import ui as U
@@ -25,6 +28,7 @@ from views.words import (REASON4, NOTE4, CUE4, MENU4, MENU8, RULE4, ONOFF4, ONOF
                          PREVIEW4, pick)
 
 _SPACE = const(32)
+_NAMES = folded(SEVEN)         # every seat's name as seven segments draw it (draw/fold.py)
 
 
 def item4(t, seat, k):
@@ -113,6 +117,8 @@ def item4(t, seat, k):
             t.s(pick(REASON4, a >> C.REASON_SHIFT & C.REASON_MASK))
         elif k == I.PV_POINTS:
             t.n(a & C.POINTS_MASK, 3)
+    elif it == I.IT_NAME:
+        _name(t, seat, a, 4)
     elif it == I.IT_MENU:
         if U.MENU_RULE <= a < U.MENU_RULE + U.RULES:
             _rule4(t, a - U.MENU_RULE, seat.value)
@@ -126,6 +132,8 @@ def item4(t, seat, k):
             t.s(MENU4[a])
             if a < U.MENU_RULE:
                 t.n(seat.value, 2)
+
+
 def names7(t, seat, digits):
     """MENU_NAMES on `digits` seven segments: the seat picked `n.` and the start of
     its name (`n.--` without one), the others theirs (`P  2` without one); the
@@ -160,6 +168,20 @@ def names7(t, seat, digits):
             break
         t.c(b if b < 0x80 else 45)
         k -= 1
+
+
+def _name(t, seat, i, width):
+    """Seat i's name, its first `width` (4 or 8) digits; the player number
+    (`P  1`, `PLAYEr 1`) when it has nothing seven segments can draw (draw/fold.py)."""
+    f = _NAMES
+    if f.refresh(seat.names, i):
+        t.part(f.text, i * CAP, f.cut4[i] if width == 4 else f.cut8[i])
+    elif width == 4:
+        t.s(HELLO4)
+        t.n(i + 1, 3)
+    else:
+        t.s(b"PLAYEr ")
+        t.n(i + 1)
 
 
 def _rule4(t, k, on):
@@ -281,7 +303,9 @@ class Layout8:
             return t
         if m == I.MAIN_HELLO:
             k = turn(seat, ticks_diff(now_ms, seat.t0), True)
-            if k >= 0:
+            if k >= 0 and seat.items[k] == I.IT_NAME:
+                _name(t, seat, seat.args[k], 8)      # the whole width: no score beside it
+            elif k >= 0:
                 item4(t, seat, k)
             else:
                 t.s(b"PLAYEr ")
@@ -308,11 +332,20 @@ class Layout8:
                 t.at(4)
                 t.s(_build4(seat.build))
             return t
-        k = turn(seat, now_ms, False) if seat.count else -1
+        # the name, when the seat has one, is the left's first page, in turn with the
+        # items (not with an urgent one); else `P1`, shown only without items
+        i = seat.index
+        f = _NAMES
+        if seat.names[i] is not f.src[i]:
+            f.refresh(seat.names, i)          # (a name changed: folded once)
+        named = f.len[i] and not seat.urgent
+        k = turn(seat, now_ms, named) if seat.count else -1
         if k >= 0:
             item4(t, seat, k)
         elif m == I.MAIN_WIN:
             t.s(b"1St ")
+        elif named:
+            t.part(f.text, i * CAP, f.cut4[i])
         elif seat.index < 9:
             b = t.buf                  # `P` and the seat's digit, no calls
             b[0] = 80

@@ -2,7 +2,8 @@
 beside them, and a line of text for the items, which take turns; as one text
 whose every index has its place on the panel (`OLED_CELLS`, drawn by
 draw/cells.py). The player at the table has the at-table mark and the run
-beside the big digits.
+beside the big digits. The status line names the player: the name folded to the
+font (draw/fold.py), else `PLAYER n`.
 
 Rendering writes into a preallocated line (draw/text.py) and allocates nothing.
 """
@@ -14,6 +15,7 @@ except ImportError:
 from cowboy import codes as C
 from cowboy import facts as F
 from draw.blit import fill
+from draw.fold import folded, OLED, CAP
 from draw.text import Text
 from ticks import ticks_diff
 from views import ui as U
@@ -23,6 +25,7 @@ from views.words import (REASON21, NOTE21, REJECT21, FIELD21, CUE21, MENU21, RUL
                          NOTICE21, PREVIEW21, pick)
 
 _SPACE = const(32)
+_NAMES = folded(OLED)          # every seat's name as the small font draws it (draw/fold.py)
 
 
 _TOP = const(0)
@@ -37,6 +40,12 @@ OLED_INV = _INV
 # right edge, around " AT TABLE" (cells 12-20); a change of shooter rewrites these
 # 56 columns on two displays, not two whole pages.
 OLED_MARK_X = const(72)
+# A player's name on the status line: the whole line for a player waiting, 17
+# cells beside "OUT", 11 beside the words from cell 12 (AT TABLE, WINNER!, GAME
+# OVER: cell 11 stays blank before the mark).
+_NAME_ALL = const(21)
+_NAME_OUT = const(17)
+_NAME_BESIDE = const(11)
 # Where each character of the OLED text is drawn (draw/cells.py): (first index,
 # count, kind, x of the first cell, step, top page); kinds 1 small (5x7 on one
 # page), 2 big (28x48, pages 1-6), 3 small at double size (two pages).
@@ -83,8 +92,10 @@ def item21(t, seat, k):
     elif it == I.IT_OUT:
         t.s(b"OUT: THREE FOULS")
     elif it == I.IT_WAIT:
-        t.s(b"WINNER: PLAYER ")
-        t.n(a + 1)
+        t.s(b"WINNER: ")
+        _name21(t, seat, a, COLS - 8)
+    elif it == I.IT_NAME:
+        _name21(t, seat, a, COLS)
     elif it == I.IT_STAT_BEST:
         t.s(b"BEST INNING ")
         t.n(a)
@@ -185,6 +196,18 @@ def names_editor21(t, seat, dark):
         t.c(42)
 
 
+def _name21(t, seat, i, cells):
+    """Seat i's name in at most `cells` cells, or `PLAYER n` when it has none
+    that the font can draw (draw/fold.py)."""
+    f = _NAMES
+    n = f.refresh(seat.names, i)
+    if n:
+        t.part(f.text, i * CAP, n if n < cells else cells)
+    else:
+        t.s(b"PLAYER ")
+        t.n(i + 1)
+
+
 def _upper(t, name):
     """A build's name in capitals (the OLED font has no lower case)."""
     for i in range(len(name)):
@@ -274,8 +297,21 @@ class LayoutOLED:
             return t
         # (the positions and single characters written without Text's calls:
         # this runs for each seat a stroke changes, a call costs some 10 us)
-        t.s(b"PLAYER ")
-        t.n(seat.index + 1)
+        i = seat.index
+        f = _NAMES
+        if seat.names[i] is not f.src[i]:
+            f.refresh(seat.names, i)          # (a name changed: folded once)
+        n = f.len[i]
+        if n:
+            c = _NAME_BESIDE
+            if m == I.MAIN_OUT:
+                c = _NAME_OUT
+            elif m == I.MAIN_SCORE and not seat.at_table:
+                c = _NAME_ALL
+            t.part(f.text, i * CAP, n if n < c else c)
+        else:
+            t.s(b"PLAYER ")
+            t.n(i + 1)
         t.pos = 12
         if m == I.MAIN_WIN:
             # the word blinks, the score stays: a blink costs a few columns of the
@@ -284,7 +320,8 @@ class LayoutOLED:
             if not blink(now_ms):
                 t.s(b"  WINNER!")
         elif m == I.MAIN_OUT:
-            t.s(b"      OUT")
+            t.pos = 18               # (a name may take the cells before it)
+            t.s(b"OUT")
         elif m == I.MAIN_OVER:
             t.s(b"GAME OVER")
         elif seat.at_table:

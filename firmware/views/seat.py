@@ -14,6 +14,7 @@ from views import items as I
 
 
 PAGE_MS = U.PAGE_MS       # how long each item shows when several take turns
+NO_NAMES = (b"",) * 8     # a seat's names before it has seen a panel
 
 
 def outcome(a):
@@ -101,6 +102,7 @@ class Seat:
         self.facts = 0
         self.reject = 0
         self.hall = None         # the names and hall items of the menu: the panel they read
+        self.names = NO_NAMES    # panel.names: every seat's name, UTF-8 (the layouts fold them)
 
     def _add(self, item, arg):
         if self.count < I.MAX_ITEMS:
@@ -124,7 +126,9 @@ class Seat:
         self.value = i + 1
         if panel is None:
             self.main = I.MAIN_HELLO
+            self.names = NO_NAMES
             return
+        self.names = panel.names
         mode = panel.mode
         if mode == U.MODE_HELLO or game is None:
             self.main = I.MAIN_HELLO
@@ -141,6 +145,8 @@ class Seat:
             # The winner view stays; the statistics join its pages once counted.
             if game.winner == i:
                 self.main = I.MAIN_WIN
+                if self.names[i]:
+                    self._add(I.IT_NAME, i)
             else:
                 self.main = I.MAIN_OUT if game.out >> i & 1 else I.MAIN_OVER
                 self._add(I.IT_WAIT, game.winner)
@@ -240,10 +246,12 @@ class Seat:
         self.count = n
 
     def _hello(self, game, panel):
-        """Start-up pages besides the player number: the display build, what the
-        journal's resume found, each house rule the game plays with."""
+        """Start-up pages besides the player number: the player's name, the display
+        build, what the journal's resume found, each house rule the game plays with."""
         self.t0 = panel.t_start
         self.build = panel.build
+        if self.names[self.index]:
+            self._add(I.IT_NAME, self.index)      # whose display it is, after the number
         self._add(I.IT_BUILD, 0)
         if panel.notice:
             self.notice = panel.notice_arg

@@ -2,6 +2,9 @@
 
 The contract between `app/panel` (which sets these) and the views (which read
 them): plain small-int codes, so rendering needs no strings built at run time.
+Besides the codes, `panel.names`: 8 bytes objects, each seat's name in UTF-8 (b"":
+none), a new object whenever a name changes (and `panel.version` bumped); the
+views fold each once per change (draw/fold.py).
 """
 try:
     from micropython import const

@@ -34,8 +34,13 @@ function dump() {
       detail: text(c, ".detail"),
       scores: [...c.querySelectorAll(".player .score")].map((e) => e.textContent),
       fouls: [...c.querySelectorAll(".player .fouls")].map((e) => e.textContent),
+      who: [...c.querySelectorAll(".player .who")].map((e) => e.textContent),
     })),
     finished: [...document.querySelectorAll("#games li")].map((li) => li.dataset.game),
+    winners: [...document.querySelectorAll("#games .winner")].map((e) => e.textContent),
+    // elements inside what shows a name (none: names are text) and images anywhere
+    markup: [...document.querySelectorAll(".player .who, .detail, #games .winner")]
+      .reduce((n, e) => n + e.children.length, 0) + document.querySelectorAll("img").length,
     refused: text(document, "#refused"),
     conn: text(document, "#conn"),
   };
@@ -52,6 +57,10 @@ async function main() {
     if (m.open) {
       const page = await ctx.newPage();
       watch(errors, page, m.open);
+      page.on("dialog", (d) => {        // an alert() a name could run
+        errors.push(`${m.open}: dialog ${d.message()}`);
+        d.dismiss();
+      });
       await page.goto(m.url);
       await page.waitForSelector("html[data-connected]", { timeout: 20000 });
       pages.set(m.open, page);
