@@ -75,7 +75,6 @@ class Panel:
         self.back_mode = U.MODE_GAME   # where UNDO leaves the menu to
         self.settings_dirty = False     # the loop saves the settings, then clears it
         self.version = 0          # bumped on every visible change (all the screens compare)
-        self.names = [b""] * 8    # players' names, UTF-8 bytes per seat (b"": none), replaced whole
         self.down = 0             # keys held (bit = source)
         self.longed = 0           # held keys whose LONG event came
         self.t_start = 0
