@@ -15,7 +15,7 @@ import asyncio
 from app import journal as J
 from app import journalformat as JF
 from cowboy import recordtext as T
-from net import hallsettings, mqtt, records
+from net import hallsettings, mqtt, offers, records
 from ticks import ticks_add, ticks_diff, ticks_ms
 from views import hallui as HU
 
@@ -75,6 +75,8 @@ class Hall:
             self.ack_game, self.ack_pos = self.current_game(), 0
         self._ack_saved = (self.ack_game, self.ack_pos, self.record_game, self.record_n)
         self._ack_saved_at = ticks_ms()
+        self.desk = offers.Desk(root, app.panel)    # the desk's offers
+        self.offer_taken = self.desk.taken          # the panel's OK on an offer
         self._task = None
         self._loop = None if _MPY else asyncio.new_event_loop()
         self._c = None
@@ -174,6 +176,7 @@ class Hall:
         """Every stored action acknowledged and the latest state published."""
         return (self.connected and not self._old and self.ack_game == self.current_game()
                 and self.ack_pos == self.journal.records and not self._state_due
+                and not self.desk.due
                 and self._state_sent == T.state_json(self.game)
                 and (self.game.winner < 0 or self._record_sent(self.ack_game,
                                                                 self.journal.records)))
@@ -399,6 +402,7 @@ class Hall:
         prefix = self.prefix                        # the names of this connection
         self._flight = []
         c = self._c = self._make_client()
+        mqtt.bound(c, offers.OFFER_MAX + 256)      # the topic and packet id beside it
         if not await c.connect(timeout_sec=3):
             return False
         self.connected = True
@@ -409,9 +413,17 @@ class Hall:
         self._srec = (self.record_game, self.record_n)       # acknowledged
         if not await self._publish("status", "online", 1, True, prefix):
             return True
+        desk = self.desk
+        desk.listen(offers.topic(self.settings["hall"], self.settings["table"]))
+        await mqtt.subscribe(c, desk.topic, desk.on_message)
         while self._alive():
             self._take_acks()
+            desk.take()
             f = self._flight
+            if desk.due and len(f) < WINDOW and self.prefix == prefix:
+                self.published += 1
+                await desk.send(c, prefix + "answer")
+                continue
             if f and ticks_diff(ticks_ms(), f[0][4]) > ACK_TIMEOUT_MS:
                 return True                 # no PUBACK: a new connection resends
             if self._old or self.prefix != prefix:

@@ -101,6 +101,7 @@ class Seat:
         self.facts = 0
         self.reject = 0
         self.hall = None         # hall items of the menu: the panel (views/hall.py reads it)
+        self.offer = None        # MAIN_OFFER: the offer (net/offers.py Offer)
 
     def _add(self, item, arg):
         if self.count < I.MAX_ITEMS:
@@ -132,6 +133,9 @@ class Seat:
             return
         if mode == U.MODE_MENU:
             self._menu(panel)
+            return
+        if mode == U.MODE_OFFER:
+            self._offer(panel)
             return
         if i >= game.players:
             self.main = I.MAIN_BLANK
@@ -272,6 +276,18 @@ class Seat:
             self.value = st.players if st is not None else 8
         elif item >= U.MENU_NET:         # hall mode (views/hall.py)
             self.hall = panel
+
+    def _offer(self, panel):
+        """The desk's offer: this seat's place in the offered game (its number, the
+        opener marked), the names for the layouts in `offer`."""
+        o = panel.offer
+        self.urgent = True
+        self.offer = o
+        if o is None or self.index >= o.players:
+            self.main = I.MAIN_BLANK
+            return
+        self.main = I.MAIN_OFFER
+        self.at_table = self.index == o.opener
 
     def _stats(self, panel):
         i = self.index
