@@ -370,3 +370,48 @@ def test_an_offer_on_another_topic_is_not_looked_at(tmp_path):
     asyncio.run(s.hall.desk.on_message(None, "cowboy-desk/club/t02/offer",
                                    json.dumps(GOOD).encode(), True))
     assert s.hall.desk.inbox is None
+
+
+# ---- the client keeps no giant message ---------------------------------------------
+
+class Stream:
+    """A stream of bytes as aiomqttc's StreamConnection hands them out; records
+    the largest read asked for."""
+
+    def __init__(self, data):
+        self.data = data
+        self.most = 0
+
+    async def buffered_read(self, n):
+        self.most = max(self.most, n)
+        b, self.data = self.data[:n], self.data[n:]
+        return b
+
+
+def publish_packet(topic, payload, qos=1, pid=7):
+    t = topic.encode()
+    body = len(t).to_bytes(2, "big") + t + (pid.to_bytes(2, "big") if qos else b"") + payload
+    n, rl = len(body), bytearray()
+    while True:
+        b, n = n & 127, n >> 7
+        rl.append(b | 128 if n else b)
+        if not n:
+            break
+    return bytes([0x30 | qos << 1 | 1]) + bytes(rl) + body
+
+
+def test_the_client_drops_a_long_message_as_it_comes():
+    from net import mqtt
+    proto = type("P", (), {"PUBLISH": 0x30})()
+    c = type("C", (), {})()
+    c.protocol = proto
+    mqtt.bound(c, O.OFFER_MAX + 256)
+    big = publish_packet(TOPIC, b"x" * 60000)
+    small = publish_packet(TOPIC, b'{"id": "a"}')
+    proto.stream = Stream(big + small)
+    kind, kept = asyncio.run(proto._read_packet())
+    assert kind == 0x33 and kept == publish_packet(TOPIC, b"")[2:]    # topic, packet id
+    assert proto.dropped == len(big) - 3 and proto.stream.most <= 256
+    kind, body = asyncio.run(proto._read_packet())       # the next packet, whole
+    assert proto.dropped == 0 and body.endswith(b'{"id": "a"}')
+    assert proto.stream.data == b""

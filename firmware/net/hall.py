@@ -290,14 +290,15 @@ class Hall:
                 if h < 0:
                     h = self.game.players << 4 | self.game.opener
                 return self._record_item(g, h >> 4, h & 15, JF.header_rules(head),
-                                         self._current_ops(n))
+                                         self._current_ops(n),
+                                         records.names_of(self.app.panel, h >> 4))
             return None
 
-    def _record_item(self, g, players, opener, rules, ops):
+    def _record_item(self, g, players, opener, rules, ops, names=None):
         """The `game` message of a finished game, or None when it is longer than
         records.RECORD_MAX: then it is counted in too_long and taken as sent (acknowledged
         once everything before it is), and the game's actions are all there is."""
-        payload = records.record_bytes(g, players, opener, rules, ops)
+        payload = records.record_bytes(g, players, opener, rules, ops, names=names)
         if payload is None:
             self.too_long += 1
             self._srec = (g, len(ops))

@@ -49,13 +49,27 @@ def read_stream(data):
     return h >> 4, h & 15, JF.header_rules(buf), ops
 
 
-def record_bytes(g, players, opener, rules, ops, limit=RECORD_MAX):
+def names_of(panel, players):
+    """The header's "names" of the game in progress: the panel's names (bytes) as a
+    list of str when each of the `players` has one, else None (no key)."""
+    names = getattr(panel, "names", None)
+    if names is None:
+        return None
+    out = []
+    for i in range(players):
+        if not names[i]:
+            return None
+        out.append(bytes(names[i]).decode())
+    return out
+
+
+def record_bytes(g, players, opener, rules, ops, limit=RECORD_MAX, names=None):
     """A whole game as published on `game` (a comment naming the game number, the
     header, the action lines, each ending in a newline) as bytes, or None when it
     would be longer than `limit` bytes. Measured line by line first, then written
     into one buffer of the exact size: never more than that buffer and one line in
     memory."""
-    head = "# game %d\n%s\n" % (g, T.header_json(players, opener, rules))
+    head = ("# game %d\n%s\n" % (g, T.header_json(players, opener, rules, names))).encode()
     n = len(head)
     for v in ops:
         n += len(T.op_json(v)) + 1
@@ -63,7 +77,7 @@ def record_bytes(g, players, opener, rules, ops, limit=RECORD_MAX):
             return None
     buf = bytearray(n)
     k = len(head)
-    buf[:k] = head.encode()
+    buf[:k] = head
     for v in ops:
         line = T.op_json(v).encode()
         buf[k:k + len(line)] = line
