@@ -19,6 +19,7 @@ ROOT holds hall.json (the board's settings) and the journal. Commands, in order:
   wait-offer MS run until the panel shows an offer (at most MS real ms); prints
                 "OFFER id" or "NO OFFER"
   until PATH MS run the loop until the file PATH exists (at most MS real ms)
+  say WORD      print WORD (a mark the test waits for)
 Prints "SETTLED" or "UNSETTLED" after settle; "T key <ms>" with a real-time stamp
 when a key line is done (the latency test).
 """
@@ -126,6 +127,9 @@ def main(argv):
                 except OSError:
                     pass
                 run_real(table, 20)
+        elif cmd == "say":
+            print(args[i])
+            i += 1
         elif cmd == "stats":
             print("STATS", hall.connects, hall.sent, hall.published, hall.errors,
                   hall.too_long)

@@ -103,6 +103,9 @@ class Hall:
             self._task = None
         c = self._c
         self._c = None
+        for t in (getattr(c, "_receive_task", None), getattr(c, "_ping_task", None)):
+            if t is not None:
+                t.cancel()              # the client's own tasks go with the power
         stream = getattr(getattr(c, "protocol", None), "stream", None)
         sock = getattr(getattr(stream, "writer", None), "s", None)
         try:
@@ -360,9 +363,7 @@ class Hall:
                   will_qos=1, will_retain=True)
         if self._client_class is not None:
             return self._client_class(**kw)
-        import aiomqttc
-        aiomqttc.log = mqtt.quiet
-        return aiomqttc.MQTTClient(**kw)
+        return mqtt.client_module().MQTTClient(**kw)
 
     def _alive(self):
         c = self._c

@@ -14,6 +14,18 @@ def quiet(msg=""):
     pass
 
 
+def client_module():
+    """aiomqttc, quiet, and on MicroPython given the `TimeoutError` its `except`
+    clauses name: MicroPython has no such built-in, so each of those clauses
+    raised NameError whenever any exception passed it (a read on a closed socket,
+    a cancelled task) and the client's receive task died with a traceback."""
+    import aiomqttc
+    aiomqttc.log = quiet
+    if _MPY and "TimeoutError" not in aiomqttc.__dict__:
+        aiomqttc.TimeoutError = asyncio.TimeoutError
+    return aiomqttc
+
+
 async def send(c, topic, payload, qos, retain):
     """Hand one PUBLISH to the client without waiting for its PUBACK; returns its
     packet id (0 for QoS 0). aiomqttc's own publish() waits for each PUBACK in 0.1 s
