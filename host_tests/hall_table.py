@@ -14,9 +14,16 @@ ROOT holds hall.json (the board's settings) and the journal. Commands, in order:
   cut           a power cut: the application restarts from the journal
   state         print "STATE <state json>"
   stats         print "STATS connects sent published errors too_long"
+  desk          print "DESK offers refused errors mode offer-id" (the desk's offers)
+  names         print "NAMES" and the panel's names (UTF-8, | between)
+  wait-offer MS run until the panel shows an offer (at most MS real ms); prints
+                "OFFER id" or "NO OFFER"
+  until PATH MS run the loop until the file PATH exists (at most MS real ms)
+  say WORD      print WORD (a mark the test waits for)
 Prints "SETTLED" or "UNSETTLED" after settle; "T key <ms>" with a real-time stamp
 when a key line is done (the latency test).
 """
+import os
 import sys
 import time
 
@@ -25,6 +32,7 @@ import toolpaths  # noqa: F401  (tools/ is on MICROPYPATH)
 import simboard as S
 from cowboy import recordtext as T
 from net import hall as H
+from views import ui as U
 
 
 def attach(table):
@@ -93,6 +101,35 @@ def main(argv):
             hall = attach(table)
         elif cmd == "state":
             print("STATE", T.state_json(table.game))
+        elif cmd == "desk":
+            d = hall.desk
+            o = table.panel.offer
+            print("DESK", d.offers, d.refused, d.errors, table.panel.mode,
+                  o.id if o is not None else "-")
+        elif cmd == "names":
+            print("NAMES", b"|".join(table.panel.names).decode())
+        elif cmd == "wait-offer":
+            end = time.ticks_add(time.ticks_ms(), int(args[i]))
+            i += 1
+            while table.panel.mode != U.MODE_OFFER and time.ticks_diff(end, time.ticks_ms()) > 0:
+                table.run_to(table.now + 1)
+                time.sleep_ms(1)
+            o = table.panel.offer
+            print("OFFER " + o.id if table.panel.mode == U.MODE_OFFER and o is not None else "NO OFFER")
+        elif cmd == "until":
+            path = args[i]
+            end = time.ticks_add(time.ticks_ms(), int(args[i + 1]))
+            i += 2
+            while time.ticks_diff(end, time.ticks_ms()) > 0:
+                try:
+                    os.stat(path)
+                    break
+                except OSError:
+                    pass
+                run_real(table, 20)
+        elif cmd == "say":
+            print(args[i])
+            i += 1
         elif cmd == "stats":
             print("STATS", hall.connects, hall.sent, hall.published, hall.errors,
                   hall.too_long)

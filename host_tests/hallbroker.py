@@ -40,18 +40,24 @@ def free_port():
 
 CONFIG = os.path.join(ROOT, "hall", "broker", "mosquitto.conf")
 READERS = ("hall", "hall2", "hall3", "hall4", "hall5")     # one login per open page
+DESKS = ("desk",)           # the desk page's login: writes the offers (docs/HALL.md)
 
 
-def acl_text(hall, tables, writes=(), readers=READERS):
-    """The ACL of docs/HALL.md: each table writes under its own topic only, the
-    pages (one read-only login each) and the archive read; `writes`: more (user,
-    topic) a table may write (a name it is to be renamed to)."""
+def acl_text(hall, tables, writes=(), readers=READERS, desks=DESKS):
+    """The ACL of docs/HALL.md: each table writes under its own topic only and
+    reads only its own offer topic, the pages (one read-only login each) and the
+    archive read, the desk (one login per open desk page) reads and writes the
+    hall's offers; `writes`: more (user, topic) a table may write (a name it is to
+    be renamed to)."""
     out = []
     for r in tuple(readers) + ("archive",):
         out += ["user %s" % r, "topic read cowboy/#", ""]
+    for d in desks:
+        out += ["user %s" % d, "topic read cowboy/#", "topic readwrite cowboy-desk/%s/#" % hall, ""]
     for t in tables:
         out += ["user %s" % t, "topic write cowboy/%s/%s/#" % (hall, t)]
-        out += ["topic write " + topic for user, topic in writes if user == t] + [""]
+        out += ["topic write " + topic for user, topic in writes if user == t]
+        out += ["topic read cowboy-desk/%s/%s/offer" % (hall, t), ""]
     return "\n".join(out)
 
 
@@ -77,7 +83,7 @@ class Broker:
         self.proc = None
         os.makedirs(os.path.join(self.folder, "data"), exist_ok=True)
         pw = os.path.join(self.folder, "passwords")
-        users = list(READERS) + ["archive"] + list(tables)
+        users = list(READERS) + ["archive"] + list(DESKS) + list(tables)
         with open(pw, "w") as f:
             for u in users:
                 f.write("%s:%s\n" % (u, PASSWORD))

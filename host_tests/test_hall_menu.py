@@ -345,6 +345,7 @@ def test_names_and_state_without_a_loop():
         root = "/nowhere/"
     app = type("App", (), {})()
     app.game = None
+    app.panel = None
     app.journal = J()
     h = H.Hall(app, {"hall": "club", "table": "t1", "broker": "b"}, "/nowhere/",
                client=Client)

@@ -3,6 +3,7 @@
 from typing import Any, Callable
 
 log: Callable[..., Any]
+TimeoutError: Any        # net/mqtt.py client_module() sets it on MicroPython
 
 class MQTTClient:
     connected: bool

@@ -32,6 +32,11 @@ class NoNet:
         """Save new names (bytes) and publish under them; False if not saved."""
         return False
 
+    def offer_taken(self, offer):
+        """The panel started the game of the desk's offer (net/offers.py): keep its
+        id and answer "accepted"."""
+        return True
+
 
 _CYCLE = len(HU.NAME_CHARS) + 1      # the end mark, then NAME_CHARS
 

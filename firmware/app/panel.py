@@ -101,6 +101,11 @@ class Panel:
         self.names = [b""] * MAX_PLAYERS
         self.names_dirty = False
         self.names_menu = NamesMenu(self)   # MENU_NAMES: panel.edit, edit_len
+        # The desk's offer of the next game (hall mode, net/offers.py Offer): shown
+        # as a notice (MODE_OFFER) once no game is in progress; OK starts it.
+        self.offer = None
+        self.offer_hidden = False       # UNDO on the notice: back until OK, or the game's end
+        self.offer_back = U.MODE_GAME   # where UNDO on the notice goes (GAME or STATS)
 
     def set_net(self, net):
         """Hall mode: the set-up menu gets the connection and the names from `net`
@@ -146,6 +151,53 @@ class Panel:
             self.note = U.NOTE_STORAGE
         self.version += 1
         return 0
+
+    def offer_in(self, offer):
+        """The desk's offer of the next game came (None: it was withdrawn). It is
+        shown once no game is in progress (tick()), never instead of one."""
+        self.offer = offer
+        self.offer_hidden = False
+        if offer is None and self.mode == U.MODE_OFFER:
+            self.mode = self.offer_back
+        self.version += 1
+
+    def in_progress(self):
+        """A game is in progress: it has actions and is not over."""
+        g = self.game
+        return g.phase != C.PHASE_OVER and g.position() > 0
+
+    def _show_offer(self):
+        self.offer_back = self.mode
+        self.mode = U.MODE_OFFER
+        self.offer_hidden = False
+        self.version += 1
+
+    def _offer_key(self, k):
+        """OK or ENC: start the offered game; UNDO: back to the game or its end
+        (OK there shows the offer again)."""
+        o = self.offer
+        if o is None:                       # (withdrawn: the notice is gone)
+            self.mode = self.offer_back
+        elif k == K.OK or k == K.ENC or k == K.ENC2:
+            try:                            # (net/offers.py checked it already)
+                err = self.start_game(o.players, o.opener, o.rules, o.names)
+            except ValueError:
+                err = C.E_PLAYERS
+            if err:
+                self.offer = None
+                self.mode = self.offer_back
+                self._refuse(U.NOTE_NONE)
+                return
+            self.offer = None
+            if self.net is not None:
+                self.net.offer_taken(o)
+            self._ok()
+        elif k == K.UNDO:
+            self.mode = self.offer_back
+            self.offer_hidden = True
+            self._ok()
+        else:
+            self._refuse(U.NOTE_NONE)
 
     def board(self, name):
         """The display build this panel serves (a board.config.BUILDS name): shown
@@ -225,6 +277,10 @@ class Panel:
                 self.version += 1
         if self.mode == U.MODE_MENU and self.menu_item == U.MENU_NET:
             self.hall.refresh()
+        if self.offer is not None and not self.offer_hidden and not self.composing and \
+                (self.mode == U.MODE_GAME or self.mode == U.MODE_STATS
+                 and not self.stats.counting) and not self.in_progress():
+            self._show_offer()
 
     # ---- events ------------------------------------------------------------
     def event(self, ev, now=0):
@@ -281,6 +337,8 @@ class Panel:
             return
         if self.mode == U.MODE_MENU:
             self._menu_key(k)
+        elif self.mode == U.MODE_OFFER:
+            self._offer_key(k)
         elif self.mode == U.MODE_STATS:
             self._over_key(k)
         elif self.game.phase == C.PHASE_CHOICE:
@@ -318,6 +376,7 @@ class Panel:
         if g.phase == C.PHASE_OVER:
             self.stats.begin(self.game)      # counted in slices by tick()
             self._stats_wait = True
+            self.offer_hidden = False        # the desk's offer comes once counted
             self.mode = U.MODE_STATS
         else:
             self.mode = U.MODE_GAME
@@ -368,6 +427,9 @@ class Panel:
         elif k == K.OK:
             if f != self.base:
                 self._commit(f)
+            elif self.offer is not None and not self.in_progress():
+                self._show_offer()          # the desk's offer, put aside with UNDO
+                self._ok()
             elif self.game.phase == C.PHASE_FINAL:
                 self._set(self.base | _WIN_FACTS)
                 self.note = U.NOTE_CONFIRM_WIN
@@ -471,6 +533,9 @@ class Panel:
             self._undo()
         elif k == K.REDO:
             self._redo()
+        elif self.offer is not None and (k == K.OK or k == K.ENC or k == K.ENC2):
+            self._show_offer()              # the desk's offer, put aside with UNDO
+            self._ok()
         elif k == K.OK or k == K.ENC or k == K.ENC2:
             g = self.game
             self.settings.players = g.players
@@ -589,6 +654,8 @@ class Panel:
     def _leave_menu(self):
         self.cursor = -1
         self.mode = self.back_mode
+        if self.mode == U.MODE_OFFER and self.offer is None:
+            self.mode = self.offer_back         # withdrawn while in the menu
         if self.mode == U.MODE_HELLO or self.mode == U.MODE_MENU:
             self.mode = U.MODE_GAME
         self._ok()
@@ -601,6 +668,7 @@ class Panel:
         self.ref.new_game(s.players, s.opener, s.rules)
         self.names_dirty = True           # the names on show go with the new game
         self.stats.clear()
+        self.offer_hidden = True          # a game the operator chose: the offer waits
         self._to_game()
         if not self._stored():
             self.note = U.NOTE_STORAGE

@@ -16,7 +16,7 @@ from app import journal as J
 from app import journalformat as JF
 from app import playernames as PN
 from cowboy import recordtext as T
-from net import hallsettings, mqtt, records
+from net import hallsettings, mqtt, offers, records
 from ticks import ticks_add, ticks_diff, ticks_ms
 from views import hallui as HU
 
@@ -78,6 +78,8 @@ class Hall:
         self._ack_saved = (self.ack_game, self.ack_pos, self.record_game, self.record_n,
                            self.record_names)
         self._ack_saved_at = ticks_ms()
+        self.desk = offers.Desk(root, app.panel)    # the desk's offers
+        self.offer_taken = self.desk.taken          # the panel's OK on an offer
         self._task = None
         self._loop = None if _MPY else asyncio.new_event_loop()
         self._c = None
@@ -108,6 +110,9 @@ class Hall:
             self._task = None
         c = self._c
         self._c = None
+        for t in (getattr(c, "_receive_task", None), getattr(c, "_ping_task", None)):
+            if t is not None:
+                t.cancel()              # the client's own tasks go with the power
         stream = getattr(getattr(c, "protocol", None), "stream", None)
         sock = getattr(getattr(stream, "writer", None), "s", None)
         try:
@@ -182,6 +187,7 @@ class Hall:
         names = self._game_names()
         return (self.connected and not self._old and self.ack_game == self.current_game()
                 and self.ack_pos == self.journal.records and not self._state_due
+                and not self.desk.due
                 and self._state_sent == T.state_json(self.game, names)
                 and (self.game.winner < 0 or (self.record_game, self.record_n, self.record_names)
                      == (self.ack_game, self.journal.records, PN.fingerprint(names))))
@@ -371,9 +377,7 @@ class Hall:
                   will_qos=1, will_retain=True)
         if self._client_class is not None:
             return self._client_class(**kw)
-        import aiomqttc
-        aiomqttc.log = mqtt.quiet
-        return aiomqttc.MQTTClient(**kw)
+        return mqtt.client_module().MQTTClient(**kw)
 
     def _alive(self):
         c = self._c
@@ -414,6 +418,7 @@ class Hall:
         prefix = self.prefix                        # the names of this connection
         self._flight = []
         c = self._c = self._make_client()
+        mqtt.bound(c, offers.OFFER_MAX + 256)      # the topic and packet id beside it
         if not await c.connect(timeout_sec=3):
             return False
         self.connected = True
@@ -424,9 +429,17 @@ class Hall:
         self._srec = (self.record_game, self.record_n, self.record_names)  # acknowledged
         if not await self._publish("status", "online", 1, True, prefix):
             return True
+        desk = self.desk
+        desk.listen(offers.topic(self.settings["hall"], self.settings["table"]))
+        await mqtt.subscribe(c, desk.topic, desk.on_message)
         while self._alive():
             self._take_acks()
+            desk.take()
             f = self._flight
+            if desk.due and len(f) < WINDOW and self.prefix == prefix:
+                self.published += 1
+                await desk.send(c, prefix + "answer")
+                continue
             if f and ticks_diff(ticks_ms(), f[0][4]) > ACK_TIMEOUT_MS:
                 return True                 # no PUBACK: a new connection resends
             if self._old or self.prefix != prefix:

@@ -25,7 +25,7 @@ from views import items as I
 from views.seat import turn, blink, outcome, field_balls, hall
 from views.words import (REASON4, NOTE4, CUE4, MENU4, MENU8, RULE4, ONOFF4, ONOFF8, BUILD4,
                          NOTICE4, RUN4, NEED4, LOST4, BEST4, INN4, AVG4, FOULS4, HELLO4,
-                         PREVIEW4, pick)
+                         PREVIEW4, OFFER4, OPENER4, pick)
 
 _SPACE = const(32)
 _NAMES = folded(SEVEN)         # every seat's name as seven segments draw it (draw/fold.py)
@@ -184,6 +184,19 @@ def _name(t, seat, i, width):
         t.n(i + 1)
 
 
+def _offer(t, seat, now_ms, digits):
+    """The desk's offer: `oFFr` and the seat's number in the offered game (`P  2`,
+    the opener `oP 1`), taking turns on 4 digits, side by side on 8."""
+    if digits == 4 and (now_ms // U.PAGE_MS) & 1 == 0:
+        t.s(OFFER4)
+        return
+    if digits == 8:
+        t.s(OFFER4)
+        t.at(5)
+    t.s(OPENER4 if seat.at_table else b" P")
+    t.n(seat.index + 1, digits - 2 if digits == 4 else 1)
+
+
 def _rule4(t, k, on):
     """`CA.on`: house rule k's short name, a point, on or off."""
     t.s(RULE4[k])
@@ -250,6 +263,9 @@ class Layout4:
         if m == I.MAIN_MENU:
             item4(t, seat, 0)
             return t
+        if m == I.MAIN_OFFER:
+            _offer(t, seat, now_ms, 4)
+            return t
         k = turn(seat, now_ms, not seat.urgent) if seat.count else -1
         if k >= 0:
             item4(t, seat, k)
@@ -310,6 +326,9 @@ class Layout8:
             else:
                 t.s(b"PLAYEr ")
                 t.n(seat.value)
+            return t
+        if m == I.MAIN_OFFER:
+            _offer(t, seat, now_ms, 8)
             return t
         if m == I.MAIN_MENU:
             a = seat.args[0]

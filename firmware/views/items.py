@@ -16,6 +16,7 @@ MAIN_OUT = const(3)       # eliminated (three fouls)
 MAIN_WIN = const(4)       # the winner
 MAIN_OVER = const(5)      # game over, not the winner: final score
 MAIN_MENU = const(6)      # set-up menu value
+MAIN_OFFER = const(7)     # the desk's offer of the next game: this seat's place in it
 
 # Items, shown in turn (ordinary) or alone (urgent, >= IT_URGENT).
 IT_INNING = const(1)      # arg: the run (inning points) of the player at the table

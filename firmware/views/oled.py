@@ -22,7 +22,8 @@ from views import ui as U
 from views import items as I
 from views.seat import turn, blink, outcome, field_balls, hall
 from views.words import (REASON21, NOTE21, REJECT21, FIELD21, CUE21, MENU21, RULE21, ONOFF8,
-                         NOTICE21, PREVIEW21, pick)
+                         NOTICE21, PREVIEW21, OFFER21, OFFERVS21, OFFERN21, OFFERKEYS21,
+                         OPENS21, pick)
 
 _SPACE = const(32)
 _NAMES = folded(OLED)          # every seat's name as the small font draws it (draw/fold.py)
@@ -215,6 +216,53 @@ def _upper(t, name):
         t.c(c - 32 if 97 <= c <= 122 else c)
 
 
+def _name21(t, b, end):
+    """A name (UTF-8 bytes) up to position `end`: ASCII letters in capitals (the
+    font has no lower case), other printable ASCII as it is, any other character
+    as '?'."""
+    for i in range(len(b)):
+        c = b[i]
+        if 0x80 <= c < 0xC0:
+            continue                        # the rest of a character already shown
+        if t.pos >= end:
+            return
+        t.c(c - 32 if 97 <= c <= 122 else c if 32 <= c < 127 else 63)
+
+
+def _offer21(t, seat, now_ms):
+    """The desk's offer: who plays whom on the status line (`NEXT: ANNA V BEN`, or
+    the number of players without names), the seat's number big, its name (and
+    `OPENS` for the opener) taking turns with the keys on the item line."""
+    o = seat.offer
+    t.s(OFFER21)
+    names = o.names
+    if names is None:
+        t.n(o.players)
+        t.s(OFFERN21)
+    else:
+        for i in range(o.players):
+            if i:
+                t.s(OFFERVS21)
+            _name21(t, names[i], COLS)
+            if t.pos >= COLS:
+                break
+    fill(t.buf, COLS, t.size - COLS, _SPACE)       # what ran past the line
+    t.pos = _BIG
+    t.c(80)                                         # 'P'
+    t.n(seat.index + 1)
+    t.pos = _BOTTOM
+    if (now_ms // U.PAGE_MS) & 1:
+        t.s(OFFERKEYS21)
+        return
+    if names is not None and names[seat.index]:
+        _name21(t, names[seat.index], _BOTTOM + COLS)
+    else:
+        t.s(b"PLAYER ")
+        t.n(seat.index + 1)
+    if seat.at_table:
+        t.s(OPENS21)
+
+
 def _field21(t, field, f):
     t.s(FIELD21[field])
     t.c(_SPACE)
@@ -266,6 +314,9 @@ class LayoutOLED:
                 item21(t, seat, k)
             else:
                 t.s(b"HELLO")
+            return t
+        if m == I.MAIN_OFFER:
+            _offer21(t, seat, now_ms)
             return t
         if m == I.MAIN_MENU:
             a = seat.args[0]

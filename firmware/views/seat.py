@@ -103,6 +103,7 @@ class Seat:
         self.reject = 0
         self.hall = None         # the names and hall items of the menu: the panel they read
         self.names = NO_NAMES    # panel.names: every seat's name, UTF-8 (the layouts fold them)
+        self.offer = None        # MAIN_OFFER: the offer (net/offers.py Offer)
 
     def _add(self, item, arg):
         if self.count < I.MAX_ITEMS:
@@ -136,6 +137,9 @@ class Seat:
             return
         if mode == U.MODE_MENU:
             self._menu(panel)
+            return
+        if mode == U.MODE_OFFER:
+            self._offer(panel)
             return
         if i >= game.players:
             self.main = I.MAIN_BLANK
@@ -284,6 +288,18 @@ class Seat:
             self.hall = panel
         elif item >= U.MENU_NET:         # hall mode (views/hall.py)
             self.hall = panel
+
+    def _offer(self, panel):
+        """The desk's offer: this seat's place in the offered game (its number, the
+        opener marked), the names for the layouts in `offer`."""
+        o = panel.offer
+        self.urgent = True
+        self.offer = o
+        if o is None or self.index >= o.players:
+            self.main = I.MAIN_BLANK
+            return
+        self.main = I.MAIN_OFFER
+        self.at_table = self.index == o.opener
 
     def _stats(self, panel):
         i = self.index

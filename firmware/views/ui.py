@@ -17,6 +17,7 @@ MODE_HELLO = const(0)    # start-up: each display shows its player number (wirin
 MODE_GAME = const(1)     # the game
 MODE_MENU = const(2)     # set-up menu on the encoder
 MODE_STATS = const(3)    # statistics after a finished game
+MODE_OFFER = const(4)    # the desk's offer of the next game (hall mode): panel.offer
 
 # Short-lived notes on the shooter's display (panel.note), cleared by the next key.
 NOTE_NONE = const(0)

@@ -1,0 +1,417 @@
+"""The desk's offers on the table (docs/HALL.md "A club night"): the offer's check
+(net/offers.py, the same answers under CPython and the host MicroPython), the notice
+on every display kind, OK starting the offered game through the journal, a game in
+progress never changed, the accepted id kept over a reboot, refused offers changing
+nothing. A recording client stands in for the MQTT client (test_hall_club.py runs
+offers through Mosquitto, test_hall_fuzz.py feeds hostile ones to the host
+MicroPython)."""
+import asyncio
+import json
+import os
+
+import pytest
+
+import simboard as S
+from cowboy import recordtext as T
+from views import ui as U
+from fakedisplays import read_oled
+from mpy import MICROPYTHON, run
+from net import hall as H
+from net import offers as O
+
+HALL, TABLE = "club", "t01"
+TOPIC = "cowboy-desk/club/t01/offer"
+
+
+class Client:
+    """Stands in for aiomqttc.MQTTClient: records what the table publishes and
+    what it subscribes to."""
+    log = []
+    subs = []
+
+    def __init__(self, **kw):
+        self.kw = kw
+        self.connected = False
+
+    async def connect(self, timeout_sec=3):
+        self.connected = True
+        return True
+
+    async def publish(self, topic, payload, qos=0, retain=False):
+        Client.log.append((topic, payload, retain))
+        return True
+
+    async def subscribe(self, topic, qos=0):
+        Client.subs.append((topic, qos))
+
+    async def disconnect(self):
+        self.connected = False
+
+    async def handle_disconnect(self):
+        self.connected = False
+
+
+@pytest.fixture(autouse=True)
+def fresh_client():
+    Client.log = []
+    Client.subs = []
+
+
+def board(root, build="tm1637", players=2):
+    root = str(root) + "/"
+    if not os.path.exists(root + "hall.json"):
+        with open(root + "hall.json", "w") as f:
+            json.dump({"broker": "127.0.0.1", "hall": HALL, "table": TABLE,
+                       "user": TABLE, "password": "pw"}, f)
+    s = S.Sim(players, build, root=root)
+    s.hall = H.attach(s.app, root, client=Client)
+    run_until(s, lambda: s.panel.mode != U.MODE_HELLO, 5000)    # past the start-up pages
+    return s
+
+
+def keys(s, *lines):
+    s.play(S.parse_script("\n".join(lines), s))
+    s.run_to(s.now + 30)
+
+
+def run_until(s, cond, ms=3000):
+    for _ in range(ms):
+        if cond():
+            return
+        s.run_to(s.now + 1)
+    assert cond(), "timed out"
+
+
+def offer(s, payload):
+    """The desk's message reaches the table (as the client's receive task hands it)."""
+    if isinstance(payload, dict):
+        payload = json.dumps(payload).encode()
+    asyncio.run(s.hall.desk.on_message(None, TOPIC, payload, True))
+    n = len(Client.log)
+    run_until(s, lambda: s.hall.desk.inbox is None and (not payload or len(Client.log) > n))
+    s.run_to(s.now + 50)
+
+
+def answers():
+    return [json.loads(p) for t, p, r in Client.log if t == "cowboy/club/t01/answer"]
+
+
+def seen(s, seat=0):
+    m = s.models[seat]
+    return read_oled(m.pixels()) if hasattr(m, "pixels") else m.text()
+
+
+GOOD = {"id": "n1-t01-1", "players": 3, "opener": 2, "names": ["Anna B", "Zoë", "Ben"],
+        "rules": ["take_as_lies"]}
+
+
+# ---- the check -------------------------------------------------------------------
+
+BAD = [
+    (b"x" * (O.OFFER_MAX + 1), "too long: 2049 bytes, at most 2048", None),
+    (b"\xff{}", "not UTF-8", None),
+    (b"\xed\xa0\x80", "not UTF-8", None),                     # an encoded surrogate
+    (b'{"id": "a", "players": 2', "not JSON", None),
+    (b"[" * 132 + b"]" * 132, "more than 131 [ and {", None),   # deep, but JSON
+    (b"[" * 131 + b"]" * 131, "not a JSON object", None),
+    (b'"offer"', "not a JSON object", None),
+    (b'{"players": 2}', "id must be 1 to 40 letters, digits or - _ . :", None),
+    (b'{"id": "a b", "players": 2}', "id must be 1 to 40 letters, digits or - _ . :", None),
+    (b'{"id": 7, "players": 2}', "id must be 1 to 40 letters, digits or - _ . :", None),
+    (json.dumps({"id": "x" * 41, "players": 2}).encode(),
+     "id must be 1 to 40 letters, digits or - _ . :", None),
+    (b'{"id": "a", "players": 2, "when": 1}', 'unknown key "when"', "a"),
+    (b'{"id": "a", "players": 2, "\xc3\xa9": 1}', 'unknown key "?"', "a"),
+    (b'{"id": "a", "players": 9}', "players must be a number from 2 to 8", "a"),
+    (b'{"id": "a", "players": 1}', "players must be a number from 2 to 8", "a"),
+    (b'{"id": "a", "players": true}', "players must be a number from 2 to 8", "a"),
+    (b'{"id": "a", "players": 2.0}', "players must be a number from 2 to 8", "a"),
+    (b'{"id": "a", "players": "2"}', "players must be a number from 2 to 8", "a"),
+    (b'{"id": "a"}', "players must be a number from 2 to 8", "a"),
+    (b'{"id": "a", "players": 2, "opener": 3}', "opener must be a number from 1 to 2", "a"),
+    (b'{"id": "a", "players": 2, "opener": 0}', "opener must be a number from 1 to 2", "a"),
+    (b'{"id": "a", "players": 2, "opener": null}', "opener must be a number from 1 to 2", "a"),
+    (b'{"id": "a", "players": 2, "rules": "take_as_lies"}',
+     "rules must be a list of house rule names", "a"),
+    (b'{"id": "a", "players": 2, "rules": ["house"]}', 'rules: not a house rule: "house"', "a"),
+    (b'{"id": "a", "players": 2, "rules": [1]}', "rules: not a house rule: 1", "a"),
+    (b'{"id": "a", "players": 2, "rules": ["take_as_lies", "take_as_lies"]}',
+     "rules: take_as_lies twice", "a"),
+    (b'{"id": "a", "players": 2, "names": ["Anna"]}',
+     "names must list exactly 2 names (one per player), not 1", "a"),
+    (b'{"id": "a", "players": 2, "names": "Anna"}',
+     "names must be a list of strings, one per player", "a"),
+    (b'{"id": "a", "players": 2, "names": ["Anna", "Bo\\u0007"]}',
+     "names: name 2 has a control character (U+0007)", "a"),
+    (b'{"id": "a", "players": 2, "names": ["Anna ", "Bo"]}', "names: name 1 ends with a space", "a"),
+    (b'{"id": "a", "players": 2, "names": ["Anna", ""]}', "names: name 2 is empty", "a"),
+    (b'{"id": "a", "players": 2, "names": ["Anna", "\\ud800"]}',
+     "names: name 2 has a surrogate (U+D800)", "a"),
+    (b'{"id": "a", "players": 2, "names": ["Anna", "' + b"x" * 17 + b'"]}',
+     "names: name 2 is longer than 16 characters", "a"),
+    (b'{"id": "a", "players": 2, "names": [null, "Bo"]}', "names: name 1 is not a string", "a"),
+]
+
+
+@pytest.mark.parametrize("payload,why,oid", BAD)
+def test_a_bad_offer_is_refused_with_why(payload, why, oid):
+    o, got, got_id = O.parse(payload, 8)
+    assert o is None and got == why and got_id == oid
+
+
+def test_players_are_bounded_by_the_builds_seats():
+    assert O.parse(b'{"id": "a", "players": 5}', 4)[1] == "players must be a number from 2 to 4"
+    assert O.parse(b'{"id": "a", "players": 4}', 4)[0].players == 4
+
+
+def test_a_good_offer():
+    o, why, oid = O.parse(json.dumps(GOOD).encode(), 8)
+    assert why is None and oid == "n1-t01-1"
+    assert (o.id, o.players, o.opener, o.rules) == ("n1-t01-1", 3, 1, 8)
+    assert o.names == [b"Anna B", "Zoë".encode(), b"Ben"] + [b""] * 5
+    o, why, oid = O.parse(b'{"id": "x", "players": 2}', 8)
+    assert (o.opener, o.rules, o.names) == (0, 0, None)
+
+
+def test_an_oversized_message_the_client_dropped_is_refused():
+    assert O.parse(60000, 8)[1] == "too long: 60000 bytes, at most 2048"
+
+
+def test_the_same_answers_under_micropython(tmp_path):
+    """Both interpreters refuse each bad offer with the same words and accept the
+    good one alike."""
+    if not os.path.exists(MICROPYTHON):
+        pytest.skip("needs the host micropython")
+    cases = [p for p, w, i in BAD] + [json.dumps(GOOD).encode(), b'{"id": "a", "players": 2,}',
+                                      b'{"id": "a", "players": 02}']
+    (tmp_path / "cases.bin").write_bytes(b"".join(len(c).to_bytes(4, "big") + c for c in cases))
+    code = """
+import sys
+from net import offers as O
+f = open(%r, "rb"); data = f.read(); f.close()
+i = 0
+while i < len(data):
+    n = int.from_bytes(data[i:i + 4], "big")
+    o, why, oid = O.parse(data[i + 4:i + 4 + n], 8)
+    print(repr((why, oid, None if o is None else (o.id, o.players, o.opener, o.rules, o.names))))
+    i += 4 + n
+""" % str(tmp_path / "cases.bin")
+    res = run(code=code)
+    assert res.status == 0, res.err
+    mine = []
+    for c in cases:
+        o, why, oid = O.parse(c, 8)
+        mine.append(repr((why, oid, None if o is None else (o.id, o.players, o.opener,
+                                                             o.rules, o.names))))
+    theirs = res.lines()
+    lax = len(BAD) + 1          # the last two: trailing comma, leading zero
+    assert theirs[:lax] == mine[:lax]
+    # MicroPython's json takes a trailing comma and a leading zero, which CPython's
+    # refuses: the one difference (the values themselves are checked alike)
+    assert mine[lax:] == ["('not JSON', None, None)"] * 2
+    assert theirs[lax:] == ["(None, 'a', ('a', 2, 0, 0, None))"] * 2
+
+
+# ---- on the table ----------------------------------------------------------------
+
+def test_the_table_subscribes_to_its_offer_topic(tmp_path):
+    s = board(tmp_path)
+    run_until(s, lambda: Client.subs)
+    assert Client.subs == [(TOPIC, 1)]
+    assert s.hall.desk.topic == TOPIC
+
+
+@pytest.mark.parametrize("build", ["tm1637", "max7219", "oled4"])
+def test_ok_starts_the_offered_game(tmp_path, build):
+    s = board(tmp_path, build)
+    offer(s, GOOD)
+    assert s.panel.mode == U.MODE_OFFER
+    assert answers()[-1] == {"id": "n1-t01-1", "answer": "seen", "waits": "operator"}
+    if build == "tm1637":
+        pages = [set(), set(), set(), set()]
+        for _ in range(30):
+            s.run_to(s.now + 100)
+            for i in range(4):
+                pages[i].add(seen(s, i))
+        assert pages == [{"oFFr", " P 1"}, {"oFFr", "oP 2"}, {"oFFr", " P 3"}, {"    "}]
+    elif build == "max7219":
+        assert [seen(s, i) for i in range(3)] == ["oFFr  P1", "oFFr oP2", "oFFr  P3"]
+    else:
+        v = seen(s, 1)
+        assert v["top"] == "NEXT: ANNA B V ZO? V" and v["big"].strip() == "P2"
+        lines = set()
+        for _ in range(30):
+            s.run_to(s.now + 100)
+            lines.add(seen(s, 1)["bottom"].strip())
+        assert lines == {"ZO? OPENS", "OK=START  UNDO=BACK"}
+    before = s.game.position()
+    keys(s, "OK")
+    g = s.game
+    assert (s.panel.mode, g.players, g.opener, g.rules, g.position()) == (
+        U.MODE_GAME, 3, 1, 8, 0)
+    assert s.panel.names[:3] == [b"Anna B", "Zoë".encode(), b"Ben"]
+    assert s.panel.offer is None and before == 0
+    assert open(str(tmp_path) + "/offer.ack").read() == "accepted n1-t01-1\n"
+    run_until(s, lambda: answers()[-1] == {"id": "n1-t01-1", "answer": "accepted"})
+    # the journal has the new game: a power cut resumes it with its players and rules
+    keys(s, "3", "OK")
+    s.power_cut()
+    assert (s.game.players, s.game.opener, s.game.rules) == (3, 1, 8)
+
+
+def test_a_game_in_progress_is_never_changed(tmp_path):
+    s = board(tmp_path)
+    keys(s, "3", "OK", "MISS")
+    state = s.state()
+    offer(s, GOOD)
+    assert answers()[-1] == {"id": "n1-t01-1", "answer": "seen", "waits": "game"}
+    assert s.panel.mode == U.MODE_GAME and s.state() == state
+    keys(s, "OK")                                # OK with nothing composed: a hint only
+    assert s.panel.mode == U.MODE_GAME and s.state() == state
+    s.run_to(s.now + 3000)
+    assert s.panel.mode == U.MODE_GAME and s.state() == state
+    keys(s, "UNDO", "UNDO")            # taken back to no action: no game in progress
+    run_until(s, lambda: s.panel.mode == U.MODE_OFFER)
+
+
+def test_the_offer_comes_when_the_game_ends(tmp_path):
+    s = board(tmp_path)
+    keys(s, "3", "OK")
+    offer(s, GOOD)
+    assert s.panel.mode == U.MODE_GAME
+    # three fouls in a row for each player but the last... two players: player 2
+    # fouls out after player 1's miss
+    keys(s, "MISS", "FOUL", "MISS", "FOUL", "MISS", "FOUL")
+    assert s.game.phase == 5 or s.game.winner >= 0
+    run_until(s, lambda: s.panel.mode == U.MODE_OFFER)
+    keys(s, "UNDO")                              # back to the winner's view
+    assert s.panel.mode == U.MODE_STATS and s.game.winner == 0
+    s.run_to(s.now + 3000)
+    assert s.panel.mode == U.MODE_STATS
+    keys(s, "OK")                                # OK after a game: the offer again
+    assert s.panel.mode == U.MODE_OFFER
+    keys(s, "OK")
+    assert (s.game.players, s.game.position(), s.panel.mode) == (3, 0, U.MODE_GAME)
+    assert any(n.endswith(".jnl") for n in os.listdir(str(tmp_path) + "/games"))
+
+
+def test_an_accepted_offer_is_not_offered_again_after_a_reboot(tmp_path):
+    s = board(tmp_path)
+    offer(s, GOOD)
+    keys(s, "OK")
+    s.hall.close()
+    s.power_cut()
+    Client.log = []
+    s.hall = H.attach(s.app, s.root, client=Client)
+    run_until(s, lambda: s.panel.mode != U.MODE_HELLO, 5000)
+    offer(s, GOOD)                               # the retained offer, on the new connection
+    assert s.panel.offer is None and s.panel.mode == U.MODE_GAME
+    assert answers()[-1] == {"id": "n1-t01-1", "answer": "accepted"}
+    other = dict(GOOD, id="n1-t01-2", players=2, names=["Cleo", "Dan"])
+    offer(s, other)                              # a new offer is
+    assert s.panel.mode == U.MODE_OFFER and s.panel.offer.id == "n1-t01-2"
+
+
+def test_a_refused_offer_changes_nothing(tmp_path):
+    s = board(tmp_path)
+    keys(s, "3", "OK")
+    before = (s.state(), s.panel.mode, s.panel.version, s.app.journal.records)
+    for payload, why, oid in BAD:
+        offer(s, payload)
+        assert answers()[-1] == {"id": oid, "answer": "refused", "why": why}
+    assert (s.state(), s.panel.mode, s.panel.version, s.app.journal.records) == before
+    assert s.panel.offer is None and s.hall.desk.refused == len(BAD)
+    keys(s, "MISS")                              # and the table plays on
+    assert s.game.position() == 2
+
+
+def test_the_desk_withdraws_an_offer(tmp_path):
+    s = board(tmp_path)
+    offer(s, GOOD)
+    assert s.panel.mode == U.MODE_OFFER
+    offer(s, b"")                                # the retained offer deleted
+    assert s.panel.mode == U.MODE_GAME and s.panel.offer is None
+
+
+def test_undo_puts_the_notice_aside_and_ok_brings_it_back(tmp_path):
+    s = board(tmp_path)
+    offer(s, GOOD)
+    keys(s, "UNDO")
+    assert s.panel.mode == U.MODE_GAME and s.panel.offer is not None
+    s.run_to(s.now + 2000)
+    assert s.panel.mode == U.MODE_GAME
+    keys(s, "OK")
+    assert s.panel.mode == U.MODE_OFFER
+    keys(s, "MISS")                              # other keys: refused, nothing changes
+    assert s.panel.mode == U.MODE_OFFER and s.game.position() == 0
+
+
+def test_a_new_game_from_the_menu_keeps_the_offer_waiting(tmp_path):
+    s = board(tmp_path)
+    offer(s, GOOD)
+    keys(s, "HOLD ENC", "OK")                   # the menu's new game
+    assert s.panel.mode == U.MODE_GAME and s.panel.offer is not None
+    s.run_to(s.now + 2000)
+    assert s.panel.mode == U.MODE_GAME
+
+
+def test_answers_are_sent_again_on_every_connect(tmp_path):
+    s = board(tmp_path)
+    offer(s, dict(GOOD, players=9))
+    s.hall.close()
+    Client.log = []
+    run_until(s, lambda: answers())
+    assert answers() == [{"id": "n1-t01-1", "answer": "refused",
+                          "why": "players must be a number from 2 to 8"}]
+
+
+def test_an_offer_on_another_topic_is_not_looked_at(tmp_path):
+    s = board(tmp_path)
+    asyncio.run(s.hall.desk.on_message(None, "cowboy-desk/club/t02/offer",
+                                   json.dumps(GOOD).encode(), True))
+    assert s.hall.desk.inbox is None
+
+
+# ---- the client keeps no giant message ---------------------------------------------
+
+class Stream:
+    """A stream of bytes as aiomqttc's StreamConnection hands them out; records
+    the largest read asked for."""
+
+    def __init__(self, data):
+        self.data = data
+        self.most = 0
+
+    async def buffered_read(self, n):
+        self.most = max(self.most, n)
+        b, self.data = self.data[:n], self.data[n:]
+        return b
+
+
+def publish_packet(topic, payload, qos=1, pid=7):
+    t = topic.encode()
+    body = len(t).to_bytes(2, "big") + t + (pid.to_bytes(2, "big") if qos else b"") + payload
+    n, rl = len(body), bytearray()
+    while True:
+        b, n = n & 127, n >> 7
+        rl.append(b | 128 if n else b)
+        if not n:
+            break
+    return bytes([0x30 | qos << 1 | 1]) + bytes(rl) + body
+
+
+def test_the_client_drops_a_long_message_as_it_comes():
+    from net import mqtt
+    proto = type("P", (), {"PUBLISH": 0x30})()
+    c = type("C", (), {})()
+    c.protocol = proto
+    mqtt.bound(c, O.OFFER_MAX + 256)
+    big = publish_packet(TOPIC, b"x" * 60000)            # 4 bytes of fixed header
+    small = publish_packet(TOPIC, b'{"id": "a"}')
+    proto.stream = Stream(big + small)
+    kind, kept = asyncio.run(proto._read_packet())
+    assert kind == 0x33 and kept == publish_packet(TOPIC, b"")[2:]    # topic, packet id
+    assert proto.dropped == len(big) - 4 and proto.stream.most <= 256
+    kind, body = asyncio.run(proto._read_packet())       # the next packet, whole
+    assert proto.dropped == 0 and body.endswith(b'{"id": "a"}')
+    assert proto.stream.data == b""

@@ -1,0 +1,158 @@
+"""What hall mode costs a stroke, on the host MicroPython with the real MQTT client
+(docs/PERFORMANCE.md, "Hall mode"): a benchmark, not a test.
+
+    python3 tools/bench_hall.py [--strokes N]
+
+Starts the Mosquitto of docs/HALL.md (host_tests/hallbroker.py), then runs the
+measuring side (this file under micropython, `measure ROOT MODE N`) three times: hall
+mode off (a journal, no publisher), on (connected, publishing, subscribed to its
+offer topic), and on while the desk sends an offer every 50 ms (hostile ones too).
+For each stroke (a MISS key) it times, in real microseconds, the loop pass that
+takes the key (its answer: the rules core, the panel, the journal's record held) and
+the passes from the key to the displays showing it, and the longest `poll()` step
+(a key that comes during one waits for it). Prints one line per mode and a JSON
+summary; host figures, not the Pico W's.
+"""
+import json
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) if hasattr(os, "path") \
+    else None                       # (the measuring side needs no paths)
+
+
+def measure(root, mode, n):
+    """The measuring side (under micropython)."""
+    import simboard as S
+    from fakepins import apply_due
+    from net import hall as H
+    t = S.Sim(2, "tm1637", root=root)
+    t.run_to(t.now + 3000)                      # past the start-up pages
+    t.run_to(t.key("MISS") + 50)                # a game in progress: offers wait
+    hall = None
+    if mode != "off":
+        hall = H.attach(t.app, root)
+        end = time.ticks_add(time.ticks_ms(), 5000)
+        while not hall.caught_up() and time.ticks_diff(end, time.ticks_ms()) > 0:
+            t.run_to(t.now + 1)
+            time.sleep_ms(1)
+        if not hall.caught_up():
+            print("not connected")
+            sys.exit(1)
+        worst = [0]
+        poll = hall.poll
+
+        def timed(now):
+            a = time.ticks_us()
+            poll(now)
+            d = time.ticks_diff(time.ticks_us(), a)
+            if d > worst[0]:
+                worst[0] = d
+        hall.poll = timed
+        t.app.net.poll = timed
+    app = t.app
+    answer = []
+    shown = []
+    for _ in range(n):
+        done = t.key("MISS")
+        before = app.panel.accepted
+        took = 0
+        total = 0
+        while t.now < done or app.screens.busy or app.journal.pending:
+            t.now += 1
+            t.timeline = apply_due(t.timeline, t.now)
+            a = time.ticks_us()
+            app.step(t.now)
+            d = time.ticks_diff(time.ticks_us(), a)
+            if took == 0 and app.panel.accepted != before:
+                took = d
+                total = 0
+            if took:
+                total += d
+        answer.append(took)
+        shown.append(total)
+        if hall is not None:
+            time.sleep_ms(2)                    # the network's turn, in real time
+            for _ in range(5):
+                t.run_to(t.now + 1)
+    answer.sort()
+    shown.sort()
+    out = {"mode": mode, "strokes": n, "answer_us_median": answer[n // 2],
+           "answer_us_max": answer[-1], "shown_us_median": shown[n // 2],
+           "shown_us_max": shown[-1]}
+    if hall is not None:
+        out["poll_us_max"] = worst[0]
+        out["offers"] = hall.desk.offers
+    print("BENCH " + json.dumps(out))
+
+
+def main(argv):
+    import subprocess
+    import tempfile
+    import threading
+    n = 200
+    if "--strokes" in argv:
+        n = int(argv[argv.index("--strokes") + 1])
+    sys.path[:0] = [os.path.join(ROOT, "host_tests"), os.path.join(ROOT, "tools")]
+    import hallbroker
+    from mpy import FAKES, FIRMWARE, MICROPYTHON
+    vendor = hallbroker.vendor()
+    tmp = tempfile.mkdtemp(prefix="bench-hall-")
+    broker = hallbroker.Broker(os.path.join(tmp, "broker"), "club", ["b1"]).start()
+    env = dict(os.environ)
+    env["MICROPYPATH"] = ":".join([os.path.join(ROOT, "tools"), FAKES, FIRMWARE, ".frozen",
+                                   vendor])
+    results = []
+    try:
+        for mode in ("off", "on", "offers"):
+            root = os.path.join(tmp, mode) + "/"
+            os.makedirs(root)
+            with open(root + "hall.json", "w") as f:
+                json.dump({"broker": "127.0.0.1", "port": broker.port, "hall": "club",
+                           "table": "b1", "user": "b1", "password": hallbroker.PASSWORD}, f)
+            if mode == "off":
+                os.remove(root + "hall.json")
+            stop = threading.Event()
+            flood = None
+            if mode == "offers":
+                def send():
+                    c = hallbroker.client(broker, "desk")
+                    k = 0
+                    while not stop.is_set():
+                        k += 1
+                        body = (b'{"id": "b%d", "players": 2, "names": ["Anna", "Ben"]}' % k
+                                if k % 2 else b"\xff" * 1500)
+                        c.publish("cowboy-desk/club/b1/offer", body, qos=1, retain=True)
+                        time.sleep(0.05)
+                    c.disconnect()
+                    c.loop_stop()
+                flood = threading.Thread(target=send, daemon=True)
+                flood.start()
+            res = subprocess.run([MICROPYTHON, os.path.abspath(__file__), "measure", root,
+                                  mode, str(n)], capture_output=True, text=True, env=env,
+                                 timeout=600)
+            stop.set()
+            if flood is not None:
+                flood.join(5)
+            line = [x for x in res.stdout.splitlines() if x.startswith("BENCH ")]
+            if not line:
+                sys.stderr.write(res.stdout + res.stderr)
+                return 1
+            r = json.loads(line[0][6:])
+            results.append(r)
+            print("%-7s answer %5d us median, %5d max; shown %6d us median, %6d max%s" % (
+                mode, r["answer_us_median"], r["answer_us_max"], r["shown_us_median"],
+                r["shown_us_max"], "; poll step %d us max, %d offers" % (
+                    r["poll_us_max"], r["offers"]) if "poll_us_max" in r else ""))
+    finally:
+        broker.stop()
+    print(json.dumps(results))
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "measure":
+        measure(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    else:
+        sys.exit(main(sys.argv))
