@@ -216,7 +216,7 @@ def _upper(t, name):
         t.c(c - 32 if 97 <= c <= 122 else c)
 
 
-def _name21(t, b, end):
+def _offer_name21(t, b, end):
     """A name (UTF-8 bytes) up to position `end`: ASCII letters in capitals (the
     font has no lower case), other printable ASCII as it is, any other character
     as '?'."""
@@ -243,7 +243,7 @@ def _offer21(t, seat, now_ms):
         for i in range(o.players):
             if i:
                 t.s(OFFERVS21)
-            _name21(t, names[i], COLS)
+            _offer_name21(t, names[i], COLS)
             if t.pos >= COLS:
                 break
     fill(t.buf, COLS, t.size - COLS, _SPACE)       # what ran past the line
@@ -255,7 +255,7 @@ def _offer21(t, seat, now_ms):
         t.s(OFFERKEYS21)
         return
     if names is not None and names[seat.index]:
-        _name21(t, names[seat.index], _BOTTOM + COLS)
+        _offer_name21(t, names[seat.index], _BOTTOM + COLS)
     else:
         t.s(b"PLAYER ")
         t.n(seat.index + 1)
