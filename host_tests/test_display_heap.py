@@ -80,6 +80,8 @@ OTHERS = (b"Bob", "\u03a9mega".encode(), b"Max", b"Jo", b"O'Neil!", "\u00d8ystei
           "\u674e".encode(), b"")
 for i in range(8):
     p.names[i] = NAMES[i]
+from draw import fold
+fold.prepare()                  # as app/playernames.py does when names are set
 flip = 0
 
 

@@ -89,6 +89,8 @@ class NamesMenu:
                 p.cursor += 1
             else:
                 p.names[p.menu_value] = bytes(p.edit[:p.edit_len])
+                from draw import fold
+                fold.prepare()                # drawing the name allocates nothing
                 p.names_dirty = True
                 p.cursor = -1
             p._ok()

@@ -12,7 +12,6 @@ from cowboy import facts as F
 from app import keys as K
 from views import ui as U
 from app.stats import Stats
-from app.nameedit import NamesMenu
 from app.settings import Settings, MIN_PLAYERS, MAX_PLAYERS, MAX_BRIGHTNESS
 from input.events import PRESS, RELEASE, LONG, CW, CCW   # noqa: F401  (re-exported)
 
@@ -27,6 +26,7 @@ from ticks import ticks_diff
 TYPE_CHECKING = False     # (names for the checker alone, docs/CHECK.md)
 if TYPE_CHECKING:
     from app.hallmenu import HallMenu
+    from app.nameedit import NamesMenu
 
 _CAROM_MASK = 3 << F.CAROM
 _FIRST_MASK = 7 << F.FIRST
@@ -47,6 +47,7 @@ class Panel:
     seat without one; replaced only by `set_names()`, the menu's editor and
     `App.start` (what the journal kept), each bumping `version`."""
 
+    names_menu: "NamesMenu"   # MENU_NAMES's editor, made when the item first shows
     hall: "HallMenu"      # hall mode's menu items (set_net()); their items are reached only then
 
     HELLO_MS = 2000       # start-up at least this long: each display shows its number
@@ -100,7 +101,7 @@ class Panel:
         # the loop saves them (journal.names) outside the menu once names_dirty.
         self.names = [b""] * MAX_PLAYERS
         self.names_dirty = False
-        self.names_menu = NamesMenu(self)   # MENU_NAMES: panel.edit, edit_len
+        self.names_menu = None  # pyright: ignore[reportAttributeAccessIssue]  until MENU_NAMES shows
         # The desk's offer of the next game (hall mode, net/offers.py Offer): shown
         # as a notice (MODE_OFFER) once no game is in progress; OK starts it.
         self.offer = None
@@ -578,6 +579,9 @@ class Panel:
             self.menu_value = self.rules_edit >> (item - U.MENU_RULE) & 1
         elif item == U.MENU_NAMES:
             self.menu_value = 0
+            if self.names_menu is None:     # (its module and buffer: only once used)
+                from app.nameedit import NamesMenu
+                self.names_menu = NamesMenu(self)
             self.names_menu.load()
         elif item >= U.MENU_NET:
             self.hall.load(item)

@@ -72,7 +72,18 @@ def given(names):
         if why is not None:
             raise ValueError("names: name %d %s" % (i + 1, why))
         out[i] = n.encode()
+    _ready(out)
     return out
+
+
+def _ready(names):
+    """The layouts' folding made ready when a seat has a name (draw/fold.py prepare()),
+    so that drawing it allocates nothing."""
+    for n in names:
+        if n:
+            from draw import fold
+            fold.prepare()
+            return
 
 
 def fingerprint(lst):
@@ -102,7 +113,9 @@ def read(path, players):
 
 def load(root, players):
     """The panel's names of the game in progress (journal.names)."""
-    return seat_names(read(root + FILE, players))
+    out = seat_names(read(root + FILE, players))
+    _ready(out)
+    return out
 
 
 def save(root, names, players):

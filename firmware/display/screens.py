@@ -14,10 +14,6 @@ if TYPE_CHECKING:
     from typing import Callable, Optional
 
 from draw.text import Text
-# the players' names' folding (the views import it): loaded here, before the drivers'
-# many small buffers, while the heap has room in one piece (oled8 with 8 players
-# in a Pico's heap: host_tests/test_e2e.py)
-from draw import fold  # noqa: F401
 from views.seat import Seat, Context
 from draw.blit import blit
 from views.ui import MAX_BRIGHTNESS

@@ -149,6 +149,7 @@ class Folded:
 
     def __init__(self, kind, seats=8):
         self.kind = kind
+        self.cap = CAP            # text's bytes per seat
         self.text = bytearray(seats * CAP)
         self.len = bytearray(seats)
         self.cut4 = bytearray(seats)
@@ -182,3 +183,11 @@ def folded(kind):
     if f is None:
         f = _folded[kind] = Folded(kind)
     return f
+
+
+def prepare():
+    """Both kinds' Folded made now. Called where names are set (app/playernames.py),
+    never while drawing: a layout then finds its Folded ready, and drawing a name
+    allocates nothing."""
+    folded(SEVEN)
+    folded(OLED)

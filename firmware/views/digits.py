@@ -14,10 +14,11 @@ except ImportError:
     def const(__x):
         return __x
 
+import sys
+
 from cowboy import codes as C
 from cowboy import facts as F
 from draw.blit import fill
-from draw.fold import folded, SEVEN, CAP
 from draw.text import Text
 from ticks import ticks_diff
 from views import ui as U
@@ -25,10 +26,21 @@ from views import items as I
 from views.seat import turn, blink, outcome, field_balls, hall
 from views.words import (REASON4, NOTE4, CUE4, MENU4, MENU8, RULE4, ONOFF4, ONOFF8, BUILD4,
                          NOTICE4, RUN4, NEED4, LOST4, BEST4, INN4, AVG4, FOULS4, HELLO4,
-                         PREVIEW4, OFFER4, OPENER4, pick)
+                         PREVIEW4, pick)
 
 _SPACE = const(32)
-_NAMES = folded(SEVEN)         # every seat's name as seven segments draw it (draw/fold.py)
+_NAMES = None    # every seat's name as this display draws it (draw/fold.py Folded)
+
+
+def _folded():
+    """_NAMES, made when a seat first has a name: a board whose players have none
+    never loads draw/fold.py."""
+    global _NAMES
+    m = sys.modules.get("draw.fold")    # app/playernames.py loaded it, made its Folded
+    if m is None:                       # (names set some other way: a test's panel)
+        from draw import fold as m
+    _NAMES = m.folded(m.SEVEN)
+    return _NAMES
 
 
 def item4(t, seat, k):
@@ -174,27 +186,16 @@ def _name(t, seat, i, width):
     """Seat i's name, its first `width` (4 or 8) digits; the player number
     (`P  1`, `PLAYEr 1`) when it has nothing seven segments can draw (draw/fold.py)."""
     f = _NAMES
-    if f.refresh(seat.names, i):
-        t.part(f.text, i * CAP, f.cut4[i] if width == 4 else f.cut8[i])
+    if f is None and seat.names[i]:
+        f = _folded()
+    if f is not None and f.refresh(seat.names, i):
+        t.part(f.text, i * f.cap, f.cut4[i] if width == 4 else f.cut8[i])
     elif width == 4:
         t.s(HELLO4)
         t.n(i + 1, 3)
     else:
         t.s(b"PLAYEr ")
         t.n(i + 1)
-
-
-def _offer(t, seat, now_ms, digits):
-    """The desk's offer: `oFFr` and the seat's number in the offered game (`P  2`,
-    the opener `oP 1`), taking turns on 4 digits, side by side on 8."""
-    if digits == 4 and (now_ms // U.PAGE_MS) & 1 == 0:
-        t.s(OFFER4)
-        return
-    if digits == 8:
-        t.s(OFFER4)
-        t.at(5)
-    t.s(OPENER4 if seat.at_table else b" P")
-    t.n(seat.index + 1, digits - 2 if digits == 4 else 1)
 
 
 def _rule4(t, k, on):
@@ -264,7 +265,7 @@ class Layout4:
             item4(t, seat, 0)
             return t
         if m == I.MAIN_OFFER:
-            _offer(t, seat, now_ms, 4)
+            hall().offer7(t, seat, now_ms, 4)
             return t
         k = turn(seat, now_ms, not seat.urgent) if seat.count else -1
         if k >= 0:
@@ -328,7 +329,7 @@ class Layout8:
                 t.n(seat.value)
             return t
         if m == I.MAIN_OFFER:
-            _offer(t, seat, now_ms, 8)
+            hall().offer7(t, seat, now_ms, 8)
             return t
         if m == I.MAIN_MENU:
             a = seat.args[0]
@@ -355,16 +356,18 @@ class Layout8:
         # items (not with an urgent one); else `P1`, shown only without items
         i = seat.index
         f = _NAMES
-        if seat.names[i] is not f.src[i]:
+        if f is None and seat.names[i]:
+            f = _folded()
+        if f is not None and seat.names[i] is not f.src[i]:
             f.refresh(seat.names, i)          # (a name changed: folded once)
-        named = f.len[i] and not seat.urgent
+        named = f is not None and f.len[i] and not seat.urgent
         k = turn(seat, now_ms, named) if seat.count else -1
         if k >= 0:
             item4(t, seat, k)
         elif m == I.MAIN_WIN:
             t.s(b"1St ")
         elif named:
-            t.part(f.text, i * CAP, f.cut4[i])
+            t.part(f.text, i * f.cap, f.cut4[i])  # pyright: ignore[reportOptionalMemberAccess]  named: f
         elif seat.index < 9:
             b = t.buf                  # `P` and the seat's digit, no calls
             b[0] = 80

@@ -1,9 +1,10 @@
-"""The set-up menu's hall items on each display (hall mode only; the layouts
-imports this the first time one shows): the connection, the hall and the table
-name, the name editor. Every text comes from the tables below (their codes are in
+"""Hall mode's views (the layouts import this the first time one shows): the set-up
+menu's hall items (the connection, the hall and the table name, the name editor)
+and the desk's offer of the next game. Every text comes from the tables below (their codes are in
 docs/DISPLAYS.md's legend); rendering allocates nothing."""
 from views import ui as U
 from views import hallui as HU
+from draw.blit import fill
 from views.words import pick
 
 # The connection (hallui.NET_*); the OLED adds ", N UNSENT".
@@ -114,3 +115,74 @@ def editor21(t, seat, a, dark, cols, big, side, bottom):
         t.c(_END21 if i == c and dark else p.name[i])
     if c >= n:
         t.c(_END21)
+
+
+# The desk's offer of the next game (ui.MODE_OFFER, hall mode): the notice, the
+# opener's mark, the OLED's lines (names drawn in capitals, '?' for the rest).
+OFFER4 = b"oFFr"
+OPENER4 = b"oP"
+OFFER21 = b"NEXT: "
+OFFERVS21 = b" V "
+OFFERN21 = b" PLAYERS"
+OFFERKEYS21 = b"OK=START  UNDO=BACK"
+OPENS21 = b" OPENS"
+
+
+def offer7(t, seat, now_ms, digits):
+    """The desk's offer: `oFFr` and the seat's number in the offered game (`P  2`,
+    the opener `oP 1`), taking turns on 4 digits, side by side on 8."""
+    if digits == 4 and (now_ms // U.PAGE_MS) & 1 == 0:
+        t.s(OFFER4)
+        return
+    if digits == 8:
+        t.s(OFFER4)
+        t.at(5)
+    t.s(OPENER4 if seat.at_table else b" P")
+    t.n(seat.index + 1, digits - 2 if digits == 4 else 1)
+
+
+def _offer_name21(t, b, end):
+    """A name (UTF-8 bytes) up to position `end`: ASCII letters in capitals (the
+    font has no lower case), other printable ASCII as it is, any other character
+    as '?'."""
+    for i in range(len(b)):
+        c = b[i]
+        if 0x80 <= c < 0xC0:
+            continue                        # the rest of a character already shown
+        if t.pos >= end:
+            return
+        t.c(c - 32 if 97 <= c <= 122 else c if 32 <= c < 127 else 63)
+
+
+def offer21(t, seat, now_ms, cols, big, bottom):
+    """The desk's offer: who plays whom on the status line (`NEXT: ANNA V BEN`, or
+    the number of players without names), the seat's number big, its name (and
+    `OPENS` for the opener) taking turns with the keys on the item line."""
+    o = seat.offer
+    t.s(OFFER21)
+    names = o.names
+    if names is None:
+        t.n(o.players)
+        t.s(OFFERN21)
+    else:
+        for i in range(o.players):
+            if i:
+                t.s(OFFERVS21)
+            _offer_name21(t, names[i], cols)
+            if t.pos >= cols:
+                break
+    fill(t.buf, cols, t.size - cols, _SPACE)       # what ran past the line
+    t.pos = big
+    t.c(80)                                         # 'P'
+    t.n(seat.index + 1)
+    t.pos = bottom
+    if (now_ms // U.PAGE_MS) & 1:
+        t.s(OFFERKEYS21)
+        return
+    if names is not None and names[seat.index]:
+        _offer_name21(t, names[seat.index], bottom + cols)
+    else:
+        t.s(b"PLAYER ")
+        t.n(seat.index + 1)
+    if seat.at_table:
+        t.s(OPENS21)

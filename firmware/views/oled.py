@@ -12,21 +12,32 @@ try:
 except ImportError:
     def const(__x):
         return __x
+import sys
+
 from cowboy import codes as C
 from cowboy import facts as F
 from draw.blit import fill
-from draw.fold import folded, OLED, CAP
 from draw.text import Text
 from ticks import ticks_diff
 from views import ui as U
 from views import items as I
 from views.seat import turn, blink, outcome, field_balls, hall
 from views.words import (REASON21, NOTE21, REJECT21, FIELD21, CUE21, MENU21, RULE21, ONOFF8,
-                         NOTICE21, PREVIEW21, OFFER21, OFFERVS21, OFFERN21, OFFERKEYS21,
-                         OPENS21, pick)
+                         NOTICE21, PREVIEW21, pick)
 
 _SPACE = const(32)
-_NAMES = folded(OLED)          # every seat's name as the small font draws it (draw/fold.py)
+_NAMES = None    # every seat's name as this display draws it (draw/fold.py Folded)
+
+
+def _folded():
+    """_NAMES, made when a seat first has a name: a board whose players have none
+    never loads draw/fold.py."""
+    global _NAMES
+    m = sys.modules.get("draw.fold")    # app/playernames.py loaded it, made its Folded
+    if m is None:                       # (names set some other way: a test's panel)
+        from draw import fold as m
+    _NAMES = m.folded(m.OLED)
+    return _NAMES
 
 
 _TOP = const(0)
@@ -201,9 +212,11 @@ def _name21(t, seat, i, cells):
     """Seat i's name in at most `cells` cells, or `PLAYER n` when it has none
     that the font can draw (draw/fold.py)."""
     f = _NAMES
-    n = f.refresh(seat.names, i)
-    if n:
-        t.part(f.text, i * CAP, n if n < cells else cells)
+    if f is None and seat.names[i]:
+        f = _folded()
+    n = f.refresh(seat.names, i) if f is not None else 0
+    if n and f is not None:
+        t.part(f.text, i * f.cap, n if n < cells else cells)
     else:
         t.s(b"PLAYER ")
         t.n(i + 1)
@@ -214,53 +227,6 @@ def _upper(t, name):
     for i in range(len(name)):
         c = name[i]
         t.c(c - 32 if 97 <= c <= 122 else c)
-
-
-def _offer_name21(t, b, end):
-    """A name (UTF-8 bytes) up to position `end`: ASCII letters in capitals (the
-    font has no lower case), other printable ASCII as it is, any other character
-    as '?'."""
-    for i in range(len(b)):
-        c = b[i]
-        if 0x80 <= c < 0xC0:
-            continue                        # the rest of a character already shown
-        if t.pos >= end:
-            return
-        t.c(c - 32 if 97 <= c <= 122 else c if 32 <= c < 127 else 63)
-
-
-def _offer21(t, seat, now_ms):
-    """The desk's offer: who plays whom on the status line (`NEXT: ANNA V BEN`, or
-    the number of players without names), the seat's number big, its name (and
-    `OPENS` for the opener) taking turns with the keys on the item line."""
-    o = seat.offer
-    t.s(OFFER21)
-    names = o.names
-    if names is None:
-        t.n(o.players)
-        t.s(OFFERN21)
-    else:
-        for i in range(o.players):
-            if i:
-                t.s(OFFERVS21)
-            _offer_name21(t, names[i], COLS)
-            if t.pos >= COLS:
-                break
-    fill(t.buf, COLS, t.size - COLS, _SPACE)       # what ran past the line
-    t.pos = _BIG
-    t.c(80)                                         # 'P'
-    t.n(seat.index + 1)
-    t.pos = _BOTTOM
-    if (now_ms // U.PAGE_MS) & 1:
-        t.s(OFFERKEYS21)
-        return
-    if names is not None and names[seat.index]:
-        _offer_name21(t, names[seat.index], _BOTTOM + COLS)
-    else:
-        t.s(b"PLAYER ")
-        t.n(seat.index + 1)
-    if seat.at_table:
-        t.s(OPENS21)
 
 
 def _field21(t, field, f):
@@ -316,7 +282,7 @@ class LayoutOLED:
                 t.s(b"HELLO")
             return t
         if m == I.MAIN_OFFER:
-            _offer21(t, seat, now_ms)
+            hall().offer21(t, seat, now_ms, COLS, _BIG, _BOTTOM)
             return t
         if m == I.MAIN_MENU:
             a = seat.args[0]
@@ -350,16 +316,20 @@ class LayoutOLED:
         # this runs for each seat a stroke changes, a call costs some 10 us)
         i = seat.index
         f = _NAMES
-        if seat.names[i] is not f.src[i]:
-            f.refresh(seat.names, i)          # (a name changed: folded once)
-        n = f.len[i]
-        if n:
+        if f is None and seat.names[i]:
+            f = _folded()
+        n = 0
+        if f is not None:
+            if seat.names[i] is not f.src[i]:
+                f.refresh(seat.names, i)      # (a name changed: folded once)
+            n = f.len[i]
+        if n and f is not None:
             c = _NAME_BESIDE
             if m == I.MAIN_OUT:
                 c = _NAME_OUT
             elif m == I.MAIN_SCORE and not seat.at_table:
                 c = _NAME_ALL
-            t.part(f.text, i * CAP, n if n < c else c)
+            t.part(f.text, i * f.cap, n if n < c else c)
         else:
             t.s(b"PLAYER ")
             t.n(i + 1)

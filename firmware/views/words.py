@@ -53,15 +53,6 @@ INN4 = b"In"              # statistics: innings played
 AVG4 = b"A"               # statistics: average
 FOULS4 = b"F"             # fouls in a row; statistics: fouls
 HELLO4 = b"P"             # start-up: the player number
-# The desk's offer of the next game (ui.MODE_OFFER, hall mode): the notice, the
-# opener's mark, the OLED's lines (names drawn in capitals, '?' for the rest).
-OFFER4 = b"oFFr"
-OPENER4 = b"oP"
-OFFER21 = b"NEXT: "
-OFFERVS21 = b" V "
-OFFERN21 = b" PLAYERS"
-OFFERKEYS21 = b"OK=START  UNDO=BACK"
-OPENS21 = b" OPENS"
 # What a previewed stroke says (views/items.py PV_*).
 PREVIEW4 = (b"E", b" 101", b"not3", b"Out?", b"", b"=")
 PREVIEW21 = (b"NO: ", b"WINS THE GAME: 101", b"FAILED OPENING", b"THIRD FOUL: OUT", b"",
