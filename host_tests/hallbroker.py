@@ -193,3 +193,17 @@ def publish(broker, user, messages):
     finally:
         c.disconnect()
         c.loop_stop()
+
+
+def lines_until(proc, word, seconds=30):
+    """A table process's output lines up to the first that starts with `word`."""
+    out = []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        out.append(line.rstrip("\n"))
+        if line.startswith(word):
+            return out
+    raise AssertionError("no %s from the table: %s" % (word, out))

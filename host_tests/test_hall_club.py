@@ -103,19 +103,6 @@ class Desk:
         self.c.loop_stop()
 
 
-def read_until(proc, word, seconds=60):
-    out = []
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        out.append(line.rstrip("\n"))
-        if line.startswith(word):
-            return out
-    raise AssertionError("no %s: %s" % (word, out))
-
-
 def test_a_club_night(tmp_path):
     vendor = hallbroker.vendor()
     broker = hallbroker.Broker(tmp_path / "broker", HALL, TABLES).start()
@@ -147,7 +134,7 @@ def test_a_club_night(tmp_path):
                 cmds += ["cut", "idle", "4000", "desk", "wait-offer", "500"]
             procs[table] = hallbroker.table(tmp_path, broker, vendor, HALL, table, *cmds)
         # t1 mid-game: the second offer waits, the game goes on unchanged
-        early = read_until(procs["t1"], "HALFWAY")
+        early = hallbroker.lines_until(procs["t1"], "HALFWAY", 60)
         desk.send("t1", offer("t1", SECOND[1], SECOND[2], "r1-t1-b"))
         desk.wait("t1", {"id": "r1-t1-b", "answer": "seen", "waits": "game"})
         go_on.write_text("")

@@ -98,20 +98,6 @@ class Answers:
         self.c.loop_stop()
 
 
-def lines_until(proc, word, seconds=30):
-    """The table's output lines up to one starting with `word`."""
-    out = []
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        out.append(line.rstrip("\n"))
-        if line.startswith(word):
-            return out
-    raise AssertionError("no %s from the table: %s\n%s" % (word, out, proc.stderr.read()))
-
-
 def test_hostile_offers_are_refused_and_the_table_plays_on(tmp_path, vendor):
     broker = hallbroker.Broker(tmp_path / "broker", HALL, ["f1"]).start()
     done = tmp_path / "fuzzed"
@@ -122,7 +108,7 @@ def test_hostile_offers_are_refused_and_the_table_plays_on(tmp_path, vendor):
                              "settle", "5000", "wait-offer", "1500", "desk", "state")
     desk = Answers(broker, "f1")
     try:
-        early = lines_until(table, "SETTLED")
+        early = hallbroker.lines_until(table, "SETTLED")
         cases = hostile()
         for payload, what in cases:
             got = desk.send(payload)

@@ -14,8 +14,6 @@ except ImportError:
     def const(__x):
         return __x
 
-import sys
-
 from cowboy import codes as C
 from cowboy import facts as F
 from draw.blit import fill
@@ -23,7 +21,7 @@ from draw.text import Text
 from ticks import ticks_diff
 from views import ui as U
 from views import items as I
-from views.seat import turn, blink, outcome, field_balls, hall
+from views.seat import turn, blink, outcome, field_balls, hall, folded
 from views.words import (REASON4, NOTE4, CUE4, MENU4, MENU8, RULE4, ONOFF4, ONOFF8, BUILD4,
                          NOTICE4, RUN4, NEED4, LOST4, BEST4, INN4, AVG4, FOULS4, HELLO4,
                          PREVIEW4, pick)
@@ -33,13 +31,8 @@ _NAMES = None    # every seat's name as this display draws it (draw/fold.py Fold
 
 
 def _folded():
-    """_NAMES, made when a seat first has a name: a board whose players have none
-    never loads draw/fold.py."""
     global _NAMES
-    m = sys.modules.get("draw.fold")    # app/playernames.py loaded it, made its Folded
-    if m is None:                       # (names set some other way: a test's panel)
-        from draw import fold as m
-    _NAMES = m.folded(m.SEVEN)
+    _NAMES = folded(0)     # draw/fold.py SEVEN: seven segments
     return _NAMES
 
 

@@ -12,8 +12,6 @@ try:
 except ImportError:
     def const(__x):
         return __x
-import sys
-
 from cowboy import codes as C
 from cowboy import facts as F
 from draw.blit import fill
@@ -21,7 +19,7 @@ from draw.text import Text
 from ticks import ticks_diff
 from views import ui as U
 from views import items as I
-from views.seat import turn, blink, outcome, field_balls, hall
+from views.seat import turn, blink, outcome, field_balls, hall, folded
 from views.words import (REASON21, NOTE21, REJECT21, FIELD21, CUE21, MENU21, RULE21, ONOFF8,
                          NOTICE21, PREVIEW21, pick)
 
@@ -30,13 +28,8 @@ _NAMES = None    # every seat's name as this display draws it (draw/fold.py Fold
 
 
 def _folded():
-    """_NAMES, made when a seat first has a name: a board whose players have none
-    never loads draw/fold.py."""
     global _NAMES
-    m = sys.modules.get("draw.fold")    # app/playernames.py loaded it, made its Folded
-    if m is None:                       # (names set some other way: a test's panel)
-        from draw import fold as m
-    _NAMES = m.folded(m.OLED)
+    _NAMES = folded(1)     # draw/fold.py OLED: the OLED's font
     return _NAMES
 
 

@@ -7,6 +7,8 @@ reason of a foul and the run it wiped, a note, the preview of a stroke). The lay
 views/digits.py (4 and 8 digits), views/oled.py (128x64). docs/DISPLAYS.md has the rules with
 pictures. Updating a seat allocates nothing.
 """
+import sys
+
 from cowboy import codes as C
 from cowboy import facts as F
 from views import ui as U
@@ -358,3 +360,14 @@ def hall():
 
 
 _hall_views = None
+
+
+def folded(kind):
+    """draw/fold.py's Folded of a display kind, for a layout when a seat first has a
+    name: a board whose players have none never loads draw/fold.py. Names are set
+    through app/playernames.py, which loads it and makes both kinds' Folded, so
+    this allocates nothing when a layout asks."""
+    m = sys.modules.get("draw.fold")
+    if m is None:                       # (names set some other way: a test's panel)
+        from draw import fold as m
+    return m.folded(kind)
