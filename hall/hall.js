@@ -36,21 +36,22 @@ const CowboyHall = (() => {
   }
 
   // The form shown when the address does not say which broker: it reloads the page
-  // with the settings in the query (bookmark that address on the TV).
-  function form(root, s, withTable) {
+  // with the settings in the query (bookmark that address on the TV). `o`: the
+  // heading, the default user, whether the table is asked for and the hall needed.
+  function form(root, s, o) {
     const f = document.createElement("form");
     f.className = "connect";
     f.method = "get";
     const h = document.createElement("h1");
-    h.textContent = withTable ? "Cowboy overlay: connect" : "Cowboy hall: connect";
+    h.textContent = o.title;
     f.append(h);
     const fields = [
       ["broker", "Broker (WebSockets URL)", s.broker || defaultBroker(), "url", true],
-      ["user", "User", s.user || "hall", "text", false],
+      ["user", "User", s.user || o.user || "hall", "text", false],
       ["password", "Password", s.password, "password", false],
-      ["hall", "Hall (empty: every hall)", s.hall, "text", false],
+      ["hall", o.hallNeeded ? "Hall" : "Hall (empty: every hall)", s.hall, "text", !!o.hallNeeded],
     ];
-    if (withTable) fields.push(["table", "Table", s.table, "text", true]);
+    if (o.table) fields.push(["table", "Table", s.table, "text", true]);
     for (const [name, text, value, type, required] of fields) {
       const label = document.createElement("label");
       label.textContent = text;
@@ -100,20 +101,50 @@ const CowboyHall = (() => {
     }
   }
 
-  // A "names" value (GAME-RECORD.md, firmware/cowboy/names.py): n strings of 1 to 16
-  // characters (code points) and at most 32 bytes of UTF-8, none a control, surrogate
-  // or invisible formatting character, no space or no-break space at either end.
-  const REFUSED = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
+  // One player's name as firmware/cowboy/names.py check_name() has it: null when it
+  // may be a name, else the reason in the same words (the first fault found: not a
+  // string, empty, a refused character, too long, a refused end). Code points are
+  // looked at one by one (a lone surrogate is one), bytes counted as UTF-8.
+  const REFUSED = [
+    [0x0000, 0x001f, "a control character"],
+    [0x007f, 0x009f, "a control character"],
+    [0x200b, 0x200f, "an invisible formatting character"],
+    [0x202a, 0x202e, "an invisible formatting character"],
+    [0x2060, 0x2069, "an invisible formatting character"],
+    [0xd800, 0xdfff, "a surrogate"],
+    [0xfeff, 0xfeff, "an invisible formatting character"],
+  ];
+  const MAX_CHARS = 16;
+  const MAX_BYTES = 32;
+  const hex4 = (cp) => "U+" + cp.toString(16).toUpperCase().padStart(4, "0");
+
+  function checkName(name) {
+    if (typeof name !== "string") return "is not a string";
+    if (!name.length) return "is empty";
+    let chars = 0;
+    let size = 0;
+    let first = -1;
+    let cp = -1;
+    for (const c of name) {
+      cp = c.codePointAt(0);
+      const bad = REFUSED.find(([lo, hi]) => cp >= lo && cp <= hi);
+      if (bad) return "has " + bad[2] + " (" + hex4(cp) + ")";
+      if (first < 0) first = cp;
+      chars++;
+      size += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    }
+    if (chars > MAX_CHARS) return "is longer than " + MAX_CHARS + " characters";
+    if (size > MAX_BYTES) return "is longer than " + MAX_BYTES + " bytes in UTF-8";
+    for (const [end, where] of [[first, "begins"], [cp, "ends"]]) {
+      if (end === 0x20) return where + " with a space";
+      if (end === 0xa0) return where + " with a no-break space (U+00A0)";
+    }
+    return null;
+  }
+
+  // A "names" value (GAME-RECORD.md): n strings, each a name by checkName().
   function namesOk(v, n) {
-    return Array.isArray(v) && v.length === n && v.every((x) => {
-      if (typeof x !== "string" || REFUSED.test(x) || /^[ \u00a0]|[ \u00a0]$/.test(x)) return false;
-      const chars = [...x];
-      if (!chars.length || chars.length > 16) return false;
-      if (chars.some((c) => { const cp = c.codePointAt(0); return cp >= 0xd800 && cp <= 0xdfff; })) {
-        return false;
-      }
-      return new TextEncoder().encode(x).length <= 32;
-    });
+    return Array.isArray(v) && v.length === n && v.every((x) => checkName(x) === null);
   }
 
   // A player as the pages name them: the name when the game has names, else P1, P2 ...
@@ -181,6 +212,68 @@ const CowboyHall = (() => {
     return parts.slice(1);
   }
 
+  // The archive's standings of the night (tools/hall_archive.py, docs/HALL.md
+  // "Standings"), retained on cowboy-archive/<hall>/standings: {hall, night, games,
+  // rows}, each row the columns of `--standings --format jsonl`. A new object, or null.
+  const STANDINGS_COLUMNS = ["rank", "name", "games", "wins", "points", "innings", "average",
+    "best", "fouls", "out"];
+  const MAX_ROWS = 1000;
+
+  function readStandings(text) {
+    const m = parseJSON(text);
+    if (!isObject(m) || !NAME.test(m.hall) || typeof m.night !== "string" ||
+        !/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(m.night) || !intIn(m.games, 0, MAX_NUMBER) ||
+        !Array.isArray(m.rows) || m.rows.length > MAX_ROWS) return null;
+    const rows = [];
+    for (const r of m.rows) {
+      if (!isObject(r) || checkName(r.name) !== null) return null;
+      const row = { name: r.name };
+      for (const k of STANDINGS_COLUMNS) {
+        if (k === "name") continue;
+        const v = r[k];
+        if (k === "average" ? !(typeof v === "number" && v >= 0 && v <= 101) : !intIn(v, 0, MAX_NUMBER)) {
+          return null;
+        }
+        row[k] = v;
+      }
+      rows.push(row);
+    }
+    return { hall: m.hall, night: m.night, games: m.games, rows };
+  }
+
+  // The hall of a standings topic cowboy-archive/<hall>/standings, or null.
+  function standingsTopic(topic) {
+    const parts = topic.split("/");
+    return parts.length === 3 && parts[0] === "cowboy-archive" && NAME.test(parts[1]) &&
+      parts[2] === "standings" ? parts[1] : null;
+  }
+
+  // The standings as a table (every cell text).
+  function standingsTable(st) {
+    const heads = ["#", "Player", "Games", "Wins", "Points", "Innings", "Average", "Best",
+      "Fouls", "Out"];
+    const table = el("table", "standings");
+    const cap = el("caption", "", "Standings, night of " + st.night + ": " + st.games +
+      (st.games === 1 ? " game" : " games"));
+    table.append(cap);
+    const head = el("tr");
+    for (const h of heads) head.append(el("th", "", h));
+    const thead = el("thead");
+    thead.append(head);
+    table.append(thead);
+    const body = el("tbody");
+    for (const r of st.rows) {
+      const tr = el("tr");
+      for (const k of STANDINGS_COLUMNS) {
+        const v = k === "average" ? r.average.toFixed(2) : String(r[k]);
+        tr.append(el("td", k === "name" ? "who" : "num", v));
+      }
+      body.append(tr);
+    }
+    table.append(body);
+    return table;
+  }
+
   const WHAT = { state: "state", status: "status", action: "action", game: "game record" };
 
   // Keeps every table (key "hall/table") and the finished games; `changed(table)`
@@ -191,6 +284,8 @@ const CowboyHall = (() => {
       this.finished = [];             // newest first
       this.refused = 0;               // messages dropped, of every table and topic
       this.onRefused = () => {};
+      this.standings = new Map();     // hall -> the archive's standings
+      this.onStandings = () => {};
       this.onTable = onTable;
       this.onFinished = onFinished;
     }
@@ -208,6 +303,11 @@ const CowboyHall = (() => {
 
     // A message as MQTT.js hands it over (`payload` bytes, or a string).
     receive(topic, payload) {
+      const sh = standingsTopic(topic);
+      if (sh) {
+        this.standingsIn(topic, sh, payload);
+        return;
+      }
       const where = readTopic(topic);
       if (!where) {
         this.refuse("a topic outside cowboy/<hall>/<table>/<kind> with valid names: " +
@@ -241,6 +341,29 @@ const CowboyHall = (() => {
           WHAT[kind]) + " on " + topic);
         this.mark(t, kind, "unreadable " + WHAT[kind]);
       }
+    }
+
+    standingsIn(topic, hall, payload) {
+      if (!payload.length) {
+        this.standings.delete(hall);
+        this.onStandings(hall);
+        return;
+      }
+      let st = null;
+      if (payload.length <= MAX_MESSAGE) {
+        try {
+          st = readStandings(typeof payload === "string" ? payload
+            : new TextDecoder("utf-8", { fatal: true }).decode(payload));
+        } catch (e) {
+          st = null;
+        }
+      }
+      if (!st || st.hall !== hall) {
+        this.refuse("unreadable standings on " + topic);
+        return;
+      }
+      this.standings.set(hall, st);
+      this.onStandings(hall);
     }
 
     refuse(why) {
@@ -367,11 +490,11 @@ const CowboyHall = (() => {
   }
 
   // ---- the broker ---------------------------------------------------------------------------
-  // Subscribes (read-only) to every table of `s.hall` (all halls when empty), or to one
-  // table; `status(text, ok)` reports the connection.
-  function connect(s, hall, status) {
-    const prefix = "cowboy/" + (s.hall || "+") + "/" + (s.table || "+") + "/";
-    const topics = ["state", "status", "action", "game"].map((k) => prefix + k);
+  // A connection to the broker of settings `s` (MQTT.js over WebSockets): subscribes
+  // to `topics` (QoS 1) on every (re)connect, hands each message to `onMessage(topic,
+  // payload)` (an exception is logged, never thrown into MQTT.js: its stream would
+  // stop); `status(text, ok)` reports the connection. The MQTT.js client.
+  function open(s, topics, status, onMessage) {
     const id = "cowboy-view-" + Math.random().toString(16).slice(2, 10);
     const client = mqtt.connect(s.broker, {
       username: s.user || undefined,
@@ -399,12 +522,21 @@ const CowboyHall = (() => {
     client.on("error", (e) => status("broker: " + (e && e.message ? e.message : e), false));
     client.on("message", (topic, payload) => {
       try {
-        hall.receive(topic, payload);
-      } catch (e) {                   // never into MQTT.js: its stream would stop
+        onMessage(topic, payload);
+      } catch (e) {
         console.warn("hall: " + (e && e.message ? e.message : e));
       }
     });
     return client;
+  }
+
+  // Subscribes (read-only) to every table of `s.hall` (all halls when empty), or to one
+  // table, and with `standings` to the archive's standings of the hall(s).
+  function connect(s, hall, status, standings) {
+    const prefix = "cowboy/" + (s.hall || "+") + "/" + (s.table || "+") + "/";
+    const topics = ["state", "status", "action", "game"].map((k) => prefix + k);
+    if (standings) topics.push("cowboy-archive/" + (s.hall || "+") + "/standings");
+    return open(s, topics, status, (topic, payload) => hall.receive(topic, payload));
   }
 
   // ---- a table's game in words and rows ----------------------------------------------------
@@ -468,6 +600,7 @@ const CowboyHall = (() => {
     return box;
   }
 
-  return { PHASES, settings, form, Hall, connect, detail, rows, extras, el, compareNames,
-    readState, parseRecord, readTopic, who, MAX_MESSAGE };
+  return { PHASES, settings, form, Hall, open, connect, detail, rows, extras, el, compareNames,
+    readState, parseRecord, readTopic, who, checkName, parseJSON, isObject, standingsTable,
+    NAME, MAX_MESSAGE };
 })();

@@ -10,7 +10,7 @@
 
   if (!s.broker || !s.table) {
     document.body.classList.add("asking");
-    H.form(root, s, true);
+    H.form(root, s, { title: "Cowboy overlay: connect", table: true });
     return;
   }
   document.title = "Cowboy: " + s.table;

@@ -11,13 +11,14 @@
   const games = document.getElementById("games");
   const footer = document.getElementById("finished");
   const refused = document.getElementById("refused");
+  const aside = document.getElementById("standings");
   const cards = new Map();
   let cols = 0;
   let rowsN = 0;
 
   if (!s.broker) {
     document.body.classList.add("asking");
-    H.form(main, s, false);
+    H.form(main, s, { title: "Cowboy hall: connect" });
     conn.textContent = "not connected";
     return;
   }
@@ -119,6 +120,23 @@
     fit();
   }
 
+  // The archive's standings of the night (of this hall, or of every hall): a panel
+  // beside the tables, shown once the archive has published them.
+  function standings() {
+    const tables = [...hall.standings.keys()].sort(H.compareNames)
+      .filter((h) => !s.hall || h === s.hall)
+      .map((h) => {
+        const t = H.standingsTable(hall.standings.get(h));
+        t.dataset.hall = h;
+        if (!s.hall) t.caption.prepend(h + " · ");
+        return t;
+      });
+    aside.replaceChildren(...tables);
+    aside.hidden = tables.length === 0;
+    cols = 0;
+    fit();
+  }
+
   function status(text, ok) {
     conn.textContent = text;
     conn.classList.toggle("ok", ok);
@@ -132,6 +150,7 @@
   hall.onRefused = (n) => {
     refused.textContent = n + (n === 1 ? " message" : " messages") + " refused";
   };
+  hall.onStandings = standings;
   window.cowboyHall = hall;          // for a look from the browser's console (and tests)
   new ResizeObserver(() => {
     cols = 0;
@@ -139,5 +158,5 @@
   }).observe(main);
   clock();
   setInterval(clock, 10000);
-  H.connect(s, hall, status);
+  H.connect(s, hall, status, true);
 })();

@@ -46,14 +46,17 @@ DESKS = ("desk",)           # the desk page's login: writes the offers (docs/HAL
 def acl_text(hall, tables, writes=(), readers=READERS, desks=DESKS):
     """The ACL of docs/HALL.md: each table writes under its own topic only and
     reads only its own offer topic, the pages (one read-only login each) and the
-    archive read, the desk (one login per open desk page) reads and writes the
+    archive read, the archive writes the hall's standings, the desk (one login per open desk page) reads and writes the
     hall's offers; `writes`: more (user, topic) a table may write (a name it is to
     be renamed to)."""
     out = []
-    for r in tuple(readers) + ("archive",):
-        out += ["user %s" % r, "topic read cowboy/#", ""]
+    for r in readers:
+        out += ["user %s" % r, "topic read cowboy/#", "topic read cowboy-archive/#", ""]
+    out += ["user archive", "topic read cowboy/#",
+            "topic write cowboy-archive/%s/standings" % hall, ""]
     for d in desks:
-        out += ["user %s" % d, "topic read cowboy/#", "topic readwrite cowboy-desk/%s/#" % hall, ""]
+        out += ["user %s" % d, "topic read cowboy/#", "topic read cowboy-archive/#",
+                "topic readwrite cowboy-desk/%s/#" % hall, ""]
     for t in tables:
         out += ["user %s" % t, "topic write cowboy/%s/%s/#" % (hall, t)]
         out += ["topic write " + topic for user, topic in writes if user == t]

@@ -18,7 +18,10 @@ number: a record sent again is ignored, a longer one (a game finished again afte
 an undo) replaces the shorter, and so does one of as many actions with other
 players' names (a correction on the board). A message is acknowledged to the broker only once it
 is stored and committed (paho-mqtt, manual acknowledgement): an archive stopped
-while storing gets it again on its next start. --export writes one JSON object per
+while storing gets it again on its next start. After each game it stores it
+publishes the standings of that game's hall and night (as --standings --hall
+computes them) as one retained JSON message on cowboy-archive/<hall>/standings,
+for the hall page's standings panel. --export writes one JSON object per
 game; --results prints per table and night the winner, the scores, the innings and
 the best inning of each player, and the players' names when the game has them. --standings ranks the players of one night (the
 latest in the archive, or --night; every hall, or --hall) by name across its
@@ -221,6 +224,29 @@ def write_rows(rows, fields, fmt, out):
         out.write((json.dumps(obj, ensure_ascii=False) + "\n").encode("utf-8"))
 
 
+STANDINGS_TOPIC = "cowboy-archive/%s/standings"     # outside every table's tree
+
+
+def standings_message(archive, hall):
+    """The standings of `hall`'s latest night as the archive publishes them:
+    {"hall", "night", "games", "rows"}, each row an object of FIELDS as
+    --standings --format jsonl writes it (the average a number). UTF-8 bytes."""
+    night, stored = archive.night(None, hall)
+    games = []
+    for n, h, t, g, received, text in stored:
+        try:
+            games.append(seats(text))
+        except ArchiveError:
+            pass
+    rows = []
+    for r in standings(games):
+        obj = dict((f, r[f]) for f in FIELDS)
+        obj["average"] = float(obj["average"])
+        rows.append(obj)
+    return json.dumps({"hall": hall, "night": night, "games": len(games), "rows": rows},
+                      ensure_ascii=False).encode("utf-8")
+
+
 def write_standings_text(rows, night, count, out):
     lines = ["Standings, night of %s: %d game%s" % (night, count, "" if count == 1 else "s"),
              "%4s  %-16s  %5s  %4s  %6s  %7s  %7s  %4s  %5s  %3s"
@@ -373,6 +399,7 @@ def listen(archive, opts, out):
 
     def on_message(c, userdata, msg):
         where = ascii(msg.topic[:80])
+        what = None
         try:
             what = receive(archive, msg.topic, msg.payload)
         except ArchiveError as e:
@@ -387,6 +414,13 @@ def listen(archive, opts, out):
             if what != "same":
                 state["seen"] += 1
         c.ack(msg.mid, msg.qos)         # stored and committed (or refused for good)
+        if what not in (None, "same"):
+            hall = msg.topic.split("/")[1]
+            try:
+                c.publish(STANDINGS_TOPIC % hall, standings_message(archive, hall), qos=1,
+                          retain=True)
+            except Exception as e:      # the standings are a courtesy: storing goes on
+                say("standings of %s not published: %s" % (hall, e))
         if opts["games"] and state["seen"] >= opts["games"]:
             c.disconnect()
 

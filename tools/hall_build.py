@@ -7,7 +7,8 @@ serve it on localhost.
 `build` copies plain files that any static host can serve:
   index.html, view.js, hall.css          the hall view (hall/)
   overlay.html, overlay.js, overlay.css  the per-table overlay (hall/)
-  hall.js                                what both pages share (hall/)
+  desk.html, desk.js, desk.css           the desk: roster, pairings, offers, answers
+  hall.js                                what the pages share (hall/)
   mqtt.min.js                            MQTT.js's browser bundle (npm package mqtt,
                                          installed into hall/node_modules by `npm ci`
                                          from hall/package-lock.json)
@@ -22,7 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HALL = os.path.join(ROOT, "hall")
 BUNDLE = os.path.join(HALL, "node_modules", "mqtt", "dist", "mqtt.min.js")
 PAGE = ("index.html", "view.js", "hall.css", "overlay.html", "overlay.js", "overlay.css",
-        "hall.js")
+        "desk.html", "desk.js", "desk.css", "hall.js")
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -49,7 +50,8 @@ def build(out):
 def main(argv):
     hint = ("\nthe hall: http://127.0.0.1:PORT/?broker=ws://BROKER:9001/&user=hall"
             "&password=...&hall=HALL\nan overlay: http://127.0.0.1:PORT/overlay.html"
-            "?...&table=TABLE")
+            "?...&table=TABLE\nthe desk: http://127.0.0.1:PORT/desk.html?broker=...&user=desk"
+            "&password=...&hall=HALL")
     return web_build.site_main(argv, "hall_build.py", build, len(PAGE) + 1,
                                os.path.join(ROOT, "build", "hall"), 8001, "hall", hint)
 
