@@ -355,3 +355,22 @@ def test_keys_and_the_names_editor_allocate_nothing_with_names_present():
     lines = res.lines()
     assert lines[-1].startswith("HEAP-LOCK-OK"), res.out
     assert lines[-2] == "NAMES-SAME True 李小龙", res.out
+
+
+def test_the_start_up_lasts_a_page_longer_when_a_seat_has_a_name(tmp_path):
+    """A named seat shows its name as a start-up page of its own (views/seat.py):
+    the panel waits for it, so the last page (here a house rule) is not cut short."""
+    from app.panel import Panel
+    from app.settings import Settings
+    from cowboy.game import Game
+    from views import ui as U
+    lengths = []
+    for names in (None, ["Anna", "Ben"]):
+        s = Settings(str(tmp_path) + "/")
+        s.rules = 1
+        p = Panel(Game(), s)
+        if names:
+            p.set_names(names)
+        p.start(0)
+        lengths.append(p.hello_ms)
+    assert lengths[1] == lengths[0] + U.PAGE_MS

@@ -222,8 +222,9 @@ class Panel:
         """Show the start-up pages, then the game; a new game unless `resumed`.
 
         The start-up pages (each display shows them in turn, U.PAGE_MS each): its
-        player number (the wiring check), the display build, what the journal's
-        resume found (`notice`) and each house rule the game plays with. A game
+        player number (the wiring check), its player's name, the display build,
+        what the journal's resume found (`notice`) and each house rule the game
+        plays with. A game
         resumed with its actions and nothing to tell skips them: the wiring check
         shows RESUMED_MS from `shown` (when the board drew it, before the rest of
         the firmware was imported) or `now` (the start of the loop, before the
@@ -250,6 +251,10 @@ class Panel:
                 self.notice = U.NOTICE_CUT
                 self.notice_arg = (j.dropped + 3) // 4     # 4-byte records
         pages = 2 + (self.notice != U.NOTICE_NONE)
+        for n in self.names:
+            if n:
+                pages += 1          # a seat with a name shows it on a page of its own
+                break
         r = self.game.rules
         while r:
             pages += r & 1
