@@ -213,3 +213,21 @@ def test_status_is_the_simulators_words(tmp_path):
     text = " ".join(page)
     for said in ("needs 86 for exactly 90", "(1 foul)", " out", "Game over: P1 wins"):
         assert said in text, said
+
+
+def test_names_from_the_page_show_and_survive_a_power_cut(tmp_path):
+    root = str(tmp_path) + "/"
+    b = webboard.Board("max7219", root, 2)
+    b.advance(3000)                                       # past the start-up pages
+    assert b.set_names("Anna, Ben K") == ""
+    seen = set()
+    for _ in range(6):                                    # the pages take turns
+        b.advance(600)
+        seen.update(t[:4] for t in b.texts().split("\t")[:2])
+    assert {"AnnA", "bEn "} <= seen, seen
+    assert "3 names for 2 players" in b.set_names("A,B,C")
+    assert "begins with a no-break space" in b.set_names("\u00a0Zo")   # refused: nothing changed
+    assert json.loads(b.state())["names"] == ["Anna", "Ben K"]
+    b2 = webboard.Board("max7219", root)                  # the power cut: kept on flash
+    assert json.loads(b2.state())["names"] == ["Anna", "Ben K"]
+    assert json.loads(b2.export_record().splitlines()[0])["names"] == ["Anna", "Ben K"]

@@ -564,6 +564,19 @@ function bindSetup() {
     powerOn();
     say(`New game, ${p} players.`);
   });
+  $("setnames").addEventListener("click", () => {
+    let why;
+    try {
+      why = board.set_names($("names").value);
+      board.advance(100);             // the loop's next flash step keeps them
+      syncFlash();
+    } catch (e) {
+      fail("names", e);
+      return;
+    }
+    if (why) say(`Names not set: ${why}`, true);
+    else say("Names set.");
+  });
   $("power").addEventListener("click", powerCut);
   $("export").addEventListener("click", () => {
     let text;

@@ -290,9 +290,12 @@ class Board:
 
     def state(self):
         """The rules state as GAME-RECORD's state object (for the page's status line
-        and the tests), from tools/record.py."""
+        and the tests), from tools/record.py; with the players' names when they have
+        any, as the replay prints them."""
         import record
-        return record.state_json(self.app.game)
+        from app.playernames import header_names
+        g = self.app.game
+        return record.state_json(g, header_names(self.app.panel.names, g.players))
 
     def in_play(self):
         """How many displays are in play, the first ones (the simulator's rule,
@@ -317,11 +320,30 @@ class Board:
         j.new_game(s.players, s.opener, s.rules)
         j.close()
 
+    def set_names(self, text):
+        """The players' names from the page: "Anna, Ben K", one per seat in order,
+        spaces around each comma dropped (an empty one: that seat without a name).
+        Returns "" once the panel has them (the loop keeps them beside the journal
+        in its next flash step), or why they were refused (then nothing changed)."""
+        names = [n.strip(" ") for n in text.split(",")] if text.strip(" ") else []
+        players = self.app.game.players
+        if len(names) > players:
+            return "%d names for %d players" % (len(names), players)
+        try:
+            self.app.panel.set_names(names)
+        except ValueError as e:
+            return str(e)
+        return ""
+
     # ---- the game record ---------------------------------------------------------
     def export_record(self):
-        """The journal on the page's flash as GAME-RECORD JSON Lines."""
+        """The journal on the page's flash as GAME-RECORD JSON Lines, with the
+        players' names in its header when they have any."""
         import journal as tool
-        return tool.to_json(tool.read_current(self.root)[0])
+        from app.playernames import header_names
+        g = self.app.game
+        return tool.to_json(tool.read_current(self.root)[0],
+                            header_names(self.app.panel.names, g.players))
 
     def import_record(self, text):
         """Check a GAME-RECORD text; when it is good, archive the game in progress
