@@ -26,6 +26,8 @@ figure.
   --emulator DIR the emulator copy to use (default build/pico-emulator)
   --no-checkpoint  the long journal without the checkpoint (journal.ckpt) the firmware
                  writes after a pause in play: the first boot after a full replay
+  --names        the long journal's players named (journal.names beside it, names of
+                 16 characters, accents included): the keys with names drawn
 
 Bad arguments: a message and exit status 2.
 """
@@ -178,6 +180,8 @@ def journal_bytes(lines):
 
 
 CHECKPOINT = True       # --no-checkpoint: the long journal alone
+NAMES = None            # --names: the long journal's players' names (journal.names)
+BENCH_NAMES = ("Anna-Katharina Z", "J\u00f6rg \u00d8stergaard")   # 16 and 15 characters
 
 
 def board_journal(stream, dest, checkpoint=True):
@@ -222,6 +226,12 @@ def device_tree(build, scenario, dest, pio_hz=None):
         f.write('{"players": 2, "opener": 0, "brightness": 8}\n')
     if scenario in ("long", "resume"):
         board_journal(journal_bytes(long_record()), dest, CHECKPOINT)
+        if NAMES:
+            sys.path.insert(0, os.path.join(ROOT, "firmware"))
+            from app import journalformat as JF
+            from cowboy import names as N
+            with open(os.path.join(dest, JF.NAMES), "wb") as f:
+                f.write(N.to_bytes(list(NAMES)))
 
 
 # ---- plans (what the emulated hands do) ----------------------------------------------------
@@ -1222,7 +1232,7 @@ DEFINITIONS = {
 
 
 def main(argv):
-    global CHECKPOINT
+    global CHECKPOINT, NAMES
     builds, scenarios, jobs, quick, only_analyse, pio_hz = [], [], 2, False, False, None
     releases = []
     out, result_path = OUT, RESULT
@@ -1265,6 +1275,8 @@ def main(argv):
                 quick = True
             elif a == "--no-checkpoint":
                 CHECKPOINT = False
+            elif a == "--names":
+                NAMES = BENCH_NAMES
             elif a == "--analyse":
                 only_analyse = True
             else:
