@@ -87,6 +87,18 @@ class Text:
             d += 1
         self.pos = p
 
+    def ascii21(self, b, end):
+        """A name (UTF-8 bytes) up to position `end`, for the OLED's font: letters in
+        capitals, other printable ASCII as it is, any other character one '?' (the
+        set-up menu and the desk's offer; the game's pages fold names, draw/fold.py)."""
+        for i in range(len(b)):
+            c = b[i]
+            if 0x80 <= c < 0xC0:
+                continue                    # the rest of a character already shown
+            if self.pos >= end:
+                return
+            self.c(c - 32 if 97 <= c <= 122 else c if 32 <= c < 127 else 63)
+
     def same(self, other):
         return self.buf == other.buf
 

@@ -141,19 +141,6 @@ def offer7(t, seat, now_ms, digits):
     t.n(seat.index + 1, digits - 2 if digits == 4 else 1)
 
 
-def _offer_name21(t, b, end):
-    """A name (UTF-8 bytes) up to position `end`: ASCII letters in capitals (the
-    font has no lower case), other printable ASCII as it is, any other character
-    as '?'."""
-    for i in range(len(b)):
-        c = b[i]
-        if 0x80 <= c < 0xC0:
-            continue                        # the rest of a character already shown
-        if t.pos >= end:
-            return
-        t.c(c - 32 if 97 <= c <= 122 else c if 32 <= c < 127 else 63)
-
-
 def offer21(t, seat, now_ms, cols, big, bottom):
     """The desk's offer: who plays whom on the status line (`NEXT: ANNA V BEN`, or
     the number of players without names), the seat's number big, its name (and
@@ -168,7 +155,7 @@ def offer21(t, seat, now_ms, cols, big, bottom):
         for i in range(o.players):
             if i:
                 t.s(OFFERVS21)
-            _offer_name21(t, names[i], cols)
+            t.ascii21(names[i], cols)
             if t.pos >= cols:
                 break
     fill(t.buf, cols, t.size - cols, _SPACE)       # what ran past the line
@@ -180,7 +167,7 @@ def offer21(t, seat, now_ms, cols, big, bottom):
         t.s(OFFERKEYS21)
         return
     if names is not None and names[seat.index]:
-        _offer_name21(t, names[seat.index], bottom + cols)
+        t.ascii21(names[seat.index], bottom + cols)
     else:
         t.s(b"PLAYER ")
         t.n(seat.index + 1)

@@ -168,11 +168,7 @@ def names21(t, seat):
     name = seat.hall.names[seat.index]
     if not name:
         t.c(45)
-    for i in range(len(name)):
-        b = name[i]
-        if 0x80 <= b < 0xC0:
-            continue
-        t.c(b - 32 if 97 <= b <= 122 else b if b < 0x80 else 63)
+    t.ascii21(name, t.size)
 
 
 def names_editor21(t, seat, dark):
