@@ -12,7 +12,7 @@ WEB_PORT ?= 8000
 HALL_NPM_STAMP := hall/node_modules/.package-lock.json
 HALL_PORT ?= 8001
 
-.PHONY: sim test check test-pico pico-emulator bench bench-pico build deploy export clean venv pictures hardware web web-serve test-web hall
+.PHONY: sim test check test-pico pico-emulator micropython bench bench-pico build deploy export clean venv pictures hardware web web-serve test-web hall
 
 venv: $(STAMP)
 
@@ -57,8 +57,8 @@ check: $(STAMP) $(NPM_STAMP)
 ## deploy, deploy again, export, every build playing, a power cut, damaged packs. Needs the
 ## pico-emulator instrument ($(PICO_EMULATOR), copied into build/) and socat (installed).
 PICO_EMULATOR ?= ../shared/pico-emulator
-test-pico: pico-emulator $(STAMP)
-	$(BIN)/python tools/deploy.py build
+test-pico: pico-emulator micropython $(STAMP)
+	$(BIN)/python tools/deploy.py build --hall
 	$(BIN)/python -m pytest -n 2 -q --durations=0 host_tests/pico
 
 # The instrument in build/pico-emulator (copied, then its own setup.sh) and socat.
@@ -70,6 +70,13 @@ pico-emulator:
 	build/pico-emulator/setup.sh >/dev/null
 	@command -v socat >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 	  apt-get install -y -qq socat >/dev/null; } || { echo "make test-pico: needs socat"; exit 1; }
+
+## MicroPython for the Pico and the Pico W with a ROMFS partition for the scoreboard's
+## modules, built from source: build/micropython/*.uf2, the files to flash (docs/DEPLOY.md,
+## "The project's MicroPython image"). Installs Debian's Arm compiler when missing (root).
+## MICROPYTHON_SRC=TARBALL: the release's source (default: beside the checkout, or git).
+micropython: $(STAMP)
+	$(BIN)/python tools/mpimage.py build
 
 ## The scoreboard in a browser: a static site in build/web/ (docs/WEB.md).
 web: $(NPM_STAMP)
@@ -99,10 +106,11 @@ $(HALL_NPM_STAMP): hall/package.json hall/package-lock.json
 bench: $(STAMP)
 	$(BIN)/python tools/bench.py
 
-## The figures on an emulated Pico (MicroPython v1.24.1 and v1.26.1 in build/pico-emulator)
+## The figures on an emulated Pico and Pico W (the project's image; build/pico-emulator)
 ## with their real-board estimates, every build: build/bench-pico.json.
-## BENCH_PICO="--build oled4 --quick --release 1.26.1": one build, short game, one release.
-bench-pico: $(STAMP)
+## BENCH_PICO="--build oled4 --quick --target picow-R": one build, short game, the Pico W
+## (R: tools/releases.py BUILT; --target lists the boards).
+bench-pico: pico-emulator micropython $(STAMP)
 	$(BIN)/python tools/bench_pico.py $(BENCH_PICO)
 
 ## The tree that goes onto the board, compiled: build/device/.

@@ -8,6 +8,6 @@ compiles this file at every start.
 import fastimport
 fastimport.setup()
 import machine  # noqa: E402
-from app import watchdog  # noqa: E402
+import watchdog  # noqa: E402
 
 watchdog.shared(machine.WDT, machine.Timer).start()

@@ -81,7 +81,7 @@ def make(watchdog=None, root="/"):
         # display modules are imported (display/hello.py); without one (or if a
         # write fails) it is drawn live below, as on the other builds
         from display import hello
-        data = hello.read(name, root)
+        data = hello.read(name)
         if data is not None and hello.play(data, {build["buses"][b]["id"]: bus[b]
                                                   for b in bus}, fifo):
             shown = time.ticks_ms()
@@ -136,7 +136,7 @@ def start(root="/"):
     `network` (the Pico W's, docs/HALL.md)."""
     import fastimport
     fastimport.speak()          # a damaged pack, found while boot.py ran
-    from app import watchdog
+    import watchdog
     wd = watchdog.shared(machine.WDT, machine.Timer)   # the one boot.py started
     wd.start()
     app = make(watchdog=wd, root=root)
@@ -151,7 +151,7 @@ def start(root="/"):
 
 def run(app):
     """The main loop under the watchdog, until Ctrl-C (app/watchdog.py run())."""
-    from app import watchdog
+    import watchdog
     watchdog.run(lambda: app.run(time.ticks_ms, time.sleep_ms, ticks_us=time.ticks_us,
                                  started=lambda: report(app)), app.watchdog)
 

@@ -1,24 +1,31 @@
-"""Faster imports at start-up on the Pico (boot.py imports it first, then setup()).
+"""Where the firmware's modules come from, decided once at start-up (boot.py imports it first).
 
 Importing it puts the built-in modules the firmware uses into sys.modules, so that no import
-searches the filesystem for them; setup() mounts PACK (every compiled module and the recorded
-wiring checks in one file, written by tools/deploy.py build) at MOUNT, first on sys.path, as a
-read-only folder, only when its CRC-32 holds. Otherwise the separate .mpy files are imported and
-NOTE says why (main.py prints it: speak()). The costs, the checks and PACK's layout:
-docs/DEPLOY.md, "`make build`" and "The pack's layout".
+searches the filesystem for them. setup() then puts CODE first on sys.path: ROM, the ROMFS image
+of the project's MicroPython (the modules' bytecode runs from flash), when its CRC-32 holds; else
+PACK (every compiled module and the recorded wiring checks in one file, on an official
+MicroPython image) mounted at MOUNT as a read-only folder, when its CRC-32 holds; else LIB, the
+separate .mpy files a deploy always leaves. NOTE says why an image or a pack there is not used
+(main.py prints it: speak()). The costs, the checks and the layouts: docs/DEPLOY.md, "`make
+build`", "The pack's layout" and "The project's MicroPython image".
 """
 import sys
 
+ROM = "/rom"                # where MicroPython mounts the ROMFS image
 MOUNT = "/pack"
+LIB = "/lib"
 PACK = "pack.bin"
 MAGIC = b"CWP2"
 HEAD = 20                   # MAGIC and four numbers
 ENTRY = 8                   # offset and size of one file
+ROM_HEADER = b"\xd2\xcd\x31"  # a ROMFS image's first bytes
+ROM_CHECK = b"\x01\x08CWR1"    # the image's last record, before its CRC-32 (tools/romfs.py)
 BUILTINS = ("array", "binascii", "gc", "io", "json", "machine", "os", "time", "vfs")
 _EROFS = 30                 # errno: a read-only file system
 _ENOENT = 2
 _PIECE = 255                # what import reads at a time (MP_STREAM_GET_BUFFER_SIZE)
-NOTE = None                 # why the pack is not used, when it is not
+CODE = LIB                  # the folder the firmware's modules are imported from
+NOTE = None                 # why an image or a pack on the board is not used
 
 
 def speak():
@@ -29,9 +36,11 @@ def speak():
 
 
 def builtin(name):
-    """The built-in module `name`, or None: imported with an empty search path,
-    so that no file of that name is looked for on the filesystem (nor in the
-    pack)."""
+    """The module `name` already loaded, else the built-in one, or None: imported
+    with an empty search path, so that no file of that name is looked for."""
+    m = sys.modules.get(name)
+    if m is not None:
+        return m
     path = sys.path[:]
     sys.path.clear()
     try:
@@ -57,7 +66,7 @@ from binascii import crc32  # noqa: E402
 
 
 def _u32(b, at):
-    return int.from_bytes(b[at:at + 4], "little")
+    return int.from_bytes(bytes(b[at:at + 4]), "little")
 
 
 class Pack:
@@ -213,24 +222,82 @@ class _File(io.IOBase):
         pass
 
 
-def setup(root="/"):
-    """Mount the pack under root when it is whole; returns True when the
-    firmware's modules are imported from it."""
-    global NOTE
-    import gc
-    try:
-        f = open(root + PACK, "rb")
-    except OSError:
-        return False
+def rom_image():
+    """The ROMFS partition's bytes (a memoryview of flash), or None when this
+    MicroPython has no ROMFS."""
     try:
         import vfs
-        vfs.mount(Pack(f), MOUNT)
-    except Exception as e:       # any failure: the separate .mpy files, as without one
-        f.close()
-        NOTE = ("fastimport: %s not used (%s); the firmware loads from its .mpy files"
-                % (PACK, e))
-        return False
-    finally:
-        gc.collect()            # the check's pieces, before any module is loaded
-    sys.path.insert(0, MOUNT)
-    return True
+        dev = vfs.rom_ioctl(2, 0)       # the partition (an int: none)
+    except (ImportError, AttributeError, OSError):
+        return None
+    return None if type(dev) is int else memoryview(dev)
+
+
+def rom_fault(mv):
+    """None when the ROMFS image in `mv` (its partition) is whole, else why not
+    (tools/romfs.py writes the check record and the CRC-32 over what precedes it)."""
+    if bytes(mv[:3]) != ROM_HEADER:
+        return "no image"
+    n = 0
+    at = 3
+    more = True
+    while more and at < 8:      # the length: 7 bits a byte, high bit "more" (a few bytes)
+        more = mv[at] & 0x80
+        n = n << 7 | (mv[at] & 0x7F)
+        at += 1
+    end = at + n
+    if more or end > len(mv) or n < len(ROM_CHECK) + 4:
+        return "image cut short"
+    at = end - 4 - len(ROM_CHECK)
+    if bytes(mv[at:end - 4]) != ROM_CHECK or crc32(mv[:at]) != _u32(mv, end - 4):
+        return "image damaged"
+    return None
+
+
+def setup(root="/", rom=None):
+    """Choose CODE (ROM, the pack at MOUNT, or LIB under `root`) and put it first on
+    sys.path, before the frozen modules, LIB and the root folder; returns CODE.
+    `rom`: the ROMFS partition's bytes (default: this MicroPython's, rom_image())."""
+    global CODE, NOTE
+    import gc
+    code = root + LIB[1:]
+    mv = rom_image() if rom is None else memoryview(rom)
+    if mv is not None:
+        why = rom_fault(mv)
+        if why is None:
+            code = ROM
+        else:
+            _unmount(ROM)       # (MicroPython mounts any image whose header it reads)
+            NOTE = ("fastimport: the ROMFS image is not used (%s); the firmware loads "
+                    "from %s" % (why, code))
+        mv = None
+    if code != ROM:
+        try:
+            f = open(root + PACK, "rb")
+        except OSError:
+            f = None
+        if f is not None:
+            try:
+                import vfs
+                vfs.mount(Pack(f), MOUNT)
+                code = MOUNT
+            except Exception as e:  # any failure: the separate .mpy files, as without one
+                f.close()
+                NOTE = ("fastimport: %s not used (%s); the firmware loads from its .mpy "
+                        "files" % (PACK, e))
+    gc.collect()                # the checks' pieces, before any module is loaded
+    CODE = code
+    for p in ("", ROM, ROM + LIB, code):    # the root folder last, MicroPython's
+        while p in sys.path:                # own ROMFS entries out
+            sys.path.remove(p)
+    sys.path.insert(0, code)
+    sys.path.append("")
+    return code
+
+
+def _unmount(path):
+    try:
+        import vfs
+        vfs.umount(path)
+    except (ImportError, OSError):
+        pass

@@ -42,7 +42,7 @@ def ticks_ms():
 
 
 try:
-    from time import ticks_ms  # noqa: F811  (MicroPython)
+    from time import ticks_ms  # noqa: F811  # pyright: ignore[reportAssignmentType]  the port's, an int
 except ImportError:
     pass
 

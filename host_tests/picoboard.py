@@ -1,7 +1,9 @@
 """The emulated Pico for `make test-pico`: scripted runs and a serial port.
 
 The instrument (../shared/pico-emulator, copied to build/pico-emulator by
-`make test-pico`) boots the official MicroPython UF2s in rp2040js. Two ways in:
+`make test-pico`) boots MicroPython UF2s in rp2040js: the project's image
+(build/micropython/, `make micropython`) and official releases (tools/bench_pico.py
+TARGETS). Two ways in:
 
 - run(): a plan of steps (tools/bench_pico_plan.mjs) on a folder put on the
   board's flash; returns the event log (emulated times), the serial output and
@@ -31,24 +33,29 @@ from fakedisplays import seg_text  # noqa: E402
 
 EMU = os.path.join(ROOT, "build", "pico-emulator")
 DEVICE = os.path.join(ROOT, "build", "device")
-RELEASES = {"1.26.1": "cache/RPI_PICO-20250911-v1.26.1.uf2",
-            "1.24.1": "cache/RPI_PICO-20241129-v1.24.1.uf2"}
 PLAN = os.path.join(TOOLS, "bench_pico_plan.mjs")
+TARGETS = B.TARGETS
+PICO, PICO_W = B.BENCHED          # the project's image on a Pico and on a Pico W
 
 
 def ready():
     """Why the instrument cannot run here, or None."""
+    import mpimage
     if not os.path.isdir(os.path.join(EMU, "node_modules", "rp2040js")):
         return "no emulator in build/pico-emulator (make test-pico sets it up)"
     if not os.path.isdir(DEVICE):
         return "no build/device/ (make test-pico builds it)"
+    for board in mpimage.BOARDS:
+        if not os.path.exists(mpimage.image_path(board)):
+            return "no %s (make test-pico builds it)" % mpimage.image_path(board)
     return None
 
 
-def device_copy(dest, build):
-    """build/device/ as `make deploy BUILD=build` leaves a board, with a new
-    2-player game in its settings (the bench's tree, no journal)."""
-    B.device_tree(build, "short", dest)
+def device_copy(dest, build, target=PICO, hall=None):
+    """build/device/ as `make deploy BUILD=build` leaves a board of `target`, with a
+    new 2-player game in its settings (the bench's tree, no journal); `hall`: the
+    text of its hall.json."""
+    B.device_tree(build, "short", dest, target=TARGETS[target], hall=hall)
     return dest
 
 
@@ -75,17 +82,19 @@ class Run:
                 if e.get("ev") == "mark" and e["name"].startswith(prefix)]
 
 
-def run(plan, app, folder, release="1.26.1", i2c=None, tm1637=None, timeout=900):
-    """Run `plan` (a list of bench plan steps) on the board with `app` on its
-    flash; the output goes to `folder`. Returns a Run."""
+def run(plan, app, folder, target=PICO, i2c=None, tm1637=None, timeout=900, args=()):
+    """Run `plan` (a list of bench plan steps) on a board of `target` with `app` (a
+    device_copy) on its flash; the output goes to `folder`. Returns a Run."""
     os.makedirs(folder, exist_ok=True)
     name = os.path.basename(folder.rstrip("/"))
     path = os.path.join(folder, "plan.json")
     with open(path, "w") as f:
         json.dump({"name": name, "i2c_devices": i2c or {}, "tm1637": tm1637 or [],
                    "steps": plan}, f, indent=1)
+    t = TARGETS[target]
     res = subprocess.run(["node", "src/cli.mjs", "run", PLAN, "--app", app, "--out", folder,
-                          "--save-fs", "--uf2", RELEASES[release]],
+                          "--save-fs", "--board", t.emulated, "--uf2", t.firmware(EMU, app)]
+                         + list(args),
                          cwd=EMU, env=dict(os.environ, BENCH_PLAN=path),
                          capture_output=True, text=True, timeout=timeout)
     with open(os.path.join(folder, "emulator.txt"), "w") as f:
@@ -181,9 +190,11 @@ class SimTrace:
 
 class SerialBoard:
     """The emulated Pico behind a pty (socat), as a USB serial port: flash
-    starts from `app` (None: empty), `release` picks the UF2."""
+    starts from `app` (None: empty), `target` picks the board and its MicroPython
+    (the project's image with an empty ROMFS partition, as `make micropython`
+    writes it)."""
 
-    def __init__(self, work, app=None, release="1.26.1", args=""):
+    def __init__(self, work, app=None, target=PICO, args=""):
         self.work = work
         os.makedirs(work, exist_ok=True)
         self.port = os.path.join(work, "ttyPICO")
@@ -191,9 +202,15 @@ class SerialBoard:
         self.out = os.path.join(work, "out")
         empty = os.path.join(work, "empty")
         os.makedirs(empty, exist_ok=True)
+        t = TARGETS[target]
+        if t.rom:
+            import mpimage
+            uf2 = mpimage.image_path(t.board)
+        else:
+            uf2 = t.firmware(EMU, None)
         env = dict(os.environ, BOARD_APP=app or empty, BOARD_OUT=self.out,
                    BOARD_CONTROL=self.control,
-                   BOARD_ARGS=("--uf2 %s %s" % (os.path.join(EMU, RELEASES[release]), args)))
+                   BOARD_ARGS=("--board %s --uf2 %s %s" % (t.emulated, uf2, args)))
         self.log_file = open(os.path.join(work, "board.log"), "w")
         self.proc = subprocess.Popen(
             ["socat", "-d", "PTY,link=%s,raw,echo=0" % self.port,

@@ -285,6 +285,6 @@ def test_bounds_by_build_and_displays_changed():
     assert w["game shown"]["missed"] == []
 
 
-def test_unknown_release_exits_2(capsys):
-    assert B.main(["--release", "1.19"]) == 2
-    assert "unknown release" in capsys.readouterr().err
+def test_unknown_target_exits_2(capsys):
+    assert B.main(["--target", "pico-1.19"]) == 2
+    assert "unknown target" in capsys.readouterr().err

@@ -33,14 +33,27 @@ def firmware_files():
 def recordings():
     """The OLED builds' recorded wiring checks (test_display_hello.py)."""
     import hellorec
-    return ["hello/%s.bin" % n for n in sorted(config.BUILDS)
+    return ["lib/hello/%s.bin" % n for n in sorted(config.BUILDS)
             if hellorec.recordable(config.BUILDS[n])]
 
 
-def expected_tree():
-    return sorted([p if p in ("boot.py", "main.py") or not p.endswith(".py") else p[:-3] + ".mpy"
-                   for p in firmware_files()] + ["pack.bin"]      # (test_fastimport.py)
-                  + recordings())
+def expected_tree(pack=True, client=False):
+    """The device tree: boot.py's imports at the top, every other module and the
+    recordings under lib/, pack.bin (for a board without ROMFS)."""
+    out = []
+    for p in firmware_files():
+        if p in ("boot.py", "main.py") or not p.endswith(".py"):
+            out.append(p)
+        else:
+            m = p[:-3] + ".mpy"
+            out.append(m if m in deploy_module().BOOT else "lib/" + m)
+    return sorted(out + recordings() + (["pack.bin"] if pack else [])
+                  + (["lib/aiomqttc.mpy"] if client else []))
+
+
+def deploy_module():
+    import deploy
+    return deploy
 
 
 def tree(d):
@@ -61,9 +74,9 @@ def test_make_build_writes_the_device_tree(tmp_path):
         with open(os.path.join(out, p), "rb") as f:
             head = f.read(4)
         if p.endswith(".mpy"):
-            native = p in ("draw/blit_viper.mpy", "chips/tm1637_sio.mpy",
-                          "chips/max7219_viper.mpy", "draw/segments_viper.mpy",
-                          "chips/i2c_viper.mpy")
+            native = p in ("lib/draw/blit_viper.mpy", "lib/chips/tm1637_sio.mpy",
+                          "lib/chips/max7219_viper.mpy", "lib/draw/segments_viper.mpy",
+                          "lib/chips/i2c_viper.mpy")
             # .mpy v6: bytecode only, or Cortex-M0+ (armv6m = 4) for device-only viper
             assert head[:2] == b"M\x06" and head[2] >> 2 == (4 if native else 0), p
         elif p in recordings():
@@ -71,6 +84,16 @@ def test_make_build_writes_the_device_tree(tmp_path):
         elif p != "pack.bin":
             with open(os.path.join(FIRMWARE, p), "rb") as f:
                 assert head == f.read(4), p                        # source kept as is
+    # the ROMFS image beside it holds lib/ (tools/romfs.py), and its check holds
+    import romfs
+    with open(out + ".romfs", "rb") as f:
+        image = f.read()
+    assert romfs.check(image) is None
+    got = dict(romfs.files(image))
+    assert sorted(got) == sorted(p[4:] for p in tree(out) if p.startswith("lib/"))
+    for p, body in got.items():
+        with open(os.path.join(out, "lib", p), "rb") as f:
+            assert f.read() == body, p
 
 
 def test_built_tree_runs_under_micropython(tmp_path):
@@ -79,7 +102,7 @@ def test_built_tree_runs_under_micropython(tmp_path):
                           capture_output=True).returncode == 0
     code = ("from cowboy.game import Game\nimport app.journal as J\n"
             "print(J.__file__)\ng = Game()\ng.new_game(3, 0)\nprint(g.shot(1), g.total(0))\n")
-    out = check(code=code, path=(FAKES, str(tmp_path / "device"))).lines()
+    out = check(code=code, path=(FAKES, str(tmp_path / "device" / "lib"))).lines()
     assert out[0].endswith("app/journal.mpy") and out[1] == "0 1"
 
 
@@ -121,27 +144,49 @@ def test_deploy_copies_only_what_changed_and_keeps_game_data(fake):
     (board / "settings.json").write_text("{}")
     (board / "games").mkdir()
     (board / "games" / "000001.jnl").write_bytes(b"old game")
+    (board / "notes.txt").write_text("the owner's own file")
     res = fake("deploy")
     assert res.returncode == 0, res.stderr
+    assert "no ROMFS partition" in res.stdout
     assert "Copy %d of %d files" % (len(expected_tree()), len(expected_tree())) in res.stdout
     assert sorted(p for p in tree(board) if p.split("/")[0] not in
-                  ("journal.bin", "settings.json", "games")) == expected_tree()
+                  ("journal.bin", "settings.json", "games", "notes.txt")) == expected_tree()
     assert fake.log.read_text().splitlines()[-1] == "reset"
     # again: nothing to copy, still a reset
     res = fake("deploy")
     assert "Copy 0 of" in res.stdout and "up to date" in res.stdout
     # one file changed on the board, a stale source file that would shadow its .mpy
-    (board / "app" / "journal.mpy").write_bytes(b"older build")
-    (board / "app" / "journal.py").write_text("# stale source\n")
-    (board / "app" / "gone.mpy").write_bytes(b"module removed since")
+    (board / "lib" / "app" / "journal.mpy").write_bytes(b"older build")
+    (board / "lib" / "app" / "journal.py").write_text("# stale source\n")
+    (board / "lib" / "app" / "gone.mpy").write_bytes(b"module removed since")
     res = fake("deploy")
     assert "Copy 1 of" in res.stdout and "remove 2 stale" in res.stdout
-    assert "app/journal.mpy" in res.stdout
-    assert not (board / "app" / "journal.py").exists()
-    assert not (board / "app" / "gone.mpy").exists()
+    assert "lib/app/journal.mpy" in res.stdout
+    assert not (board / "lib" / "app" / "journal.py").exists()
+    assert not (board / "lib" / "app" / "gone.mpy").exists()
     assert (board / "journal.bin").read_bytes() == b"CJ-game"
     assert (board / "games" / "000001.jnl").read_bytes() == b"old game"
     assert (board / "settings.json").read_text() == "{}"
+    assert (board / "notes.txt").read_text() == "the owner's own file"
+
+
+def test_deploy_removes_the_layout_before_lib(fake):
+    """A board of the earlier layout (every module at the top, the MQTT client
+    beside them): its program files go, its game data and hall files stay."""
+    board = fake.board
+    for p in ("app/panel.mpy", "cowboy/game.mpy", "hello/oled4.bin", "factory.mpy",
+              "ticks.mpy", "aiomqttc.mpy", "app/watchdog.mpy"):
+        (board / p).parent.mkdir(parents=True, exist_ok=True)
+        (board / p).write_bytes(b"earlier layout")
+    (board / "hall.json").write_text(HALL_SETTINGS)
+    (board / "hall.ack").write_text("3 17\n")
+    res = fake("deploy")
+    assert res.returncode == 0, res.stderr
+    assert "remove 7 stale" in res.stdout
+    for p in ("app", "cowboy", "hello", "factory.mpy", "ticks.mpy", "aiomqttc.mpy"):
+        assert not [q for q in tree(board) if q == p or q.startswith(p + "/")], p
+    assert (board / "hall.json").read_text() == HALL_SETTINGS
+    assert (board / "lib" / "aiomqttc.mpy").exists()     # hall mode keeps its client
 
 
 def test_deploy_copies_the_pack_last_and_makes_the_archive_folder(fake):
@@ -151,19 +196,82 @@ def test_deploy_copies_the_pack_last_and_makes_the_archive_folder(fake):
               if ln.startswith("fs cp")]
     assert copied[-1] == ":pack.bin" and len(copied) == len(expected_tree())
     # a changed module changes the pack: the board's old one is removed first
-    (fake.board / "cowboy" / "game.mpy").write_bytes(b"older build")
+    (fake.board / "lib" / "cowboy" / "game.mpy").write_bytes(b"older build")
     (fake.board / "pack.bin").write_bytes(b"older pack")
     assert fake("deploy").returncode == 0
     lines = fake.log.read_text().splitlines()
-    assert lines[-2].endswith(":pack.bin") and lines[-3].endswith(":cowboy/game.mpy")
+    assert lines[-2].endswith(":pack.bin") and lines[-3].endswith(":lib/cowboy/game.mpy")
     with open(os.path.join(str(fake.board), "pack.bin"), "rb") as f:
         assert f.read(4) != b"olde"
+
+
+ROMFS = str(256 * 1024)
+
+
+def test_deploy_writes_the_romfs_image_last_and_only_when_it_differs(fake, tmp_path):
+    """The project's MicroPython image: the modules go into its ROMFS partition
+    (written last, the old image erased first), lib/ as on any board, no pack."""
+    import romfs
+    board = fake.board
+    (board / "pack.bin").write_bytes(b"a pack of an official image")
+    res = fake("deploy", FAKE_BOARD_ROMFS=ROMFS)
+    assert res.returncode == 0, res.stderr
+    assert "ROMFS partition of 256 KiB" in res.stdout and "bytes to write" in res.stdout
+    assert sorted(tree(board)) == expected_tree(pack=False)
+    log = [ln for ln in fake.log.read_text().splitlines() if not ln.startswith("connect")]
+    assert log[-2:] == ["romfs deploy %s.romfs" % (tmp_path / "device"), "reset"]
+    part = (tmp_path / "romfs.bin").read_bytes()
+    assert romfs.check(part) is None
+    assert sorted(p for p, _ in romfs.files(part)) == \
+        sorted(p[4:] for p in expected_tree(pack=False) if p.startswith("lib/"))
+    # again: nothing to write
+    before = fake.log.read_text()
+    res = fake("deploy", FAKE_BOARD_ROMFS=ROMFS)
+    assert "ROMFS image: the board has it." in res.stdout and "up to date" in res.stdout
+    assert "romfs deploy" not in fake.log.read_text()[len(before):]
+    # a damaged image is written again, after the old one was erased
+    damaged = bytearray(part)
+    damaged[5000] ^= 0xFF
+    (tmp_path / "romfs.bin").write_bytes(bytes(damaged))
+    before = fake.log.read_text()
+    res = fake("deploy", FAKE_BOARD_ROMFS=ROMFS)
+    assert res.returncode == 0 and "bytes to write" in res.stdout
+    now = fake.log.read_text()[len(before):].splitlines()
+    assert now[-2].startswith("romfs deploy") and romfs.check(
+        (tmp_path / "romfs.bin").read_bytes()) is None
+    assert now.index("exec <code>") < now.index(now[-2])
+
+
+def test_deploy_erases_the_old_image_before_copying(fake, tmp_path):
+    """A deploy cut short after the first file copies leaves no old image that the
+    board would run with the new files."""
+    import romfs
+    assert fake("deploy", FAKE_BOARD_ROMFS=ROMFS).returncode == 0
+    (fake.board / "lib" / "cowboy" / "game.mpy").write_bytes(b"older build")
+    part = bytearray((tmp_path / "romfs.bin").read_bytes())
+    part[100] ^= 1
+    (tmp_path / "romfs.bin").write_bytes(bytes(part))
+    res = fake("deploy", FAKE_BOARD_ROMFS=ROMFS, FAKE_BOARD_CUT="fs cp")
+    assert res.returncode == 1                  # the session ended at its first copy
+    assert romfs.check((tmp_path / "romfs.bin").read_bytes()) == "no ROMFS header"
+
+
+def test_a_pico_w_without_romfs_is_sent_to_the_project_image(fake):
+    res = fake("deploy", FAKE_BOARD_MACHINE="Raspberry Pi Pico W with RP2040")
+    assert res.returncode == 1
+    assert "needs the project's MicroPython image" in res.stderr
+    assert "make micropython" in res.stderr and "RPI_PICO_W-v" in res.stderr
+    assert tree(fake.board) == []            # nothing copied
+    res = fake("deploy", FAKE_BOARD_MACHINE="Raspberry Pi Pico W with RP2040",
+               FAKE_BOARD_ROMFS=ROMFS)
+    assert res.returncode == 0, res.stderr
 
 
 def test_deploy_without_a_board_explains_how_to_install(fake):
     res = fake("deploy", FAKE_BOARD="")
     assert res.returncode == 1
     assert "No MicroPython board" in res.stderr and "BOOTSEL" in res.stderr
+    assert "make micropython" in res.stderr
     assert "micropython.org/download/RPI_PICO" in res.stderr
 
 
@@ -363,13 +471,13 @@ def test_deploy_hall_puts_the_settings_and_the_client_on_the_board_and_keeps_the
     assert "Hall mode: table t01 of hall club, broker 192.168.1.10:1883, Wi-Fi club" in res.stdout
     board = fake.board
     assert (board / "hall.json").read_text() == HALL_SETTINGS
-    client = (board / "aiomqttc.mpy").read_bytes()
+    client = (board / "lib" / "aiomqttc.mpy").read_bytes()
     assert client[:2] == b"M\x06"                       # compiled, as the firmware is
     (board / "hall.ack").write_text("3 17\n")            # written by the board itself
     res = fake("deploy")
     assert res.returncode == 0, res.stderr
-    assert "stale" in res.stdout and "removed  aiomqttc" not in res.stdout
-    for name in ("hall.json", "hall.ack", "aiomqttc.mpy"):
+    assert "stale" in res.stdout and "removed  lib/aiomqttc" not in res.stdout
+    for name in ("hall.json", "hall.ack", "lib/aiomqttc.mpy"):
         assert (board / name).exists(), name
 
 

@@ -125,17 +125,18 @@ def test_a_bus_error_stops_the_playing():
     assert 0 < sum(len(b.log) for b in buses.values()) < total
 
 
-def test_a_damaged_recording_is_not_read_or_not_played(tmp_path):
-    root = str(tmp_path) + "/"
-    assert hello.read("oled8", root) is None            # none written
+def test_a_damaged_recording_is_not_read_or_not_played(tmp_path, monkeypatch):
+    import fastimport
+    monkeypatch.setattr(fastimport, "CODE", str(tmp_path))   # where the modules come from
+    assert hello.read("oled8") is None                  # none written
     made = hellorec.write(str(tmp_path))
     assert made == ["hello/oled4.bin", "hello/oled8.bin"]
-    good = hello.read("oled8", root)
+    good = hello.read("oled8")
     assert bytes(good) == hellorec.record("oled8")
     path = os.path.join(str(tmp_path), "hello", "oled8.bin")
     with open(path, "wb") as f:
         f.write(b"XXXX" + bytes(good[4:]))
-    assert hello.read("oled8", root) is None            # not a recording
+    assert hello.read("oled8") is None                  # not a recording
     build, buses, pin, seats, ids = board("oled8")
     assert not hello.play(good[:-1], ids)               # its last transaction cut short
     assert not hello.play(good[:len(good) - 2000] + b"\x00", ids)
@@ -176,7 +177,7 @@ class Burst:
         pass
 
 
-data = hello.read('oled8', %r)
+data = hello.read('oled8')
 for fifo in (False, True):
     bus = Bus()
     print(hello.play(data, {0: bus}, (lambda c: Burst(bus)) if fifo else None))
@@ -195,11 +196,11 @@ def test_micropython_reads_the_recording_from_the_pack_and_plays_it(tmp_path):
             body = f.read()
         with open(os.path.join(root, name), "wb") as f:
             f.write(body)
-    res = run(code=PLAY % (root + "/", root + "/"), path=(root,))
+    res = run(code=PLAY % (root + "/"), path=(root,))
     assert res.status == 0, res.out + res.err
     tx = hellorec.log(config.BUILDS["oled8"])
     line = "%d %d %d %d" % (len(tx), sum(len(t[2]) for t in tx), tx[0][1], tx[-1][2][-1])
-    assert res.lines() == ["True", "True", line, "True", line]
+    assert res.lines() == ["/pack", "True", line, "True", line]
 
 
 def test_the_board_plays_the_recording_first_and_the_drivers_take_it(tmp_path, monkeypatch):
@@ -216,6 +217,8 @@ def test_the_board_plays_the_recording_first_and_the_drivers_take_it(tmp_path, m
     monkeypatch.setattr(time, "ticks_ms", lambda: 0, raising=False)
     monkeypatch.setattr(config, "BUILD", "oled8")
     monkeypatch.setattr(factory, "buses", lambda b: buses)
+    import fastimport
+    monkeypatch.setattr(fastimport, "CODE", str(tmp_path))   # where the modules come from
     hellorec.write(str(tmp_path))
     app = factory.make(root=str(tmp_path) + "/")
     tx = hellorec.log(build)

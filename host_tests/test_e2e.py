@@ -196,7 +196,8 @@ def test_eight_players_in_a_pico_heap(build, tmp_path):
     # Run from the tree itself, so that modules are found by their short paths as
     # on the board ("app/loop.mpy"): each module keeps its path in the heap, and
     # a long temporary directory's would cost kilobytes the board never spends.
-    res = run(code=code, heapsize="192K", path=("../fakes", "."), timeout=120, cwd=out)
+    res = run(code=code, heapsize="192K", path=("../../fakes", ".", ".."), timeout=120,
+              cwd=os.path.join(out, deploy.LIB))
     assert res.status == 0, res.out + res.err
     lines = res.lines()
     assert lines[-1] == "4 5 0 4 6 6 0 8 1 1"       # scores, P1's fouls, P2 to shoot

@@ -1,5 +1,6 @@
-"""The pack of compiled modules (tools/deploy.py build) and firmware/fastimport.py,
-which imports the firmware from it at start-up on the board."""
+"""The pack and the ROMFS image of compiled modules (tools/deploy.py build) and
+firmware/fastimport.py, which imports the firmware from one of them at start-up on
+the board, or from lib/."""
 import os
 import shutil
 
@@ -18,11 +19,13 @@ def device(tmp_path_factory):
 
 
 def compiled(device):
+    """The compiled modules under lib/ (relative to it)."""
     out = []
-    for top, dirs, files in os.walk(device):
+    lib = os.path.join(device, "lib")
+    for top, dirs, files in os.walk(lib):
         for f in files:
-            rel = os.path.relpath(os.path.join(top, f), device).replace(os.sep, "/")
-            if rel.endswith(".mpy") and rel != "fastimport.mpy":
+            rel = os.path.relpath(os.path.join(top, f), lib).replace(os.sep, "/")
+            if rel.endswith(".mpy"):
                 out.append(rel)
     return sorted(out)
 
@@ -40,13 +43,14 @@ def read_all(stream):
         out += bytes(buf[:n])
 
 
-def test_the_pack_holds_every_compiled_module_but_its_loader(device):
+def test_the_pack_holds_every_module_of_lib(device):
     mods = compiled(device)
     assert "views/seat.mpy" in mods and "app/journal.mpy" in mods
+    assert "fastimport.mpy" not in mods and "watchdog.mpy" not in mods   # boot.py's
     with open(os.path.join(device, fastimport.PACK), "rb") as f:
         pack = fastimport.Pack(f)
         for rel in mods:
-            with open(os.path.join(device, rel), "rb") as g:
+            with open(os.path.join(device, "lib", rel), "rb") as g:
                 body = g.read()
             st = pack.stat("/" + rel)
             assert st[0] == 0x8000 and st[6] == len(body), rel
@@ -63,7 +67,7 @@ def test_the_pack_holds_every_compiled_module_but_its_loader(device):
         top = sorted(e[0] for e in pack.ilistdir("/"))
         assert top == ["app", "board", "chips", "cowboy", "display", "draw", "factory.mpy",
                        "hello", "input", "net", "ticks.mpy", "views"]
-        size = os.path.getsize(os.path.join(device, "cowboy", "game.mpy"))
+        size = os.path.getsize(os.path.join(device, "lib", "cowboy", "game.mpy"))
         assert ("game.mpy", 0x8000, 0, size) in list(pack.ilistdir("/cowboy"))
 
 
@@ -97,24 +101,28 @@ def test_micropython_imports_the_firmware_from_the_pack(device, tmp_path):
     only_pack(device, root)
     res = run(code=IMPORT % (root + "/"), path=(root,))
     assert res.status == 0, res.out + res.err
-    assert res.lines() == ["True", "/pack/app/journal.mpy", "0 1", "/pack True"]
+    assert res.lines() == ["/pack", "/pack/app/journal.mpy", "0 1", "/pack True"]
 
 
 def test_a_pack_cut_short_is_not_mounted(device, tmp_path):
     root = str(tmp_path / "board")
     only_pack(device, root, cut=1)
     res = run(code=IMPORT % (root + "/"), path=(root,))
-    assert res.lines()[:2] == ["False", "fastimport: pack.bin not used (pack cut short); "
-                               "the firmware loads from its .mpy files"]
+    assert res.lines()[:2] == [root + "/lib", "fastimport: pack.bin not used (pack cut "
+                               "short); the firmware loads from its .mpy files"]
     assert res.status != 0 and "ImportError" in res.out + res.err  # no separate files
 
 
-def test_deploy_and_loader_agree_on_the_pack():
+def test_deploy_and_loader_agree_on_the_pack_and_the_image():
     import deploy
+    import romfs
     assert (deploy.PACK, deploy.PACK_MOUNT) == (fastimport.PACK, fastimport.MOUNT)
-    assert deploy.PACK_LOADER == "fastimport.mpy"
+    assert (deploy.ROM_MOUNT, "/" + deploy.LIB) == (fastimport.ROM, fastimport.LIB)
+    assert "fastimport.mpy" in deploy.BOOT and "watchdog.mpy" in deploy.BOOT
     assert "vfs.umount(%r)" % fastimport.MOUNT in deploy.DROP.format(
         mount=fastimport.MOUNT, path=fastimport.PACK)
+    assert (fastimport.ROM_HEADER, fastimport.ROM_CHECK) == (romfs.HEADER,
+                                                             romfs.CHECK_RECORD)
 
 
 # ---- damage: nothing damaged is loaded (packkit.py makes the damage) -----------------
@@ -166,7 +174,7 @@ def test_micropython_boots_a_damaged_pack_from_the_mpy_files(device, tmp_path, k
     lines = res.lines()
     said = [ln for ln in lines if ln.startswith("fastimport:")]
     assert len(said) == 1, lines
-    assert lines[:2] == ["False", said[0]], lines       # not mounted
+    assert lines[:2] == [root + "/lib", said[0]], lines     # not mounted
     assert "(pack damaged)" in said[0]
     assert lines[-1] == "0 1"
 
@@ -197,6 +205,99 @@ def test_the_mounted_pack_is_a_read_only_folder(device, tmp_path):
     only_pack(device, root)
     res = run(code=READ_ONLY % (root + "/"), path=(root,), cwd=root)
     assert res.status == 0, res.out + res.err
-    size = os.path.getsize(os.path.join(device, "cowboy/game.mpy"))
-    assert res.lines() == ["True", "True ['app', 'board']", "%d True" % size,
+    size = os.path.getsize(os.path.join(device, "lib/cowboy/game.mpy"))
+    assert res.lines() == ["/pack", "True ['app', 'board']", "%d True" % size,
                            "%d b'M'" % size, "30", "30", "30", "30", "0 1"]
+
+
+# ---- the ROMFS image of the project's MicroPython (tools/romfs.py) -------------------
+
+ROM = """
+import sys, vfs
+import fastimport
+with open(%(image)r, 'rb') as f:
+    part = f.read()
+try:
+    vfs.mount(vfs.VfsRom(part), '/rom')     # as MicroPython does at start-up
+except OSError:
+    pass
+print(fastimport.setup(%(root)r, part))
+fastimport.speak()
+import app.journal as J
+print(J.__file__)
+from cowboy.game import Game
+g = Game()
+g.new_game(3, 0)
+print(g.shot(1), g.total(0))
+print(sys.path[0], sys.path[-1] == '')
+"""
+
+
+def partition(device, tmp_path, damage=None, size=256 * 1024):
+    """The ROMFS partition with the build's image (tools/deploy.py build), erased
+    (0xFF) past it; `damage(bytearray)` changes it."""
+    with open(device.rstrip("/") + ".romfs", "rb") as f:
+        part = bytearray(f.read())
+    part += b"\xff" * (size - len(part))
+    if damage:
+        damage(part)
+    path = tmp_path / "romfs.bin"
+    path.write_bytes(bytes(part))
+    return str(path)
+
+
+def test_micropython_imports_the_firmware_from_the_romfs_image(device, tmp_path):
+    root = str(tmp_path / "board")
+    os.makedirs(root)
+    shutil.copy(os.path.join(device, "fastimport.mpy"), root)    # no lib/, no pack
+    res = run(code=ROM % {"image": partition(device, tmp_path), "root": root + "/"},
+              path=(root,))
+    assert res.status == 0, res.out + res.err
+    assert res.lines() == ["/rom", "/rom/app/journal.mpy", "0 1", "/rom True"]
+
+
+def _flip(at):
+    def damage(part):
+        part[at] ^= 0x10
+    return damage
+
+
+def _erase_from(at):
+    def damage(part):
+        part[at:] = b"\xff" * (len(part) - at)
+    return damage
+
+
+@pytest.mark.parametrize("damage,why", [
+    (_flip(3000), "image damaged"),                 # a bit in a module
+    (_flip(-1), None),                              # past the image: not part of it
+    (_erase_from(100000), "image damaged"),         # a write cut short
+    (_erase_from(0), "no image"),                   # erased first by a deploy
+])
+def test_a_damaged_romfs_image_is_not_used(device, tmp_path, damage, why):
+    """Any change inside the image: the board imports lib/'s modules instead,
+    and says why once."""
+    root = str(tmp_path / "board")
+    shutil.copytree(device, root)
+    os.remove(os.path.join(root, fastimport.PACK))     # a ROMFS board has no pack
+    part = partition(device, tmp_path, damage)
+    res = run(code=ROM % {"image": part, "root": root + "/"}, path=(root,), timeout=60)
+    assert res.status == 0, res.out + res.err
+    lines = res.lines()
+    if why is None:
+        assert lines[:2] == ["/rom", "/rom/app/journal.mpy"], lines
+        return
+    assert lines[:3] == [root + "/lib", "fastimport: the ROMFS image is not used (%s); "
+                         "the firmware loads from %s/lib" % (why, root),
+                         root + "/lib/app/journal.mpy"], lines
+    assert lines[-2:] == ["0 1", root + "/lib True"]
+
+
+def test_the_board_and_the_writer_judge_images_alike(device, tmp_path):
+    """tools/romfs.py check() and fastimport.rom_fault() on the same images."""
+    import romfs
+    for damage in (None, _flip(10), _flip(70000), _erase_from(5), _erase_from(139000)):
+        with open(partition(device, tmp_path, damage), "rb") as f:
+            part = f.read()
+        board = fastimport.rom_fault(memoryview(part))
+        assert (board is None) == (romfs.check(part) is None), damage

@@ -70,7 +70,8 @@ def test_resume_fits_a_pico_heap(tmp_path):
     import deploy                   # tools/ is on sys.path (conftest.py)
     out = str(tmp_path / "device")
     deploy.build(out)
-    assert run("pico", "600", heapsize="192K", firmware=out)[-1] == "OK pico 600"
+    assert run("pico", "600", heapsize="192K", firmware=os.path.join(out, deploy.LIB))[-1] == \
+        "OK pico 600"
 
 
 def test_checkpoint_survives_a_cut_anywhere():

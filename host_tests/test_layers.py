@@ -10,7 +10,7 @@ FIRMWARE = os.path.join(ROOT, "firmware")
 
 # Bottom first. A room is a folder of firmware/ or a module at its top.
 LAYERS = (
-    ("cowboy", "ticks", "fastimport"),   # the rules core; helpers that import nothing
+    ("cowboy", "ticks", "fastimport", "watchdog"),   # the rules core; helpers that import nothing
     ("board",),                          # the builds as data
     ("input", "draw"),                   # key events; glyphs, cells, byte loops
     ("chips",),                          # the display chips and their transports

@@ -5,8 +5,8 @@ import pytest
 
 import fakesystem
 from fakesystem import WDT, Timer
-from app import watchdog
-from app.watchdog import Watchdog, NO_WATCHDOG
+import watchdog
+from watchdog import Watchdog, NO_WATCHDOG
 from mpy import check
 
 MINUTE = 60000
@@ -130,7 +130,7 @@ def test_shared_is_one_object_per_boot():
 FEED = r"""
 import micropython
 import fakesystem
-from app.watchdog import Watchdog
+from watchdog import Watchdog
 wd = Watchdog(fakesystem.WDT, fakesystem.Timer, "/nonexistent/")
 wd.start()
 wd.take()

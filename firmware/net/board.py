@@ -1,10 +1,12 @@
 """Hall mode on a Pico W: Wi-Fi from hall.json, then the publisher (net/hall.py).
 
-Imported by main.py only when the firmware has the `network` module. Joining the
-network is started here and left to the Wi-Fi chip: the publisher's connection
-attempts fail quickly (and are retried with back-off) until it has an address.
+Imported by factory.py only when the firmware has the `network` module; the
+publisher (and the MQTT client, asyncio) only when the board has hall settings.
+Joining the network is started here and left to the Wi-Fi chip: the publisher's
+connection attempts fail quickly (and are retried with back-off) until it has an
+address.
 """
-from net import hall, hallsettings
+from net import hallsettings
 
 
 def start(app, network, root="/"):
@@ -14,6 +16,7 @@ def start(app, network, root="/"):
     wlan = network.WLAN(network.STA_IF)
     wlan.active(True)
     wlan.connect(s["ssid"], s.get("wifi_password", ""))
+    from net import hall
     h = hall.attach(app, root)
     if h is not None:
         h.wlan = wlan               # "no Wi-Fi" in the set-up menu
