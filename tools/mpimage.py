@@ -192,7 +192,14 @@ def build(boards=BOARDS, tarball=None, jobs=2, out=sys.stdout):
     print("MicroPython %s from %s" % (releases.BUILT, tarball or releases.SOURCE_REPO),
           file=out)
     mp, pt = source(tarball, log)
-    env = dict(os.environ, PICO_SDK_PATH=os.path.join(mp, "lib", "pico-sdk"))
+    # the release's own version in the banner, not the git description of a folder
+    # around the tree, and its date: the same tree makes the same image
+    import calendar
+    import time
+    env = dict(os.environ, PICO_SDK_PATH=os.path.join(mp, "lib", "pico-sdk"),
+               MICROPY_GIT_TAG=releases.SOURCE_TAG,
+               SOURCE_DATE_EPOCH=str(calendar.timegm(time.strptime(releases.BUILT_DATE,
+                                                                   "%Y-%m-%d"))))
     env.pop("CMAKE_ARGS", None)         # (it would replace the port's own, board included)
     if pt is not None:
         inst = os.path.join(WORK, "pt")

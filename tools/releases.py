@@ -5,6 +5,7 @@ bench read them here, and host_tests/test_docs.py holds the docs to them.
 # The project's own images (tools/mpimage.py, `make micropython`): this release built
 # from its source tag with a ROMFS partition. What `make test-pico` runs in full.
 BUILT = "1.28.0"
+BUILT_DATE = "2026-04-06"      # its release date: the images' build date (reproducible)
 # Official images run by `make test-pico` in part (a game, the deploy cycle).
 SMOKE = ("1.26.1", "1.24.1")
 # The newest release, whose source is not used here: not tested on a board.

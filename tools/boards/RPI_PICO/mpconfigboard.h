@@ -5,3 +5,7 @@
 #include "boards/RPI_PICO/mpconfigboard.h"
 
 #define MICROPY_HW_ROMFS_BYTES (256 * 1024)
+
+// The banner and sys.implementation._machine say which image this is
+#undef MICROPY_HW_BOARD_NAME
+#define MICROPY_HW_BOARD_NAME "Raspberry Pi Pico (scoreboard image)"
