@@ -23,7 +23,8 @@ from views import hallui as HU
 
 ACK_FILE = "hall.ack"
 ACK_SAVE_MS = 30000
-POLL_MS = 1             # at most one client step per this many ms of loop time
+POLL_MS = 1             # at most one client step per this many ms of loop time,
+QUIET_POLL_MS = 20      # or this many while nothing is to be sent or acknowledged
 RETRY_MIN_MS = 250      # reconnect back-off: first wait, then doubled
 RETRY_MAX_MS = 4000
 KEEPALIVE_S = 10
@@ -57,6 +58,8 @@ class Hall:
         self.too_long = 0           # finished games whose record exceeds records.RECORD_MAX
         self.latest = 0             # the last position after_action() reported
         self._next_poll = 0
+        self._quiet = False         # the client waits for the network: poll less often
+        self._now = False           # poll at the next chance (_wake)
         self._state_sent = None     # the state text last published
         self._state_due = True
         self._cache = None          # (game, [ops]) of an archived game being resent
@@ -90,16 +93,23 @@ class Hall:
         """The journal has stored action `pos` (record value `op`)."""
         self.latest = pos
         self._state_due = True
+        self._wake()
 
     def names_changed(self):
         """The game's names were saved (app/loop.py): its state and record again."""
         self._state_due = True
+        self._wake()
+
+    def _wake(self):            # something to send: the next client step at once
+        self._quiet = False
+        self._now = True
 
     def poll(self, now):
         """One step of the network, when the loop has nothing else to do."""
-        if ticks_diff(now, self._next_poll) < 0:
+        if not self._now and ticks_diff(now, self._next_poll) < 0:
             return
-        self._next_poll = ticks_add(now, POLL_MS)
+        self._now = False
+        self._next_poll = ticks_add(now, QUIET_POLL_MS if self._quiet else POLL_MS)
         if self._task is None:
             self._task = self._create(self._run())
         self._step()
@@ -397,7 +407,9 @@ class Hall:
                 self.errors += 1
             self.connected = False
             await self._drop()
+            self._quiet = True
             await (asyncio.sleep_ms(wait) if _MPY else asyncio.sleep(wait / 1000))
+            self._quiet = False
             wait = min(wait * 2, RETRY_MAX_MS)
 
     async def _drop(self):
@@ -456,7 +468,12 @@ class Hall:
             item = self._next()
             if item is None:
                 self._save_ack()
-                await (mqtt.yield_now() if f else mqtt.pause())
+                if f:
+                    await mqtt.yield_now()
+                else:
+                    self._quiet = True          # until after_action() or a step more
+                    await mqtt.pause()
+                    self._quiet = False
                 continue
             topic, payload, qos, retain, kind, g, n, fp = item
             self.published += 1
