@@ -132,8 +132,7 @@ def make(watchdog=None, root="/"):
 def start(root="/"):
     """The application under the watchdog boot.py started (`cowboy: made <ms>
     shown=<ms>` on the console once the wiring check shows: now, and when it began
-    to show), in hall mode when the firmware has
-    `network` (the Pico W's, docs/HALL.md)."""
+    to show)."""
     import fastimport
     fastimport.speak()          # a damaged pack, found while boot.py ran
     import watchdog
@@ -141,25 +140,38 @@ def start(root="/"):
     wd.start()
     app = make(watchdog=wd, root=root)
     print("cowboy: made %d shown=%d" % (time.ticks_ms(), app.shown_at))
-    # the Pico W's built-in module, or none: not looked for as a file (some 6 ms)
-    network = fastimport.builtin("network")
-    if network is not None:
-        from net import board as hall_board
-        hall_board.start(app, network, root)
     return app
 
 
-def run(app):
-    """The main loop under the watchdog, until Ctrl-C (app/watchdog.py run())."""
+def run(app, root="/"):
+    """The main loop under the watchdog, until Ctrl-C (watchdog.py run())."""
     import watchdog
     watchdog.run(lambda: app.run(time.ticks_ms, time.sleep_ms, ticks_us=time.ticks_us,
-                                 started=lambda: report(app)), app.watchdog)
+                                 started=lambda: started(app, root)), app.watchdog)
+
+
+def started(app, root="/"):
+    """Once the game is resumed and shown and the start-up garbage collected: hall
+    mode when the firmware has `network` (the Pico W's, docs/HALL.md), its modules
+    loaded now, into the room the resume left, not between the game's; then the
+    boot report."""
+    import fastimport
+    # the Pico W's built-in module, or none: not looked for as a file (some 6 ms)
+    network = fastimport.builtin("network")
+    if network is not None:
+        import gc
+        from net import board as hall_board
+        hall_board.start(app, network, root)
+        gc.collect()
+    report(app)
 
 
 def report(app):
     """Boot report, once the game is shown and the start-up garbage collected
     (read by tools/bench_pico.py): now, the heap, and when the journal was read
-    back."""
+    back; then MicroPython's heap summary, with its largest free block."""
     import gc
+    import micropython
     print("cowboy: up %d free=%d alloc=%d resumed=%d" % (
         time.ticks_ms(), gc.mem_free(), gc.mem_alloc(), app.resumed_at))
+    micropython.mem_info()

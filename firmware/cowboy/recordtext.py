@@ -109,15 +109,14 @@ def json_string(s):
     return '"' + "".join(out) + '"'
 
 
-_NUM = ["%d" % i for i in range(256)]          # scores, fouls, players: bytes
 _BALL_LISTS = [", ".join(["%d" % b for b in _mask_list(m)]) for m in range(8)]
-_PLAYER_LISTS = {}                              # out mask -> "1, 3"
 
 
 def _bytes_list(a, n):
+    """Scores or fouls as the list's inside: "3, 0, 12"."""
     if n == 2:
-        return _NUM[a[0]] + ", " + _NUM[a[1]]
-    return ", ".join([_NUM[a[i]] for i in range(n)])
+        return "%d, %d" % (a[0], a[1])
+    return ", ".join(["%d" % a[i] for i in range(n)])
 
 
 def state_json(game, names=None):
@@ -131,16 +130,13 @@ def state_json(game, names=None):
 def _state_json(game):
     n = game.players
     out = game.out
-    outs = _PLAYER_LISTS.get(out)
-    if outs is None:
-        outs = _PLAYER_LISTS[out] = ", ".join(["%d" % (i + 1) for i in range(8)
-                                               if out & (1 << i)])
+    outs = ", ".join(["%d" % (i + 1) for i in range(8) if out & (1 << i)]) if out else ""
     return ('{"players": %d, "scores": [%s], "inning": %d, "shooter": %s, "phase": "%s", '
             '"fouls": [%s], "out": [%s], "winner": %s, "cue_in_hand": %s, "off_table": [%s]}'
             % (n, _bytes_list(game.scores, n), game.inning,
-               "null" if game.phase == C.PHASE_OVER else _NUM[game.shooter + 1],
+               "null" if game.phase == C.PHASE_OVER else "%d" % (game.shooter + 1),
                C.PHASE_NAME[game.phase], _bytes_list(game.fouls, n), outs,
-               "null" if game.winner < 0 else _NUM[game.winner + 1],
+               "null" if game.winner < 0 else "%d" % (game.winner + 1),
                "true" if game.cue_in_hand else "false", _BALL_LISTS[game.off_table & 7]))
 
 
