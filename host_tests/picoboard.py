@@ -139,6 +139,46 @@ def emulated_histories(r, build):
     return out
 
 
+def oled_pixels(shown):
+    """64 rows of 128 ints (1 = lit) of an OLED's visible RAM as emulated_histories()
+    gives it (the firmware drives the panel upright), for fakedisplays.read_oled."""
+    return [[(shown[(y >> 3) * 128 + x] >> (y & 7)) & 1 for x in range(128)]
+            for y in range(64)]
+
+
+def says(build, shown, *words):
+    """Whether the picture `shown` (emulated_histories) shows any of `words`: a
+    seven-segment display's text holds one, or an OLED's text read from its pixels."""
+    if isinstance(shown, str):
+        return any(w in shown for w in words)
+    if not shown:
+        return False
+    from fakedisplays import read_oled
+    text = " ".join(str(v) for v in read_oled(oled_pixels(shown)).values())
+    return any(w in text for w in words)
+
+
+FIGURES = os.path.join(ROOT, "build", "pico-figures.json")
+
+
+def figure(kind, build, values):
+    """Keep `values` measured by a test under FIGURES[kind][build] (docs/PERFORMANCE.md
+    reports them); two test workers may write at once, so each writes under a lock."""
+    import fcntl
+    os.makedirs(os.path.dirname(FIGURES), exist_ok=True)
+    with open(FIGURES + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            with open(FIGURES) as f:
+                data = json.load(f)
+        except (OSError, ValueError):
+            data = {}
+        data.setdefault(kind, {})[build] = dict(values, date_utc=time.strftime(
+            "%Y-%m-%d %H:%M", time.gmtime()))
+        with open(FIGURES, "w") as f:
+            json.dump(data, f, indent=1, sort_keys=True)
+
+
 def sim_shown(model):
     if hasattr(model, "pixels"):
         return _oled(b"".join(bytes(p) for p in model.ram), model.on)

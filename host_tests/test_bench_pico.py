@@ -104,9 +104,13 @@ def test_match_records_finds_the_lost_press():
 
 def test_boot_report_parsed():
     s = "MicroPython\r\ncowboy: up 1454 free=124784 alloc=108880\r\n"
-    assert B.boot_report(s) == (1454, 124784, 108880)
+    assert B.boot_report(s) == (1454, 124784, 108880, None)
     assert B.boot_report("cowboy: up x") is None
     assert B.boot_report("") is None
+    # micropython.mem_info() after it: the largest free block, in 16-byte heap blocks
+    s += ("stack: 572 out of 7936\r\nGC: total: 205184, used: 125392, free: 79792\r\n"
+          " No. of 1-blocks: 2109, 2-blocks: 276, max blk sz: 512, max free sz: 1534\r\n")
+    assert B.boot_report(s) == (1454, 124784, 108880, 1534 * 16)
 
 
 def test_select_build_stores_the_choice_the_board_reads(tmp_path):
@@ -261,7 +265,7 @@ def test_made_report_gives_when_the_wiring_check_showed():
     s = "cowboy: made 460 shown=231\r\ncowboy: up 700 free=1 alloc=2 resumed=651\r\n"
     assert B.resumed_report(s) == 651
     assert B.resumed_report("cowboy: up 700 free=1 alloc=2\r\n") is None
-    assert B.boot_report(s) == (700, 1, 2)
+    assert B.boot_report(s) == (700, 1, 2, None)
 
 
 def test_bounds_by_build_and_displays_changed():

@@ -683,16 +683,39 @@ def rounded(parts):
     return {k: round(v / 1000, 3) for k, v in parts.items()}
 
 
-def boot_report(serial):
-    """(ms since reset, free, alloc) from the firmware's `cowboy: up` line, or None."""
-    for line in serial.splitlines():
+GC_BLOCK = 16            # bytes in one block of MicroPython's heap (32-bit ports)
+
+
+def largest_free(text):
+    """The largest free block, bytes, from the first `micropython.mem_info()` summary
+    in `text` ("max free sz: N", in heap blocks), or None."""
+    at = text.find("max free sz: ")
+    if at < 0:
+        return None
+    digits = text[at + 13:].split()[0].rstrip(",")
+    return int(digits) * GC_BLOCK if digits.isdigit() else None
+
+
+def boot_reports(serial):
+    """[(ms since reset, free, alloc, largest free block or None)] from each of the
+    firmware's `cowboy: up` lines (one per boot) and the heap summary after it."""
+    out = []
+    lines = serial.splitlines()
+    for i, line in enumerate(lines):
         if line.startswith("cowboy: up "):
             w = line.split()
             try:
-                return (int(w[2]), int(w[3].split("=")[1]), int(w[4].split("=")[1]))
+                out.append((int(w[2]), int(w[3].split("=")[1]), int(w[4].split("=")[1]),
+                            largest_free("\n".join(lines[i + 1:i + 4]))))
             except (IndexError, ValueError):
-                return None
-    return None
+                out.append(None)
+    return out
+
+
+def boot_report(serial):
+    """The first boot's report of boot_reports(), or None."""
+    r = boot_reports(serial)
+    return r[0] if r else None
 
 
 # ---- real-board estimates (pure functions: host_tests/test_bench_pico.py) -------------------
@@ -1019,6 +1042,7 @@ def analyse(run, emu, pins):
     up = boot_report(summary["serial"])
     if up:
         out["boot_report"] = {"up_ms": up[0], "heap_free_bytes": up[1], "heap_alloc_bytes": up[2],
+                              "largest_free_bytes": up[3],
                               "resumed_ms": resumed_report(summary["serial"])}
     busy = flash_busy(events)
     layers = estimate_layers(events, build, busy)
@@ -1041,6 +1065,8 @@ def analyse(run, emu, pins):
             parts, est = game_estimate(shown * 1000, ready * 1000, game[1], layers)
             out["boot_to_game_estimate_ms"] = round(est / 1000, 1)
             out["boot_to_game_parts_ms"] = rounded(parts)
+    # when each boot's clock started: a power cut's instant and the time off after it
+    boots = [e["t"] + e.get("off_us", 0) for e in events if e.get("ev") == "reboot"]
     trig = {}                    # key label -> the trigger mark just before it
     last = None
     for e in events:
@@ -1064,8 +1090,10 @@ def analyse(run, emu, pins):
         if k["window_ms"]:
             limit = k["edge_us"] + k["window_ms"] * 1000
         else:   # up to the next page turn (a multiple of PAGE_MS of ticks_ms, which
-            # starts at the reset: one boot per run)
-            limit = (k["edge_us"] // (PAGE_MS * 1000) + 1) * PAGE_MS * 1000
+            # starts at each boot)
+            origin = max([b for b in boots if b <= k["edge_us"]] or [0])
+            page = PAGE_MS * 1000
+            limit = origin + ((k["edge_us"] - origin) // page + 1) * page
         if nxt is not None:
             limit = min(limit, nxt)
         u = update_after(changes, k["edge_us"], limit, busy=busy)
@@ -1141,6 +1169,7 @@ def summarise(build, runs):
     s["boot_2000_journal_ms"] = long_.get("boot_to_picture_ms")
     s["boot_2000_game_ms"] = runs.get("resume", {}).get("boot_to_game_ms")
     s["heap"] = short.get("boot_report")
+    s["heap_resumed"] = runs.get("resume", {}).get("boot_report")
     for k in ("tm1637_clock_period_us", "tm1637_byte_us"):
         if k in short:
             s[k] = short[k]
@@ -1163,10 +1192,14 @@ def table(builds):
     presses not acted on)."""
     head = [f[2] for f in FIGURES]
     rows = ["| build | " + " | ".join(head) + " | boot empty / 2000 | game, 2000 | lost "
-            "| heap free |", "|---" * (len(head) + 5) + "|"]
+            "| heap free / largest block: started, resumed |", "|---" * (len(head) + 5) + "|"]
 
     def f(v):
         return "-" if v is None else "%.1f" % v
+
+    def heap(h):
+        return "-" if not h else "%s / %s" % (h.get("heap_free_bytes", "-"),
+                                              h.get("largest_free_bytes") or "-")
 
     for b, r in builds.items():
         su = r["summary"]
@@ -1176,7 +1209,7 @@ def table(builds):
             f(su.get("boot_empty_journal_ms")), f(su.get("boot_2000_journal_ms")),
             f(su.get("boot_2000_game_ms")),
             su["presses_lost"]["lost"], su["presses_lost"]["journaling_presses"],
-            (su.get("heap") or {}).get("heap_free_bytes", "-")))
+            heap(su.get("heap")) + ", " + heap(su.get("heap_resumed"))))
     return "\n".join(rows)
 
 

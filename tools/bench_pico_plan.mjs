@@ -9,6 +9,7 @@
 //   {"wait_ms": N}                              run N ms of emulated time
 //   {"until_ms": T}                             run until emulated time T ms (since the first reset)
 //   {"align": {"period_ms": P, "phase_ms": F}}  run until the next time t with t mod P == F
+//       (t since the latest boot, as the board's ticks_ms counts)
 //   {"press": PIN, "ms": N, "label": L}         a mark "key:L", then the button held N ms
 //       ("if_triggered": true: only when the last after_* step's event came)
 //   {"after_i2c": {bus, addr, data0, min_len}, "delay_ms": D, "timeout_ms": N, "label": L}
@@ -78,9 +79,11 @@ export default {
         const left = s.until_ms * MS - h.sim.nanos;
         if (left > 0) await h.runFor(left);
       } else if ('align' in s) {
+        // on the board's clock: ticks_ms counts from the latest (re)boot
         const p = s.align.period_ms * MS;
         const f = s.align.phase_ms * MS;
-        let left = (f - (h.sim.nanos % p) + p) % p;
+        const sinceBoot = h.sim.nanos - (h.sim.timeBaseNs ?? 0);
+        let left = (f - (sinceBoot % p) + p) % p;
         if (left < 1000) left += p;
         await h.runFor(left);
       } else if ('press' in s) {
