@@ -1,0 +1,268 @@
+"""Hall mode on the emulated Pico W (the project's image), every build, against a
+real Mosquitto and the real archive (tools/hall_archive.py): the board's UART is its
+network (host_tests/uartlink.py; the test's boot file pico/uartnet.py stands in for
+the Wi-Fi join and asyncio.open_connection, nothing else).
+
+One run per build: boot, connect; game2.keys played on the panel pins (the game of
+the host hall tests); the desk's offer sent in the middle of it, and a power cut
+there; the rest of the game; the offer shown on every display at its end and
+accepted with OK; the keys' answers measured in the offered game with the hall
+publishing; strokes up to 100; the heap at the REPL. Then the archive holds game2
+as the host tests expect it, the broker the board's own state and the answer
+`accepted`, and the journal every press."""
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+import picoboard as P
+import bench_pico as B
+import hallbroker
+import uartlink
+
+WHY = P.ready() or (None if hallbroker.mosquitto() else "needs mosquitto")
+pytestmark = pytest.mark.skipif(WHY is not None, reason=WHY or "")
+
+HALL, TABLE = "club", "t01"
+DATA = os.path.join(P.ROOT, "host_tests", "data")
+GAME2 = os.path.join(DATA, "game2.keys")
+OFFER = {"id": "w-2", "players": 2, "opener": 1, "names": ["Ann", "Bea"], "rules": []}
+STROKES = 100             # actions on the board before the heap is read
+GAP_MS = 250              # after a key's release: its answer, its record, the hall's turn
+HOLD_MS = 1000            # a long press (input/buttons.py long_ms and a margin)
+CUT_AT = 35               # game2's key line after which the power is cut (a stroke's last)
+HEAP_FREE = 32 * 1024     # the Pico W's bounds in hall mode (docs/PERFORMANCE.md)
+HEAP_BLOCK = 16 * 1024
+
+
+def script(path):
+    """[(key, held)] of a sim key script (comments and blank lines out)."""
+    out = []
+    for line in open(path).read().splitlines():
+        words = line.split("#")[0].split()
+        if words:
+            out.append((words[-1], words[0] == "HOLD"))
+    return out
+
+
+def plan(build, pins, encoder):
+    """The run's Plan (tools/bench_pico.py): keys, marks and the REPL at the end."""
+    p = B.Plan("%s-hall" % build, pins)
+    keys = script(GAME2)
+    cut = CUT_AT
+    while keys[cut - 1][0] not in ("OK", "MISS"):
+        cut += 1
+
+    def play(some):
+        for key, held in some:
+            if key in ("ENC+", "ENC-"):
+                p.step(emulator={"encoder": {"a": encoder[0], "b": encoder[1]},
+                                 "detents": 1 if key == "ENC+" else -1, "ms_per_detent": 10})
+            else:
+                p.press(key, "key", None, "game2", ms=HOLD_MS if held else B.PRESS_MS)
+            p.step(wait_ms=GAP_MS)
+
+    p.step(serial="cowboy: up", timeout_ms=20000)
+    p.step(wait_ms=2500)                         # the start-up pages; the broker
+    play(keys[:cut])
+    p.step(emulator={"mark": "desk:offer"})      # the desk sends the next game now
+    p.step(wait_ms=1500)
+    p.step(emulator={"power_cut": {}})
+    p.step(serial="cowboy: up", timeout_ms=20000)
+    p.step(wait_ms=2500)
+    play(keys[cut:])
+    p.step(wait_ms=B.END_WAIT_MS + 1500)         # the statistics, then the offer shows
+    p.step(emulator={"mark": "offer-shown"})
+    p.press("OK", "key", None, "accept the offer")
+    p.step(wait_ms=3000)
+    p.step(emulator={"mark": "offer-taken"})
+    p.measured("3", None, "compose: the 3 ball")
+    p.measured("C2", None, "compose: carom off two balls")
+    p.measured("OK", "shot", "scoring stroke 3+C2+OK")
+    p.measured("MISS", "miss", "MISS: the next player (two displays)")
+    p.measured("5", None, "compose: the 5 ball")
+    p.measured("OK", "shot", "scoring stroke 5+OK")
+    p.measured("FOUL", "foul", "FOUL (two displays)")
+    p.measured("UNDO", "undo", "UNDO of the FOUL")
+    p.measured("REDO", "redo", "REDO of the FOUL")
+    return p
+
+
+def pad(p, strokes_so_far):
+    """MISS presses until the board has played STROKES actions since it started."""
+    for _ in range(STROKES - strokes_so_far):
+        p.press("MISS", "key", "miss", "a stroke more", window_ms=GAP_MS)
+        p.step(wait_ms=GAP_MS)
+    p.step(wait_ms=6000)                         # the broker acknowledges the last
+    p.step(emulator={"mark": "settled"})
+    p.step(emulator={"ctrl_c": True})
+    p.step(wait_ms=600)
+    p.step(emulator={"send": "import gc,micropython;gc.collect();"
+                             "print('HEAP', gc.mem_free());micropython.mem_info()\r"})
+    p.step(serial="max free sz", timeout_ms=3000)
+    p.step(wait_ms=200)
+
+
+def board_boot(app):
+    """The test's boot.py: the firmware's, then the stand-ins of pico/uartnet.py."""
+    with open(os.path.join(app, "boot.py"), "a") as f:
+        f.write("\nimport uartnet  # noqa: E402,F401  (the test's network)\n")
+    with open(os.path.join(os.path.dirname(__file__), "uartnet.py")) as src:
+        with open(os.path.join(app, "uartnet.py"), "w") as f:
+            f.write(src.read())
+
+
+class Desk(threading.Thread):
+    """Sends OFFER (retained, as the desk page does) when the run's log shows the
+    mark desk:offer."""
+
+    def __init__(self, broker, log):
+        super().__init__(daemon=True)
+        self.broker, self.log, self.sent, self.stop = broker, log, None, False
+
+    def run(self):
+        while not self.stop and self.sent is None:
+            try:
+                with open(self.log) as f:
+                    if '"desk:offer"' in f.read():
+                        c = hallbroker.client(self.broker, "desk")
+                        c.publish("cowboy-desk/%s/%s/offer" % (HALL, TABLE),
+                                  json.dumps(OFFER), qos=1, retain=True).wait_for_publish(5)
+                        c.disconnect()
+                        c.loop_stop()
+                        self.sent = time.monotonic()
+            except OSError:
+                pass
+            time.sleep(0.1)
+
+
+def archive(broker, db):
+    return subprocess.Popen([sys.executable, os.path.join(P.TOOLS, "hall_archive.py"),
+                             "--db", str(db), "--port", str(broker.port), "--user", "archive",
+                             "--password", hallbroker.PASSWORD, "--hall", HALL,
+                             "--games", "0", "--seconds", "3000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def archived(db):
+    out = subprocess.run([sys.executable, os.path.join(P.TOOLS, "hall_archive.py"), "--db",
+                          str(db), "--export", "-"], capture_output=True, text=True, check=True)
+    return [json.loads(line) for line in out.stdout.splitlines()]
+
+
+def retained(broker, topic):
+    """{topic: payload} of the retained messages under `topic` (the hall's reader)."""
+    got = {}
+    def on_message(client, userdata, m):
+        if m.retain:
+            got[m.topic] = m.payload.decode()
+    c = hallbroker.client(broker, "hall", on_message=on_message)
+    c.subscribe(topic, qos=1)
+    time.sleep(1.0)
+    c.disconnect()
+    c.loop_stop()
+    return got
+
+
+@pytest.mark.parametrize("build", B.BUILDS)
+def test_hall_mode_on_the_pico_w(build, tmp_path):
+    import test_hall as H           # the host hall tests' expectations of game2
+    pins = B.panel_pins()
+    encoder = B.firmware_config().ENCODER[1:3]
+    p = plan(build, pins, encoder)
+    game2_actions = len(H.record_lines(os.path.join(DATA, "game2.jsonl"))) - 1
+    pad(p, game2_actions + 6)         # the offered game's measured strokes: 6 actions
+    _, tm, i2c = B.displays(build)
+    broker = hallbroker.Broker(tmp_path / "broker", HALL, [TABLE]).start()
+    hall = json.dumps({"ssid": "club", "wifi_password": "-", "broker": "127.0.0.1",
+                       "port": broker.port, "hall": HALL, "table": TABLE, "user": TABLE,
+                       "password": hallbroker.PASSWORD})
+    app = P.device_copy(str(tmp_path / "device"), build, P.PICO_W, hall=hall)
+    with open(os.path.join(app, "settings.json"), "w") as f:
+        f.write('{"players": 3, "opener": 0, "brightness": 8}\n')
+    board_boot(app)
+    folder = str(tmp_path / ("%s-hall" % build))
+    os.makedirs(folder)
+    with open(os.path.join(folder, "keys.json"), "w") as f:
+        json.dump(p.keys, f)
+    db = tmp_path / "hall.db"
+    arch = archive(broker, db)
+    desk = Desk(broker, os.path.join(folder, "%s-hall.jsonl" % build))
+    desk.start()
+    try:
+        with uartlink.Link(("127.0.0.1", broker.port)) as link:
+            r = P.run(p.steps, app, folder, P.PICO_W, i2c, tm, timeout=1500,
+                      args=["--uart0-tcp", str(link.port)])
+            opened = link.opened
+        state = retained(broker, "cowboy/%s/%s/#" % (HALL, TABLE))
+        end = time.monotonic() + 30
+        while time.monotonic() < end and not archived(db):
+            time.sleep(0.5)
+    finally:
+        desk.stop = True
+        arch.terminate()
+        arch.communicate(timeout=30)
+        broker.stop()
+    serial = r.serial
+    play, repl = serial.split("HEAP", 1) if "HEAP" in serial else (serial, "")
+    assert r.summary["passed"], r.summary.get("error")
+    assert "Traceback" not in play and "Error" not in play, play[-2000:]
+    assert desk.sent is not None and opened >= 2       # a connection before and after the cut
+
+    # the archive: game2 once, as the host hall tests expect it
+    games = archived(db)
+    assert [g["table"] for g in games] == [TABLE]
+    H.check_game2(games[0], tmp_path)
+
+    # the broker: the board's own final state, and the offer accepted
+    records = r.actions()
+    with open(os.path.join(folder, "journal-after.jsonl")) as f:
+        header = json.loads(f.readline())
+    import journal
+    import record
+    names, _ = journal.read_names(os.path.join(folder, "fs-after", "journal.names"), 2)
+    assert names == OFFER["names"] and header["players"] == 2
+    header["names"] = names
+    _, out = record.replay([json.dumps(header)] + list(records))
+    topic = "cowboy/%s/%s/" % (HALL, TABLE)
+    assert json.loads(state[topic + "state"]) == json.loads(out[0])
+    assert json.loads(state[topic + "answer"]) == {"id": OFFER["id"], "answer": "accepted"}
+    assert state[topic + "status"] == "online"
+
+    # no press lost: the offered game holds every stroke pressed in it
+    kinds = [B.record_kind(a) for a in records]
+    assert kinds == [k["record"] for k in p.keys if k["record"]]
+
+    # the offer on the displays before OK, the names after it
+    board = P.emulated_histories(r, build)
+    marks = dict(r.marks(""))
+    shown, taken = marks["offer-shown"] / 1000.0, marks["offer-taken"] / 1000.0
+    for d, h in enumerate(board):
+        pics = P.held(h, shown - 1500, shown, ms=100)
+        assert any(P.says(build, x, "oFFr", "NEXT") for x in pics), (d + 1, pics)
+    if build.startswith("oled"):
+        pics = P.held(board[0], taken, taken + 2400, ms=100)
+        assert any(P.says(build, x, "ANN") for x in pics), pics
+
+    # the keys' answers with hall mode on, within the bounds as real-board estimates
+    res = B.analyse({"build": build, "scenario": "hall", "dir": folder}, P.EMU, pins)
+    for k in res["keys"]:
+        if k["kind"] != "latency":
+            continue
+        bound = B.BOUND_MS[B.key_bound(build, k.get("displays_changed"))]
+        assert k["estimate_ms"] is not None and k["estimate_ms"] <= bound, k
+
+    # the heap after STROKES strokes, the broker acknowledging them
+    free = int(repl.split()[0])
+    block = B.largest_free(repl)
+    P.figure("picow-hall", build, {"strokes": STROKES, "heap_free_bytes": free,
+                                   "largest_free_bytes": block,
+                                   "boots": B.boot_reports(serial),
+                                   "keys": {k["label"]: [k.get("latency_ms"),
+                                                         k.get("estimate_ms")]
+                                            for k in res["keys"] if k["kind"] == "latency"}})
+    assert free >= HEAP_FREE and block >= HEAP_BLOCK, (free, block)
