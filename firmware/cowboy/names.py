@@ -10,7 +10,9 @@ other characters under each, CPython cannot encode a lone surrogate while
 MicroPython keeps it as three bytes, and MicroPython's bytes.decode() accepts
 what is not UTF-8. So nothing here strips, encodes or decodes to decide: each
 code point is looked at, the UTF-8 length is counted from the code points, and
-bytes are checked by utf8_ok() before they are decoded.
+bytes are checked by utf8_ok() before they are decoded. And MicroPython's json
+module reads the \\u escapes of a surrogate pair as two surrogates: read() joins
+each pair into its one character before the check.
 """
 
 MAX_CHARS = 16          # code points in a name
@@ -102,6 +104,41 @@ def check(names, players):
         if why is not None:
             return "names: name %d %s" % (i + 1, why)
     return None
+
+
+def read(v, players):
+    """(names, None) when `v`, a "names" value as an interpreter's json module read
+    it, is valid for a game of `players` players, else (None, the reason check()
+    gives). MicroPython's json keeps the two \\u escapes of a character beyond
+    U+FFFF apart, as two surrogates; CPython's joins them. Each such pair is joined
+    into its one character first, so both interpreters give the same answer and
+    the same names."""
+    if type(v) is list:
+        v = [joined(n) if type(n) is str else n for n in v]
+    why = check(v, players)
+    return (None, why) if why is not None else (v, None)
+
+
+def joined(s):
+    """`s` with each high surrogate followed by a low one made the one character
+    they stand for; `s` itself when it has no high surrogate."""
+    for c in s:
+        if 0xD800 <= ord(c) <= 0xDBFF:
+            break
+    else:
+        return s
+    cps = [ord(c) for c in s]
+    out = []
+    i = 0
+    n = len(cps)
+    while i < n:
+        cp = cps[i]
+        if 0xD800 <= cp <= 0xDBFF and i + 1 < n and 0xDC00 <= cps[i + 1] <= 0xDFFF:
+            i += 1
+            cp = 0x10000 + ((cp - 0xD800) << 10) + cps[i] - 0xDC00
+        out.append(chr(cp))
+        i += 1
+    return "".join(out)
 
 
 # ---- the names file ------------------------------------------------------------

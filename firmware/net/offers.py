@@ -108,8 +108,7 @@ def parse(payload, seats):
         mask |= b
     names = None
     if "names" in obj:
-        v = obj["names"]
-        why = N.check(v, players)
+        v, why = N.read(obj["names"], players)
         if why is not None:
             return None, why, oid
         names = [n.encode() for n in v] + [b""] * (8 - players)
