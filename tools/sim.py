@@ -26,6 +26,7 @@ TOOLS = toolpaths.add("../host_tests/fakes", "../firmware")
 
 from board import config  # noqa: E402
 from cowboy import houserules  # noqa: E402
+import record  # noqa: E402
 from simboard import Sim, ScriptError, parse_script  # noqa: E402
 from simscreen import RED, OFF, frame, pad, report, wrap  # noqa: E402
 
@@ -57,22 +58,6 @@ KEYMAP = {
 # ---- command line: house rules and scripts --------------------------------------
 class RulesError(Exception):
     pass
-
-
-def parse_names(text, players):
-    """The players' names of --names ("Anna,Ben K": one per seat, in order; an
-    empty one leaves that seat without a name), checked by cowboy/names.py;
-    RulesError naming the first fault."""
-    from cowboy import names as N
-    names = text.split(",")
-    if len(names) > players:
-        raise RulesError("--names: %d names for %d players" % (len(names), players))
-    for i in range(len(names)):
-        if names[i]:
-            why = N.check_name(names[i])
-            if why is not None:
-                raise RulesError("--names: name %d %s" % (i + 1, why))
-    return names
 
 
 def parse_rules(text):
@@ -452,10 +437,9 @@ def main(argv):
         return _fail("--players %d: the build %s has %d displays (players 2 to %d)"
                      % (players, build, top, top))
     if names is not None:
-        try:
-            names = parse_names(names, players or top)
-        except RulesError as e:
-            return _fail(str(e))
+        names, why = record.typed_names(names, players or top)
+        if why is not None:
+            return _fail("--names: " + why)
     if root is not None:
         err = _make_root(root)          # last: a bad argument leaves no new folder
         if err:
