@@ -158,6 +158,8 @@ def check_game2(g, tmp_path):
 
 
 def archived(db):
+    if not os.path.exists(db):
+        return []                       # (the archive has not made it yet)
     out = subprocess.run([sys.executable, os.path.join(TOOLS, "hall_archive.py"), "--db",
                           str(db), "--export", "-"], capture_output=True, text=True, check=True)
     return [json.loads(line) for line in out.stdout.splitlines()]
