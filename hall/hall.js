@@ -37,7 +37,8 @@ const CowboyHall = (() => {
 
   // The form shown when the address does not say which broker: it reloads the page
   // with the settings in the query (bookmark that address on the TV). `o`: the
-  // heading, the default user, whether the table is asked for and the hall needed.
+  // heading, the default user (a login of tools/hall_broker.py's ACL), whether the
+  // table is asked for and the hall needed.
   function form(root, s, o) {
     const f = document.createElement("form");
     f.className = "connect";
@@ -47,7 +48,7 @@ const CowboyHall = (() => {
     f.append(h);
     const fields = [
       ["broker", "Broker (WebSockets URL)", s.broker || defaultBroker(), "url", true],
-      ["user", "User", s.user || o.user || "hall", "text", false],
+      ["user", "User", s.user || o.user || "", "text", false],
       ["password", "Password", s.password, "password", false],
       ["hall", o.hallNeeded ? "Hall" : "Hall (empty: every hall)", s.hall, "text", !!o.hallNeeded],
     ];
