@@ -37,6 +37,14 @@ SIM_ARGS := $(if $(PLAYERS),--players $(PLAYERS)) $(if $(BUILD),--build $(BUILD)
 sim: $(BIN)/python
 	$(BIN)/python tools/sim.py $(SIM_ARGS)
 
+## A hall table on this computer (docs/HALL.md, "A club night"): the simulator under the
+## host MicroPython, publishing to the broker of HALL (a table's hall.json, as `make broker`
+## writes them); its flash in build/tables/ (ARGS="--root DIR" for another folder).
+## make table HALL=broker/tables/t02.json PLAYERS=3 BUILD=oled4
+table: $(STAMP)
+	@test -n "$(HALL)" || { echo "make table needs HALL=FILE, a table's hall.json (make broker writes them)"; exit 2; }
+	$(BIN)/python tools/sim.py --hall $(HALL) $(SIM_ARGS)
+
 ## Every test, under CPython and under the real MicroPython interpreter.
 test: $(STAMP)
 	@test -x $(MPY) || { \

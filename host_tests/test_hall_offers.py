@@ -16,7 +16,6 @@ from cowboy import recordtext as T
 from views import ui as U
 from fakedisplays import read_oled
 from mpy import MICROPYTHON, run
-from net import hall as H
 from net import offers as O
 
 HALL, TABLE = "club", "t01"
@@ -64,7 +63,7 @@ def board(root, build="tm1637", players=2):
             json.dump({"broker": "127.0.0.1", "hall": HALL, "table": TABLE,
                        "user": TABLE, "password": "pw"}, f)
     s = S.Sim(players, build, root=root)
-    s.hall = H.attach(s.app, root, client=Client)
+    s.join_hall(Client)
     run_until(s, lambda: s.panel.mode != U.MODE_HELLO, 5000)    # past the start-up pages
     return s
 
@@ -325,10 +324,8 @@ def test_an_accepted_offer_is_not_offered_again_after_a_reboot(tmp_path):
     s = board(tmp_path)
     offer(s, GOOD)
     keys(s, "OK")
-    s.hall.close()
-    s.power_cut()
+    s.power_cut()                                # (its connection closed, then back)
     Client.log = []
-    s.hall = H.attach(s.app, s.root, client=Client)
     run_until(s, lambda: s.panel.mode != U.MODE_HELLO, 5000)
     offer(s, GOOD)                               # the retained offer, on the new connection
     assert s.panel.offer is None and s.panel.mode == U.MODE_GAME

@@ -156,6 +156,15 @@ def menu(p):
     return "Set-up menu, %s (%s)" % (what, keys)
 
 
+def offer(p):
+    """The desk's offer of the next game on the displays (hall mode), in words."""
+    o = p.offer
+    names = o.names
+    players = " v ".join([who(names, i) for i in range(o.players)])
+    return ("The desk offers the next game: %s, %s opens (OK starts it, UNDO puts it "
+            "aside)" % (players, who(names, o.opener)))
+
+
 def panel_words(g, p):
     """What the panel adds to the game: the stroke being entered, a note, what to
     do after the win, the players of the next game."""
@@ -207,11 +216,14 @@ def seats_in_play(g, panel, displays):
 
 
 def status(g, panel=None, more=()):
-    """The whole line: the situation (the menu item while the set-up menu is open),
-    what the panel adds, each of `more`, then the scores."""
+    """The whole line: the situation (the menu item while the set-up menu is open,
+    the desk's offer while the displays show it), what the panel adds, each of
+    `more`, then the scores."""
     names = panel.names if panel is not None else None
     if panel is not None and panel.mode == U.MODE_MENU:
         s = menu(panel)
+    elif panel is not None and panel.mode == U.MODE_OFFER and panel.offer is not None:
+        s = offer(panel)
     else:
         s = situation(g, names)
     for m in (panel_words(g, panel) if panel is not None else []) + list(more):

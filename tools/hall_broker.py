@@ -204,9 +204,10 @@ def report(folder, logins, hall, tables, pages, address, port, ws_port, wifi):
             lines.append("  the desk: " + page_url("desk.html", address, ws_port, user,
                                                    password, hall))
         elif user == ARCHIVE:
-            lines.append("  the archive: .venv/bin/python tools/hall_archive.py --db hall.db "
+            lines.append("  the archive: .venv/bin/python tools/hall_archive.py --db %s "
                          "--broker %s --port %d --user %s --password %s --hall %s"
-                         % (address, port, user, password, hall))
+                         % (os.path.join(folder, "hall.db"), address, port, user, password,
+                            hall))
         else:
             path = os.path.join(folder, "tables", user + ".json")
             lines.append("  table %s: make table HALL=%s (a PC); make deploy HALL=%s (a Pico W%s)"

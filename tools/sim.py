@@ -5,6 +5,8 @@
     python3 tools/sim.py --players N --script FILE [--state]    scripted
     python3 tools/sim.py --rules NAME,... ...                   with house rules
     micropython tools/sim.py ...                                the same
+    python3 tools/sim.py --hall hall.json [--root DIR] ...      a hall table (on the
+    make table HALL=hall.json                                   host MicroPython)
 
 The firmware runs unchanged: keys drive the fake GPIO pins of the panel (through
 the real debounce and encoder decoding), the displays are device models that
@@ -27,11 +29,11 @@ TOOLS = toolpaths.add("../host_tests/fakes", "../firmware")
 from board import config  # noqa: E402
 from cowboy import houserules  # noqa: E402
 import record  # noqa: E402
-from simboard import Sim, ScriptError, parse_script  # noqa: E402
+from simboard import Sim, ScriptError, parse_script, real_clock  # noqa: E402
 from simscreen import RED, OFF, frame, pad, report, wrap  # noqa: E402
 
 USAGE = ("usage: sim.py [--players N] [--build NAME] [--root DIR] [--rules NAME,...]\n"
-         "              [--names NAME,...] [--script FILE [--status] [--state]]\n"
+         "              [--names NAME,...] [--hall FILE] [--script FILE [--status] [--state]]\n"
          "builds: " + " ".join(sorted(config.BUILDS)) + "\n"
          "house rules: " + " ".join(houserules.NAMES[:2]) + "\n             "
          + " ".join(houserules.NAMES[2:]))
@@ -85,8 +87,13 @@ def read_file(path):
 
 def run_script(sim, text, state=False, out=None, status=False):
     lines = parse_script(text, sim)
-    sim.play(lines)
-    sim.run_to(sim.now + 100)
+    if sim.hall is not None:            # a hall table plays in real time, then
+        sim.play_real(lines)            # waits for the broker to have it all
+        sim.run_real(100)
+        sim.settle(SETTLE_MS)
+    else:
+        sim.play(lines)
+        sim.run_to(sim.now + 100)
     w = out or sys.stdout
     for line in report(sim):
         w.write(line + "\n")
@@ -94,6 +101,70 @@ def run_script(sim, text, state=False, out=None, status=False):
         w.write(sim.words() + "\n")
     if state:
         w.write(sim.state() + "\n")
+
+
+# ---- hall mode: a table on this computer (docs/HALL.md) ----------------------------
+SETTLE_MS = 10000       # at the end of a script or on q: wait for the broker this long
+
+
+def read_hall(path):
+    """The text of a hall.json for --hall, checked as the board reads it (broker,
+    hall, table, port; no Wi-Fi here), and its hall and table names: (text, hall,
+    table), or (None, why, None)."""
+    import json
+    from views import hallui
+    try:
+        text = read_file(path).decode()
+    except (OSError, UnicodeError):
+        return None, "cannot read it", None
+    try:
+        d = json.loads(text)
+    except ValueError:
+        return None, "not JSON", None
+    if type(d) is not dict:
+        return None, "not a JSON object (docs/HALL.md)", None
+    if type(d.get("broker")) is not str or not d["broker"]:
+        return None, '"broker" must be the broker\'s address', None
+    for key in ("hall", "table"):
+        v = d.get(key)
+        if type(v) is not str or not hallui.name_ok(v.encode()):
+            return None, ('"%s" must be 1 to %d characters from a-z (not w, x), 0-9 and -'
+                          % (key, hallui.MAX_NAME)), None
+    port = d.get("port", 1883)
+    if type(port) is not int or not 0 < port < 65536:
+        return None, '"port" must be a TCP port number', None
+    return text, d["hall"], d["table"]
+
+
+def _micropython(argv):
+    """Run this command again under the host MicroPython (a hall table needs the
+    board's asyncio and MQTT client, aiomqttc, installed first into build/vendor/)."""
+    import os
+    import mqttclient
+    try:
+        vendor = mqttclient.vendor()
+    except RuntimeError as e:
+        return _fail("--hall: the MQTT client could not be installed: %s" % e)
+    for exe in (os.path.join(os.path.dirname(sys.executable), "micropython"),
+                os.path.join(TOOLS, "..", ".venv", "bin", "micropython")):
+        if os.path.exists(exe):
+            sys.stdout.flush()
+            os.execv(exe, [exe, os.path.join(TOOLS, "sim.py")] + argv + ["--vendor", vendor])
+    return _fail("--hall runs the table under the host MicroPython, which is not installed "
+                 "(make venv installs it where it has a wheel)")
+
+
+def _make_dirs(path):
+    """Create `path` and its missing parents (os.makedirs, which micropython lacks)."""
+    import os
+    done = ""
+    for part in path.rstrip("/").split("/"):
+        done += part + "/"
+        if part and not _is_dir(done):
+            try:
+                os.mkdir(done.rstrip("/"))
+            except OSError:
+                pass
 
 
 # ---- live mode: help ---------------------------------------------------------------
@@ -252,15 +323,6 @@ class Terminal:
         self.termios.tcsetattr(0, self.termios.TCSANOW, self.saved)
 
 
-def _clock():
-    import time
-    if hasattr(time, "ticks_ms"):
-        t0 = time.ticks_ms()
-        return lambda: time.ticks_diff(time.ticks_ms(), t0)
-    t0 = time.monotonic()
-    return lambda: int((time.monotonic() - t0) * 1000)
-
-
 def _show(k):
     if k == " ":
         return "Space"
@@ -274,7 +336,7 @@ HINT_MS = 3000          # how long the hint about an unknown key stays
 
 def live(sim):
     term = Terminal()
-    clock = _clock()
+    clock = real_clock()
     pending = []
     shown = None
     drawn_at = -1000
@@ -286,6 +348,10 @@ def live(sim):
         while True:
             for k in term.keys(5):
                 if k in ("q", "\x03", "\x04"):
+                    if sim.hall is not None:        # what the broker lacks, first
+                        term.write("\x1b[H\x1b[2JSending what the broker lacks...")
+                        sim.settle(SETTLE_MS)
+                        sim.hall.close()
                     return 0
                 if helping >= 0:
                     helping = helping + 1 if k in ("h", " ") else -1
@@ -394,10 +460,12 @@ def main(argv):
     status = False
     rules = 0
     names = None
+    hall = None
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ("--players", "--build", "--root", "--script", "--rules", "--names"):
+        if a in ("--players", "--build", "--root", "--script", "--rules", "--names", "--hall",
+                 "--vendor"):
             if i + 1 >= len(argv):
                 return _fail("%s needs a value" % a)
             i += 1
@@ -415,6 +483,10 @@ def main(argv):
                     return _fail(str(e))
             elif a == "--names":
                 names = v
+            elif a == "--hall":
+                hall = v
+            elif a == "--vendor":           # (from _micropython: where aiomqttc is)
+                sys.path.append(v)
             elif a == "--root":
                 root = v
             else:
@@ -440,15 +512,37 @@ def main(argv):
         names, why = record.typed_names(names, players or top)
         if why is not None:
             return _fail("--names: " + why)
+    hall_text = None
+    if hall is not None:
+        hall_text, why, table = read_hall(hall)
+        if hall_text is None:
+            return _fail("--hall %s: %s" % (hall, why))
+        if sys.implementation.name != "micropython":
+            return _micropython(argv)
+        if root is None:                # the table's flash, kept between runs
+            root = TOOLS + "/../build/tables/%s-%s" % (why, table)
+            _make_dirs(TOOLS + "/../build/tables")
     if root is not None:
         err = _make_root(root)          # last: a bad argument leaves no new folder
         if err:
             return _fail("--root %s: %s" % (root, err))
         root = root.rstrip("/") + "/"
+    if hall_text is not None:
+        f = open(root + "hall.json", "w")   # as make deploy HALL= puts it on a board
+        f.write(hall_text)
+        f.close()
     if players is None and root is None:
         players = 2
     try:
         sim = Sim(players, build, root, rules, names)
+        if hall_text is not None:
+            sys.path.append(TOOLS + "/../build/vendor")     # tools/mqttclient.py's
+            try:
+                import aiomqttc  # noqa: F401
+            except ImportError:
+                return _fail("--hall: the MQTT client aiomqttc is not on the path "
+                             "(make table installs it)")
+            sim.join_hall()
         if script is None and not _isatty():
             script = TOOLS + "/demo.keys"
         if script is not None:
