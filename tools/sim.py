@@ -33,7 +33,8 @@ from simboard import Sim, ScriptError, parse_script, real_clock  # noqa: E402
 from simscreen import RED, OFF, frame, pad, report, wrap  # noqa: E402
 
 USAGE = ("usage: sim.py [--players N] [--build NAME] [--root DIR] [--rules NAME,...]\n"
-         "              [--names NAME,...] [--hall FILE] [--script FILE [--status] [--state]]\n"
+         "              [--names NAME,...] [--hall FILE]\n"
+         "              [--script FILE [--status] [--state]]\n"
          "builds: " + " ".join(sorted(config.BUILDS)) + "\n"
          "house rules: " + " ".join(houserules.NAMES[:2]) + "\n             "
          + " ".join(houserules.NAMES[2:]))
