@@ -109,7 +109,7 @@ def parse(payload, seats):
     names = None
     if "names" in obj:
         v, why = N.read(obj["names"], players)
-        if why is not None:
+        if v is None:
             return None, why, oid
         names = [n.encode() for n in v] + [b""] * (8 - players)
     return Offer(oid, players, opener - 1, mask, names), None, oid
