@@ -24,17 +24,22 @@ def _balls(mask):
     return "the " + b[0]
 
 
-def who(names, i):
-    """Player `i` (0-based) in words: the seat's name (`names`: the panel's, UTF-8
-    bytes per seat, b"" for none; or None), else P1, P2 ..."""
+def _name(names, i):
+    """Seat `i`'s name ("" for none); `names`: the panel's, UTF-8 bytes per seat
+    (b"" for none), or None."""
     n = names[i] if names is not None and i < len(names) else b""
-    return bytes(n).decode() if n else "P%d" % (i + 1)
+    return bytes(n).decode() if n else ""
+
+
+def who(names, i):
+    """Player `i` (0-based) in words: the seat's name, else P1, P2 ..."""
+    return _name(names, i) or "P%d" % (i + 1)
 
 
 def label(names, i):
     """The label over player `i`'s display: P1, or P1 and the seat's name."""
-    n = names[i] if names is not None and i < len(names) else b""
-    return "P%d %s" % (i + 1, bytes(n).decode()) if n else "P%d" % (i + 1)
+    n = _name(names, i)
+    return "P%d %s" % (i + 1, n) if n else "P%d" % (i + 1)
 
 
 def situation(g, names=None):

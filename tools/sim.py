@@ -59,8 +59,8 @@ KEYMAP = {
 
 
 # ---- command line: house rules and scripts --------------------------------------
-class RulesError(Exception):
-    pass
+class ArgumentError(Exception):
+    """A command-line value that cannot be used (the message names why)."""
 
 
 def parse_rules(text):
@@ -71,7 +71,7 @@ def parse_rules(text):
             continue
         b = houserules.bit(name)
         if not b:
-            raise RulesError("unknown house rule %r (house rules: %s)"
+            raise ArgumentError("unknown house rule %r (house rules: %s)"
                              % (name, " ".join(houserules.NAMES)))
         mask |= b
     return mask
@@ -108,33 +108,36 @@ def run_script(sim, text, state=False, out=None, status=False):
 SETTLE_MS = 10000       # at the end of a script or on q: wait for the broker this long
 
 
+VENDOR = TOOLS + "/../build/vendor"     # the board's MQTT client (tools/mqttclient.py)
+
+
 def read_hall(path):
     """The text of a hall.json for --hall, checked as the board reads it (broker,
-    hall, table, port; no Wi-Fi here), and its hall and table names: (text, hall,
-    table), or (None, why, None)."""
+    hall, table, port; no Wi-Fi here), and the folder name of its table's flash,
+    "<hall>-<table>". ArgumentError says what is wrong."""
     import json
     from views import hallui
     try:
         text = read_file(path).decode()
     except (OSError, UnicodeError):
-        return None, "cannot read it", None
+        raise ArgumentError("cannot read it")
     try:
         d = json.loads(text)
     except ValueError:
-        return None, "not JSON", None
+        raise ArgumentError("not JSON")
     if type(d) is not dict:
-        return None, "not a JSON object (docs/HALL.md)", None
+        raise ArgumentError("not a JSON object (docs/HALL.md)")
     if type(d.get("broker")) is not str or not d["broker"]:
-        return None, '"broker" must be the broker\'s address', None
+        raise ArgumentError('"broker" must be the broker\'s address')
     for key in ("hall", "table"):
         v = d.get(key)
         if type(v) is not str or not hallui.name_ok(v.encode()):
-            return None, ('"%s" must be 1 to %d characters from a-z (not w, x), 0-9 and -'
-                          % (key, hallui.MAX_NAME)), None
+            raise ArgumentError('"%s" must be 1 to %d characters from a-z (not w, x), 0-9 and -'
+                             % (key, hallui.MAX_NAME))
     port = d.get("port", 1883)
     if type(port) is not int or not 0 < port < 65536:
-        return None, '"port" must be a TCP port number', None
-    return text, d["hall"], d["table"]
+        raise ArgumentError('"port" must be a TCP port number')
+    return text, "%s-%s" % (d["hall"], d["table"])
 
 
 def _micropython(argv):
@@ -143,14 +146,14 @@ def _micropython(argv):
     import os
     import mqttclient
     try:
-        vendor = mqttclient.vendor()
+        mqttclient.vendor()
     except RuntimeError as e:
         return _fail("--hall: the MQTT client could not be installed: %s" % e)
     for exe in (os.path.join(os.path.dirname(sys.executable), "micropython"),
                 os.path.join(TOOLS, "..", ".venv", "bin", "micropython")):
         if os.path.exists(exe):
             sys.stdout.flush()
-            os.execv(exe, [exe, os.path.join(TOOLS, "sim.py")] + argv + ["--vendor", vendor])
+            os.execv(exe, [exe, os.path.join(TOOLS, "sim.py")] + argv)
     return _fail("--hall runs the table under the host MicroPython, which is not installed "
                  "(make venv installs it where it has a wheel)")
 
@@ -465,8 +468,7 @@ def main(argv):
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ("--players", "--build", "--root", "--script", "--rules", "--names", "--hall",
-                 "--vendor"):
+        if a in ("--players", "--build", "--root", "--script", "--rules", "--names", "--hall"):
             if i + 1 >= len(argv):
                 return _fail("%s needs a value" % a)
             i += 1
@@ -480,14 +482,12 @@ def main(argv):
             elif a == "--rules":
                 try:
                     rules = parse_rules(v)
-                except RulesError as e:
+                except ArgumentError as e:
                     return _fail(str(e))
             elif a == "--names":
                 names = v
             elif a == "--hall":
                 hall = v
-            elif a == "--vendor":           # (from _micropython: where aiomqttc is)
-                sys.path.append(v)
             elif a == "--root":
                 root = v
             else:
@@ -515,13 +515,20 @@ def main(argv):
             return _fail("--names: " + why)
     hall_text = None
     if hall is not None:
-        hall_text, why, table = read_hall(hall)
-        if hall_text is None:
-            return _fail("--hall %s: %s" % (hall, why))
+        try:
+            hall_text, flash = read_hall(hall)
+        except ArgumentError as e:
+            return _fail("--hall %s: %s" % (hall, e))
         if sys.implementation.name != "micropython":
             return _micropython(argv)
+        sys.path.append(VENDOR)
+        try:
+            import aiomqttc  # noqa: F401
+        except ImportError:
+            return _fail("--hall: the MQTT client aiomqttc is not in build/vendor/ "
+                         "(python3 tools/mqttclient.py installs it; make table does)")
         if root is None:                # the table's flash, kept between runs
-            root = TOOLS + "/../build/tables/%s-%s" % (why, table)
+            root = TOOLS + "/../build/tables/" + flash
             _make_dirs(TOOLS + "/../build/tables")
     if root is not None:
         err = _make_root(root)          # last: a bad argument leaves no new folder
@@ -537,12 +544,6 @@ def main(argv):
     try:
         sim = Sim(players, build, root, rules, names)
         if hall_text is not None:
-            sys.path.append(TOOLS + "/../build/vendor")     # tools/mqttclient.py's
-            try:
-                import aiomqttc  # noqa: F401
-            except ImportError:
-                return _fail("--hall: the MQTT client aiomqttc is not on the path "
-                             "(make table installs it)")
             sim.join_hall()
         if script is None and not _isatty():
             script = TOOLS + "/demo.keys"
