@@ -145,6 +145,14 @@ def test_with_wifi_the_table_files_are_a_boards():
         os.unlink(path)
 
 
+def test_help_shows_the_options():
+    res = tool("--help")
+    assert res.returncode == 0
+    for option in ("--hall", "--tables", "--pages", "--address", "--listen", "--port",
+                   "--ws-port", "--ssid", "--wifi-password", "make broker"):
+        assert option in res.stdout, option
+
+
 @pytest.mark.parametrize("args,word", [
     (["--hall", "Club"], "--hall"),
     (["--tables", "0"], "--tables"),

@@ -166,9 +166,9 @@ def test_a_club_night_from_the_commands_of_the_docs(tmp_path):
         out = res.stdout
         logins = dict(x.split() for x in (folder / "logins.txt").read_text().splitlines())
         # 2. the broker, as printed (the doc's "$PWD/broker" is this folder)
-        broker_cmd = printed(out, "mosquitto -c")
-        assert broker_cmd == str(folder / "mosquitto.conf")
-        mosquitto = subprocess.Popen([hallbroker.mosquitto(), "-c", broker_cmd],
+        broker_cmd = shlex.split(printed(out, "mosquitto -c"))
+        assert broker_cmd == [str(folder / "mosquitto.conf")]
+        mosquitto = subprocess.Popen([hallbroker.mosquitto(), "-c"] + broker_cmd,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         procs.append(mosquitto)
         wait_port(port, mosquitto)

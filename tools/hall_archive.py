@@ -531,7 +531,7 @@ def options(argv):
         if a in ("-h", "--help"):
             return None
         key = a[2:].replace("-", "_")
-        if a.startswith("--") and a in MODES:
+        if a in MODES:
             modes.append(a)
         if a in FLAGS:
             opts[key] = True

@@ -17,9 +17,11 @@ and every login with where it goes. Bad options: exit status 2 and one line.
 import base64
 import getpass
 import hashlib
+import json
 import os
 import re
 import secrets
+import shlex
 import socket
 import sys
 
@@ -35,7 +37,7 @@ ITERATIONS = 101                                # mosquitto_passwd's own
 
 
 class BrokerError(Exception):
-    pass
+    """An option or a file the folder cannot be made with (the message says which)."""
 
 
 def password_line(user, password, salt=None):
@@ -137,8 +139,8 @@ def _write(path, text, private=False):
 
 def make(folder, hall="club", tables=("t01",), pages=PAGES, address="127.0.0.1",
          listen="0.0.0.0", port=1883, ws_port=9001, ssid=None, wifi_password=None):
-    """Write the broker folder; returns [(login, password, what it is for)] in the
-    order the ACL names them. Passwords already in logins.txt are kept."""
+    """Write the broker folder; returns [(login, password)] in the order the ACL
+    names them. Passwords already in logins.txt are kept."""
     folder = os.path.abspath(folder)
     os.makedirs(os.path.join(folder, "data"), exist_ok=True)
     os.makedirs(os.path.join(folder, "tables"), exist_ok=True)
@@ -154,7 +156,6 @@ def make(folder, hall="club", tables=("t01",), pages=PAGES, address="127.0.0.1",
               "USER": getpass.getuser(), "LOG": "file " + os.path.join(folder, "mosquitto.log"),
               "PORT": port, "WS_PORT": ws_port, "HOST": listen}
     _write(os.path.join(folder, "mosquitto.conf"), config_text(values))
-    import json
     pw = dict(logins)
     for t in tables:
         d = {"broker": address, "port": port, "hall": hall, "table": t, "user": t,
@@ -179,13 +180,14 @@ def _shown(path):
 
 def report(folder, logins, hall, tables, pages, address, port, ws_port, wifi):
     """What to do with the folder, in lines: start the broker, then each login."""
+    conf = shlex.quote(os.path.join(os.path.abspath(folder), "mosquitto.conf"))
     folder = _shown(folder)
     lines = ["A broker for hall %s in %s/ (tables %s), at %s:%d for the tables and the "
              "archive, ws://%s:%d/ for the pages (--address, --port, --ws-port change them)."
              % (hall, folder, " ".join(tables), address, port, address, ws_port),
              "",
              "Start it (Ctrl-C stops it; Mosquitto 2):",
-             "  mosquitto -c %s" % os.path.join(os.path.abspath(folder), "mosquitto.conf"),
+             "  mosquitto -c " + conf,
              "",
              "The logins (also in %s, kept when this runs again):"
              % os.path.join(folder, "logins.txt")]
@@ -206,17 +208,17 @@ def report(folder, logins, hall, tables, pages, address, port, ws_port, wifi):
         elif user == ARCHIVE:
             lines.append("  the archive: .venv/bin/python tools/hall_archive.py --db %s "
                          "--broker %s --port %d --user %s --password %s --hall %s"
-                         % (os.path.join(folder, "hall.db"), address, port, user, password,
-                            hall))
+                         % (shlex.quote(os.path.join(folder, "hall.db")), address, port, user,
+                            password, hall))
         else:
-            path = os.path.join(folder, "tables", user + ".json")
+            path = shlex.quote(os.path.join(folder, "tables", user + ".json"))
             lines.append("  table %s: make table HALL=%s (a PC); make deploy HALL=%s (a Pico W%s)"
                          % (user, path, path, "" if wifi else
                             ": add \"ssid\" and \"wifi_password\" to the file, or give --ssid"))
     return lines
 
 
-USAGE = __doc__.split("\n\n")[0] + "\n"
+USAGE = __doc__
 
 
 def main(argv):
