@@ -7,6 +7,8 @@ wires; `parse_script` reads the key script format (docs/SIMULATOR.md). The termi
 front end (tools/sim.py), tools/pictures.py and the host tests drive it; it holds
 no terminal code and runs under CPython and micropython.
 """
+import time
+
 import toolpaths
 
 toolpaths.add("../host_tests/fakes", "../firmware")
@@ -32,7 +34,6 @@ class ScriptError(Exception):
 
 def real_clock():
     """A function giving the real milliseconds since it was made (both interpreters)."""
-    import time
     if hasattr(time, "ticks_ms"):
         t0 = time.ticks_ms()
         return lambda: time.ticks_diff(time.ticks_ms(), t0)
@@ -40,11 +41,10 @@ def real_clock():
     return lambda: int((time.monotonic() - t0) * 1000)
 
 
-def _sleep_ms(ms):
-    import time
-    if hasattr(time, "sleep_ms"):
-        time.sleep_ms(ms)
-    else:
+if hasattr(time, "sleep_ms"):
+    _sleep_ms = time.sleep_ms
+else:
+    def _sleep_ms(ms):
         time.sleep(ms / 1000)
 
 
