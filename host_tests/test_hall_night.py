@@ -18,7 +18,6 @@ import shlex
 import signal
 import socket
 import subprocess
-import sys
 import time
 
 import pytest

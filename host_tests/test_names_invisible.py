@@ -9,8 +9,6 @@ import re
 import shutil
 import subprocess
 
-import pytest
-
 from cowboy import names as N
 from mpy import ROOT, run as mpy_run
 

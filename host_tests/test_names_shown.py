@@ -4,7 +4,6 @@ names field (web/webboard.py) and the desk's roster (hall/desk.js) read a typed 
 by one rule, and the simulator's and the page's words and labels name the players."""
 import json
 import os
-import shutil
 import subprocess
 import sys
 
@@ -13,6 +12,7 @@ import pytest
 import record
 import simboard as S
 from mpy import MICROPYTHON, ROOT, TOOLS, run as mpy_run
+from test_names_invisible import node
 
 SIM = os.path.join(TOOLS, "sim.py")
 INTERPRETERS = (sys.executable, MICROPYTHON)
@@ -88,15 +88,6 @@ def test_the_page_follows_the_rule(tmp_path):
 
 
 # ---- the desk's roster: one name a line, the same rule ----------------------------
-def node():
-    path = shutil.which("node")
-    if path is None:
-        import test_web
-        test_web.ensure_tools()
-        path = shutil.which("node")
-    return path
-
-
 ROSTER_IN_NODE = """
 const vm = require("vm"), fs = require("fs");
 const ctx = {location: {search: "", hostname: "", protocol: "http:"}};
