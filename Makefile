@@ -12,7 +12,7 @@ WEB_PORT ?= 8000
 HALL_NPM_STAMP := hall/node_modules/.package-lock.json
 HALL_PORT ?= 8001
 
-.PHONY: sim test check test-pico pico-emulator micropython bench bench-pico build deploy export clean venv pictures hardware web web-serve test-web hall
+.PHONY: sim test check test-pico pico-emulator micropython bench bench-pico build deploy export clean venv pictures hardware web web-serve test-web hall broker table
 
 venv: $(STAMP)
 
@@ -36,6 +36,14 @@ SIM_ARGS := $(if $(PLAYERS),--players $(PLAYERS)) $(if $(BUILD),--build $(BUILD)
 	$(if $(RULES),--rules $(RULES)) $(ARGS)
 sim: $(BIN)/python
 	$(BIN)/python tools/sim.py $(SIM_ARGS)
+
+## A hall table on this computer (docs/HALL.md, "A club night"): the simulator under the
+## host MicroPython, publishing to the broker of HALL (a table's hall.json, as `make broker`
+## writes them); its flash in build/tables/ (ARGS="--root DIR" for another folder).
+## make table HALL=broker/tables/t02.json PLAYERS=3 BUILD=oled4
+table: $(STAMP)
+	@test -n "$(HALL)" || { echo "make table needs HALL=FILE, a table's hall.json (make broker writes them)"; exit 2; }
+	$(BIN)/python tools/sim.py --hall $(HALL) $(SIM_ARGS)
 
 ## Every test, under CPython and under the real MicroPython interpreter.
 test: $(STAMP)
@@ -94,10 +102,21 @@ $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 
 ## The hall view and the stream overlay (docs/HALL.md): build/hall/, served on
-## http://127.0.0.1:$(HALL_PORT)/ (Ctrl-C stops); add ?broker=ws://HOST:9001/&user=hall&...
+## http://127.0.0.1:$(HALL_PORT)/ (Ctrl-C stops); add ?broker=ws://HOST:9001/&user=hall-tv&...
+## (`make broker` prints each page's address with its login)
 hall: $(HALL_NPM_STAMP)
 	$(PYTHON) tools/hall_build.py build
 	$(PYTHON) tools/hall_build.py serve --port $(HALL_PORT)
+
+## A club's broker, ready to run (docs/HALL.md, "The broker"): BROKER_DIR (broker/) gets
+## the broker file, the ACL, a password for every login (kept when run again) and each
+## table's hall.json; it prints how to start it and every login.
+## make broker HALL_NAME=club TABLES=4 (or TABLES=t01,bar,...) ARGS="--address 192.168.1.10"
+BROKER_DIR ?= broker
+HALL_NAME ?= club
+TABLES ?= 4
+broker:
+	$(PYTHON) tools/hall_broker.py $(BROKER_DIR) --hall $(HALL_NAME) --tables $(TABLES) $(ARGS)
 
 $(HALL_NPM_STAMP): hall/package.json hall/package-lock.json
 	cd hall && npm ci --no-audit --no-fund

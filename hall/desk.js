@@ -21,15 +21,19 @@ const CowboyDesk = (() => {
   const WHY_MAX = 200;
 
   // ---- the roster ------------------------------------------------------------------------
+  // A name as typed, as tools/record.py typed_names() reads each one (docs/GAME-RECORD.md,
+  // "Typing names"): the spaces (U+0020 only) before and after it dropped.
+  const unspaced = (t) => t.replace(/^ +| +$/g, "");
+
   // {names: the valid names in order, bad: [{line, name, why}]} of the roster's text:
-  // one name a line (an empty line is skipped), each checked as the record header
-  // checks names (H.checkName: firmware/cowboy/names.py), each once in the roster.
+  // one name a line, typed (an empty line is skipped), each checked as the record
+  // header checks names (H.checkName: firmware/cowboy/names.py), each once in the roster.
   function readRoster(text) {
     const names = [];
     const bad = [];
     const where = new Map();
     text.split("\n").forEach((raw, i) => {
-      const name = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+      const name = unspaced(raw.endsWith("\r") ? raw.slice(0, -1) : raw);
       if (name === "") return;
       let why = H.checkName(name);
       if (why === null && where.has(name)) why = "is already on line " + where.get(name);
@@ -74,8 +78,9 @@ const CowboyDesk = (() => {
 
   // ---- the pairings ------------------------------------------------------------------------
   // {games: [[a, b], ...], bad: [{line, text, why}]}: one game a line "A v B" (A opens),
-  // both players of the roster; "#" begins a note. A name may hold " v " itself: the
-  // line is split where both sides are roster names, and must be so in one place only.
+  // both players of the roster, each typed (spaces around it dropped); "#" begins a
+  // note. A name may hold " v " itself: the line is split where both sides are roster
+  // names, and must be so in one place only.
   function readPairings(text, roster) {
     const names = new Set(roster);
     const games = [];
@@ -85,8 +90,8 @@ const CowboyDesk = (() => {
       if (line.trim() === "" || line.trimStart().startsWith("#")) return;
       const splits = [];
       for (let k = line.indexOf(" v "); k >= 0; k = line.indexOf(" v ", k + 1)) {
-        const a = line.slice(0, k);
-        const b = line.slice(k + 3);
+        const a = unspaced(line.slice(0, k));
+        const b = unspaced(line.slice(k + 3));
         if (names.has(a) && names.has(b)) splits.push([a, b]);
       }
       let why = null;

@@ -37,7 +37,8 @@ const CowboyHall = (() => {
 
   // The form shown when the address does not say which broker: it reloads the page
   // with the settings in the query (bookmark that address on the TV). `o`: the
-  // heading, the default user, whether the table is asked for and the hall needed.
+  // heading, the default user (a login of tools/hall_broker.py's ACL), whether the
+  // table is asked for and the hall needed.
   function form(root, s, o) {
     const f = document.createElement("form");
     f.className = "connect";
@@ -47,7 +48,7 @@ const CowboyHall = (() => {
     f.append(h);
     const fields = [
       ["broker", "Broker (WebSockets URL)", s.broker || defaultBroker(), "url", true],
-      ["user", "User", s.user || o.user || "hall", "text", false],
+      ["user", "User", s.user || o.user || "", "text", false],
       ["password", "Password", s.password, "password", false],
       ["hall", o.hallNeeded ? "Hall" : "Hall (empty: every hall)", s.hall, "text", !!o.hallNeeded],
     ];
@@ -105,15 +106,24 @@ const CowboyHall = (() => {
   // may be a name, else the reason in the same words (the first fault found: not a
   // string, empty, a refused character, too long, a refused end). Code points are
   // looked at one by one (a lone surrogate is one), bytes counted as UTF-8.
-  const REFUSED = [
-    [0x0000, 0x001f, "a control character"],
-    [0x007f, 0x009f, "a control character"],
-    [0x200b, 0x200f, "an invisible formatting character"],
-    [0x202a, 0x202e, "an invisible formatting character"],
-    [0x2060, 0x2069, "an invisible formatting character"],
-    [0xd800, 0xdfff, "a surrogate"],
-    [0xfeff, 0xfeff, "an invisible formatting character"],
-  ];
+  // INVISIBLE: names.py's INVISIBLE, number for number ((first, last) pairs,
+  // ascending; host_tests/test_names_invisible.py compares the two).
+  const INVISIBLE = [
+    0x00ad, 0x00ad, 0x034f, 0x034f, 0x061c, 0x061c, 0x115f, 0x1160,
+    0x17b4, 0x17b5, 0x180b, 0x180f, 0x200b, 0x200f, 0x2028, 0x202e,
+    0x2060, 0x206f, 0x3164, 0x3164, 0xfe00, 0xfe0f, 0xfeff, 0xfeff,
+    0xffa0, 0xffa0, 0xfff0, 0xfff8, 0x1bca0, 0x1bca3, 0x1d173, 0x1d17a,
+    0xe0000, 0xe0fff];
+
+  function refused(cp) {
+    if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) return "a control character";
+    if (cp >= 0xd800 && cp <= 0xdfff) return "a surrogate";
+    for (let i = 0; i < INVISIBLE.length; i += 2) {
+      if (cp < INVISIBLE[i]) return null;
+      if (cp <= INVISIBLE[i + 1]) return "an invisible formatting character";
+    }
+    return null;
+  }
   const MAX_CHARS = 16;
   const MAX_BYTES = 32;
   const hex4 = (cp) => "U+" + cp.toString(16).toUpperCase().padStart(4, "0");
@@ -127,8 +137,8 @@ const CowboyHall = (() => {
     let cp = -1;
     for (const c of name) {
       cp = c.codePointAt(0);
-      const bad = REFUSED.find(([lo, hi]) => cp >= lo && cp <= hi);
-      if (bad) return "has " + bad[2] + " (" + hex4(cp) + ")";
+      const bad = refused(cp);
+      if (bad) return "has " + bad + " (" + hex4(cp) + ")";
       if (first < 0) first = cp;
       chars++;
       size += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;

@@ -1,5 +1,5 @@
 // The stream overlay: one table's game on a transparent page, for a browser source
-// in streaming software. Settings: ?broker=...&user=hall&password=...&hall=club&table=t01
+// in streaming software. Settings: ?broker=...&user=hall-overlay&password=...&hall=club&table=t01
 // (the form asks when broker or table is missing).
 "use strict";
 
@@ -10,7 +10,7 @@
 
   if (!s.broker || !s.table) {
     document.body.classList.add("asking");
-    H.form(root, s, { title: "Cowboy overlay: connect", table: true });
+    H.form(root, s, { title: "Cowboy overlay: connect", user: "hall-overlay", table: true });
     return;
   }
   document.title = "Cowboy: " + s.table;

@@ -1,5 +1,5 @@
 // The hall view: every table of the hall as a card in a grid that fills the screen,
-// and the finished games along the bottom. Settings: ?broker=ws://HOST:9001/&user=hall
+// and the finished games along the bottom. Settings: ?broker=ws://HOST:9001/&user=hall-tv
 // &password=...&hall=club (the form asks when broker is missing).
 "use strict";
 
@@ -18,7 +18,7 @@
 
   if (!s.broker) {
     document.body.classList.add("asking");
-    H.form(main, s, { title: "Cowboy hall: connect" });
+    H.form(main, s, { title: "Cowboy hall: connect", user: "hall-tv" });
     conn.textContent = "not connected";
     return;
   }

@@ -1,6 +1,7 @@
 """One table of the hall tests, run under the host MicroPython: the real
 application on fake pins in simulated time (tools/simboard.py's Sim, with a journal in
-ROOT), its hall publisher (net/hall.py) and the real MQTT client on a real socket.
+ROOT), its hall publisher (net/hall.py, Sim.join_hall) and the real MQTT client on a
+real socket: the mechanism `tools/sim.py --hall` (`make table`) runs a PC table on.
 
     micropython hall_table.py ROOT COMMAND...
 
@@ -31,24 +32,15 @@ import toolpaths  # noqa: F401  (tools/ is on MICROPYPATH)
 
 import simboard as S
 from cowboy import recordtext as T
-from net import hall as H
 from views import ui as U
 
 
-def attach(table):
-    hall = H.attach(table.app, table.root)
-    if hall is None:
-        print("no hall settings in", table.root)
-        sys.exit(1)
-    return hall
-
-
-def run_real(table, ms):
-    """Let `ms` real milliseconds pass, the loop stepping in simulated time."""
-    end = time.ticks_add(time.ticks_ms(), ms)
-    while time.ticks_diff(end, time.ticks_ms()) > 0:
-        table.run_to(table.now + 1)
-        time.sleep_ms(1)
+def exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
 
 
 def main(argv):
@@ -63,7 +55,10 @@ def main(argv):
         Settings(root).set(players=players, opener=int(args[2]) - 1)
         args = args[4:]
     table = S.Sim(players=players, root=root, rules=rules)
-    hall = attach(table)
+    hall = table.join_hall()
+    if hall is None:
+        print("no hall settings in", root)
+        sys.exit(1)
     pace = 0
     i = 0
     while i < len(args):
@@ -77,7 +72,7 @@ def main(argv):
             for line in lines:
                 table.play([line])
                 if pace:
-                    run_real(table, pace)
+                    table.run_real(pace)
         elif cmd == "pace":
             pace = int(args[i])
             i += 1
@@ -86,19 +81,14 @@ def main(argv):
             print("T key", args[i], time.ticks_ms())
             i += 1
         elif cmd == "settle":
-            end = time.ticks_add(time.ticks_ms(), int(args[i]))
+            print("SETTLED" if table.settle(int(args[i])) else "UNSETTLED")
             i += 1
-            while not hall.caught_up() and time.ticks_diff(end, time.ticks_ms()) > 0:
-                table.run_to(table.now + 1)
-                time.sleep_ms(1)
-            print("SETTLED" if hall.caught_up() else "UNSETTLED")
         elif cmd == "idle":
-            run_real(table, int(args[i]))
+            table.run_real(int(args[i]))
             i += 1
         elif cmd == "cut":
-            hall.close()                # the old board's socket goes with its power
-            table.power_cut()
-            hall = attach(table)
+            table.power_cut()           # the socket goes with the power, then back
+            hall = table.hall
         elif cmd == "state":
             print("STATE", T.state_json(table.game))
         elif cmd == "desk":
@@ -109,24 +99,14 @@ def main(argv):
         elif cmd == "names":
             print("NAMES", b"|".join(table.panel.names).decode())
         elif cmd == "wait-offer":
-            end = time.ticks_add(time.ticks_ms(), int(args[i]))
+            table.run_real(int(args[i]), lambda: table.panel.mode == U.MODE_OFFER)
             i += 1
-            while table.panel.mode != U.MODE_OFFER and time.ticks_diff(end, time.ticks_ms()) > 0:
-                table.run_to(table.now + 1)
-                time.sleep_ms(1)
             o = table.panel.offer
             print("OFFER " + o.id if table.panel.mode == U.MODE_OFFER and o is not None else "NO OFFER")
         elif cmd == "until":
             path = args[i]
-            end = time.ticks_add(time.ticks_ms(), int(args[i + 1]))
+            table.run_real(int(args[i + 1]), lambda: exists(path))
             i += 2
-            while time.ticks_diff(end, time.ticks_ms()) > 0:
-                try:
-                    os.stat(path)
-                    break
-                except OSError:
-                    pass
-                run_real(table, 20)
         elif cmd == "say":
             print(args[i])
             i += 1

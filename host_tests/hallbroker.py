@@ -1,8 +1,9 @@
 """A real Mosquitto for the hall tests: installed when missing (Debian's package,
 as root), run with the broker file of the repository (hall/broker/mosquitto.conf,
 the one docs/HALL.md shows) whose placeholders name a temporary folder (password
-file, ACL of docs/HALL.md, persistence, log) and free localhost ports; started,
-stopped gracefully or killed, started again on the same ports."""
+file, ACL of docs/HALL.md, persistence, log: made by tools/hall_broker.py, as
+`make broker` makes a club's) and free localhost ports; started, stopped gracefully
+or killed, started again on the same ports."""
 import os
 import shutil
 import signal
@@ -14,6 +15,9 @@ import time
 from mpy import ROOT
 
 TOOLS = os.path.join(ROOT, "tools")
+sys.path.insert(0, TOOLS)
+import hall_broker  # noqa: E402  (the ACL, the broker file's placeholders, the passwords)
+
 PASSWORD = "pw"
 MESSAGE_LIMIT = 65536      # the broker's message_size_limit, hall.js MAX_MESSAGE
 
@@ -38,41 +42,20 @@ def free_port():
     return port
 
 
-CONFIG = os.path.join(ROOT, "hall", "broker", "mosquitto.conf")
+CONFIG = hall_broker.TEMPLATE
 READERS = ("hall", "hall2", "hall3", "hall4", "hall5")     # one login per open page
 DESKS = ("desk",)           # the desk page's login: writes the offers (docs/HALL.md)
 
 
 def acl_text(hall, tables, writes=(), readers=READERS, desks=DESKS):
-    """The ACL of docs/HALL.md: each table writes under its own topic only and
-    reads only its own offer topic, the pages (one read-only login each) and the
-    archive read, the archive writes the hall's standings, the desk (one login per open desk page) reads and writes the
-    hall's offers; `writes`: more (user, topic) a table may write (a name it is to
-    be renamed to)."""
-    out = []
-    for r in readers:
-        out += ["user %s" % r, "topic read cowboy/#", "topic read cowboy-archive/#", ""]
-    out += ["user archive", "topic read cowboy/#",
-            "topic write cowboy-archive/%s/standings" % hall, ""]
-    for d in desks:
-        out += ["user %s" % d, "topic read cowboy/#", "topic read cowboy-archive/#",
-                "topic readwrite cowboy-desk/%s/#" % hall, ""]
-    for t in tables:
-        out += ["user %s" % t, "topic write cowboy/%s/%s/#" % (hall, t)]
-        out += ["topic write " + topic for user, topic in writes if user == t]
-        out += ["topic read cowboy-desk/%s/%s/offer" % (hall, t), ""]
-    return "\n".join(out)
+    """The ACL of docs/HALL.md (tools/hall_broker.py's) with the tests' page logins;
+    `writes`: more (user, topic) a table may write (a name it is to be renamed to)."""
+    return hall_broker.acl_text(hall, tables, readers, desks, writes)
 
 
 def config_text(values):
     """hall/broker/mosquitto.conf with each @NAME@ replaced by values[NAME]."""
-    with open(CONFIG) as f:
-        text = f.read()
-    for k, v in values.items():
-        text = text.replace("@%s@" % k, str(v))
-    left = [line for line in text.splitlines() if "@" in line and not line.startswith("#")]
-    assert not left, "placeholders of %s not filled in: %s" % (CONFIG, left)
-    return text
+    return hall_broker.config_text(values)
 
 
 class Broker:
@@ -85,13 +68,10 @@ class Broker:
         self.ws_port = free_port()
         self.proc = None
         os.makedirs(os.path.join(self.folder, "data"), exist_ok=True)
-        pw = os.path.join(self.folder, "passwords")
         users = list(READERS) + ["archive"] + list(DESKS) + list(tables)
-        with open(pw, "w") as f:
+        with open(os.path.join(self.folder, "passwords"), "w") as f:
             for u in users:
-                f.write("%s:%s\n" % (u, PASSWORD))
-        subprocess.run([shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd",
-                        "-U", pw], check=True)
+                f.write(hall_broker.password_line(u, PASSWORD) + "\n")
         with open(os.path.join(self.folder, "acl"), "w") as f:
             f.write(acl_text(hall, tables, writes))
         self.conf = os.path.join(self.folder, "mosquitto.conf")

@@ -214,7 +214,7 @@ def test_sim_names_good_and_bad(tmp_path):
     assert res.returncode == 0, res.stderr
     state = json.loads(res.stdout.splitlines()[-1])
     assert state["names"] == ["Anna", "Ben K", "Zoë"]
-    for bad, why in (("Anna,Ben ", "name 2 ends with a space"),
+    for bad, why in (("Anna,Ben\u00a0", "name 2 ends with a no-break space (U+00A0)"),
                      ("A,B,C", "3 names for 2 players"),
                      ("A" * 17 + ",B", "name 1 is longer than 16 characters")):
         res = subprocess.run(sim + ["--players", "2", "--names", bad],

@@ -158,6 +158,8 @@ def check_game2(g, tmp_path):
 
 
 def archived(db):
+    if not os.path.exists(db):
+        return []                       # (the archive has not made it yet)
     out = subprocess.run([sys.executable, os.path.join(TOOLS, "hall_archive.py"), "--db",
                           str(db), "--export", "-"], capture_output=True, text=True, check=True)
     return [json.loads(line) for line in out.stdout.splitlines()]
@@ -554,12 +556,13 @@ def test_the_longest_record_a_board_sends_goes_through_and_a_longer_one_is_held(
 
 def test_the_docs_show_the_broker_file_the_tests_run():
     """docs/HALL.md shows hall/broker/mosquitto.conf whole (the file every hall test
-    runs, hallbroker.py) and the ACL hallbroker.py writes."""
+    runs, hallbroker.py) and the ACL `make broker` writes (tools/hall_broker.py)."""
     text = open(os.path.join(ROOT, "docs", "HALL.md")).read()
     blocks = text.split("```")[1::2]
     conf = open(hallbroker.CONFIG).read()
     assert ("\n" + conf) in blocks
-    acl = hallbroker.acl_text("club", ["t01"], readers=("hall-tv", "hall-overlay"))
+    import hall_broker
+    acl = hall_broker.acl_text("club", ["t01"])         # `make broker`'s, one table
     assert ("\n" + acl.rstrip("\n") + "\n") in blocks
 
 

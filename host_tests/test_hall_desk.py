@@ -3,8 +3,9 @@ Chromium, against a real Mosquitto (host_tests/hallbroker.py), two tables on the
 MicroPython (host_tests/hall_table.py: the real application, its hall publisher and
 MQTT client) and the archive (tools/hall_archive.py) (docs/HALL.md, "A club night").
 
-The desk types a roster with a duplicate, a name too long and one beginning with a
-space (each refused with its reason, as text), makes round 1 of a round robin, and
+The desk types a roster with a duplicate (one of them typed with spaces around it), a
+name too long and one beginning with a no-break space (each refused with its reason,
+as text), makes round 1 of a round robin, and
 sends each game to a table; each table shows the offer, its operator accepts it
 with OK, plays the game to its end; the desk shows each table's answer, a third
 table's refusal (sent by its login) as text; the archive stores both games and
@@ -31,12 +32,13 @@ from test_hall_club import game_keys
 PROBE = os.path.join(ROOT, "host_tests", "web", "deskprobe.mjs")
 HALL = "club"
 ZOE = "<b>Zoë</b>"
-ROSTER = ["Anna B", ZOE, "Ben", "Cleo", "Anna B", "<img src=x onerror=alert(1)>", " Dan",
-          "Eve\u200b"]
+ROSTER = ["Anna B", ZOE, "Ben", "Cleo", "Anna B", "<img src=x onerror=alert(1)>",
+          "\u00a0Dan", "Eve\u200b", "  Ben "]
 REFUSED = [(5, "Anna B", "is already on line 1"),
            (6, "<img src=x onerror=alert(1)>", "is longer than 16 characters"),
-           (7, " Dan", "begins with a space"),
-           (8, "Eve\u200b", "has an invisible formatting character (U+200B)")]
+           (7, "\u00a0Dan", "begins with a no-break space (U+00A0)"),
+           (8, "Eve\u200b", "has an invisible formatting character (U+200B)"),
+           (9, "Ben", "is already on line 3")]       # typed: the spaces around it dropped
 
 pytestmark = pytest.mark.skipif(not os.path.exists(MICROPYTHON) or hallbroker.mosquitto() is None,
                                 reason="needs the host micropython and mosquitto")
@@ -178,7 +180,7 @@ def test_the_desk_sends_games_and_the_hall_shows_the_standings(tmp_path):
         probe.until("desk", READ_DESK, lambda d: len([t for t in d["tables"]
                                                       if t["status"] == "online"]) == 2)
         desk = probe.eval("desk", READ_DESK)
-        assert desk["count"] == "4 players, 4 refused"
+        assert desk["count"] == "4 players, 5 refused"
         assert [tuple(b) for b in desk["bad"]] == REFUSED
 
         # round 1 of the round robin, each game on a table of its own

@@ -82,6 +82,13 @@ REFUSED = [
     ('["Anna", "B\u2060ob"]', "names: name 2 has an invisible formatting character (U+2060)"),
     ('["Anna", "B\u2069ob"]', "names: name 2 has an invisible formatting character (U+2069)"),
     ('["\ufeffAnna", "Bob"]', "names: name 1 has an invisible formatting character (U+FEFF)"),
+    ('["Anna", "Bob\u00ad"]', "names: name 2 has an invisible formatting character (U+00AD)"),
+    (r'["Anna", "B\u061Cob"]', "names: name 2 has an invisible formatting character (U+061C)"),
+    ('["\u3164", "Bob"]', "names: name 1 has an invisible formatting character (U+3164)"),
+    (r'["Anna", "Bob\udb40\udc41"]',
+     "names: name 2 has an invisible formatting character (U+E0041)"),          # a \u pair
+    ('["Anna\u2028Maria", "Bob"]',
+     "names: name 1 has an invisible formatting character (U+2028)"),
     # surrogates: only as escapes (the UTF-8 of one is refused as not UTF-8)
     (r'["An\ud800na", "Bob"]', "names: name 1 has a surrogate (U+D800)"),
     (r'["Anna\uD800", "Bob"]', "names: name 1 has a surrogate (U+D800)"),
@@ -145,7 +152,7 @@ ACCEPTED = [
     ["Anna\u00a0Maria", "O'Neil"],                              # an inner no-break space
     ['Say "hi"', "back\\slash"],                                # escaped in JSON
     ["=1+1", "@x"],                                              # text, whatever it looks like
-    ["-", "\u2028"],                                             # not refused by the list
+    ["-", "\u2027"],                                             # a hyphenation point
 ]
 
 
@@ -224,14 +231,22 @@ CHECK_CASES = [
     ([0x200B], "has an invisible formatting character (U+200B)"),
     ([0x200F], "has an invisible formatting character (U+200F)"),
     ([0x2010], None),
-    ([0x2029], None),
+    ([0x2027], None),
+    ([0x2028], "has an invisible formatting character (U+2028)"),    # line separator
+    ([0x2029], "has an invisible formatting character (U+2029)"),    # paragraph separator
     ([0x202A], "has an invisible formatting character (U+202A)"),
     ([0x202E], "has an invisible formatting character (U+202E)"),
     ([0x202F], None),
     ([0x205F], None),
     ([0x2060], "has an invisible formatting character (U+2060)"),
     ([0x2069], "has an invisible formatting character (U+2069)"),
-    ([0x206A], None),
+    ([0x206A], "has an invisible formatting character (U+206A)"),
+    ([0x206F], "has an invisible formatting character (U+206F)"),
+    ([0x2070], None),
+    ([0x00AD], "has an invisible formatting character (U+00AD)"),    # soft hyphen
+    ([0x061C], "has an invisible formatting character (U+061C)"),    # Arabic letter mark
+    ([0x3164], "has an invisible formatting character (U+3164)"),    # Hangul filler
+    ([0xE0041], "has an invisible formatting character (U+E0041)"),  # tag letter A
     ([0xD7FF], None),
     ([0xD800], "has a surrogate (U+D800)"),
     ([0xDBFF, 0xDC00], "has a surrogate (U+DBFF)"),     # a pair as two code points

@@ -247,6 +247,13 @@ def test_start_up_size_real_time_and_touch(site, tmp_path):
     assert got["phone"]["newGame"]["message"] == "New game, 3 players."
     assert got["phone"]["newGame"]["seats"] == 3
     assert got["phone"]["twoStrokesLater"]["message"] == ""
+    # Names typed as "Anna, Zoë" (docs/GAME-RECORD.md, "Typing names"): the labels
+    # and the words name the players, a seat without a name keeps its number.
+    named = got["phone"]["named"]
+    assert named["message"] == "Names set."
+    assert named["labels"] == ["P1 Anna", "P2 Zoë", "P3"]
+    assert named["status"].startswith("Anna at the table, opening stroke")
+    assert named["status"].endswith("Scores: Anna 0, Zoë 0, P3 0.")
     # The page explains the codes with the legend of docs/DISPLAYS.md, row for row.
     import displaylegend
     want = [[c, m.replace("`", "")] for c, m in displaylegend.entries()]

@@ -4,7 +4,8 @@ player needs, cue ball in hand, balls held off the table, the stroke being
 entered, the set-up menu, what to do after the win, then every score with fouls
 in a row and who is out. One place for both; runs under CPython and MicroPython.
 It reads the rules core's public state and what the panel shows (views/ui.py).
-Keys are named as on the panel (OK, UNDO, the encoder's push).
+Keys are named as on the panel (OK, UNDO, the encoder's push); players by their
+names where the game has them (the panel's), else P1, P2 ...
 """
 from cowboy import codes as C
 from cowboy import facts as F
@@ -23,22 +24,41 @@ def _balls(mask):
     return "the " + b[0]
 
 
-def situation(g):
-    """Who is at the table and what the stage asks, or who won."""
+def _name(names, i):
+    """Seat `i`'s name ("" for none); `names`: the panel's, UTF-8 bytes per seat
+    (b"" for none), or None."""
+    n = names[i] if names is not None and i < len(names) else b""
+    return bytes(n).decode() if n else ""
+
+
+def who(names, i):
+    """Player `i` (0-based) in words: the seat's name, else P1, P2 ..."""
+    return _name(names, i) or "P%d" % (i + 1)
+
+
+def label(names, i):
+    """The label over player `i`'s display: P1, or P1 and the seat's name."""
+    n = _name(names, i)
+    return "P%d %s" % (i + 1, n) if n else "P%d" % (i + 1)
+
+
+def situation(g, names=None):
+    """Who is at the table and what the stage asks, or who won; players by name
+    where their seat has one (`names`, as who() takes them)."""
     at = g.shooter
     if g.phase == C.PHASE_OVER:
-        s = "Game over: P%d wins" % (g.winner + 1)
+        s = "Game over: %s wins" % who(names, g.winner)
         if g.scores[g.winner] == 101:
             s += " with the 101st point"
         return s
     if g.phase == C.PHASE_CHOICE:
-        s = ("P%d chooses after the failed opening: OK to have it played again, "
-             "push the encoder to take the table" % (at + 1))
+        s = ("%s chooses after the failed opening: OK to have it played again, "
+             "push the encoder to take the table" % who(names, at))
     elif g.phase == C.PHASE_OPENING:
-        s = "P%d at the table, opening stroke: the 3 ball first" % (at + 1)
+        s = "%s at the table, opening stroke: the 3 ball first" % who(names, at)
     else:
         total = g.total(at)
-        s = "P%d at the table, run %d" % (at + 1, g.inning)
+        s = "%s at the table, run %d" % (who(names, at), g.inning)
         if g.inning and g.scores[at]:
             s += " (total %d)" % total
         if g.phase == C.PHASE_POINTS:
@@ -141,6 +161,15 @@ def menu(p):
     return "Set-up menu, %s (%s)" % (what, keys)
 
 
+def offer(p):
+    """The desk's offer of the next game on the displays (hall mode), in words."""
+    o = p.offer
+    names = o.names
+    players = " v ".join([who(names, i) for i in range(o.players)])
+    return ("The desk offers the next game: %s, %s opens (OK starts it, UNDO puts it "
+            "aside)" % (players, who(names, o.opener)))
+
+
 def panel_words(g, p):
     """What the panel adds to the game: the stroke being entered, a note, what to
     do after the win, the players of the next game."""
@@ -168,11 +197,11 @@ _NOTES = ("", "enter the balls or the carom first, then OK",
           "OK again wins: 101", "the game is over", "storage failing: the game is not kept")
 
 
-def scores(g):
-    """"Scores: P1 4, P2 0 (1 foul), P3 12 out." """
+def scores(g, names=None):
+    """"Scores: P1 4, P2 0 (1 foul), P3 12 out." (by name, as situation())"""
     parts = []
     for i in range(g.players):
-        p = "P%d %d" % (i + 1, g.scores[i])
+        p = "%s %d" % (who(names, i), g.scores[i])
         if g.out >> i & 1:
             p += " out"
         elif g.fouls[i]:
@@ -192,12 +221,16 @@ def seats_in_play(g, panel, displays):
 
 
 def status(g, panel=None, more=()):
-    """The whole line: the situation (the menu item while the set-up menu is open),
-    what the panel adds, each of `more`, then the scores."""
+    """The whole line: the situation (the menu item while the set-up menu is open,
+    the desk's offer while the displays show it), what the panel adds, each of
+    `more`, then the scores."""
+    names = panel.names if panel is not None else None
     if panel is not None and panel.mode == U.MODE_MENU:
         s = menu(panel)
+    elif panel is not None and panel.mode == U.MODE_OFFER and panel.offer is not None:
+        s = offer(panel)
     else:
-        s = situation(g)
+        s = situation(g, names)
     for m in (panel_words(g, panel) if panel is not None else []) + list(more):
         s += "; " + m
-    return s + ". " + scores(g)
+    return s + ". " + scores(g, names)

@@ -29,7 +29,12 @@ games; --night-games lists that night's games, one row per player and game
 (docs/HALL.md, "Standings"). CSV is UTF-8 with a byte order mark, and a text cell
 that a spreadsheet would take for a formula gets a leading single quote.
 
-Bad input (a bad option): exit status 2 and a message. A message that is not a game
+--help lists the options. A bad option, a --db that cannot be used (a report's of
+a file that does not exist: the reports never make one; not a file, not an SQLite
+database, not this tool's archive, locked by another program past SQLite's 5 s) or
+an --export or --out that cannot be written: exit status 2 and one line saying
+which. Listening makes the archive when it is missing, and says so. Ctrl-C stops
+it: exit status 130, one line. A message that is not a game
 record as a board sends it (a topic whose hall or table is not a board's name, a
 first line other than "# game G" with G from 1 to 2**30 - 1 in plain digits, more
 than 65,536 bytes, not UTF-8, a record the rules core refuses) is reported, left
@@ -38,6 +43,8 @@ disk full): reported, not acknowledged, exit status 1 (the broker keeps it).
 """
 import io
 import json
+import os
+import pathlib
 import re
 import sqlite3
 import sys
@@ -259,11 +266,42 @@ def write_standings_text(rows, night, count, out):
     out.write(("\n".join(lines) + "\n").encode("utf-8"))
 
 
+COLUMNS = "hall, tbl, game, night, received, actions, record, state, results"
+
+
+def db_error(e):
+    """What an sqlite3 error says of the archive's file, in a few words."""
+    text = str(e)
+    if "not a database" in text:
+        return "not an SQLite database"
+    if "locked" in text:
+        return "locked by another program (waited 5 s)"
+    if "no such table" in text or "no such column" in text:
+        return "not an archive of this tool (%s)" % text
+    return text
+
+
 class Archive:
-    def __init__(self, path):
-        self.db = sqlite3.connect(path)
-        self.db.execute(SCHEMA)
-        self.db.commit()
+    def __init__(self, path, create=True):
+        """The archive in SQLite file `path`, made when missing if `create` (the
+        listener), else opened read-only (the reports). ArchiveError says why it
+        cannot be used: no such file, not a file, not an SQLite database, not an
+        archive, locked."""
+        if os.path.isdir(path):
+            raise ArchiveError("not a file")
+        if not create and not os.path.exists(path):
+            raise ArchiveError("no such file")
+        try:
+            if create:
+                self.db = sqlite3.connect(path)
+                self.db.execute(SCHEMA)
+                self.db.commit()
+            else:
+                uri = pathlib.Path(os.path.abspath(path)).as_uri() + "?mode=ro"
+                self.db = sqlite3.connect(uri, uri=True)
+            self.db.execute("SELECT %s FROM games LIMIT 1" % COLUMNS).fetchall()
+        except sqlite3.Error as e:
+            raise ArchiveError(db_error(e))
 
     def add(self, hall, table, text, now=None):
         """Store one record message; returns "new", "same", "longer" or "names"
@@ -442,35 +480,81 @@ def listen(archive, opts, out):
 
 
 USAGE = __doc__.split("\n\n")[0] + "\n"
+HELP = USAGE + """
+  --db FILE           the archive (SQLite); listening makes it when it is missing,
+                      the reports only read it
+  --broker HOST       the broker to listen to (default 127.0.0.1), --port N (1883)
+  --user U --password P    the archive's login (docs/HALL.md, "The broker")
+  --hall NAME         listening: that hall's tables only (default: every hall);
+                      --standings, --night-games: that hall's games only
+  --client-id ID      the MQTT client id (default cowboy-archive; the broker of
+                      docs/HALL.md makes it the login)
+  --seconds S         stop listening after S seconds; --games N: after N games
+  --export FILE       every game as JSON Lines ("-": standard output)
+  --results           per table and night: winner, scores, innings, best inning
+  --standings         the night's players ranked (--format text|csv|jsonl)
+  --night-games       the night's games, a row per player (--format csv|jsonl)
+  --night YYYY-MM-DD  the night (default: the latest in the archive)
+  --out FILE          where --standings and --night-games write (default: standard
+                      output)
+  -h, --help          this text
+
+exit status: 0 done; 1 a record could not be stored (not acknowledged: the broker
+keeps it for the next start); 2 a bad option or a --db, --export or --out that
+cannot be used (one line says which); 130 stopped with Ctrl-C.
+"""
+MODES = ("--export", "--results", "--standings", "--night-games")
+FLAGS = ("--results", "--standings", "--night-games")
+
+
+def _number(a, v, lo, hi):
+    try:
+        n = int(v)
+    except ValueError:
+        n = None
+    if n is None or not lo <= n <= hi:
+        raise ArchiveError("%s takes a whole number from %d to %d, not %r" % (a, lo, hi, v))
+    return n
 
 
 def options(argv):
+    """The options of the command line as a dict, or None for --help;
+    ArchiveError (one line) names what is wrong."""
     opts = {"db": None, "broker": "127.0.0.1", "port": 1883, "user": None, "password": None,
             "hall": "+", "client_id": "cowboy-archive", "seconds": 0, "games": 0,
             "export": None, "results": False, "standings": False, "night_games": False,
             "format": None, "night": None, "out": None}
+    modes = []
     i = 0
     while i < len(argv):
         a = argv[i]
+        if a in ("-h", "--help"):
+            return None
         key = a[2:].replace("-", "_")
-        if a in ("--results", "--standings", "--night-games"):
+        if a in MODES:
+            modes.append(a)
+        if a in FLAGS:
             opts[key] = True
             i += 1
             continue
-        if not a.startswith("--") or key not in opts or i + 1 >= len(argv):
-            raise ArchiveError("bad option %r\n%s" % (a, USAGE))
+        if not a.startswith("--") or key not in opts:
+            raise ArchiveError("unknown option %r (--help lists them)" % a)
+        if i + 1 >= len(argv):
+            raise ArchiveError("%s needs a value (--help lists the options)" % a)
         v = argv[i + 1]
-        if key in ("port", "seconds", "games"):
-            try:
-                v = int(v)
-            except ValueError:
-                raise ArchiveError("%s needs a number, not %r" % (a, v))
+        if key == "port":
+            v = _number(a, v, 1, 65535)
+        elif key in ("seconds", "games"):
+            v = _number(a, v, 0, MAX_NUMBER)
         opts[key] = v
         i += 2
     if not opts["db"]:
-        raise ArchiveError("--db FILE is needed\n" + USAGE)
-    if opts["standings"] and opts["night_games"]:
-        raise ArchiveError("--standings or --night-games, not both")
+        raise ArchiveError("--db FILE is needed (--help lists the options)")
+    if len(modes) > 1:
+        raise ArchiveError("%s or %s, not both" % (modes[0], modes[1]))
+    if opts["hall"] != "+" and not NAME.match(opts["hall"]):
+        raise ArchiveError("--hall takes a hall's name (1 to 12 of a-z but w and x, 0-9, -), "
+                           "not %r" % opts["hall"])
     if opts["format"] is not None:
         if not (opts["standings"] or opts["night_games"]):
             raise ArchiveError("--format goes with --standings or --night-games")
@@ -478,9 +562,15 @@ def options(argv):
         if opts["format"] not in formats:
             raise ArchiveError("--format takes %s here, not %r"
                                % ("|".join(formats), opts["format"]))
-    if opts["night"] is not None and not re.match(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z",
-                                                  opts["night"]):
-        raise ArchiveError("--night takes YYYY-MM-DD, not %r" % opts["night"])
+    night = opts["night"]
+    if night is not None:
+        try:
+            ok = bool(re.match(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z", night)) and \
+                time.strptime(night, "%Y-%m-%d") is not None
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ArchiveError("--night takes a date YYYY-MM-DD, not %r" % night)
     return opts
 
 
@@ -517,17 +607,59 @@ def report(archive, opts, stdout):
 
 def main(argv):
     try:
+        return run(argv)
+    except KeyboardInterrupt:
+        sys.stderr.write("hall_archive: stopped (Ctrl-C)\n")
+        return 130
+
+
+def _bad(text):
+    sys.stderr.write("hall_archive: %s\n" % text)
+    return 2
+
+
+def run(argv):
+    try:
         opts = options(argv)
     except ArchiveError as e:
-        sys.stderr.write("hall_archive: %s\n" % e)
-        return 2
-    archive = Archive(opts["db"])
+        return _bad(e)
+    if opts is None:
+        sys.stdout.write(HELP)
+        return 0
+    listening = not (opts["export"] or opts["results"] or opts["standings"]
+                     or opts["night_games"])
+    if listening:
+        try:
+            import paho.mqtt.client  # noqa: F401
+        except ImportError:
+            return _bad("listening needs paho-mqtt (the version pinned in requirements.txt; "
+                        "`make venv` installs it into .venv)")
+    new = listening and not os.path.exists(opts["db"])
+    try:
+        archive = Archive(opts["db"], create=listening)
+    except ArchiveError as e:
+        return _bad("--db %s: %s" % (opts["db"], e))
+    if listening:
+        if new:
+            print("a new archive: %s" % opts["db"], flush=True)
+        return listen(archive, opts, sys.stdout)
+    try:
+        return reports(archive, opts)
+    except sqlite3.Error as e:
+        return _bad("--db %s: %s" % (opts["db"], db_error(e)))
+
+
+def reports(archive, opts):
+    """--export, --results, --standings or --night-games; the exit status."""
     if opts["export"]:
         if opts["export"] == "-":
             archive.export(sys.stdout)
-        else:
-            with open(opts["export"], "w") as f:
+            return 0
+        try:
+            with open(opts["export"], "w", encoding="utf-8") as f:
                 archive.export(f)
+        except OSError as e:
+            return _bad("--export %s: cannot write it: %s" % (opts["export"], e.strerror or e))
         return 0
     if opts["results"]:
         out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="\n")
@@ -535,19 +667,10 @@ def main(argv):
         out.flush()
         out.detach()
         return 0
-    if opts["standings"] or opts["night_games"]:
-        try:
-            return report(archive, opts, sys.stdout.buffer)
-        except OSError as e:
-            sys.stderr.write("hall_archive: cannot write %s: %s\n" % (opts["out"], e))
-            return 2
     try:
-        import paho.mqtt.client  # noqa: F401
-    except ImportError:
-        sys.stderr.write("hall_archive: listening needs paho-mqtt (the version pinned in "
-                         "requirements.txt; `make venv` installs it into .venv)\n")
-        return 2
-    return listen(archive, opts, sys.stdout)
+        return report(archive, opts, sys.stdout.buffer)
+    except OSError as e:
+        return _bad("--out %s: cannot write it: %s" % (opts["out"], e.strerror or e))
 
 
 if __name__ == "__main__":

@@ -47,13 +47,18 @@ def build(out):
     return total
 
 
+# Printed under the address by `serve`: the logins are those of `make broker`
+# (tools/hall_broker.py), which also prints each page's whole address.
+HINT = ("\nthe hall: http://127.0.0.1:PORT/?broker=ws://BROKER:9001/&user=hall-tv"
+        "&password=...&hall=HALL\nan overlay: http://127.0.0.1:PORT/overlay.html"
+        "?...&user=hall-overlay&...&table=TABLE\nthe desk: http://127.0.0.1:PORT/desk.html"
+        "?broker=...&user=desk&password=...&hall=HALL\n(`make broker` prints them with "
+        "their passwords)")
+
+
 def main(argv):
-    hint = ("\nthe hall: http://127.0.0.1:PORT/?broker=ws://BROKER:9001/&user=hall"
-            "&password=...&hall=HALL\nan overlay: http://127.0.0.1:PORT/overlay.html"
-            "?...&table=TABLE\nthe desk: http://127.0.0.1:PORT/desk.html?broker=...&user=desk"
-            "&password=...&hall=HALL")
     return web_build.site_main(argv, "hall_build.py", build, len(PAGE) + 1,
-                               os.path.join(ROOT, "build", "hall"), 8001, "hall", hint)
+                               os.path.join(ROOT, "build", "hall"), 8001, "hall", HINT)
 
 
 if __name__ == "__main__":

@@ -148,6 +148,24 @@ def read_header(text, checked=False):
     return n, opener - 1, rules, names
 
 
+def typed_names(text, players):
+    """The players' names as a person types them, "Anna, Ben K" (docs/GAME-RECORD.md,
+    "Typing names": the simulator's --names, the web page's names field): split at
+    commas, the spaces around each name dropped, an empty one a seat without a
+    name (""), no name at all an empty list. (names, None), or (None, the first
+    fault: too many names, or "name N" and why cowboy/names.py refuses it)."""
+    if not text.strip(" "):
+        return [], None
+    names = [n.strip(" ") for n in text.split(",")]
+    if len(names) > players:
+        return None, "%d names for %d players" % (len(names), players)
+    for i in range(len(names)):
+        why = N.check_name(names[i]) if names[i] else None
+        if why is not None:
+            return None, "name %d %s" % (i + 1, why)
+    return names, None
+
+
 def rules_from_json(v):
     """The house rules mask of a header's "rules" list (RULES.md section 10)."""
     if type(v) is not list:

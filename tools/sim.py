@@ -5,6 +5,8 @@
     python3 tools/sim.py --players N --script FILE [--state]    scripted
     python3 tools/sim.py --rules NAME,... ...                   with house rules
     micropython tools/sim.py ...                                the same
+    python3 tools/sim.py --hall hall.json [--root DIR] ...      a hall table (on the
+    make table HALL=hall.json                                   host MicroPython)
 
 The firmware runs unchanged: keys drive the fake GPIO pins of the panel (through
 the real debounce and encoder decoding), the displays are device models that
@@ -26,11 +28,13 @@ TOOLS = toolpaths.add("../host_tests/fakes", "../firmware")
 
 from board import config  # noqa: E402
 from cowboy import houserules  # noqa: E402
-from simboard import Sim, ScriptError, parse_script  # noqa: E402
+import record  # noqa: E402
+from simboard import Sim, ScriptError, parse_script, real_clock  # noqa: E402
 from simscreen import RED, OFF, frame, pad, report, wrap  # noqa: E402
 
 USAGE = ("usage: sim.py [--players N] [--build NAME] [--root DIR] [--rules NAME,...]\n"
-         "              [--names NAME,...] [--script FILE [--status] [--state]]\n"
+         "              [--names NAME,...] [--hall FILE]\n"
+         "              [--script FILE [--status] [--state]]\n"
          "builds: " + " ".join(sorted(config.BUILDS)) + "\n"
          "house rules: " + " ".join(houserules.NAMES[:2]) + "\n             "
          + " ".join(houserules.NAMES[2:]))
@@ -55,24 +59,8 @@ KEYMAP = {
 
 
 # ---- command line: house rules and scripts --------------------------------------
-class RulesError(Exception):
-    pass
-
-
-def parse_names(text, players):
-    """The players' names of --names ("Anna,Ben K": one per seat, in order; an
-    empty one leaves that seat without a name), checked by cowboy/names.py;
-    RulesError naming the first fault."""
-    from cowboy import names as N
-    names = text.split(",")
-    if len(names) > players:
-        raise RulesError("--names: %d names for %d players" % (len(names), players))
-    for i in range(len(names)):
-        if names[i]:
-            why = N.check_name(names[i])
-            if why is not None:
-                raise RulesError("--names: name %d %s" % (i + 1, why))
-    return names
+class ArgumentError(Exception):
+    """A command-line value that cannot be used (the message names why)."""
 
 
 def parse_rules(text):
@@ -83,7 +71,7 @@ def parse_rules(text):
             continue
         b = houserules.bit(name)
         if not b:
-            raise RulesError("unknown house rule %r (house rules: %s)"
+            raise ArgumentError("unknown house rule %r (house rules: %s)"
                              % (name, " ".join(houserules.NAMES)))
         mask |= b
     return mask
@@ -100,8 +88,13 @@ def read_file(path):
 
 def run_script(sim, text, state=False, out=None, status=False):
     lines = parse_script(text, sim)
-    sim.play(lines)
-    sim.run_to(sim.now + 100)
+    if sim.hall is not None:            # a hall table plays in real time, then
+        sim.play_real(lines)            # waits for the broker to have it all
+        sim.run_real(100)
+        sim.settle(SETTLE_MS)
+    else:
+        sim.play(lines)
+        sim.run_to(sim.now + 100)
     w = out or sys.stdout
     for line in report(sim):
         w.write(line + "\n")
@@ -109,6 +102,73 @@ def run_script(sim, text, state=False, out=None, status=False):
         w.write(sim.words() + "\n")
     if state:
         w.write(sim.state() + "\n")
+
+
+# ---- hall mode: a table on this computer (docs/HALL.md) ----------------------------
+SETTLE_MS = 10000       # at the end of a script or on q: wait for the broker this long
+
+
+VENDOR = TOOLS + "/../build/vendor"     # the board's MQTT client (tools/mqttclient.py)
+
+
+def read_hall(path):
+    """The text of a hall.json for --hall, checked as the board reads it (broker,
+    hall, table, port; no Wi-Fi here), and the folder name of its table's flash,
+    "<hall>-<table>". ArgumentError says what is wrong."""
+    import json
+    from views import hallui
+    try:
+        text = read_file(path).decode()
+    except (OSError, UnicodeError):
+        raise ArgumentError("cannot read it")
+    try:
+        d = json.loads(text)
+    except ValueError:
+        raise ArgumentError("not JSON")
+    if type(d) is not dict:
+        raise ArgumentError("not a JSON object (docs/HALL.md)")
+    if type(d.get("broker")) is not str or not d["broker"]:
+        raise ArgumentError('"broker" must be the broker\'s address')
+    for key in ("hall", "table"):
+        v = d.get(key)
+        if type(v) is not str or not hallui.name_ok(v.encode()):
+            raise ArgumentError('"%s" must be 1 to %d characters from a-z (not w, x), 0-9 and -'
+                             % (key, hallui.MAX_NAME))
+    port = d.get("port", 1883)
+    if type(port) is not int or not 0 < port < 65536:
+        raise ArgumentError('"port" must be a TCP port number')
+    return text, "%s-%s" % (d["hall"], d["table"])
+
+
+def _micropython(argv):
+    """Run this command again under the host MicroPython (a hall table needs the
+    board's asyncio and MQTT client, aiomqttc, installed first into build/vendor/)."""
+    import os
+    import mqttclient
+    try:
+        mqttclient.vendor()
+    except RuntimeError as e:
+        return _fail("--hall: the MQTT client could not be installed: %s" % e)
+    for exe in (os.path.join(os.path.dirname(sys.executable), "micropython"),
+                os.path.join(TOOLS, "..", ".venv", "bin", "micropython")):
+        if os.path.exists(exe):
+            sys.stdout.flush()
+            os.execv(exe, [exe, os.path.join(TOOLS, "sim.py")] + argv)
+    return _fail("--hall runs the table under the host MicroPython, which is not installed "
+                 "(make venv installs it where it has a wheel)")
+
+
+def _make_dirs(path):
+    """Create `path` and its missing parents (os.makedirs, which micropython lacks)."""
+    import os
+    done = ""
+    for part in path.rstrip("/").split("/"):
+        done += part + "/"
+        if part and not _is_dir(done):
+            try:
+                os.mkdir(done.rstrip("/"))
+            except OSError:
+                pass
 
 
 # ---- live mode: help ---------------------------------------------------------------
@@ -267,15 +327,6 @@ class Terminal:
         self.termios.tcsetattr(0, self.termios.TCSANOW, self.saved)
 
 
-def _clock():
-    import time
-    if hasattr(time, "ticks_ms"):
-        t0 = time.ticks_ms()
-        return lambda: time.ticks_diff(time.ticks_ms(), t0)
-    t0 = time.monotonic()
-    return lambda: int((time.monotonic() - t0) * 1000)
-
-
 def _show(k):
     if k == " ":
         return "Space"
@@ -289,7 +340,7 @@ HINT_MS = 3000          # how long the hint about an unknown key stays
 
 def live(sim):
     term = Terminal()
-    clock = _clock()
+    clock = real_clock()
     pending = []
     shown = None
     drawn_at = -1000
@@ -301,6 +352,10 @@ def live(sim):
         while True:
             for k in term.keys(5):
                 if k in ("q", "\x03", "\x04"):
+                    if sim.hall is not None:        # what the broker lacks, first
+                        term.write("\x1b[H\x1b[2JSending what the broker lacks...")
+                        sim.settle(SETTLE_MS)
+                        sim.hall.close()
                     return 0
                 if helping >= 0:
                     helping = helping + 1 if k in ("h", " ") else -1
@@ -409,10 +464,11 @@ def main(argv):
     status = False
     rules = 0
     names = None
+    hall = None
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ("--players", "--build", "--root", "--script", "--rules", "--names"):
+        if a in ("--players", "--build", "--root", "--script", "--rules", "--names", "--hall"):
             if i + 1 >= len(argv):
                 return _fail("%s needs a value" % a)
             i += 1
@@ -426,10 +482,12 @@ def main(argv):
             elif a == "--rules":
                 try:
                     rules = parse_rules(v)
-                except RulesError as e:
+                except ArgumentError as e:
                     return _fail(str(e))
             elif a == "--names":
                 names = v
+            elif a == "--hall":
+                hall = v
             elif a == "--root":
                 root = v
             else:
@@ -452,19 +510,41 @@ def main(argv):
         return _fail("--players %d: the build %s has %d displays (players 2 to %d)"
                      % (players, build, top, top))
     if names is not None:
+        names, why = record.typed_names(names, players or top)
+        if why is not None:
+            return _fail("--names: " + why)
+    hall_text = None
+    if hall is not None:
         try:
-            names = parse_names(names, players or top)
-        except RulesError as e:
-            return _fail(str(e))
+            hall_text, flash = read_hall(hall)
+        except ArgumentError as e:
+            return _fail("--hall %s: %s" % (hall, e))
+        if sys.implementation.name != "micropython":
+            return _micropython(argv)
+        sys.path.append(VENDOR)
+        try:
+            import aiomqttc  # noqa: F401
+        except ImportError:
+            return _fail("--hall: the MQTT client aiomqttc is not in build/vendor/ "
+                         "(python3 tools/mqttclient.py installs it; make table does)")
+        if root is None:                # the table's flash, kept between runs
+            root = TOOLS + "/../build/tables/" + flash
+            _make_dirs(TOOLS + "/../build/tables")
     if root is not None:
         err = _make_root(root)          # last: a bad argument leaves no new folder
         if err:
             return _fail("--root %s: %s" % (root, err))
         root = root.rstrip("/") + "/"
+    if hall_text is not None:
+        f = open(root + "hall.json", "w")   # as make deploy HALL= puts it on a board
+        f.write(hall_text)
+        f.close()
     if players is None and root is None:
         players = 2
     try:
         sim = Sim(players, build, root, rules, names)
+        if hall_text is not None:
+            sim.join_hall()
         if script is None and not _isatty():
             script = TOOLS + "/demo.keys"
         if script is not None:

@@ -7,6 +7,8 @@ wires; `parse_script` reads the key script format (docs/SIMULATOR.md). The termi
 front end (tools/sim.py), tools/pictures.py and the host tests drive it; it holds
 no terminal code and runs under CPython and micropython.
 """
+import time
+
 import toolpaths
 
 toolpaths.add("../host_tests/fakes", "../firmware")
@@ -30,6 +32,22 @@ class ScriptError(Exception):
     pass
 
 
+def real_clock():
+    """A function giving the real milliseconds since it was made (both interpreters)."""
+    if hasattr(time, "ticks_ms"):
+        t0 = time.ticks_ms()
+        return lambda: time.ticks_diff(time.ticks_ms(), t0)
+    t0 = time.monotonic()
+    return lambda: int((time.monotonic() - t0) * 1000)
+
+
+if hasattr(time, "sleep_ms"):
+    _sleep_ms = time.sleep_ms
+else:
+    def _sleep_ms(ms):
+        time.sleep(ms / 1000)
+
+
 class Sim:
     """The application built from board.config with fake pins, buses and displays."""
 
@@ -51,6 +69,8 @@ class Sim:
         self.busy = 0                  # when the panel is free for the next key
         self.timeline = []             # (time, pin, level) pin changes to come
         self.boots = 0
+        self.hall = None               # hall mode's publisher (join_hall)
+        self._client = None
         self._boot(players)
         if names is not None:
             try:
@@ -118,8 +138,47 @@ class Sim:
 
     def power_cut(self):
         """Cut the power and switch on again: the game resumes from the journal
-        (every record was flushed when it was written; nothing is closed here)."""
+        (every record was flushed when it was written; nothing is closed here but
+        hall mode's connection, which goes with the power, and comes back)."""
+        if self.hall is not None:
+            self.hall.close()
         self._boot()
+        if self.hall is not None:
+            self.join_hall(self._client)
+
+    # ---- hall mode -----------------------------------------------------------
+    def join_hall(self, client=None):
+        """Hall mode, as on a Pico W (docs/HALL.md): the publisher of net/hall.py
+        for the hall.json in the flash folder, with the real MQTT client (aiomqttc
+        on the path) or `client`. Returns it, or None when the folder has no usable
+        hall.json. It publishes while the loop runs in real time (run_real)."""
+        from net import hall as H
+        self._client = client
+        self.hall = H.attach(self.app, self.root, client)
+        return self.hall
+
+    def run_real(self, ms, until=None):
+        """Let up to `ms` real milliseconds pass, the loop stepping 1 ms of simulated
+        time at a time with a 1 ms sleep between (the network needs real time);
+        stop as soon as `until()` is true. Returns whether it is (True without one)."""
+        clock = real_clock()
+        while until is None or not until():
+            if clock() >= ms:
+                return until is None
+            self.run_to(self.now + 1)
+            _sleep_ms(1)
+        return True
+
+    def settle(self, ms):
+        """Run in real time until the broker has every action (at most `ms`)."""
+        return self.run_real(ms, self.hall.caught_up)
+
+    def play_real(self, lines):
+        """Run parsed script lines in real time (hall mode: the broker sees a table
+        playing, not a burst)."""
+        for kind, arg, long in lines:
+            end = self.now + arg if kind == "wait" else self.key(arg, long)
+            self.run_real(MAX_WAIT_MS + 2000, lambda: self.now >= end)
 
     # ---- driving the pins ----------------------------------------------------
     def known(self, name, long=False):
@@ -189,7 +248,19 @@ class Sim:
         if self.boots > 1:
             more.append("resumed after %d power cut%s" % (self.boots - 1,
                                                           "s" if self.boots > 2 else ""))
+        if self.hall is not None:
+            more.append(self.hall_words())
         return gamewords.status(self.game, self.panel, more)
+
+    def hall_words(self):
+        """Hall mode's connection in words: "table t01 of hall club: online, all sent"."""
+        from views import hallui as HU
+        h = self.hall                   # (the set-up menu's questions, app/hallmenu.py)
+        n = h.pending()
+        return "table %s of hall %s: %s, %s" % (
+            bytes(h.name(1)).decode(), bytes(h.name(0)).decode(),
+            "online" if h.state() == HU.NET_ONLINE else "no broker (trying again)",
+            "%d action%s to send" % (n, "" if n == 1 else "s") if n else "all sent")
 
     def status(self):
         """The live status line: the words, and ♪ while the buzzer sounds."""

@@ -44,6 +44,12 @@ def quads(px):
 
 
 # ---- scripted mode: every display, as the device models draw it -----------------
+def _label(sim, i, width):
+    """The label over display `i`: P1, or P1 and the player's name, cut to `width`."""
+    import gamewords
+    return gamewords.label(sim.panel.names, i)[:width]
+
+
 def picture(sim, width=200, n=None):
     """The first `n` displays (default: all) drawn with characters, labelled, as
     rows of text; OLEDs in half blocks (one text row per two pixel rows)."""
@@ -55,7 +61,7 @@ def picture(sim, width=200, n=None):
         per = max(1, min(n, width // w))
         for start in range(0, n, per):
             row = range(start, min(n, start + per))
-            lines.append("".join(pad("P%d" % (i + 1), w) for i in row).rstrip())
+            lines.append("".join(pad(_label(sim, i, w - 1), w) for i in row).rstrip())
             for r in range(3):
                 lines.append("".join(pad(arts[i][r], w) for i in row).rstrip())
             lines.append("")
@@ -65,7 +71,7 @@ def picture(sim, width=200, n=None):
         for start in range(0, n, per):
             row = range(start, min(n, start + per))
             arts = [sim.models[i].art().split("\n") for i in row]
-            lines.append("".join(pad("P%d" % (i + 1), w) for i in row).rstrip())
+            lines.append("".join(pad(_label(sim, i, w - 1), w) for i in row).rstrip())
             for r in range(len(arts[0])):
                 lines.append("".join(pad("|" + a[r] + "|", w) for a in arts).rstrip())
             lines.append("")
@@ -308,9 +314,10 @@ def _draw(sim, layout, n, per, cw):
         labels = []
         arts = []
         for i in row:
-            label = "P%d" % (i + 1)
+            label = _label(sim, i, cw)
             if i == g.shooter:
-                label += " ◀ at the table" if cw >= 18 else " ◀"
+                mark = " ◀ at the table" if cw - len(label) >= 15 else " ◀"
+                label = label[:cw - len(mark)] + mark
             labels.append(pad(label, cw))
             arts.append(draw(sim.models[i]))
         lines.append((" " * GAP).join(labels).rstrip())

@@ -152,7 +152,7 @@ function makeSeats() {
     cap.textContent = "P" + (i + 1);
     fig.append(canvas, cap);
     box.append(fig);
-    seats.push({ canvas, ctx: canvas.getContext("2d"), fig });
+    seats.push({ canvas, ctx: canvas.getContext("2d"), fig, cap });
   }
 }
 
@@ -336,12 +336,15 @@ function frame() {
 let shownState = "";
 let shownStatus = "";
 
-// The game in words (webboard's status(): the simulator's words), and the state.
+// The game in words (webboard's status(): the simulator's words), the labels over
+// the displays (P1, or P1 and the player's name: they change with the words, which
+// name the players too), and the state.
 function showStatus() {
   const words = board.status();
   if (words !== shownStatus) {
     shownStatus = words;
     $("status").textContent = words;
+    board.labels().split("\t").forEach((t, i) => { if (seats[i]) seats[i].cap.textContent = t; });
   }
   const text = board.state();
   if (text === shownState) return;

@@ -303,6 +303,13 @@ class Board:
         import gamewords
         return gamewords.seats_in_play(self.app.game, self.app.panel, len(self.models))
 
+    def labels(self):
+        """The labels over the displays, tab-separated: P1, or P1 and the player's
+        name (the simulator's labels, tools/gamewords.py)."""
+        import gamewords
+        names = self.app.panel.names
+        return "\t".join([gamewords.label(names, i) for i in range(len(self.models))])
+
     def status(self):
         """The game in words for the page's status line: the simulator's words
         (tools/gamewords.py)."""
@@ -322,17 +329,14 @@ class Board:
 
     def set_names(self, text):
         """The players' names from the page: "Anna, Ben K", one per seat in order,
-        spaces around each comma dropped (an empty one: that seat without a name).
+        read as the simulator's --names reads them (tools/record.py typed_names).
         Returns "" once the panel has them (the loop keeps them beside the journal
         in its next flash step), or why they were refused (then nothing changed)."""
-        names = [n.strip(" ") for n in text.split(",")] if text.strip(" ") else []
-        players = self.app.game.players
-        if len(names) > players:
-            return "%d names for %d players" % (len(names), players)
-        try:
-            self.app.panel.set_names(names)
-        except ValueError as e:
-            return str(e)
+        import record
+        names, why = record.typed_names(text, self.app.game.players)
+        if why is not None:
+            return why
+        self.app.panel.set_names(names)
         return ""
 
     # ---- the game record ---------------------------------------------------------

@@ -108,9 +108,8 @@ def parse(payload, seats):
         mask |= b
     names = None
     if "names" in obj:
-        v = obj["names"]
-        why = N.check(v, players)
-        if why is not None:
+        v, why = N.read(obj["names"], players)
+        if v is None:
             return None, why, oid
         names = [n.encode() for n in v] + [b""] * (8 - players)
     return Offer(oid, players, opener - 1, mask, names), None, oid

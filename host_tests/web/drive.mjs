@@ -160,6 +160,16 @@ async function phone(browser) {
   await page.tap("#newgame");
   await advance(page, 2100);
   result.phone.newGame = await layout(page);
+  // Names typed in the names field: on the labels and in the words.
+  await page.fill("#names", "Anna, Zoë");
+  await page.tap("#setnames");
+  await advance(page, CHECK_MS);
+  result.phone.named = await page.evaluate(() => ({
+    labels: [...document.querySelectorAll("#seats .seat")].filter((f) => !f.hidden)
+      .map((f) => f.querySelector("figcaption").textContent),
+    status: document.getElementById("status").textContent,
+    message: document.getElementById("message").textContent,
+  }));
   for (const key of ["MISS", "MISS"]) {
     await page.tap(`#panel [data-key="${key}"]`);
     await advance(page, PRESS_MS + GAP_MS);
