@@ -66,7 +66,7 @@ check: $(STAMP) $(NPM_STAMP)
 ## pico-emulator instrument ($(PICO_EMULATOR), copied into build/) and socat (installed).
 PICO_EMULATOR ?= ../shared/pico-emulator
 test-pico: pico-emulator micropython $(STAMP)
-	$(BIN)/python tools/deploy.py build --hall
+	$(BIN)/python tools/deploy.py build
 	$(BIN)/python -m pytest -n 2 -q --durations=0 host_tests/pico
 
 # The instrument in build/pico-emulator (copied, then its own setup.sh) and socat.

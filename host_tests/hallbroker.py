@@ -112,13 +112,7 @@ class Broker:
             return ""
 
 
-def vendor():
-    sys.path.insert(0, TOOLS)
-    import mqttclient
-    return mqttclient.vendor()
-
-
-def table(tmp_path, broker, vendor, hall, name, *commands, record=None):
+def table(tmp_path, broker, hall, name, *commands, record=None):
     """A table on the host MicroPython (host_tests/hall_table.py) with its own flash
     folder and hall.json for `broker`; `commands` script it; `record`: a game record
     (JSON Lines) the board's journal starts with (tools/journal.py). Returns the
@@ -134,7 +128,7 @@ def table(tmp_path, broker, vendor, hall, name, *commands, record=None):
         "broker": "127.0.0.1", "port": broker.port, "hall": hall, "table": name,
         "user": name, "password": PASSWORD}))
     env = dict(os.environ)
-    env["MICROPYPATH"] = ":".join([TOOLS, FAKES, FIRMWARE, ".frozen", vendor])
+    env["MICROPYPATH"] = ":".join([TOOLS, FAKES, FIRMWARE, ".frozen"])
     return subprocess.Popen([MICROPYTHON, os.path.join(ROOT, "host_tests", "hall_table.py"),
                              str(root)] + list(commands),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)

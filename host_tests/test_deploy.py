@@ -37,7 +37,7 @@ def recordings():
             if hellorec.recordable(config.BUILDS[n])]
 
 
-def expected_tree(pack=True, client=False):
+def expected_tree(pack=True):
     """The device tree: boot.py's imports at the top, every other module and the
     recordings under lib/, pack.bin (for a board without ROMFS)."""
     out = []
@@ -47,8 +47,7 @@ def expected_tree(pack=True, client=False):
         else:
             m = p[:-3] + ".mpy"
             out.append(m if m in deploy_module().BOOT else "lib/" + m)
-    return sorted(out + recordings() + (["pack.bin"] if pack else [])
-                  + (["lib/aiomqttc.mpy"] if client else []))
+    return sorted(out + recordings() + (["pack.bin"] if pack else []))
 
 
 def deploy_module():
@@ -172,7 +171,8 @@ def test_deploy_copies_only_what_changed_and_keeps_game_data(fake):
 
 def test_deploy_removes_the_layout_before_lib(fake):
     """A board of the earlier layout (every module at the top, the MQTT client
-    beside them): its program files go, its game data and hall files stay."""
+    hall mode took from PyPI beside them): its program files go, its game data and
+    hall files stay."""
     board = fake.board
     for p in ("app/panel.mpy", "cowboy/game.mpy", "hello/oled4.bin", "factory.mpy",
               "ticks.mpy", "aiomqttc.mpy", "app/watchdog.mpy"):
@@ -186,7 +186,7 @@ def test_deploy_removes_the_layout_before_lib(fake):
     for p in ("app", "cowboy", "hello", "factory.mpy", "ticks.mpy", "aiomqttc.mpy"):
         assert not [q for q in tree(board) if q == p or q.startswith(p + "/")], p
     assert (board / "hall.json").read_text() == HALL_SETTINGS
-    assert (board / "lib" / "aiomqttc.mpy").exists()     # hall mode keeps its client
+    assert (board / "hall.ack").read_text() == "3 17\n"
 
 
 def test_deploy_copies_the_pack_last_and_makes_the_archive_folder(fake):
@@ -461,9 +461,10 @@ HALL_SETTINGS = ('{"ssid": "club", "wifi_password": "pw", "broker": "192.168.1.1
                  '"password": "x"}\n')
 
 
-def test_deploy_hall_puts_the_settings_and_the_client_on_the_board_and_keeps_them(fake, tmp_path):
-    """`make deploy HALL=hall.json` (a Pico W, docs/HALL.md): the settings and the MQTT
-    client go onto the board; a later plain deploy leaves them there."""
+def test_deploy_hall_puts_the_settings_on_the_board_and_keeps_them(fake, tmp_path):
+    """`make deploy HALL=hall.json` (a Pico W, docs/HALL.md): the settings go onto the
+    board (the MQTT client is the firmware's own, net/mqtt.py); a later plain deploy
+    leaves them there, and the acknowledged position the board wrote."""
     hall = tmp_path / "hall.json"
     hall.write_text(HALL_SETTINGS)
     res = fake("deploy", "--hall", str(hall))
@@ -471,14 +472,13 @@ def test_deploy_hall_puts_the_settings_and_the_client_on_the_board_and_keeps_the
     assert "Hall mode: table t01 of hall club, broker 192.168.1.10:1883, Wi-Fi club" in res.stdout
     board = fake.board
     assert (board / "hall.json").read_text() == HALL_SETTINGS
-    client = (board / "lib" / "aiomqttc.mpy").read_bytes()
-    assert client[:2] == b"M\x06"                       # compiled, as the firmware is
+    assert (board / "lib" / "net" / "mqtt.mpy").exists()
     (board / "hall.ack").write_text("3 17\n")            # written by the board itself
     res = fake("deploy")
     assert res.returncode == 0, res.stderr
-    assert "stale" in res.stdout and "removed  lib/aiomqttc" not in res.stdout
-    for name in ("hall.json", "hall.ack", "lib/aiomqttc.mpy"):
-        assert (board / name).exists(), name
+    assert "Copy 0 of" in res.stdout and "remove 0 stale" in res.stdout
+    assert (board / "hall.json").read_text() == HALL_SETTINGS
+    assert (board / "hall.ack").read_text() == "3 17\n"
 
 
 @pytest.mark.parametrize("text,named", [

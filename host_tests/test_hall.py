@@ -1,7 +1,6 @@
 """Hall mode against a real Mosquitto: tables on the host MicroPython (the real
 application, fake pins in simulated time, the real MQTT client), the archive tool,
 a broker restarted gracefully and killed, a table's power cut, the ACL."""
-import asyncio
 import json
 import os
 import subprocess
@@ -32,17 +31,12 @@ def record_lines(path):
             if line.strip() and not line.lstrip().startswith("#")]
 
 
-@pytest.fixture(scope="module")
-def vendor():
-    return hallbroker.vendor()
-
-
 def start_broker(tmp_path, tables):
     return hallbroker.Broker(tmp_path / "broker", HALL, tables).start()
 
 
-def table(tmp_path, broker, vendor, name, *commands, record=None):
-    return hallbroker.table(tmp_path, broker, vendor, HALL, name, *commands, record=record)
+def table(tmp_path, broker, name, *commands, record=None):
+    return hallbroker.table(tmp_path, broker, HALL, name, *commands, record=record)
 
 
 def finish(proc, timeout=150):
@@ -59,78 +53,53 @@ def archive(broker, db, games, seconds):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def collect(broker, vendor, topic, seconds, user="hall2", publish=()):
+def collect(broker, topic, seconds, user="hall2", publish=()):
     """Messages (topic, payload text, retained) a reader gets within `seconds`;
     `publish`: (user, topic, payload) sent by other clients once subscribed."""
-    if vendor not in sys.path:
-        sys.path.append(vendor)
-    import aiomqttc
-    aiomqttc.log = lambda msg="": None
     got = []
 
-    async def run():
-        async def on_message(proto, t, payload, retain):
-            got.append((t, payload.decode(), bool(retain)))
-        c = aiomqttc.MQTTClient(client_id="reader-%d" % os.getpid(), server="127.0.0.1",
-                                port=broker.port, user=user, password=hallbroker.PASSWORD,
-                                keepalive=10)
-        c.on_message = on_message
-        assert await c.connect(timeout_sec=3)
-        await c.subscribe(topic, qos=1)
-        await asyncio.sleep(0.3)
-        for u, t, payload in publish:
-            p = aiomqttc.MQTTClient(client_id="writer-" + u, server="127.0.0.1",
-                                    port=broker.port, user=u, password=hallbroker.PASSWORD)
-            assert await p.connect(timeout_sec=3)
-            await p.publish(t, payload, qos=1)
-            await p.disconnect()
-        await asyncio.sleep(seconds)
-        await c.disconnect()
-    asyncio.run(run())
+    def on_message(client, userdata, m):
+        got.append((m.topic, m.payload.decode(), bool(m.retain)))
+    c = hallbroker.client(broker, user, client_id="reader-%d" % os.getpid(),
+                          on_message=on_message)
+    c.subscribe(topic, qos=1)
+    time.sleep(0.3)
+    for u, t, payload in publish:
+        p = hallbroker.client(broker, u, client_id="writer-" + u)
+        p.publish(t, payload, qos=1).wait_for_publish(5)
+        p.disconnect()
+        p.loop_stop()
+    time.sleep(seconds)
+    c.disconnect()
+    c.loop_stop()
     return got
 
 
 class Reader:
-    """A subscriber (the hall user) in a thread of its own, from start() to stop():
-    every message (topic, payload text, retained) it got, in order."""
+    """A subscriber (the hall user) from start() to stop(): every message (topic,
+    payload text, retained) it got, in order."""
 
-    def __init__(self, broker, vendor, topic):
-        self.broker, self.vendor, self.topic = broker, vendor, topic
+    def __init__(self, broker, topic):
+        self.broker, self.topic = broker, topic
         self.got = []
         self.times = []             # time.monotonic() of each message
-        self.ready = threading.Event()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=lambda: asyncio.run(self._run()), daemon=True)
+        self._c = None
 
     def start(self):
-        self._thread.start()
-        assert self.ready.wait(10), "the reader did not connect"
+        def on_message(client, userdata, m):
+            self.times.append(time.monotonic())
+            self.got.append((m.topic, m.payload.decode(), bool(m.retain)))
+        self._c = hallbroker.client(self.broker, "hall",
+                                    client_id="reader-%d" % threading.get_ident(),
+                                    on_message=on_message)
+        self._c.subscribe(self.topic, qos=1)
+        time.sleep(0.3)
         return self
 
     def stop(self):
-        self._stop.set()
-        self._thread.join(10)
+        self._c.disconnect()
+        self._c.loop_stop()
         return self.got
-
-    async def _run(self):
-        if self.vendor not in sys.path:
-            sys.path.append(self.vendor)
-        import aiomqttc
-        aiomqttc.log = lambda msg="": None
-
-        async def on_message(proto, t, payload, retain):
-            self.times.append(time.monotonic())
-            self.got.append((t, payload.decode(), bool(retain)))
-        c = aiomqttc.MQTTClient(client_id="reader-%d" % threading.get_ident(),
-                                server="127.0.0.1", port=self.broker.port, user="hall",
-                                password=hallbroker.PASSWORD, keepalive=10)
-        c.on_message = on_message
-        assert await c.connect(timeout_sec=3)
-        await c.subscribe(self.topic, qos=1)
-        self.ready.set()
-        while not self._stop.is_set():
-            await asyncio.sleep(0.05)
-        await c.disconnect()
 
 
 def replayed(lines):
@@ -190,7 +159,7 @@ def wait_whole(db, names, seconds=60):
         time.sleep(0.3)
 
 
-def test_twenty_tables_every_game_archived_once(tmp_path, vendor):
+def test_twenty_tables_every_game_archived_once(tmp_path):
     names = ["t%02d" % i for i in range(1, 21)]
     broker = start_broker(tmp_path, names)
     (tmp_path / "new.keys").write_text(NEW_GAME)
@@ -198,14 +167,14 @@ def test_twenty_tables_every_game_archived_once(tmp_path, vendor):
         db = tmp_path / "hall.db"
         arch = archive(broker, db, 0, 150)
         time.sleep(0.5)
-        procs = [table(tmp_path, broker, vendor, n, "play", os.path.join(DATA, "game2.keys"),
+        procs = [table(tmp_path, broker, n, "play", os.path.join(DATA, "game2.keys"),
                        "settle", "60000", "play", str(tmp_path / "new.keys"),
                        "settle", "60000", "state") for n in names]
         outs = [finish(p) for p in procs]
         wait_whole(db, names)
         arch.terminate()
         aout, aerr = arch.communicate(timeout=30)
-        retained = collect(broker, vendor, "cowboy/%s/+/state" % HALL, 1.0)
+        retained = collect(broker, "cowboy/%s/+/state" % HALL, 1.0)
     finally:
         broker.stop()
     for lines in outs:
@@ -220,7 +189,7 @@ def test_twenty_tables_every_game_archived_once(tmp_path, vendor):
     assert '"scores": [0, 0, 3]' in outs[0][-1]
 
 
-def test_broker_restarts_and_a_power_cut_lose_and_repeat_nothing(tmp_path, vendor):
+def test_broker_restarts_and_a_power_cut_lose_and_repeat_nothing(tmp_path):
     names = ["a1", "a2", "a3"]
     broker = start_broker(tmp_path, names)
     (tmp_path / "new.keys").write_text(NEW_GAME)
@@ -235,12 +204,12 @@ def test_broker_restarts_and_a_power_cut_lose_and_repeat_nothing(tmp_path, vendo
     try:
         arch = archive(broker, db, 0, 120)
         time.sleep(0.5)
-        procs = [table(tmp_path, broker, vendor, "a1", "pace", "40", "play", game2,
+        procs = [table(tmp_path, broker, "a1", "pace", "40", "play", game2,
                        "play", str(tmp_path / "new.keys"), "settle", "60000", "state"),
-                 table(tmp_path, broker, vendor, "a2", "pace", "40", "play", game2,
+                 table(tmp_path, broker, "a2", "pace", "40", "play", game2,
                        "settle", "60000", "state"),
                  # a3: the power goes off mid-game, and again after the game ended
-                 table(tmp_path, broker, vendor, "a3", "pace", "40", "play",
+                 table(tmp_path, broker, "a3", "pace", "40", "play",
                        str(tmp_path / "first.keys"), "cut", "play", str(tmp_path / "rest.keys"),
                        "cut", "settle", "60000", "state")]
         time.sleep(1.5)
@@ -255,7 +224,7 @@ def test_broker_restarts_and_a_power_cut_lose_and_repeat_nothing(tmp_path, vendo
         wait_whole(db, names)
         arch.terminate()
         arch.communicate(timeout=30)
-        retained = collect(broker, vendor, "cowboy/%s/#" % HALL, 1.0)
+        retained = collect(broker, "cowboy/%s/#" % HALL, 1.0)
     finally:
         broker.stop()
     for lines in outs:
@@ -272,20 +241,20 @@ def test_broker_restarts_and_a_power_cut_lose_and_repeat_nothing(tmp_path, vendo
     assert status == {"a1": "offline", "a2": "offline", "a3": "offline"}
 
 
-def test_actions_arrive_in_order_once_per_position(tmp_path, vendor):
+def test_actions_arrive_in_order_once_per_position(tmp_path):
     broker = start_broker(tmp_path, ["b1"])
     try:
-        proc = table(tmp_path, broker, vendor, "b1", "pace", "20", "play",
+        proc = table(tmp_path, broker, "b1", "pace", "20", "play",
                      os.path.join(DATA, "game2.keys"), "settle", "30000", "stats")
         got = []
         # the reader subscribes while the table plays
         import threading
         th = threading.Thread(target=lambda: got.extend(
-            collect(broker, vendor, "cowboy/%s/b1/action" % HALL, 6.0)))
+            collect(broker, "cowboy/%s/b1/action" % HALL, 6.0)))
         th.start()
         th.join()
         out = finish(proc)
-        late = collect(broker, vendor, "cowboy/%s/b1/game" % HALL, 0.5)
+        late = collect(broker, "cowboy/%s/b1/game" % HALL, 0.5)
     finally:
         broker.stop()
     assert "SETTLED" in out
@@ -302,10 +271,10 @@ def test_actions_arrive_in_order_once_per_position(tmp_path, vendor):
     assert late[0][2] and [json.loads(x) for x in text[2:]] == want
 
 
-def test_a_table_cannot_publish_under_another_tables_topic(tmp_path, vendor):
+def test_a_table_cannot_publish_under_another_tables_topic(tmp_path):
     broker = start_broker(tmp_path, ["c1", "c2"])
     try:
-        got = collect(broker, vendor, "cowboy/#", 0.5, publish=(
+        got = collect(broker, "cowboy/#", 0.5, publish=(
             ("c1", "cowboy/%s/c2/state" % HALL, "forged by c1"),
             ("c1", "cowboy/%s/c1/state" % HALL, "c1's own"),
             ("hall", "cowboy/%s/c1/state" % HALL, "the hall view writes nothing")))
@@ -314,7 +283,7 @@ def test_a_table_cannot_publish_under_another_tables_topic(tmp_path, vendor):
     assert [(t, p) for t, p, r in got] == [("cowboy/%s/c1/state" % HALL, "c1's own")]
 
 
-def test_a_table_renamed_on_its_panel_publishes_under_the_new_name(tmp_path, vendor):
+def test_a_table_renamed_on_its_panel_publishes_under_the_new_name(tmp_path):
     """The table's name changed with the encoder in the set-up menu (t1 -> t9): the
     old topic's status says offline, the game goes on under the new topic, the
     new name is in the board's hall.json."""
@@ -327,11 +296,11 @@ def test_a_table_renamed_on_its_panel_publishes_under_the_new_name(tmp_path, ven
         + "ENC\nENC\n"                        # to the end mark, save
         + "HOLD ENC\nMISS\n")                 # back to the game, one more action
     try:
-        proc = table(tmp_path, broker, vendor, "t1", "play", str(tmp_path / "first.keys"),
+        proc = table(tmp_path, broker, "t1", "play", str(tmp_path / "first.keys"),
                      "settle", "20000", "play", str(tmp_path / "rename.keys"),
                      "settle", "20000", "state")
         out = finish(proc)
-        got = collect(broker, vendor, "cowboy/%s/+/+" % HALL, 1.0)
+        got = collect(broker, "cowboy/%s/+/+" % HALL, 1.0)
     finally:
         broker.stop()
     assert out.count("SETTLED") == 2, out
@@ -372,7 +341,7 @@ def openings(tmp_path):
     return out
 
 
-def test_every_record_a_table_sends_replays_to_its_own_state(tmp_path, vendor):
+def test_every_record_a_table_sends_replays_to_its_own_state(tmp_path):
     """Games with every kind of opening (the 3 hit first; failed and repeated; taken
     over, once and twice; taken with the balls as they lie; other openers and
     player counts): the `game` record on the broker, its header with the actions
@@ -384,7 +353,7 @@ def test_every_record_a_table_sends_replays_to_its_own_state(tmp_path, vendor):
     (tmp_path / "new.keys").write_text(NEW_GAME)
     db = tmp_path / "hall.db"
     try:
-        reader = Reader(broker, vendor, "cowboy/%s/#" % HALL).start()
+        reader = Reader(broker, "cowboy/%s/#" % HALL).start()
         arch = archive(broker, db, 0, 60)
         time.sleep(0.5)
         procs = []
@@ -392,7 +361,7 @@ def test_every_record_a_table_sends_replays_to_its_own_state(tmp_path, vendor):
             cmds = ["setup"] + setup + ["play", keys, "settle", "30000", "state"]
             if more:        # the next game begun: the record comes from games/
                 cmds += ["play", str(tmp_path / "new.keys"), "settle", "30000"]
-            procs.append(table(tmp_path, broker, vendor, name, *cmds))
+            procs.append(table(tmp_path, broker, name, *cmds))
         outs = [finish(p) for p in procs]
         stop_archive(arch, db, len(names), 30)
         got = reader.stop()
@@ -431,7 +400,7 @@ def test_every_record_a_table_sends_replays_to_its_own_state(tmp_path, vendor):
 BACKLOG = 300
 
 
-def test_a_backlog_is_caught_up_fast(tmp_path, vendor):
+def test_a_backlog_is_caught_up_fast(tmp_path):
     """A table that comes online with 300 actions nobody has (a journal written
     while the broker was away) sends them all, once each and in order, within a
     few seconds: several messages in flight, not one PUBACK awaited at a time."""
@@ -439,8 +408,8 @@ def test_a_backlog_is_caught_up_fast(tmp_path, vendor):
     rec = tmp_path / "backlog.jsonl"
     rec.write_text('{"players": 2}\n' + '{"shot": {}}\n' * BACKLOG)
     try:
-        reader = Reader(broker, vendor, "cowboy/%s/d1/action" % HALL).start()
-        proc = table(tmp_path, broker, vendor, "d1", "settle", "12000", "stats", record=rec)
+        reader = Reader(broker, "cowboy/%s/d1/action" % HALL).start()
+        proc = table(tmp_path, broker, "d1", "settle", "12000", "stats", record=rec)
         out = finish(proc)
         time.sleep(0.3)
         got = reader.stop()
@@ -510,7 +479,7 @@ def long_game(limit):
 
 
 def test_the_longest_record_a_board_sends_goes_through_and_a_longer_one_is_held(
-        tmp_path, vendor):
+        tmp_path):
     """A finished game whose record is just within net/records.py RECORD_MAX (the
     longest a board sends) reaches the broker, a subscriber and the archive whole;
     one just over it is not sent at all (the broker's limit is above RECORD_MAX, so
@@ -526,9 +495,9 @@ def test_the_longest_record_a_board_sends_goes_through_and_a_longer_one_is_held(
     broker = start_broker(tmp_path, ["e1", "e2"])
     db = tmp_path / "hall.db"
     try:
-        reader = Reader(broker, vendor, "cowboy/%s/+/+" % HALL).start()
+        reader = Reader(broker, "cowboy/%s/+/+" % HALL).start()
         arch = archive(broker, db, 0, 60)
-        procs = [table(tmp_path, broker, vendor, name, "settle", "20000", "state", "stats",
+        procs = [table(tmp_path, broker, name, "settle", "20000", "state", "stats",
                        record=tmp_path / (name_file + ".jsonl"))
                  for name, name_file in (("e1", "fits"), ("e2", "over"))]
         outs = [finish(p) for p in procs]
@@ -566,7 +535,7 @@ def test_the_docs_show_the_broker_file_the_tests_run():
     assert ("\n" + acl.rstrip("\n") + "\n") in blocks
 
 
-def test_a_game_acknowledged_just_before_a_broker_crash_is_kept(tmp_path, vendor):
+def test_a_game_acknowledged_just_before_a_broker_crash_is_kept(tmp_path):
     """The broker of docs/HALL.md is killed (SIGKILL) one second after it
     acknowledged a finished game, while the archive is away: after the restart the
     game is still retained and still queued for the archive."""
@@ -575,13 +544,13 @@ def test_a_game_acknowledged_just_before_a_broker_crash_is_kept(tmp_path, vendor
     try:
         arch = archive(broker, db, 0, 1)       # its persistent session, then away
         arch.communicate(timeout=30)
-        out = finish(table(tmp_path, broker, vendor, "f1", "play",
+        out = finish(table(tmp_path, broker, "f1", "play",
                            os.path.join(DATA, "game2.keys"), "settle", "20000", "state"))
         assert out[0] == "SETTLED"
         time.sleep(1.0)
         broker.stop(kill=True)
         broker.start()
-        retained = collect(broker, vendor, "cowboy/%s/f1/+" % HALL, 0.5)
+        retained = collect(broker, "cowboy/%s/f1/+" % HALL, 0.5)
         arch = archive(broker, db, 0, 20)
         wait_whole(db, ["f1"], 15)
         arch.terminate()
@@ -596,7 +565,7 @@ def test_a_game_acknowledged_just_before_a_broker_crash_is_kept(tmp_path, vendor
     check_game2(games[0], tmp_path)
 
 
-def test_the_pages_login_cannot_take_over_a_table_or_the_archive(tmp_path, vendor):
+def test_the_pages_login_cannot_take_over_a_table_or_the_archive(tmp_path):
     """With the broker file of docs/HALL.md, a client logged in as a page (the
     password is in the TV's address) that connects with a table's client id does not
     knock the table off (no second connection, no `offline`), and one that connects
@@ -611,8 +580,8 @@ def test_the_pages_login_cannot_take_over_a_table_or_the_archive(tmp_path, vendo
     try:
         arch = archive(broker, db, 0, 1)         # its persistent session, then away
         arch.communicate(timeout=30)
-        reader = Reader(broker, vendor, "cowboy/%s/h1/status" % HALL).start()
-        proc = P.Lines(table(tmp_path, broker, vendor, "h1", "play",
+        reader = Reader(broker, "cowboy/%s/h1/status" % HALL).start()
+        proc = P.Lines(table(tmp_path, broker, "h1", "play",
                              os.path.join(DATA, "game2.keys"), "settle", "20000", "idle",
                              "2500", "play", str(tmp_path / "next.keys"), "settle", "20000",
                              "stats", "idle", "1000"))
@@ -640,7 +609,7 @@ def test_the_pages_login_cannot_take_over_a_table_or_the_archive(tmp_path, vendo
     assert [(g["table"], g["game"]) for g in games] == [("h1", 1), ("h1", 2)], aout + aerr
 
 
-def test_an_archive_stopped_while_storing_gets_the_game_again(tmp_path, vendor):
+def test_an_archive_stopped_while_storing_gets_the_game_again(tmp_path):
     """Two games finish while the archive is away (the broker's retained record is
     only the second). The archive comes back and is killed while it stores the
     first (the database held locked by another writer): nothing may have been
@@ -657,7 +626,7 @@ def test_an_archive_stopped_while_storing_gets_the_game_again(tmp_path, vendor):
     try:
         arch = archive(broker, db, 0, 1)         # its session and its database, then away
         arch.communicate(timeout=30)
-        out = finish(table(tmp_path, broker, vendor, "k1", "play",
+        out = finish(table(tmp_path, broker, "k1", "play",
                            str(tmp_path / "first.keys"), "settle", "20000", "play",
                            str(tmp_path / "next.keys"), "settle", "20000"))
         assert out == ["SETTLED", "SETTLED"]
@@ -682,7 +651,7 @@ def test_an_archive_stopped_while_storing_gets_the_game_again(tmp_path, vendor):
     assert [(g["table"], g["game"]) for g in archived(db)] == [("k1", 1), ("k1", 2)], aout
 
 
-def test_the_archive_refuses_what_no_board_sends_and_stays_connected(tmp_path, vendor):
+def test_the_archive_refuses_what_no_board_sends_and_stays_connected(tmp_path):
     """Retained records no board sends (game numbers out of range or not plain
     digits, names no board has, not UTF-8, a record the rules core refuses, a record
     over the broker's size limit) are refused and logged; the archive stays on its

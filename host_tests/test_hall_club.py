@@ -104,7 +104,6 @@ class Desk:
 
 
 def test_a_club_night(tmp_path):
-    vendor = hallbroker.vendor()
     broker = hallbroker.Broker(tmp_path / "broker", HALL, TABLES).start()
     db = tmp_path / "hall.db"
     go_on = tmp_path / "second-offer-seen"
@@ -132,7 +131,7 @@ def test_a_club_night(tmp_path):
             cmds += ["settle", "10000", "names", "state", "desk"]
             if table == "t2":
                 cmds += ["cut", "idle", "4000", "desk", "wait-offer", "500"]
-            procs[table] = hallbroker.table(tmp_path, broker, vendor, HALL, table, *cmds)
+            procs[table] = hallbroker.table(tmp_path, broker, HALL, table, *cmds)
         # t1 mid-game: the second offer waits, the game goes on unchanged
         early = hallbroker.lines_until(procs["t1"], "HALFWAY", 60)
         desk.send("t1", offer("t1", SECOND[1], SECOND[2], "r1-t1-b"))

@@ -139,7 +139,6 @@ class Probe:
 
 def test_the_desk_sends_games_and_the_hall_shows_the_standings(tmp_path):
     P.ensure_tools()
-    vendor = hallbroker.vendor()
     site = P.serve_site(str(tmp_path / "site"))
     broker = hallbroker.Broker(tmp_path / "broker", HALL, ["t1", "t2", "t3"]).start()
     db = tmp_path / "hall.db"
@@ -159,7 +158,7 @@ def test_the_desk_sends_games_and_the_hall_shows_the_standings(tmp_path):
         # plays it (the opener, the first named, pockets the 3 k times and wins)
         for name, k in (("t1", 1), ("t2", 2)):
             procs[name] = P.Lines(hallbroker.table(
-                tmp_path, broker, vendor, HALL, name, "setup", "2", "2", "0",
+                tmp_path, broker, HALL, name, "setup", "2", "2", "0",
                 "wait-offer", "30000", "key", "OK", *game_keys(k),
                 "settle", "10000", "names", "state", "idle", "60000"))
         probe = Probe()

@@ -23,11 +23,6 @@ pytestmark = pytest.mark.skipif(not os.path.exists(MICROPYTHON) or hallbroker.mo
                                 reason="needs the host micropython and mosquitto")
 
 
-@pytest.fixture(scope="module")
-def vendor():
-    return hallbroker.vendor()
-
-
 def hostile(seed=25):
     """(payload, what) of every kind, each to be refused."""
     rng = random.Random(seed)
@@ -98,10 +93,10 @@ class Answers:
         self.c.loop_stop()
 
 
-def test_hostile_offers_are_refused_and_the_table_plays_on(tmp_path, vendor):
+def test_hostile_offers_are_refused_and_the_table_plays_on(tmp_path):
     broker = hallbroker.Broker(tmp_path / "broker", HALL, ["f1"]).start()
     done = tmp_path / "fuzzed"
-    table = hallbroker.table(tmp_path, broker, vendor, HALL, "f1",
+    table = hallbroker.table(tmp_path, broker, HALL, "f1",
                              "setup", "2", "1", "0", "idle", "2500", "key", "3", "key", "OK",
                              "settle", "5000", "until", str(done), "60000",
                              "key", "MISS", "key", "FOUL", "key", "3", "key", "C2", "key", "OK",
@@ -143,7 +138,7 @@ def test_hostile_offers_are_refused_and_the_table_plays_on(tmp_path, vendor):
     assert len(keys) == 7
 
 
-def test_a_table_cannot_send_offers(tmp_path, vendor):
+def test_a_table_cannot_send_offers(tmp_path):
     """The ACL of docs/HALL.md: a table's login publishing on its own offer topic
     or another table's never reaches a subscriber; the desk's login does."""
     broker = hallbroker.Broker(tmp_path / "broker", HALL, ["a1", "a2"]).start()

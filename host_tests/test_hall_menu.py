@@ -8,6 +8,8 @@ import time
 
 import pytest
 
+import fakemqtt
+
 import simboard as S
 from cowboy import recordtext as T
 from views import ui as U
@@ -17,30 +19,20 @@ from net import hall as H
 from net import hallsettings as HS
 
 
-class Client:
-    """Stands in for aiomqttc.MQTTClient: records what a board sends."""
-    up = True            # whether connect() succeeds
+class Client(fakemqtt.Client):
+    """Records what a board sends."""
     made = []            # every client, in order
     log = []             # (client_id, topic, payload, retain); ("DISCONNECT", client_id)
 
     def __init__(self, **kw):
-        self.kw = kw
-        self.connected = False
+        super().__init__(**kw)
         Client.made.append(self)
 
-    async def connect(self, timeout_sec=3):
-        self.connected = Client.up
-        return self.connected
-
-    async def publish(self, topic, payload, qos=0, retain=False):
-        Client.log.append((self.kw["client_id"], topic, payload, retain))
-        return True
+    def sent(self, topic, payload, retain):
+        Client.log.append((self.client_id, topic, payload, retain))
 
     async def disconnect(self):
-        Client.log.append(("DISCONNECT", self.kw["client_id"]))
-        self.connected = False
-
-    async def handle_disconnect(self):
+        Client.log.append(("DISCONNECT", self.client_id))
         self.connected = False
 
 
@@ -183,9 +175,9 @@ def test_editing_the_table_name_on_four_digits(tmp_path):
     old = [e for e in Client.log if e[1] == "cowboy/club/t01/status"]
     assert old[-1][2:] == ("offline", True)
     assert ("DISCONNECT", "cowboy-club-t01") in Client.log
-    c = Client.made[-1]
-    assert c.kw["client_id"] == "cowboy-club-t11a"
-    assert c.kw["will_topic"] == "cowboy/club/t11a/status"
+    c = Client.made[-1]                    # the one client, its connection now
+    assert c.client_id == "cowboy-club-t11a"
+    assert c.will[0] == "cowboy/club/t11a/status"
     mine = [e for e in Client.log if e[0] == "cowboy-club-t11a"]
     assert mine[0][1:] == ("cowboy/club/t11a/status", "online", True)
     assert ("cowboy/club/t11a/state", T.state_json(s.game), True) in [e[1:] for e in mine]
@@ -228,7 +220,7 @@ def test_editing_the_hall_name_on_eight_digits_and_oled(tmp_path):
     assert (v["top"][:6], v["bottom"]) == ("SET-UP", "HALL: CLUBB")
     assert hall_json(s)["hall"] == "clubb"
     until(s, s.hall.caught_up)
-    assert Client.made[-1].kw["will_topic"] == "cowboy/clubb/t01/status"
+    assert Client.made[-1].will[0] == "cowboy/clubb/t01/status"
 
 
 def test_empty_or_bad_names_cannot_be_saved(tmp_path):

@@ -150,7 +150,6 @@ def printed(out, start):
 
 def test_a_club_night_from_the_commands_of_the_docs(tmp_path):
     P.ensure_tools()                            # chromium, node; npm ci in hall/
-    hallbroker.vendor()
     folder = tmp_path / "broker"
     port, ws, web = hallbroker.free_port(), hallbroker.free_port(), hallbroker.free_port()
     procs = []
@@ -196,8 +195,7 @@ def test_a_club_night_from_the_commands_of_the_docs(tmp_path):
         assert "Hall mode: table t01 of hall club, broker 127.0.0.1:%d, Wi-Fi club-wifi" % port \
             in res.stdout
         assert (tmp_path / "pico" / "hall.json").read_text() == t01.read_text()
-        env = dict(os.environ, MICROPYPATH=":".join([TOOLS, FAKES, FIRMWARE, ".frozen",
-                                                     hallbroker.vendor()]))
+        env = dict(os.environ, MICROPYPATH=":".join([TOOLS, FAKES, FIRMWARE, ".frozen"]))
         board = P.Lines(subprocess.Popen(
             [MICROPYTHON, os.path.join(ROOT, "host_tests", "hall_table.py"), str(tmp_path / "pico"),
              "setup", "2", "1", "0", "wait-offer", "60000", "key", "OK", *game_keys(1),

@@ -11,6 +11,8 @@ import os
 
 import pytest
 
+import fakemqtt
+
 import simboard as S
 from cowboy import recordtext as T
 from views import ui as U
@@ -22,32 +24,16 @@ HALL, TABLE = "club", "t01"
 TOPIC = "cowboy-desk/club/t01/offer"
 
 
-class Client:
-    """Stands in for aiomqttc.MQTTClient: records what the table publishes and
-    what it subscribes to."""
+class Client(fakemqtt.Client):
+    """Records what the table publishes and what it subscribes to."""
     log = []
     subs = []
 
-    def __init__(self, **kw):
-        self.kw = kw
-        self.connected = False
-
-    async def connect(self, timeout_sec=3):
-        self.connected = True
-        return True
-
-    async def publish(self, topic, payload, qos=0, retain=False):
+    def sent(self, topic, payload, retain):
         Client.log.append((topic, payload, retain))
-        return True
 
-    async def subscribe(self, topic, qos=0):
+    async def subscribe(self, topic, qos=1):
         Client.subs.append((topic, qos))
-
-    async def disconnect(self):
-        self.connected = False
-
-    async def handle_disconnect(self):
-        self.connected = False
 
 
 @pytest.fixture(autouse=True)
@@ -85,7 +71,7 @@ def offer(s, payload):
     """The desk's message reaches the table (as the client's receive task hands it)."""
     if isinstance(payload, dict):
         payload = json.dumps(payload).encode()
-    asyncio.run(s.hall.desk.on_message(None, TOPIC, payload, True))
+    s.hall.desk.on_message(TOPIC, payload, True)
     n = len(Client.log)
     run_until(s, lambda: s.hall.desk.inbox is None and (not payload or len(Client.log) > n))
     s.run_to(s.now + 50)
@@ -390,25 +376,26 @@ def test_answers_are_sent_again_on_every_connect(tmp_path):
 
 def test_an_offer_on_another_topic_is_not_looked_at(tmp_path):
     s = board(tmp_path)
-    asyncio.run(s.hall.desk.on_message(None, "cowboy-desk/club/t02/offer",
-                                   json.dumps(GOOD).encode(), True))
+    s.hall.desk.on_message("cowboy-desk/club/t02/offer", json.dumps(GOOD).encode(), True)
     assert s.hall.desk.inbox is None
 
 
 # ---- the client keeps no giant message ---------------------------------------------
 
 class Stream:
-    """A stream of bytes as aiomqttc's StreamConnection hands them out; records
+    """A stream of bytes as asyncio's Stream hands them out to readinto(); records
     the largest read asked for."""
 
     def __init__(self, data):
         self.data = data
         self.most = 0
 
-    async def buffered_read(self, n):
-        self.most = max(self.most, n)
-        b, self.data = self.data[:n], self.data[n:]
-        return b
+    async def readinto(self, buf):
+        n = min(len(buf), len(self.data))
+        self.most = max(self.most, len(buf))
+        buf[:n] = self.data[:n]
+        self.data = self.data[n:]
+        return n
 
 
 def publish_packet(topic, payload, qos=1, pid=7):
@@ -424,17 +411,22 @@ def publish_packet(topic, payload, qos=1, pid=7):
 
 
 def test_the_client_drops_a_long_message_as_it_comes():
+    """net/mqtt.py keeps no packet longer than its buffer: a 60 KB message is read
+    in pieces of the buffer's size and dropped, its topic and packet id kept."""
     from net import mqtt
-    proto = type("P", (), {"PUBLISH": 0x30})()
-    c = type("C", (), {})()
-    c.protocol = proto
-    mqtt.bound(c, O.OFFER_MAX + 256)
+    c = mqtt.Client("t01", "127.0.0.1", limit=O.OFFER_MAX + 256)
     big = publish_packet(TOPIC, b"x" * 60000)            # 4 bytes of fixed header
     small = publish_packet(TOPIC, b'{"id": "a"}')
-    proto.stream = Stream(big + small)
-    kind, kept = asyncio.run(proto._read_packet())
-    assert kind == 0x33 and kept == publish_packet(TOPIC, b"")[2:]    # topic, packet id
-    assert proto.dropped == len(big) - 4 and proto.stream.most <= 256
-    kind, body = asyncio.run(proto._read_packet())       # the next packet, whole
-    assert proto.dropped == 0 and body.endswith(b'{"id": "a"}')
-    assert proto.stream.data == b""
+    c._reader = Stream(big + small)
+    kind, n = asyncio.run(c._packet())
+    assert kind == 0x33 and n == -(len(big) - 4)
+    head = publish_packet(TOPIC, b"")[2:]                   # topic, packet id
+    assert bytes(c._buf[:len(head)]) == head
+    assert c._reader.most <= O.OFFER_MAX + 256
+    got = []
+    c.on_message = lambda topic, payload, retain: got.append((topic, payload, retain))
+    c._incoming(kind, n)
+    assert got == [(TOPIC, len(big) - 4, 1)] and c._ack_due     # its PUBACK is due
+    kind, n = asyncio.run(c._packet())                   # the next packet, whole
+    assert n == len(small) - 2 and bytes(c._buf[:n]).endswith(b'{"id": "a"}')
+    assert c._reader.data == b""

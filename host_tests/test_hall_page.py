@@ -104,8 +104,8 @@ class Lines:
                 return item[1]
 
 
-def table(tmp_path, broker, vendor, name, *commands):
-    return Lines(hallbroker.table(tmp_path, broker, vendor, HALL, name, *commands))
+def table(tmp_path, broker, name, *commands):
+    return Lines(hallbroker.table(tmp_path, broker, HALL, name, *commands))
 
 
 class Driver:
@@ -200,7 +200,6 @@ def latencies(lines, log, name):
 # ---- the test ------------------------------------------------------------------------------
 def test_hall_page_and_overlay_show_the_tables(tmp_path):
     ensure_tools()
-    vendor = hallbroker.vendor()
     site = serve_site(str(tmp_path / "site"))
     names = ["t01", "t02", "t03", "t04", "t05", "t06"]
     broker = hallbroker.Broker(tmp_path / "broker", HALL, names).start()
@@ -242,7 +241,7 @@ def test_hall_page_and_overlay_show_the_tables(tmp_path):
                     "play", str(tmp_path / "scratch.keys")],
         }
         for name in names:
-            procs[name] = table(tmp_path, broker, vendor, name,
+            procs[name] = table(tmp_path, broker, name,
                                 *(plays[name] + ["settle", "60000", "state", "stats"] + idle))
         for name in names:
             procs[name].wait_for(lambda s: s.startswith("STATS "), 90)

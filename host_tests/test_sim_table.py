@@ -43,7 +43,6 @@ def retained(broker, table, seconds=1.0):
 @pytest.mark.parametrize("exe", [MICROPYTHON, sys.executable], ids=("micropython", "cpython"))
 def test_a_pc_table_takes_the_desks_offer_and_publishes_its_game(tmp_path, exe):
     """(Under CPython, sim.py --hall runs itself again under the host MicroPython.)"""
-    hallbroker.vendor()
     broker = hallbroker.Broker(tmp_path / "broker", HALL, ["p1"]).start()
     try:
         offer = {"id": "n1-p1-1", "players": 2, "opener": 2, "names": ["Anna", "Zo\u00eb"]}
@@ -72,7 +71,6 @@ def test_a_pc_table_takes_the_desks_offer_and_publishes_its_game(tmp_path, exe):
 
 
 def test_the_words_say_the_offer_on_the_displays(tmp_path):
-    hallbroker.vendor()
     broker = hallbroker.Broker(tmp_path / "broker", HALL, ["p2"]).start()
     try:
         offer = {"id": "n1-p2-1", "players": 3, "opener": 2, "names": ["Anna", "", "Cy"]}

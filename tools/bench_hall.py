@@ -97,12 +97,10 @@ def main(argv):
     sys.path[:0] = [os.path.join(ROOT, "host_tests"), os.path.join(ROOT, "tools")]
     import hallbroker
     from mpy import FAKES, FIRMWARE, MICROPYTHON
-    vendor = hallbroker.vendor()
     tmp = tempfile.mkdtemp(prefix="bench-hall-")
     broker = hallbroker.Broker(os.path.join(tmp, "broker"), "club", ["b1"]).start()
     env = dict(os.environ)
-    env["MICROPYPATH"] = ":".join([os.path.join(ROOT, "tools"), FAKES, FIRMWARE, ".frozen",
-                                   vendor])
+    env["MICROPYPATH"] = ":".join([os.path.join(ROOT, "tools"), FAKES, FIRMWARE, ".frozen"])
     results = []
     try:
         for mode in ("off", "on", "offers"):

@@ -263,7 +263,7 @@ def board_journal(stream, dest, checkpoint=True):
 def device_tree(build, scenario, dest, pio_hz=None, target=None, hall=None):
     """build/device/ as `make deploy BUILD=build` leaves a board of `target` (default
     the project's image on a Pico), with the scenario's files (settings, journal);
-    `hall`: the text of its hall.json (the MQTT client stays among the modules)."""
+    `hall`: the text of its hall.json."""
     import deploy
     target = target or TARGETS[BENCHED[0]]
     if os.path.isdir(dest):
@@ -271,12 +271,7 @@ def device_tree(build, scenario, dest, pio_hz=None, target=None, hall=None):
     shutil.copytree(os.path.join(BUILD, "device"), dest)
     select_build(dest, build)
     lib = os.path.join(dest, deploy.LIB)
-    client = os.path.join(lib, deploy.CLIENT)
-    if hall is None and os.path.exists(client):
-        os.remove(client)
-    elif hall is not None:
-        if not os.path.exists(client):
-            raise BenchError("build/device/ has no MQTT client: tools/deploy.py build --hall")
+    if hall is not None:
         with open(os.path.join(dest, "hall.json"), "w") as f:
             f.write(hall)
     if pio_hz:
@@ -1404,7 +1399,7 @@ def main(argv):
         else:
             ensure_emulator(emu)
             from deploy import build as deploy_build
-            deploy_build(hall=True)
+            deploy_build()
             if any(TARGETS[t].rom for t in targets):
                 import mpimage
                 mpimage.build(tuple(sorted(set(TARGETS[t].board for t in targets

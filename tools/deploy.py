@@ -1,6 +1,6 @@
 """Build the board's file tree, install it with mpremote, fetch games back.
 
-    python3 tools/deploy.py build [--hall]           # -> build/device/, build/device.romfs
+    python3 tools/deploy.py build                    # -> build/device/, build/device.romfs
     python3 tools/deploy.py deploy [--port P] [--build NAME] [--hall FILE] [--dry-run]
     python3 tools/deploy.py export [--port P] [--out DIR]
 
@@ -10,7 +10,7 @@ checks recorded into hello/ (tools/hellorec.py). What boot.py imports (BOOT) sta
 at the top; every other module and the recordings go under lib/, and once more
 into pack.bin (for an official MicroPython image) and into build/device.romfs (the
 ROMFS image for the project's MicroPython image, tools/mpimage.py); the empty
-games/ folder. --hall adds the MQTT client (docs/HALL.md).
+games/ folder.
 deploy: build, check the board (MicroPython on an RP2040, a .mpy format this
 mpy-cross writes, a ROMFS partition or not), copy only files whose SHA-256
 differs, make games/ when missing, remove stale program files, write the ROMFS
@@ -58,10 +58,11 @@ import releases  # noqa: E402
 import romfs  # noqa: E402
 
 # Hall mode (Pico W, docs/HALL.md): the settings and the acknowledged position, put
-# there by `make deploy HALL=FILE` and the board itself, kept by every later deploy; the
-# MQTT client is a module like the others (in lib/ and the image) on a board with them.
+# there by `make deploy HALL=FILE` and the board itself, kept by every later deploy.
 HALL_FILES = ("hall.json", "hall.ack")
-CLIENT = "aiomqttc.mpy"
+# a module the board no longer has: the MQTT client hall mode took from PyPI before
+# net/mqtt.py (a left-over copy at the top is stale)
+GONE = ("aiomqttc",)
 KEPT = DATA + (config.CHOICE_FILE,) + HALL_FILES     # never listed as program files
 # The folders and top-level modules that are the program's, in this layout and the one
 # before it (modules at the top): a file there that the build has not is stale.
@@ -121,10 +122,9 @@ def _sources():
             yield os.path.relpath(path, FIRMWARE).replace(os.sep, "/"), path
 
 
-def build(out=None, hall=False):
+def build(out=None):
     """Write the device tree to `out` (default BUILD, emptied first) and its ROMFS
-    image beside it (rom_path(out)); `hall`: with the MQTT client. Returns the
-    tree's relative paths."""
+    image beside it (rom_path(out)). Returns the tree's relative paths."""
     out = out or BUILD
     if os.path.isdir(out):
         shutil.rmtree(out)
@@ -164,9 +164,6 @@ def build(out=None, hall=False):
     # the OLED builds' wiring checks, recorded (firmware/display/hello.py)
     code = [r for r in made if r.startswith(LIB + "/")] + \
         [LIB + "/" + r for r in hellorec.write(lib)]
-    if hall:
-        shutil.copyfile(mqtt_client(), os.path.join(lib, CLIENT))
-        code.append(LIB + "/" + CLIENT)
     made += [r for r in code if r not in made]
     made.append(write_pack(out, [r[len(LIB) + 1:] for r in code]))
     with open(rom_path(out), "wb") as f:
@@ -471,7 +468,7 @@ def plan(local, remote):
     """
     copy = [p for p in sorted(local) if remote.get(p) != local[p]]
     modules = set(os.path.basename(p).rsplit(".", 1)[0] for p in local
-                  if p.endswith((".mpy", ".py"))) | {CLIENT[:-4]}
+                  if p.endswith((".mpy", ".py"))) | set(GONE)
     remove = []
     for p in sorted(remote):
         if p in local or p.split("/")[0] in KEPT:
@@ -485,31 +482,18 @@ def plan(local, remote):
     return copy, remove
 
 
-HAVE = """\
-import os
-for n in {names!r}:
-    try:
-        os.stat(n)
-        print('HAVE', n)
-    except OSError:
-        pass
-"""
-
-
 def remote_files(port, rom):
     """What the board holds: ({path: (size, sha256)} of every file outside the game
     data, the build choice and the hall files; the build name stored or None; the
-    hall files present; the ROMFS image's (length, sha256) or None when `rom` is 0)."""
+    ROMFS image's (length, sha256) or None when `rom` is 0)."""
     chain = [["exec", LIST.format(skip=list(KEPT) + [PACK_MOUNT[1:], ROM_MOUNT[1:]],
                                   hashing=True, top="")],
-             ["exec", READ_CHOICE.format(name=config.CHOICE_FILE)],
-             ["exec", HAVE.format(names=list(HALL_FILES))]]
+             ["exec", READ_CHOICE.format(name=config.CHOICE_FILE)]]
     if rom:
         chain.append(["exec", ROM_HASH])
     res = mpremote(port, *chain)
     files = {}
     stored = None
-    have = set()
     image = None
     for ln in res.stdout.splitlines():
         if ln.startswith("FILE "):
@@ -519,12 +503,10 @@ def remote_files(port, rom):
             files[path] = (int(size), sha)
         elif ln.startswith("CHOICE ") and ln[7:] != "-":
             stored = ln[7:]
-        elif ln.startswith("HAVE "):
-            have.add(ln[5:])
         elif ln.startswith("IMAGE "):
             _, size, sha = ln.split()
             image = (int(size), sha)
-    return files, stored, have, image
+    return files, stored, image
 
 
 def _table(local, paths):
@@ -590,26 +572,12 @@ def _compile(src, dst, name, shown, arch=()):
         raise DeployError("mpy-cross failed on %s:\n%s" % (shown, res.stderr or res.stdout))
 
 
-def mqtt_client():
-    """The board's MQTT client compiled for the board: build/vendor/aiomqttc.mpy."""
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
-    import mqttclient
-    try:
-        folder = mqttclient.vendor()
-    except RuntimeError as e:
-        raise DeployError(str(e))
-    src = os.path.join(folder, mqttclient.MODULE)
-    dst = src[:-3] + ".mpy"
-    _compile(src, dst, "aiomqttc.py", src)
-    return dst
-
-
 def deploy(port="auto", dry_run=False, out=sys.stdout, build_name=None, hall=None):
     hall_text = None
     if hall is not None:
         hall_text, hall_line = hall_settings(hall)
     if dry_run:
-        build(hall=hall is not None)
+        build()
         local = manifest()
         print("Deploy plan (dry run, no board contacted): %d files, %d bytes from "
               "build/device/, and its ROMFS image build/device.romfs (%d bytes)"
@@ -617,8 +585,7 @@ def deploy(port="auto", dry_run=False, out=sys.stdout, build_name=None, hall=Non
                  os.path.getsize(rom_path())), file=out)
         print(build_line(build_name, None, board=False), file=out)
         if hall_text is not None:
-            print(hall_line + " With it: hall.json, and the MQTT client (aiomqttc) among "
-                  "the modules.", file=out)
+            print(hall_line + " With it: hall.json.", file=out)
         for ln in _table(local, sorted(local)):
             print(ln, file=out)
         print("With a board: check MicroPython %s+ on rp2 and the .mpy format; on the "
@@ -634,9 +601,8 @@ def deploy(port="auto", dry_run=False, out=sys.stdout, build_name=None, hall=Non
         board["version"], board["platform"], board["machine"],
         "ROMFS partition of %d KiB" % (rom // 1024) if rom else "no ROMFS partition"),
         file=out)
-    remote, stored, have, image = remote_files(port, rom)
-    # a board in hall mode keeps its MQTT client: it is in the modules it is given
-    build(hall=hall is not None or "hall.json" in have)
+    remote, stored, image = remote_files(port, rom)
+    build()
     local = manifest()
     new_image = None
     if rom:
@@ -760,12 +726,11 @@ def export(port="auto", dest="export", out=sys.stdout):
 def main(argv):
     args = list(argv)
     if not args or args[0] not in ("build", "deploy", "export"):
-        print("usage: deploy.py build [--hall] | deploy [--port P] [--build NAME] "
+        print("usage: deploy.py build | deploy [--port P] [--build NAME] "
               "[--hall FILE] [--dry-run] | export [--port P] [--out DIR]", file=sys.stderr)
         return 2
     cmd = args.pop(0)
     port, dest, dry, build_name, hall = "auto", "export", False, None, None
-    hall_build = False
     while args:
         a = args.pop(0)
         if a == "--port" and args:
@@ -785,8 +750,6 @@ def main(argv):
             except DeployError as e:
                 print("deploy.py: %s" % e, file=sys.stderr)
                 return 2
-        elif a == "--hall" and cmd == "build":
-            hall_build = True
         elif a == "--dry-run":
             dry = True
         else:
@@ -794,7 +757,7 @@ def main(argv):
             return 2
     try:
         if cmd == "build":
-            made = build(hall=hall_build)
+            made = build()
             print("build/device/: %d files; %s: %d bytes" % (
                 len(made), os.path.relpath(rom_path(), ROOT), os.path.getsize(rom_path())))
             return 0

@@ -108,8 +108,6 @@ def run_script(sim, text, state=False, out=None, status=False):
 SETTLE_MS = 10000       # at the end of a script or on q: wait for the broker this long
 
 
-VENDOR = TOOLS + "/../build/vendor"     # the board's MQTT client (tools/mqttclient.py)
-
 
 def read_hall(path):
     """The text of a hall.json for --hall, checked as the board reads it (broker,
@@ -142,13 +140,8 @@ def read_hall(path):
 
 def _micropython(argv):
     """Run this command again under the host MicroPython (a hall table needs the
-    board's asyncio and MQTT client, aiomqttc, installed first into build/vendor/)."""
+    board's asyncio)."""
     import os
-    import mqttclient
-    try:
-        mqttclient.vendor()
-    except RuntimeError as e:
-        return _fail("--hall: the MQTT client could not be installed: %s" % e)
     for exe in (os.path.join(os.path.dirname(sys.executable), "micropython"),
                 os.path.join(TOOLS, "..", ".venv", "bin", "micropython")):
         if os.path.exists(exe):
@@ -521,12 +514,6 @@ def main(argv):
             return _fail("--hall %s: %s" % (hall, e))
         if sys.implementation.name != "micropython":
             return _micropython(argv)
-        sys.path.append(VENDOR)
-        try:
-            import aiomqttc  # noqa: F401
-        except ImportError:
-            return _fail("--hall: the MQTT client aiomqttc is not in build/vendor/ "
-                         "(python3 tools/mqttclient.py installs it; make table does)")
         if root is None:                # the table's flash, kept between runs
             root = TOOLS + "/../build/tables/" + flash
             _make_dirs(TOOLS + "/../build/tables")

@@ -149,8 +149,8 @@ class Sim:
     # ---- hall mode -----------------------------------------------------------
     def join_hall(self, client=None):
         """Hall mode, as on a Pico W (docs/HALL.md): the publisher of net/hall.py
-        for the hall.json in the flash folder, with the real MQTT client (aiomqttc
-        on the path) or `client`. Returns it, or None when the folder has no usable
+        for the hall.json in the flash folder, with the firmware's MQTT client
+        (net/mqtt.py) or `client`. Returns it, or None when the folder has no usable
         hall.json. It publishes while the loop runs in real time (run_real)."""
         from net import hall as H
         self._client = client

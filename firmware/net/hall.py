@@ -2,8 +2,8 @@
 
 Topics under `cowboy/<hall>/<table>/`: state, action, game, status (docs/HALL.md, "Topics"). The
 scoreboard loop hands over ints only: `after_action(pos, op)` after the journal stored an action,
-and `poll(now)` when the loop is idle, which runs the asyncio client (aiomqttc) for one step, so
-nothing waits for the network. What is sent is read from the journal, from the position the
+and `poll(now)` when the loop is idle, which runs the asyncio client (net/mqtt.py) for one step,
+so nothing waits for the network. What is sent is read from the journal, from the position the
 broker acknowledged (`hall.ack`), so an outage or a reboot loses nothing (docs/HALL.md, "How the
 network stays out of the way"). Past 500 lines on purpose: one connection's life (publish in
 order, resend, rename, answer the desk) is one loop over one set of positions.
@@ -36,8 +36,8 @@ _MPY = sys.implementation.name == "micropython"
 
 class Hall:
     """Publishes the game of `app` (app.loop.App, with a journal) under
-    cowboy/<hall>/<table>/. `client` builds an aiomqttc.MQTTClient-like object
-    from keyword arguments (tests may pass another)."""
+    cowboy/<hall>/<table>/. `client`: a class that stands in for net/mqtt.py's
+    Client (the tests'), made with the same keyword arguments."""
 
     def __init__(self, app, settings, root="/", client=None):
         self.app = app
@@ -49,7 +49,6 @@ class Hall:
         self._names = (hallsettings.name_bytes(settings["hall"]) or b"", hallsettings.name_bytes(settings["table"]) or b"")
         self._old = []              # topic prefixes left by rename(): mark them offline
         self.wlan = None            # the Wi-Fi interface (net/board.py), for state()
-        self._client_class = client
         self.connected = False
         self.connects = 0           # successful connections
         self.sent = 0               # action messages acknowledged by the broker
@@ -86,7 +85,7 @@ class Hall:
         self.offer_taken = self.desk.taken          # the panel's OK on an offer
         self._task = None
         self._loop = None if _MPY else asyncio.new_event_loop()
-        self._c = None
+        self._c = self._make_client(client)
 
     # ---- called by the scoreboard loop (ints only, nothing allocated) ---------
     def after_action(self, pos, op):
@@ -119,20 +118,8 @@ class Hall:
         if self._task is not None:
             self._task.cancel()
             self._task = None
-        c = self._c
-        self._c = None
-        for t in (getattr(c, "_receive_task", None), getattr(c, "_ping_task", None)):
-            if t is not None:
-                t.cancel()              # the client's own tasks go with the power
-        stream = getattr(getattr(c, "protocol", None), "stream", None)
-        sock = getattr(getattr(stream, "writer", None), "s", None)
-        try:
-            if sock is not None:
-                sock.close()                # MicroPython's stream socket
-            elif stream is not None and stream.writer is not None:
-                stream.writer.close()
-        except Exception:
-            pass
+        self._c.close()
+        self.connected = False
         self.connected = False
 
     # ---- the set-up menu's questions (app/hallmenu.py NoNet) --------------------
@@ -345,7 +332,7 @@ class Hall:
         f = self._flight
         c = self._c
         moved = record = False
-        while f and (f[0][0] == 0 or mqtt.acked(c, f[0][0])):
+        while f and (f[0][0] == 0 or c.acked(f[0][0])):
             pid, kind, g, n, t, fp = f.pop(0)
             moved = True
             if kind == "a":
@@ -379,23 +366,19 @@ class Hall:
         else:
             loop.run_until_complete(mqtt.tick())
 
-    def _make_client(self):
+    def _make_client(self, client):
+        """The connection's client, made once (net/mqtt.py; `client`: a stand-in class
+        the tests give), its buffers with it; each connection reuses it."""
         s = self.settings
-        kw = dict(client_id=s.get("client_id") or "cowboy-%s-%s" % (s["hall"], s["table"]),
-                  server=s["broker"], port=int(s.get("port", 1883)), user=s.get("user"),
-                  password=s.get("password"), keepalive=KEEPALIVE_S, clean_session=True,
-                  will_topic=self.prefix + "status", will_message="offline",
-                  will_qos=1, will_retain=True)
-        if self._client_class is not None:
-            return self._client_class(**kw)
-        return mqtt.client_module().MQTTClient(**kw)
+        return (client or mqtt.Client)(
+            client_id=self._client_id(), server=s["broker"], port=int(s.get("port", 1883)),
+            user=s.get("user"), password=s.get("password"), keepalive=KEEPALIVE_S,
+            will_topic=self.prefix + "status", will_message="offline", will_qos=1,
+            will_retain=True, limit=offers.OFFER_MAX + 256)
 
-    def _alive(self):
-        c = self._c
-        if c is None or not c.connected:
-            return False
-        stream = getattr(getattr(c, "protocol", None), "stream", None)
-        return stream is None or not stream.at_eof()
+    def _client_id(self):
+        s = self.settings
+        return s.get("client_id") or "cowboy-%s-%s" % (s["hall"], s["table"])
 
     async def _run(self):
         wait = RETRY_MIN_MS
@@ -413,14 +396,7 @@ class Hall:
             wait = min(wait * 2, RETRY_MAX_MS)
 
     async def _drop(self):
-        c = self._c
-        self._c = None
-        if c is not None:
-            try:
-                c.connected = False
-                await c.handle_disconnect()
-            except Exception:
-                pass
+        self._c.close()
 
     async def _session(self):
         """One connection: publish until it fails. True if it had connected.
@@ -430,8 +406,9 @@ class Hall:
         catching up after an outage never holds the loop for longer than that."""
         prefix = self.prefix                        # the names of this connection
         self._flight = []
-        c = self._c = self._make_client()
-        mqtt.bound(c, offers.OFFER_MAX + 256)      # the topic and packet id beside it
+        c = self._c
+        c.client_id = self._client_id()                     # (the names may be new)
+        c.will = (prefix + "status", "offline", 1, True)
         if not await c.connect(timeout_sec=3):
             return False
         self.connected = True
@@ -444,8 +421,10 @@ class Hall:
             return True
         desk = self.desk
         desk.listen(offers.topic(self.settings["hall"], self.settings["table"]))
-        await mqtt.subscribe(c, desk.topic, desk.on_message)
-        while self._alive():
+        c.on_message = self._message
+        await c.subscribe(desk.topic, 1)
+        while c.alive():
+            await c.keep()              # an offer's PUBACK; a ping on a quiet line
             self._take_acks()
             desk.take()
             f = self._flight
@@ -468,17 +447,14 @@ class Hall:
             item = self._next()
             if item is None:
                 self._save_ack()
-                if f:
-                    await mqtt.yield_now()
-                else:
-                    self._quiet = True          # until after_action() or a step more
-                    await mqtt.pause()
-                    self._quiet = False
+                self._quiet = not f     # nothing to send or to await: steps further apart
+                await mqtt.yield_now()
                 continue
+            self._quiet = False
             topic, payload, qos, retain, kind, g, n, fp = item
             self.published += 1
             try:
-                pid = await mqtt.send(c, prefix + topic, payload, qos, retain)
+                pid = await c.publish(prefix + topic, payload, qos, retain)
             except Exception:
                 if kind == "s":
                     self._state_due = True
@@ -494,13 +470,24 @@ class Hall:
             await mqtt.yield_now()                  # one message per client step
         return True
 
+    def _message(self, topic, payload, retain):
+        """A message from the broker (the client's receive task): the desk's."""
+        self.desk.on_message(topic, payload, retain)
+        self._wake()
+
     async def _publish(self, topic, payload, qos, retain, prefix=None):
+        """A message outside the flight (a status): handed over and its PUBACK
+        awaited; False when the connection went first."""
         self.published += 1
         c = self._c
-        if c is None:                   # the connection is gone: drop this round
-            return False
-        ok = await c.publish((prefix or self.prefix) + topic, payload, qos=qos, retain=retain)
-        return ok is True
+        pid = await c.publish((prefix or self.prefix) + topic, payload, qos, retain)
+        t0 = ticks_ms()
+        while not c.acked(pid):
+            if not c.alive() or ticks_diff(ticks_ms(), t0) > ACK_TIMEOUT_MS:
+                return False
+            await c.keep()
+            await mqtt.yield_now()
+        return True
 
     async def _moved(self, prefix):
         """After a rename: `offline` (retained) on each old topic's status, as its
@@ -513,9 +500,7 @@ class Hall:
             if p in self._old:
                 self._old.remove(p)
         if self.prefix != prefix:
-            c = self._c
-            if c is not None:
-                await c.disconnect()
+            await self._c.disconnect()
             return False
         return True
 

@@ -1,138 +1,325 @@
-"""The MQTT client's side of hall mode: a PUBLISH handed to aiomqttc without
-waiting for its PUBACK, and the asyncio pauses that work on MicroPython and on
-CPython (the host tests)."""
+"""MQTT 3.1.1 for hall mode: what the publisher (net/hall.py) needs, written for the
+board's small heap (docs/HALL.md, "The MQTT client").
+
+One connection at a time over an asyncio stream (asyncio.open_connection): CONNECT with
+a last will, PUBLISH at QoS 0 or 1 without waiting for its PUBACK (acked() says when it
+came), SUBSCRIBE, incoming PUBLISH handed to on_message(topic, payload, retain),
+PINGREQ when the line was quiet for half the keep-alive. A receive task per connection
+reads every packet into one buffer made once; a packet longer than it is read in
+pieces and dropped (its length handed on instead of its payload). Runs on MicroPython's
+asyncio; the host tests give net/hall.py stand-ins under CPython.
+"""
 import sys
 
 import asyncio
 
-from ticks import ticks_ms
+from ticks import ticks_diff, ticks_ms
+
+try:
+    from micropython import const
+except ImportError:
+    def const(__x):
+        return __x
 
 _MPY = sys.implementation.name == "micropython"
+TYPE_CHECKING = False     # (names for the checker alone, docs/CHECK.md)
+if TYPE_CHECKING:
+    from typing import Callable, Optional
+
+_CONNECT = const(0x10)
+_CONNACK = const(0x20)
+_PUBLISH = const(0x30)
+_PUBACK = const(0x40)
+_SUBSCRIBE = const(0x82)        # (its reserved bits 0010)
+_PINGREQ = const(0xC0)
+_DISCONNECT = const(0xE0)
+_SLOTS = const(16)              # QoS 1 messages in flight at most
+_HEAD = const(160)              # a PUBLISH's fixed header, topic and packet id
 
 
-def quiet(msg=""):
-    pass
+class Client:
+    """A connection to the broker `server`:`port` as `client_id`; `limit`: the
+    longest incoming packet kept whole (bytes)."""
+    # (topic, payload bytes or the length of one too long to keep, retain)
+    on_message: "Optional[Callable[[str, object, int], None]]"
 
+    def __init__(self, client_id, server, port=1883, user=None, password=None,
+                 keepalive=10, will_topic=None, will_message=None, will_qos=1,
+                 will_retain=True, limit=1024):
+        self.client_id = client_id
+        self.server = server
+        self.port = port
+        self.user = user
+        self.password = password
+        self.keepalive = keepalive
+        self.will = (will_topic, will_message, will_qos, will_retain)
+        self.on_message = None
+        self.connected = False
+        self._buf = bytearray(limit)
+        self._mv = memoryview(self._buf)
+        self._head = bytearray(_HEAD)
+        self._ack = bytearray(4)    # the PUBACK of a message the broker sent
+        self._ack_due = False       # (sent by the publisher's task: one writer)
+        self._flight = [0] * _SLOTS     # packet ids whose PUBACK is awaited (0: free)
+        self._pid = 0
+        self._reader = None
+        self._writer = None
+        self._task = None
+        self._last_in = self._last_out = 0
 
-def client_module():
-    """aiomqttc, quiet, and on MicroPython given the `TimeoutError` its `except`
-    clauses name: MicroPython has no such built-in, so each of those clauses
-    raised NameError whenever any exception passed it (a read on a closed socket,
-    a cancelled task) and the client's receive task died with a traceback."""
-    import aiomqttc
-    aiomqttc.log = quiet
-    if _MPY and "TimeoutError" not in aiomqttc.__dict__:
-        aiomqttc.TimeoutError = asyncio.TimeoutError
-    return aiomqttc
+    # ---- the connection -------------------------------------------------------
+    async def connect(self, timeout_sec=3):
+        """Open the line and log in; True once the broker accepted (CONNACK 0)."""
+        self.close()
+        r, w = await asyncio.wait_for(asyncio.open_connection(self.server, self.port),
+                                      timeout_sec)
+        self._reader, self._writer = r, w
+        for i in range(_SLOTS):
+            self._flight[i] = 0
+        await self._write(_connect_packet(self.client_id, self.user, self.password,
+                                          self.keepalive, self.will))
+        kind, n = await asyncio.wait_for(self._packet(), timeout_sec)
+        if kind != _CONNACK or n != 2 or self._buf[1] != 0:
+            self.close()
+            return False
+        self.connected = True
+        self._last_in = ticks_ms()
+        self._task = asyncio.create_task(self._receive())
+        return True
 
+    def alive(self):
+        return self.connected
 
-async def send(c, topic, payload, qos, retain):
-    """Hand one PUBLISH to the client without waiting for its PUBACK; returns its
-    packet id (0 for QoS 0). aiomqttc's own publish() waits for each PUBACK in 0.1 s
-    sleeps: here the packet is framed once and the id registered where the client's
-    receive task drops it when the PUBACK comes (aiomqttc is pinned by its hash).
-    A client with publish() only (the menu tests' recorder) is awaited instead."""
-    p = getattr(c, "protocol", None)
-    if p is None:
-        if await c.publish(topic, payload, qos=qos, retain=retain) is not True:
-            raise OSError("not acknowledged")
-        return 0
-    t = topic.encode()
-    if type(payload) is str:
-        payload = payload.encode()
-    pid = p._get_packet_id() if qos else 0
-    body = 2 + len(t) + (2 if qos else 0) + len(payload)
-    head = bytearray((p.PUBLISH | qos << 1 | (1 if retain else 0),))
-    n = body
-    while True:                     # the remaining length, 7 bits a byte
-        b = n & 127
-        n >>= 7
-        head.append(b | 128 if n else b)
-        if not n:
-            break
-    frame = bytearray(len(head) + body)
-    k = len(head)
-    frame[:k] = head
-    frame[k] = len(t) >> 8
-    frame[k + 1] = len(t) & 255
-    k += 2
-    frame[k:k + len(t)] = t
-    k += len(t)
-    if qos:
-        frame[k] = pid >> 8
-        frame[k + 1] = pid & 255
-        k += 2
-        p._pending_pubacks[pid] = (ticks_ms(), topic, None, qos, retain, False)
-    frame[k:] = payload
-    await p.stream.write(frame, timeout=p.timeout_sec)
-    return pid
+    def close(self):
+        """Drop the line at once (no DISCONNECT: the broker sends the last will)."""
+        self.connected = False
+        t = self._task
+        self._task = None
+        if t is not None:
+            t.cancel()
+        w = self._writer
+        self._writer = self._reader = None
+        if w is not None:
+            try:
+                w.close()
+                s = getattr(w, "s", None)       # (MicroPython's Stream: its socket)
+                if s is not None:
+                    s.close()
+            except (AttributeError, OSError):
+                pass
 
+    async def disconnect(self):
+        """Leave cleanly (DISCONNECT: the broker forgets the last will)."""
+        if self.connected:
+            try:
+                self._head[0] = _DISCONNECT
+                self._head[1] = 0
+                await self._write(memoryview(self._head)[:2])
+            except (OSError, AttributeError):
+                pass
+        self.close()
 
-def bound(c, limit):
-    """Make client `c` keep no incoming packet longer than `limit` bytes: a longer
-    PUBLISH is read in small chunks and dropped as it comes (its topic and packet id
-    kept, so it is still acknowledged), and handed on with an empty payload and
-    `c.protocol.dropped` set to its length; 0 for every packet kept whole. aiomqttc
-    itself would gather any length the broker sends (up to its
-    message_size_limit) in one growing buffer. Replaces the protocol's
-    `_read_packet` (aiomqttc's internals, pinned by its hash)."""
-    p = getattr(c, "protocol", None)
-    if p is None:
-        return
+    async def keep(self):
+        """The PUBACK of a message the broker sent; PINGREQ when nothing was written
+        for half the keep-alive; OSError when nothing came from the broker for one
+        and a half (the line is dead). Called by the publisher's task, the one that
+        writes (an asyncio stream takes one writer at a time)."""
+        if self._ack_due:
+            self._ack_due = False
+            await self._write(self._ack)
+        now = ticks_ms()
+        if ticks_diff(now, self._last_in) > self.keepalive * 1500:
+            raise OSError("no answer")
+        if ticks_diff(now, self._last_out) >= self.keepalive * 500:
+            self._head[0] = _PINGREQ
+            self._head[1] = 0
+            await self._write(memoryview(self._head)[:2])
 
-    async def read_packet():
-        s = p.stream
-        head = await s.buffered_read(1)
-        if not head:
-            return None
+    # ---- sending --------------------------------------------------------------
+    async def publish(self, topic, payload, qos=0, retain=False):
+        """Hand a PUBLISH to the line without waiting for its PUBACK; its packet id
+        (0 at QoS 0): acked(id) is True once the PUBACK came."""
+        t = topic.encode() if type(topic) is str else topic
+        p = payload.encode() if type(payload) is str else payload
+        pid = 0
+        if qos:
+            pid = self._new_pid()
+        h = self._head
+        body = 2 + len(t) + (2 if qos else 0) + len(p)
+        h[0] = _PUBLISH | qos << 1 | (1 if retain else 0)
+        k = _varint(h, 1, body)
+        h[k] = len(t) >> 8
+        h[k + 1] = len(t) & 255
+        h[k + 2:k + 2 + len(t)] = t
+        k += 2 + len(t)
+        if qos:
+            h[k] = pid >> 8
+            h[k + 1] = pid & 255
+            k += 2
+        self._send(memoryview(h)[:k])
+        await self._write(p)            # (no await between the two: one packet)
+        return pid
+
+    def acked(self, pid):
+        return pid not in self._flight
+
+    async def subscribe(self, topic, qos=1):
+        """SUBSCRIBE to one topic (its SUBACK is not awaited)."""
+        t = topic.encode() if type(topic) is str else topic
+        h = self._head
+        h[0] = _SUBSCRIBE
+        k = _varint(h, 1, 2 + 2 + len(t) + 1)
+        pid = self._next_id()
+        h[k:k + 4] = bytes((pid >> 8, pid & 255, len(t) >> 8, len(t) & 255))
+        k += 4
+        h[k:k + len(t)] = t
+        h[k + len(t)] = qos
+        await self._write(memoryview(h)[:k + len(t) + 1])
+
+    def _next_id(self):
+        self._pid = self._pid % 65535 + 1
+        return self._pid
+
+    def _new_pid(self):
+        f = self._flight
+        if 0 not in f:
+            raise OSError("too many messages in flight")
+        pid = self._next_id()
+        while pid in f:
+            pid = self._next_id()
+        f[f.index(0)] = pid
+        return pid
+
+    def _send(self, data):
+        w = self._writer
+        if w is None:
+            raise OSError("not connected")
+        w.write(data)
+        self._last_out = ticks_ms()
+
+    async def _write(self, data):
+        self._send(data)
+        await self._writer.drain()      # pyright: ignore[reportOptionalMemberAccess]  _send
+
+    # ---- receiving ------------------------------------------------------------
+    async def _fill(self, start, end):
+        """Read bytes start..end of the buffer from the line."""
+        mv = self._mv
+        r = self._reader
+        while start < end:
+            n = await r.readinto(mv[start:end])   # pyright: ignore[reportOptionalMemberAccess]  open
+            if n is None:
+                continue
+            if not n:
+                raise OSError("closed")
+            start += n
+
+    async def _packet(self):
+        """The next packet: (its first byte, the length of its body); the body is in
+        the buffer when it fits, else (a PUBLISH) its topic and packet id are, and
+        the rest was read and dropped."""
+        buf = self._buf
+        await self._fill(0, 1)
+        kind = buf[0]
         n = 0
         shift = 0
         while True:
-            b = await s.buffered_read(1)
-            if not b:
-                return None
-            n |= (b[0] & 127) << shift
-            if not b[0] & 128:
+            await self._fill(0, 1)
+            n |= (buf[0] & 127) << shift
+            if not buf[0] & 128:
                 break
             shift += 7
             if shift > 21:
-                raise OSError("malformed remaining length")
-        p.dropped = 0
-        if n <= limit:
-            body = await s.buffered_read(n) if n else b""
-            return (head[0], body) if len(body) == n else None
-        kept = b""
-        left = n
-        if head[0] & 0xF0 == p.PUBLISH:
-            t = await s.buffered_read(2)
-            k = 2 + (t[0] << 8 | t[1] if len(t) == 2 else 0) + (2 if head[0] & 6 else 0)
-            kept = t + await s.buffered_read(min(k, n) - 2)
-            left = n - len(kept)
+                raise OSError("malformed length")
+        self._last_in = ticks_ms()
+        if n <= len(buf):
+            await self._fill(0, n)
+            return kind, n
+        if kind & 0xF0 != _PUBLISH or len(buf) < 4:
+            raise OSError("packet too long")
+        await self._fill(0, 2)
+        keep = 2 + (buf[0] << 8 | buf[1]) + (2 if kind & 6 else 0)
+        if keep > len(buf):
+            raise OSError("topic too long")
+        await self._fill(2, keep)
+        left = n - keep
         while left > 0:                     # the payload, dropped as it comes
-            got = await s.buffered_read(min(left, 256))
-            if not got:
-                return None
-            left -= len(got)
-        p.dropped = n
-        return head[0], kept
+            k = min(left, len(buf) - keep)
+            await self._fill(keep, keep + k)
+            left -= k
+        return kind, -n
 
-    p.dropped = 0
-    p._read_packet = read_packet
+    async def _receive(self):
+        buf = self._buf
+        try:
+            while True:
+                kind, n = await self._packet()
+                top = kind & 0xF0
+                if top == _PUBACK and n == 2:
+                    pid = buf[0] << 8 | buf[1]
+                    f = self._flight
+                    if pid in f:
+                        f[f.index(pid)] = 0
+                elif top == _PUBLISH:
+                    self._incoming(kind, n)
+        except Exception:          # the line closed or broke: the publisher reconnects
+            pass
+        self.connected = False
+
+    def _incoming(self, kind, n):
+        buf = self._buf
+        qos = kind >> 1 & 3
+        tl = buf[0] << 8 | buf[1]
+        topic = bytes(self._mv[2:2 + tl]).decode()
+        k = 2 + tl
+        if qos:
+            a = self._ack
+            a[0] = _PUBACK
+            a[1] = 2
+            a[2] = buf[k]
+            a[3] = buf[k + 1]
+            k += 2
+            self._ack_due = True        # keep() sends it
+        cb = self.on_message
+        if cb is not None:
+            cb(topic, -n if n < 0 else bytes(self._mv[k:n]), kind & 1)
 
 
-async def subscribe(c, topic, on_message):
-    """Subscribe `c` to `topic` (QoS 1) without waiting for the SUBACK; messages
-    come to `on_message(protocol, topic, payload, retain)` from the client's
-    receive task. A client without subscribe() (the menu tests') gets nothing."""
-    if not hasattr(c, "subscribe"):
-        return
-    c.on_message = on_message
-    await c.subscribe(topic, qos=1)
+def _varint(b, at, n):
+    """Write the remaining length `n` into `b` from `at`; returns where it ends."""
+    while True:
+        d = n & 127
+        n >>= 7
+        b[at] = d | 128 if n else d
+        at += 1
+        if not n:
+            return at
 
 
-def acked(c, pid):
-    p = getattr(c, "protocol", None)
-    return p is None or pid not in p._pending_pubacks
+def _string(s):
+    b = s.encode() if type(s) is str else s
+    return bytes((len(b) >> 8, len(b) & 255)) + b
+
+
+def _connect_packet(client_id, user, password, keepalive, will):
+    """The CONNECT packet (a clean session; made once per connection)."""
+    topic, message, qos, retain = will
+    flags = 0x02
+    payload = _string(client_id)
+    if topic:
+        flags |= 0x04 | qos << 3 | (0x20 if retain else 0)
+        payload += _string(topic) + _string(message or "")
+    if user:
+        flags |= 0x80
+        payload += _string(user)
+        if password is not None:
+            flags |= 0x40
+            payload += _string(password)
+    var = b"\x00\x04MQTT\x04" + bytes((flags, keepalive >> 8, keepalive & 255))
+    head = bytearray(5)
+    k = _varint(head, 1, len(var) + len(payload))
+    head[0] = _CONNECT
+    return bytes(head[:k]) + var + payload
 
 
 async def yield_now():
@@ -142,6 +329,3 @@ async def yield_now():
 async def tick():
     await (asyncio.sleep_ms(0) if _MPY else asyncio.sleep(0))
 
-
-async def pause():
-    await (asyncio.sleep_ms(20) if _MPY else asyncio.sleep(0.02))

@@ -164,10 +164,11 @@ class Desk:
         self.inbox = None
         self.due = self.answer is not None
 
-    async def on_message(self, proto, topic, payload, retain):
+    def on_message(self, topic, payload, retain):
+        """From the client's receive task: `payload` bytes, or the length of a
+        message too long to keep (net/mqtt.py)."""
         if topic == self.topic:
-            n = getattr(proto, "dropped", 0)
-            self.inbox = n if n else payload
+            self.inbox = payload
 
     def _say(self, text):
         self.answer = text
@@ -203,7 +204,7 @@ class Desk:
     async def send(self, c, topic):
         """Hand the answer to client `c` (QoS 1, retained) on `topic`."""
         text = self.answer              # (a new one may come while it is sent)
-        await mqtt.send(c, topic, text, 1, True)
+        await c.publish(topic, text, 1, True)
         self.due = self.answer is not text
         await mqtt.yield_now()
 
