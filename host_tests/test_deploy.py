@@ -487,6 +487,7 @@ def test_deploy_hall_puts_the_settings_on_the_board_and_keeps_them(fake, tmp_pat
     ('{"ssid": "club", "broker": "b", "hall": "h"}', '"table"'),
     ('{"ssid": "", "broker": "b", "hall": "h", "table": "t"}', '"ssid"'),
     ('{"ssid": "s", "broker": "b", "hall": "h", "table": "t", "port": "1883"}', '"port"'),
+    ('{"ssid": "s", "broker": "b", "hall": "h", "table": "t", "keepalive": 2}', '"keepalive"'),
     ('{"ssid": "s", "broker": "b", "hall": "Club", "table": "t"}', '"hall"'),
     ('{"ssid": "s", "broker": "b", "hall": "h", "table": "t/1"}', '"table"'),
     ('{"ssid": "s", "broker": "b", "hall": "h", "table": "tablenumber13"}', '"table"'),

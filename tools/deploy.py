@@ -59,7 +59,7 @@ import romfs  # noqa: E402
 
 # Hall mode (Pico W, docs/HALL.md): the settings and the acknowledged position, put
 # there by `make deploy HALL=FILE` and the board itself, kept by every later deploy.
-HALL_FILES = ("hall.json", "hall.ack")
+HALL_FILES = ("hall.json", "hall.ack", "offer.ack")
 # a module the board no longer has: the MQTT client hall mode took from PyPI before
 # net/mqtt.py (a left-over copy at the top is stale)
 GONE = ("aiomqttc",)
@@ -559,6 +559,9 @@ def hall_settings(path):
     port = d.get("port", 1883)
     if type(port) is not int or not 0 < port < 65536:
         raise DeployError("%s: \"port\" must be a TCP port number" % path)
+    keep = d.get("keepalive", 10)
+    if type(keep) is not int or not 5 <= keep <= 3600:
+        raise DeployError("%s: \"keepalive\" must be 5 to 3600 seconds" % path)
     return text, ("Hall mode: table %s of hall %s, broker %s:%d, Wi-Fi %s (from %s)."
                   % (d["table"], d["hall"], d["broker"], port, d["ssid"], path))
 

@@ -372,7 +372,8 @@ class Hall:
         s = self.settings
         return (client or mqtt.Client)(
             client_id=self._client_id(), server=s["broker"], port=int(s.get("port", 1883)),
-            user=s.get("user"), password=s.get("password"), keepalive=KEEPALIVE_S,
+            user=s.get("user"), password=s.get("password"),
+            keepalive=int(s.get("keepalive", KEEPALIVE_S)),
             will_topic=self.prefix + "status", will_message="offline", will_qos=1,
             will_retain=True, limit=offers.OFFER_MAX + 256)
 

@@ -1,8 +1,10 @@
 """The board's life on the emulated Pico over its serial port, as a user lives
 it: `make deploy` onto an empty board, again, after a change, with another
 BUILD=; `make export` after some keys; the mpremote commands a user types
-against a running board. Then a power cut inside a journal write, and
-damaged packs, which boot from the .mpy files."""
+against a running board: on the project's image (the modules in its ROMFS
+partition) and on an official one (the pack). Then a power cut inside a
+journal write, on a Pico and a Pico W; damaged ROMFS images and damaged packs,
+which boot from the .mpy files of lib/."""
 import json
 import os
 import re
@@ -14,6 +16,7 @@ import pytest
 import picoboard as P
 import bench_pico as B
 import packkit
+import releases
 
 WHY = P.ready()
 pytestmark = pytest.mark.skipif(WHY is not None or shutil.which("socat") is None,
@@ -50,11 +53,17 @@ def mpremote(port, *args):
     return res.returncode, res.stdout + res.stderr
 
 
-@pytest.mark.parametrize("release", ["1.26.1", "1.24.1"])
-def test_deploy_update_export_and_the_users_commands(release, tmp_path):
+# the project's image, and the newest official release tested (pack.bin)
+DEPLOYED = [P.PICO, "pico-" + releases.SMOKE[0]]
+
+
+@pytest.mark.parametrize("target", DEPLOYED)
+def test_deploy_update_export_and_the_users_commands(target, tmp_path):
     project = project_copy(str(tmp_path / "project"))
     pins = B.panel_pins()
-    with P.SerialBoard(str(tmp_path / "board"), release=release,
+    rom = P.TARGETS[target].rom
+    code = "rom" if rom else "pack"         # the modules' folder on the running board
+    with P.SerialBoard(str(tmp_path / "board"), target=target,
                        args="--tm1637 " + ",".join("%d:%d" % (t["clk"], t["dio"])
                                                    for t in B.displays("tm1637")[1])) as b:
         port = b.port
@@ -69,14 +78,20 @@ def test_deploy_update_export_and_the_users_commands(release, tmp_path):
         assert "Display build: tm1637" in out, out
         b.settle(3)
 
-        # one module changed: it and the pack are copied, nothing else
+        # one module changed: it and the image (or the pack) are written, nothing else
         with open(os.path.join(project, "firmware", "ticks.py"), "a") as f:
             f.write("\n_DEPLOYED_AGAIN = 1\n")
         rc, out = make(project, "deploy", port=port)
         assert rc == 0, out
-        assert copied(out)[0] == 2, out
-        assert re.findall(r"^\s+\d+  (\S+)$", out, re.M) == ["pack.bin", "ticks.mpy"], out
+        copies = re.findall(r"^\s+\d+  (\S+)$", out, re.M)
+        if rom:
+            assert copies == ["lib/ticks.mpy"] and "bytes to write" in out, out
+        else:
+            assert copies == ["lib/ticks.mpy", "pack.bin"], out
         b.settle(4)
+        rc, out = mpremote(port, "exec", "import ticks; print('AGAIN', ticks._DEPLOYED_AGAIN, "
+                           "ticks.__file__)")
+        assert rc == 0 and "AGAIN 1 /%s/ticks.mpy" % code in out, out
 
         # the build changed over an existing board: nothing copied, the choice stored
         rc, out = make(project, "deploy", "BUILD=ht16k33", port=port)
@@ -97,25 +112,26 @@ def test_deploy_update_export_and_the_users_commands(release, tmp_path):
         assert lines[0]["players"] == 2 and len(lines) == 3, lines
         assert lines[2] == {"shot": {}}, lines
 
-        # what a user types against the running board; the pack reads as a
-        # read-only folder
+        # what a user types against the running board; the image (or the pack)
+        # reads as a read-only folder
         rc, out = mpremote(port, "fs", "ls", ":")
-        assert rc == 0 and "pack/" in out and "main.py" in out, out
+        assert rc == 0 and code + "/" in out and "main.py" in out, out
         rc, out = mpremote(port, "fs", "ls", "-r", ":")
-        assert rc == 0 and "pack/" in out, out
+        assert rc == 0 and code + "/" in out, out
         rc, out = mpremote(port, "fs", "ls", ":/")
-        assert rc == 0 and "pack/" in out and "boot.py" in out, out
-        size = os.path.getsize(os.path.join(ROOT, "build", "device", "cowboy", "game.mpy"))
-        rc, out = mpremote(port, "fs", "ls", ":pack/cowboy")
+        assert rc == 0 and code + "/" in out and "boot.py" in out, out
+        built = os.path.join(project, "build", "device", "lib", "cowboy", "game.mpy")
+        size = os.path.getsize(built)
+        rc, out = mpremote(port, "fs", "ls", ":%s/cowboy" % code)
         assert rc == 0 and re.search(r"^\s*%d game\.mpy$" % size, out, re.M), out
         rc, out = mpremote(port, "fs", "tree", ":")
         assert rc == 0 and "game.mpy" in out, out
         rc, out = mpremote(port, "df")
-        assert rc == 0 and "/pack" in out and re.search(r"\s/\s*$", out, re.M), out
+        assert rc == 0 and "/" + code in out and re.search(r"\s/\s*$", out, re.M), out
         local = str(tmp_path / "game.mpy")
-        rc, out = mpremote(port, "fs", "cp", ":pack/cowboy/game.mpy", local)
+        rc, out = mpremote(port, "fs", "cp", ":%s/cowboy/game.mpy" % code, local)
         assert rc == 0, out
-        with open(os.path.join(ROOT, "build", "device", "cowboy", "game.mpy"), "rb") as f:
+        with open(built, "rb") as f:
             assert open(local, "rb").read() == f.read()
         rc, out = mpremote(port, "fs", "cat", ":build.txt")
         assert rc == 0 and "ht16k33" in out, out
@@ -126,10 +142,12 @@ def test_deploy_update_export_and_the_users_commands(release, tmp_path):
         assert rc == 0, out
         rc, out = mpremote(port, "fs", "rm", ":note.txt")
         assert rc == 0, out
-        rc, out = mpremote(port, "fs", "cp", note, ":pack/note.txt")
-        assert rc != 0 and "Read-only" in out, out
-        rc, out = mpremote(port, "fs", "rm", ":pack/ticks.mpy")
-        assert rc != 0 and "Read-only" in out, out
+        rc, out = mpremote(port, "fs", "cp", note, ":%s/note.txt" % code)
+        assert rc != 0, out
+        rc, out = mpremote(port, "fs", "rm", ":%s/ticks.mpy" % code)
+        assert rc != 0, out
+        if not rom:
+            assert "Read-only" in out, out
 
         # and it deploys again after all that
         rc, out = make(project, "deploy", port=port)
@@ -138,20 +156,21 @@ def test_deploy_update_export_and_the_users_commands(release, tmp_path):
     assert "Traceback" not in own and "fastimport" not in own, own[-2000:]
 
 
-def test_a_power_cut_inside_a_journal_write_loses_at_most_that_stroke(tmp_path):
+@pytest.mark.parametrize("target", [P.PICO, P.PICO_W])
+def test_a_power_cut_inside_a_journal_write_loses_at_most_that_stroke(target, tmp_path):
     """Cut 60 % into the page program of the second MISS's record; the board
     boots again, resumes the game and plays on."""
     build = "tm1637"
     pins = B.panel_pins()
     _, tm, i2c = B.displays(build)
-    app = P.device_copy(str(tmp_path / "device"), build)
+    app = P.device_copy(str(tmp_path / "device"), build, target)
     steps = [{"serial": "cowboy: up", "timeout_ms": 15000}, {"wait_ms": 2500},
              {"press": pins["MISS"], "ms": 60, "label": "1-MISS"}, {"wait_ms": 400},
              {"press": pins["MISS"], "ms": 60, "label": "2-MISS"},
              {"emulator": {"power_cut": {"during": "program", "nth": 1, "fraction": 0.6}}},
              {"serial": "cowboy: up", "timeout_ms": 15000}, {"wait_ms": 2500},
              {"press": pins["FOUL"], "ms": 60, "label": "3-FOUL"}, {"wait_ms": 500}]
-    r = P.run(steps, app, str(tmp_path / "cut"), "1.26.1", i2c, tm)
+    r = P.run(steps, app, str(tmp_path / "cut"), target, i2c, tm)
     assert r.summary["passed"], r.summary.get("error")
     cuts = [e for e in r.events if e.get("ev") == "power"]
     assert cuts and cuts[0]["interrupted"]["op"] == "program", cuts
@@ -162,22 +181,67 @@ def test_a_power_cut_inside_a_journal_write_loses_at_most_that_stroke(tmp_path):
     assert kinds in (["miss", "foul"], ["miss", "miss", "foul"]), kinds
 
 
-@pytest.mark.parametrize("kind", packkit.KINDS)
-def test_a_damaged_pack_boots_from_the_mpy_files(kind, tmp_path):
+def boots_from_lib(app, target, folder, why):
+    """The board with `app` on its flash boots, says `why` once, plays a MISS from
+    the .mpy files of lib/."""
     build = "tm1637"
     pins = B.panel_pins()
     _, tm, i2c = B.displays(build)
-    app = P.device_copy(str(tmp_path / "device"), build)
+    steps = [{"serial": "cowboy: up", "timeout_ms": 20000}, {"wait_ms": 2500},
+             {"press": pins["MISS"], "ms": 60, "label": "1-MISS"}, {"wait_ms": 500}]
+    r = P.run(steps, app, folder, target, i2c, tm)
+    assert r.summary["passed"], (r.summary.get("error"), r.serial[-1500:])
+    assert "Traceback" not in r.serial, r.serial[-1500:]
+    said = [ln for ln in r.serial.splitlines() if ln.startswith("fastimport:")]
+    assert len(said) == 1 and why in said[0], r.serial
+    assert [B.record_kind(a) for a in r.actions()] == ["miss"]
+
+
+# the release built from its tag without ROMFS: as an official image, with the pack
+PLAIN = "pico-%s-plain" % releases.BUILT
+
+
+@pytest.mark.parametrize("kind", packkit.KINDS)
+def test_a_damaged_pack_boots_from_the_mpy_files(kind, tmp_path):
+    app = P.device_copy(str(tmp_path / "device"), "tm1637", PLAIN)
     path = os.path.join(app, "pack.bin")
     with open(path, "rb") as f:
         data = f.read()
     with open(path, "wb") as f:
         f.write(packkit.damaged(data, kind))
-    steps = [{"serial": "cowboy: up", "timeout_ms": 20000}, {"wait_ms": 2500},
-             {"press": pins["MISS"], "ms": 60, "label": "1-MISS"}, {"wait_ms": 500}]
-    r = P.run(steps, app, str(tmp_path / kind), "1.26.1", i2c, tm)
-    assert r.summary["passed"], (r.summary.get("error"), r.serial[-1500:])
-    assert "Traceback" not in r.serial, r.serial[-1500:]
-    said = [ln for ln in r.serial.splitlines() if ln.startswith("fastimport:")]
-    assert len(said) == 1, r.serial
-    assert [B.record_kind(a) for a in r.actions()] == ["miss"]
+    boots_from_lib(app, PLAIN, str(tmp_path / kind), "(pack damaged)")
+
+
+def _erase(at, n):
+    def damage(image):
+        image[at:at + n] = b"\xff" * len(image[at:at + n])
+    return damage
+
+
+def _zero(at, n):
+    def damage(image):
+        image[at:at + n] = bytes(len(image[at:at + n]))
+    return damage
+
+
+# a zeroed and an erased 4 KB block inside it; a write cut short (the rest erased); the
+# image a deploy erases first, never written
+IMAGE_DAMAGE = {"zeroed-block": (_zero(40960, 4096), "image damaged"),
+                "erased-block": (_erase(40960, 4096), "image damaged"),
+                "write-cut-short": (_erase(65536, 1 << 20), "image damaged"),
+                "erased-first": (_erase(0, 4096), "no image")}
+
+
+@pytest.mark.parametrize("kind", sorted(IMAGE_DAMAGE))
+def test_a_damaged_romfs_image_boots_from_the_mpy_files(kind, tmp_path):
+    """The project's image with a damaged ROMFS image in its partition: nothing in
+    it is run; the board says so once and plays from lib/."""
+    import deploy
+    app = P.device_copy(str(tmp_path / "device"), "tm1637", P.PICO)
+    damage, why = IMAGE_DAMAGE[kind]
+    with open(deploy.rom_path(app), "rb") as f:
+        image = bytearray(f.read())
+    damage(image)
+    with open(deploy.rom_path(app), "wb") as f:
+        f.write(image)
+    boots_from_lib(app, P.PICO, str(tmp_path / kind), why)

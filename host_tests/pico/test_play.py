@@ -8,6 +8,7 @@ import pytest
 
 import picoboard as P
 import bench_pico as B
+import releases
 
 WHY = P.ready()
 pytestmark = pytest.mark.skipif(WHY is not None, reason=WHY or "")
@@ -21,7 +22,9 @@ GAME = [("3", None), ("C2", None), ("OK", "shot"), ("MISS", "miss"), ("FOUL", "f
 ERASE_MS = 150          # a record is written once its answer is out (OLED: 25 ms)
 QUICK = 8               # then MISS presses 300 ms apart: with the game, 16 records,
 # so that one of them opens a new 4 KB flash block whatever the files' layout
-MATRIX = [("1.26.1", b) for b in B.BUILDS] + [("1.24.1", "tm1637"), ("1.24.1", "oled4")]
+# every build on the project's image (Pico); the official releases tested in part
+MATRIX = [(P.PICO, b) for b in B.BUILDS] + [
+    ("pico-" + r, b) for r, b in zip(releases.SMOKE, ("tm1637", "oled4"))]
 
 
 def _press_and_probe(steps, keys, pins, label, key, record, compared):
@@ -76,13 +79,13 @@ def edges(r, keys, pins):
     return {f["label"]: (f["press_us"] / 1000.0, f["release_us"] / 1000.0) for f in found}
 
 
-@pytest.mark.parametrize("release,build", MATRIX, ids=["%s-%s" % m for m in MATRIX])
-def test_a_game_on_the_board_shows_what_the_simulator_shows(release, build, tmp_path):
+@pytest.mark.parametrize("target,build", MATRIX, ids=["%s-%s" % m for m in MATRIX])
+def test_a_game_on_the_board_shows_what_the_simulator_shows(target, build, tmp_path):
     pins = B.panel_pins()
     steps, keys = plan(pins)
     _, tm, i2c = B.displays(build)
-    app = P.device_copy(str(tmp_path / "device"), build)
-    r = P.run(steps, app, str(tmp_path / ("%s-%s" % (build, release))), release, i2c, tm)
+    app = P.device_copy(str(tmp_path / "device"), build, target)
+    r = P.run(steps, app, str(tmp_path / ("%s-%s" % (build, target))), target, i2c, tm)
     assert r.summary["passed"], r.summary.get("error")
     assert "Traceback" not in r.serial and "fastimport" not in r.serial, r.serial[-1500:]
     pressed = set(dict(r.marks("key:")))
