@@ -565,6 +565,31 @@ def test_start_up_tells_a_cut_back_journal_and_a_key_ends_it(tmp_path):
     assert p.mode == U.MODE_GAME and s.models[0].text() == "=  5"   # its preview
 
 
+@pytest.mark.parametrize("size,lost", [(5, 12), (8, 12), (13, 11)])
+def test_start_up_tells_the_actions_a_tail_cut_short_lost(tmp_path, size, lost):
+    """journal.tail cut to its header (or a record and a byte): the board resumes
+    without the records it lost, and says how many on its display."""
+    import simboard
+    from app import journalformat as JF
+    from fakedisplays import read_oled
+    from views import ui as U
+    root = str(tmp_path) + "/"
+    s = simboard.Sim(2, "oled4", root=root)
+    s.play(simboard.parse_script("WAIT 2100\n" + "MISS\n" * 60, s))
+    assert s.game.position() == 60                  # 48 in journal.bin, 12 in the tail
+    with open(root + JF.TAIL, "rb") as f:
+        tail = f.read()
+    with open(root + JF.TAIL, "wb") as f:
+        f.write(tail[:size])
+    s.power_cut()
+    assert s.game.position() == 60 - lost
+    seen = []
+    for k in range(3):
+        s.run_to(s.panel.t_start + k * U.PAGE_MS + 400)
+        seen.append(read_oled(s.models[0].pixels())["bottom"])
+    assert "LOST LAST ACTIONS: %d" % lost in seen, seen
+
+
 # ---- the status line says what to do, in words, and every line fits (issue 24, item 6)
 
 def _screen(s, width=80, height=24):

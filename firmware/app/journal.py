@@ -244,10 +244,16 @@ class Journal:
         got = t.readinto(tail) or 0
         t.close()
         n, base = JF.read_tail_header(tail, got, seed)
-        if n < 0 and got >= JF.HEADER_SIZE and tail[0] == 0x43 and tail[1] == 0x54:
+        if n >= 0:
+            # a tail cut short: the records its header counts and the file lost
+            self.dropped = JF.RECORD_SIZE * (tail[3] - n)
+        elif got >= JF.HEADER_SIZE and tail[0] == 0x43 and tail[1] == 0x54:
             # a tail with a damaged header: its records are lost (count as it says)
             self.dropped = JF.RECORD_SIZE * min(tail[3], JF.TAIL_RECORDS,
                                              (got - JF.HEADER_SIZE) // JF.RECORD_SIZE)
+        elif got >= 4 and tail[0] == 0x43 and tail[1] == 0x54:
+            # cut inside its header: no CRC to check, the count is all there is
+            self.dropped = JF.RECORD_SIZE * min(tail[3], JF.TAIL_RECORDS)
         return n, base
 
     def _migrate(self):
