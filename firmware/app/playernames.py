@@ -14,7 +14,7 @@ from cowboy import names as N
 from app import journalformat as JF
 
 FILE = JF.NAMES
-TMP = "names.tmp"
+TMP = JF.NAMES_TMP
 SEATS = 8
 
 
