@@ -209,14 +209,14 @@ def faulty(data, kind):
     the header and the CRC-32 recomputed, so that only the index's own agreement
     can tell. file-as-folder: the last file left out of the count (its name then
     reads as a folder); folder-as-file: a file's name left out of the list (the
-    first folder then reads as a file); sizes-swapped: two files' sizes exchanged
-    in the table."""
+    first folder then reads as a file); table-one-short: the table without its
+    last entry (the file's bytes then read as the table's)."""
     import zlib
     u32 = fastimport._u32
     head = fastimport.HEAD
     n, count = u32(data, 4), u32(data, 8)
     names = bytes(data[head:head + n]).split(b"\n")
-    table = bytearray(data[head + n:head + n + fastimport.ENTRY * count])
+    table = bytes(data[head + n:head + n + fastimport.ENTRY * count])
     files = bytes(data[head + n + fastimport.ENTRY * count:])
     if kind == "file-as-folder":
         count -= 1
@@ -224,16 +224,17 @@ def faulty(data, kind):
         table = table[:fastimport.ENTRY * count]
     elif kind == "folder-as-file":
         names.pop(count // 2)
-    elif kind == "sizes-swapped":
-        a, b = fastimport.ENTRY * 3 + 4, fastimport.ENTRY * 4 + 4
-        table[a:a + 4], table[b:b + 4] = table[b:b + 4], table[a:a + 4]
+    length = len(files)
+    if kind == "table-one-short":
+        table = table[:-fastimport.ENTRY]
+        length -= fastimport.ENTRY              # the pack as long as its header says
     joined = b"\n".join(names)
-    numbers = b"".join(v.to_bytes(4, "little") for v in (len(joined), count, len(files)))
+    numbers = b"".join(v.to_bytes(4, "little") for v in (len(joined), count, length))
     crc = zlib.crc32(joined + table + files, zlib.crc32(numbers))
     return fastimport.MAGIC + numbers + crc.to_bytes(4, "little") + joined + table + files
 
 
-FAULTS = ("file-as-folder", "folder-as-file", "sizes-swapped")
+FAULTS = ("file-as-folder", "folder-as-file", "table-one-short")
 
 
 @pytest.mark.parametrize("kind", FAULTS)
@@ -263,3 +264,10 @@ def test_micropython_boots_a_faulty_pack_from_the_mpy_files(device, tmp_path, ki
     assert lines[:2] == ["False", "fastimport: pack.bin not used (pack index and names "
                          "disagree); the firmware loads from its .mpy files"], lines
     assert lines[-1] == "0 1"
+
+
+def test_the_build_writes_no_name_the_check_would_misread(tmp_path):
+    import deploy
+    for modules in (["app/journal"], ["a.b/c.mpy"]):
+        with pytest.raises(ValueError, match="without an extension or a folder with a dot"):
+            deploy.write_pack(str(tmp_path), modules)
