@@ -67,7 +67,8 @@ def test_displays_show_the_scores():
     res = sim_py("--players", "2", "--script", os.path.join(DATA, "game1.keys"))
     shown = texts(res.stdout)
     assert shown[2] == "   4"                 # player 2 waits with 4
-    assert shown[1] in ("   4", "F  1")       # player 1 at the table: score / one foul
+    assert shown[1] == " . . .4."             # player 1 at the table: the live total
+    # (points lit), the first page after the last action; its one foul follows
     assert sorted(shown) == [1, 2]            # the seats in play only
 
 
