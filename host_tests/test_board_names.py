@@ -236,6 +236,21 @@ def test_sim_names_good_and_bad(tmp_path):
         assert res.returncode == 2 and why in res.stderr, res.stderr
 
 
+def test_sim_names_say_the_same_under_both_interpreters(tmp_path):
+    """Nothing but the game on either: MicroPython warns when a str meets bytes in
+    a comparison (CPython does not), and a warning is output CPython never gives."""
+    script = tmp_path / "k"
+    script.write_text("MISS\n3\nC2\nOK\n")
+    args = ["--script", str(script), "--players", "3", "--names", "Anna,,Zoë", "--state"]
+    cpy = subprocess.run([sys.executable, os.path.join(TOOLS, "sim.py")] + args,
+                         capture_output=True, text=True)
+    mpy = subprocess.run([MICROPYTHON, os.path.join(TOOLS, "sim.py")] + args,
+                         capture_output=True, text=True)
+    assert (cpy.returncode, cpy.stderr) == (0, "")
+    assert (mpy.returncode, mpy.stderr, mpy.stdout) == (0, "", cpy.stdout)
+    assert json.loads(cpy.stdout.splitlines()[-1])["names"] == ["Anna", "Player 2", "Zoë"]
+
+
 def test_export_puts_the_names_in_the_headers(tmp_path):
     from test_deploy import FAKE, DEPLOY  # noqa: F401
     board_dir = tmp_path / "board"
