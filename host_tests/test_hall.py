@@ -271,18 +271,21 @@ def test_broker_restarts_and_a_power_cut_lose_and_repeat_nothing(tmp_path, vendo
 
 
 def test_actions_arrive_in_order_once_per_position(tmp_path, vendor):
+    want = [json.loads(x) for x in record_lines(os.path.join(DATA, "game2.jsonl"))[1:]]
     broker = start_broker(tmp_path, ["b1"])
     try:
+        # the reader subscribed before the table starts, then reading while it plays,
+        # until the table has settled and the last position came (not for a fixed
+        # time: a loaded machine plays slower)
+        reader = Reader(broker, vendor, "cowboy/%s/b1/action" % HALL).start()
         proc = table(tmp_path, broker, vendor, "b1", "pace", "20", "play",
                      os.path.join(DATA, "game2.keys"), "settle", "30000", "stats")
-        got = []
-        # the reader subscribes while the table plays
-        import threading
-        th = threading.Thread(target=lambda: got.extend(
-            collect(broker, vendor, "cowboy/%s/b1/action" % HALL, 6.0)))
-        th.start()
-        th.join()
         out = finish(proc)
+        end = time.monotonic() + 60
+        while time.monotonic() < end and not any(
+                json.loads(p)["pos"] == len(want) for t, p, r in list(reader.got)):
+            time.sleep(0.1)
+        got = reader.stop()
         late = collect(broker, vendor, "cowboy/%s/b1/game" % HALL, 0.5)
     finally:
         broker.stop()
@@ -293,7 +296,6 @@ def test_actions_arrive_in_order_once_per_position(tmp_path, vendor):
         seen.setdefault((m["game"], m["pos"]), m["action"])
     positions = sorted(seen)
     assert positions == [(1, i) for i in range(1, len(positions) + 1)]
-    want = [json.loads(x) for x in record_lines(os.path.join(DATA, "game2.jsonl"))[1:]]
     assert [seen[p] for p in positions] == want
     # the finished game, retained, whole
     text = late[0][1].splitlines()
