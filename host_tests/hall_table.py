@@ -14,6 +14,7 @@ ROOT holds hall.json (the board's settings) and the journal. Commands, in order:
   cut           a power cut: the application restarts from the journal
   state         print "STATE <state json>"
   stats         print "STATS connects sent published errors too_long"
+  flight        print "FLIGHT n": the most messages in flight at once during settle
   desk          print "DESK offers refused errors mode offer-id" (the desk's offers)
   names         print "NAMES" and the panel's names (UTF-8, | between)
   wait-offer MS run until the panel shows an offer (at most MS real ms); prints
@@ -57,6 +58,7 @@ def main(argv):
         root += "/"
     args = argv[2:]
     players, rules = 3, 0
+    most = 0                    # the most messages in flight seen (settle)
     if args[:1] == ["setup"]:
         from app.settings import Settings
         players, rules = int(args[1]), int(args[3])
@@ -90,6 +92,7 @@ def main(argv):
             i += 1
             while not hall.caught_up() and time.ticks_diff(end, time.ticks_ms()) > 0:
                 table.run_to(table.now + 1)
+                most = max(most, len(hall._flight))
                 time.sleep_ms(1)
             print("SETTLED" if hall.caught_up() else "UNSETTLED")
         elif cmd == "idle":
@@ -130,6 +133,8 @@ def main(argv):
         elif cmd == "say":
             print(args[i])
             i += 1
+        elif cmd == "flight":
+            print("FLIGHT", most)
         elif cmd == "stats":
             print("STATS", hall.connects, hall.sent, hall.published, hall.errors,
                   hall.too_long)
