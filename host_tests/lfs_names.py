@@ -10,6 +10,7 @@ micropython, host_tests/fakes/ramblock.py): run by test_board_names.py.
            game with names: after the boot that follows, no names file without its
            game in games/, and no names.tmp (nor after a cut inside `save`)
 """
+import os
 import sys
 import vfs
 
@@ -17,7 +18,6 @@ from ramblock import PowerCut, mount
 from cowboy.game import Game
 from app.journal import Journal, prepare, KEEP_OTHER
 from app import playernames as PN
-import os
 
 MNT = "/fs"
 ROOT = MNT + "/"
