@@ -95,6 +95,16 @@ class Pack:
         f.seek(HEAD)
         names = f.read(n).decode().split("\n")
         self.table = f.read(ENTRY * count)
+        # A faulty writer can make a pack whose CRC holds and whose parts disagree;
+        # a few look-ups tell (a loop over every name would cost milliseconds on
+        # the chip): the table's last file ends where the files do, and the names
+        # are the count's files, each with its extension, then folders, none with one.
+        last = ENTRY * (count - 1)
+        if (count < 1 or count > len(names) or _u32(self.table, 0)
+                or _u32(self.table, last) + _u32(self.table, last + 4) != _u32(head, 12)
+                or "." not in names[count - 1]
+                or any("." in name for name in names[count:])):
+            raise ValueError("pack index and names disagree")
         self.files = {names[i]: i for i in range(count)}
         self.dirs = names[count:]
         self.f = f

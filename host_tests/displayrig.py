@@ -95,7 +95,8 @@ class Rig:
         """Everything seat i shows over a full turn of its pages."""
         out = []
         cycle = PAGE_MS * 60           # a whole number of turns for 1-6 pages
-        start = self.now - self.now % cycle + cycle
+        at = self.screens.ctx.at       # pages turn from the game's last change
+        start = at + ((self.now - at) // cycle + 1) * cycle
         for k in range(24):
             self.now = start + k * (PAGE_MS // 2) + 1
             self.drain()

@@ -15,6 +15,7 @@ ROOT holds hall.json (the board's settings) and the journal. Commands, in order:
   cut           a power cut: the application restarts from the journal
   state         print "STATE <state json>"
   stats         print "STATS connects sent published errors too_long"
+  flight        print "FLIGHT n": the most messages in flight at once during settle
   desk          print "DESK offers refused errors mode offer-id" (the desk's offers)
   names         print "NAMES" and the panel's names (UTF-8, | between)
   wait-offer MS run until the panel shows an offer (at most MS real ms); prints
@@ -49,6 +50,7 @@ def main(argv):
         root += "/"
     args = argv[2:]
     players, rules = 3, 0
+    most = [0]                  # the most messages in flight seen (settle)
     if args[:1] == ["setup"]:
         from app.settings import Settings
         players, rules = int(args[1]), int(args[3])
@@ -81,7 +83,10 @@ def main(argv):
             print("T key", args[i], time.ticks_ms())
             i += 1
         elif cmd == "settle":
-            print("SETTLED" if table.settle(int(args[i])) else "UNSETTLED")
+            def caught_up(h=hall):
+                most[0] = max(most[0], len(h._flight))
+                return h.caught_up()
+            print("SETTLED" if table.run_real(int(args[i]), caught_up) else "UNSETTLED")
             i += 1
         elif cmd == "idle":
             table.run_real(int(args[i]))
@@ -110,6 +115,8 @@ def main(argv):
         elif cmd == "say":
             print(args[i])
             i += 1
+        elif cmd == "flight":
+            print("FLIGHT", most[0])
         elif cmd == "stats":
             print("STATS", hall.connects, hall.sent, hall.published, hall.errors,
                   hall.too_long)

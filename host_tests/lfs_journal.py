@@ -196,6 +196,8 @@ def check_bytes(played):
             j = resumed(image0, *layout)
             assert H.state(j.game) == states[k], "cut at byte %d" % cut
             assert j.records == k
+            if layout[2] is not None:              # the tail's lost records counted
+                assert j.dropped == 4 * (played - k), "tail cut at byte %d" % cut
             if cut >= 8:
                 assert on_flash() == data[:8 + 4 * k], "tail not dropped at %d" % cut
             append_survives(j, cut, "cut at byte %d" % cut)     # lands on a clean tail

@@ -6,13 +6,17 @@ micropython, host_tests/fakes/ramblock.py): run by test_board_names.py.
   archive  a cut at every flash operation of starting a new game after a game with
            names: at boot the names belong to the old game (resumed, or archived
            as games/000001.part), never to the new one
+  prune    a cut at every flash operation of an archive that prunes the oldest
+           game with names: after the boot that follows, no names file without its
+           game in games/, and no names.tmp (nor after a cut inside `save`)
 """
+import os
 import sys
 import vfs
 
 from ramblock import PowerCut, mount
 from cowboy.game import Game
-from app.journal import Journal, prepare
+from app.journal import Journal, prepare, KEEP_OTHER
 from app import playernames as PN
 
 MNT = "/fs"
@@ -72,6 +76,7 @@ def save():
         _KEEP.append(j)
         down()
         bd, j = up(bytes(bd.survivor()))
+        leftovers(cut)
         got = PN.load(ROOT, 2)
         if got == OLD:
             old += 1
@@ -122,5 +127,51 @@ def archive():
     print("OK", ops, kept, moved)
 
 
+def leftovers(cut):
+    """Say BAD for what a cut may leave and a boot must clean: names.tmp, a
+    games/NNNNNN.names whose game is gone."""
+    if read(ROOT + PN.TMP) is not None:
+        print("BAD names.tmp left after cut", cut)
+    listed = os.listdir(ROOT + "games")
+    games = [n[:6] for n in listed if not n.endswith(".names")]
+    for n in listed:
+        if n.endswith(".names") and n[:6] not in games:
+            print("BAD", n, "without its game after cut", cut)
+
+
+def prune():
+    bd, j = up()
+    for g in range(KEEP_OTHER + 1):     # KEEP_OTHER games kept, then one in progress
+        if g:
+            j.new_game(2, 0)
+        j.shot(0)
+        j.sync()
+        PN.save(ROOT, OLD, 2)
+    j.close()
+    down()
+    image = bytes(bd.image)
+    bd, j = up(image)
+    bd.reset_counts()
+    j.new_game(2, 0)                    # the archive, then the oldest pruned
+    ops = bd.ops()
+    if "000001.part" in os.listdir(ROOT + "games"):
+        print("BAD nothing pruned")
+    down()
+    for cut in range(ops):
+        bd, j = up(image)
+        bd.cut_after(cut)
+        try:
+            j.new_game(2, 0)
+            print("BAD no cut", cut)
+        except PowerCut:
+            pass
+        _KEEP.append(j)
+        down()
+        bd, j = up(bytes(bd.survivor()))
+        leftovers(cut)
+        down()
+    print("OK", ops)
+
+
 if __name__ == "__main__":
-    {"save": save, "archive": archive}[sys.argv[1]]()
+    {"save": save, "archive": archive, "prune": prune}[sys.argv[1]]()

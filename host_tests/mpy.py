@@ -23,6 +23,10 @@ class Result:
         self.status = proc.returncode
         self.out = proc.stdout
         self.err = proc.stderr
+        # MicroPython's own warnings (a str compared with bytes, ...) are output
+        # CPython never gives: the two interpreters' outputs would differ
+        assert not any(ln.startswith("Warning: ") for ln in self.err.splitlines()), \
+            "micropython warned:\n" + self.err
 
     def lines(self):
         return self.out.splitlines()

@@ -80,6 +80,11 @@ def test_power_cut_while_a_game_is_archived_keeps_its_names_with_it():
     assert ops > 0 and kept >= 1 and moved >= 1 and kept + moved == ops
 
 
+def test_power_cut_while_the_oldest_game_is_pruned_leaves_no_names_behind():
+    ops, = run_lfs("prune")
+    assert ops > 0
+
+
 def test_names_move_into_games_with_their_game_and_go_with_pruning(tmp_path):
     s = board(tmp_path, names=["anna", "ben"])
     root = s.root
@@ -97,6 +102,15 @@ def test_names_move_into_games_with_their_game_and_go_with_pruning(tmp_path):
     assert "000001.part" not in left and "000001.names" not in left
     assert sum(n.endswith(".part") for n in left) == J.KEEP_OTHER
     assert sum(n.endswith(".names") for n in left) == J.KEEP_OTHER
+
+
+def test_a_names_file_whose_game_is_gone_goes_at_the_next_archive(tmp_path):
+    s = board(tmp_path, names=["anna", "ben"])
+    root = s.root
+    keys(s, "MISS", "HOLD ENC", "OK")
+    os.remove(root + "games/000001.part")       # as a cut inside an older pruning left it
+    keys(s, "MISS", "HOLD ENC", "OK")
+    assert sorted(os.listdir(root + "games")) == ["000002.names", "000002.part"]
 
 
 def test_a_names_file_left_without_its_journal_goes_to_the_newest_game(tmp_path):
@@ -220,6 +234,21 @@ def test_sim_names_good_and_bad(tmp_path):
         res = subprocess.run(sim + ["--players", "2", "--names", bad],
                              capture_output=True, text=True)
         assert res.returncode == 2 and why in res.stderr, res.stderr
+
+
+def test_sim_names_say_the_same_under_both_interpreters(tmp_path):
+    """Nothing but the game on either: MicroPython warns when a str meets bytes in
+    a comparison (CPython does not), and a warning is output CPython never gives."""
+    script = tmp_path / "k"
+    script.write_text("MISS\n3\nC2\nOK\n")
+    args = ["--script", str(script), "--players", "3", "--names", "Anna,,Zoë", "--state"]
+    cpy = subprocess.run([sys.executable, os.path.join(TOOLS, "sim.py")] + args,
+                         capture_output=True, text=True)
+    mpy = subprocess.run([MICROPYTHON, os.path.join(TOOLS, "sim.py")] + args,
+                         capture_output=True, text=True)
+    assert (cpy.returncode, cpy.stderr) == (0, "")
+    assert (mpy.returncode, mpy.stderr, mpy.stdout) == (0, "", cpy.stdout)
+    assert json.loads(cpy.stdout.splitlines()[-1])["names"] == ["Anna", "Player 2", "Zoë"]
 
 
 def test_export_puts_the_names_in_the_headers(tmp_path):

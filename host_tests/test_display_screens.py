@@ -1,5 +1,7 @@
 """The display set: failures do not stop the others, periodic full refresh
 recovers an upset display, OLEDs dim and shift, only changes go on the wire."""
+import pytest
+
 from cowboy import facts as F
 from views import ui as U
 from display.screens import Screens, SHIFTS
@@ -344,3 +346,58 @@ def test_after_a_scoring_stroke_the_shooters_display_is_sent_before_others_rende
     k = [s[0] for s in states].index(True)         # the call that rendered seat 1
     assert k >= 2 and states[k - 1][1] == 0        # player 2's display was sent first
     assert read_oled(rig.models[1].pixels())["side"] == "+8"
+
+
+# ---- pages after an action: the same words after a REDO as after the stroke -------
+
+def _pictures(s, key, ms):
+    """What each display in play shows after `key`'s action, from 10 ms after it (the
+    fake buses have redrawn every seat by then) to `ms` after it: per seat, its
+    pictures in order (OLED: read back from the pixels), each once."""
+    before = s.game.position()
+    s.key(key)
+    while s.game.position() == before:
+        assert s.now < s.busy, "no action"
+        s.run_to(s.now + 1)
+    at = s.now
+    s.run_to(at + 10)
+    seen = [[] for _ in range(s.game.players)]
+    last = [None] * len(seen)
+    while s.now < at + ms:
+        for i in range(len(seen)):
+            m = s.models[i]
+            raw = b"".join(m.ram) if hasattr(m, "pixels") else m.text()
+            if raw != last[i]:
+                last[i] = raw
+                if hasattr(m, "pixels"):
+                    r = read_oled(m.pixels())
+                    raw = (r["top"], r["big"], r["side"], r["bottom"])
+                if not seen[i] or seen[i][-1] != raw:
+                    seen[i].append(raw)
+        s.run_to(s.now + 1)
+    s.run_to(s.busy)
+    return seen
+
+
+ELEVEN = "1\n3\n5\nC3\nOK\n"           # 11 points: 1 + 3 + 5 and a carom off 3
+
+
+@pytest.mark.parametrize("build,before,key", [
+    ("oled8", "MISS\n", "FOUL"),                   # a foul's reason and fouls in turn
+    ("tm1637", "MISS\n", "FOUL"),                  # the score, then those in turn
+    ("oled8", ELEVEN * 8 + "C3\nOK\n" * 6 + "OK\n", "OK"),   # the win: it blinks
+    ("tm1637", ELEVEN * 8 + "C3\nOK\n" * 6 + "OK\n", "OK")])
+def test_a_redo_shows_what_its_stroke_showed_in_one_picture(build, before, key):
+    """A stroke, UNDO, REDO with the REDO at every phase of the clock: the REDO's
+    picture is the stroke's, one on each display until the first turn of its pages
+    (the winner's blink: half a page), which counts from the game's last change."""
+    import simboard
+    s = simboard.Sim(2, build)
+    s.play(simboard.parse_script("WAIT 2100\n" + before, s))
+    wait = U.PAGE_MS // 2 - 50 if key == "OK" else U.PAGE_MS - 50
+    stroke = _pictures(s, key, wait)
+    assert all(len(p) == 1 for p in stroke), stroke
+    for extra in range(0, U.PAGE_MS, 300):
+        s.play(simboard.parse_script("UNDO\nWAIT %d\n" % (300 + extra), s))
+        redo = _pictures(s, "REDO", wait)
+        assert redo == stroke, (extra, stroke, redo)

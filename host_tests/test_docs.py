@@ -128,3 +128,29 @@ def test_web_page_lists_what_the_bundle_leaves_out_and_takes():
         assert "tools/" + name in part, name
     for name in web_build.FAKES:
         assert name in part, name
+
+
+# ---- the display build: one way to choose it -----------------------------------------
+
+def test_every_page_chooses_the_display_build_with_make_deploy():
+    """`make deploy BUILD=...` stores the build on the board; `BUILD` in
+    firmware/board/config.py is only what a board without a stored one drives.
+    No page may tell a builder to edit it instead."""
+    pages = ["README.md"] + ["docs/" + n for n in os.listdir(os.path.join(ROOT, "docs"))
+                             if n.endswith(".md")]
+    pages += ["hardware/" + n for n in os.listdir(os.path.join(ROOT, "hardware"))
+              if n.endswith(".md")]
+    for page in pages:
+        with open(os.path.join(ROOT, page)) as f:
+            text = f.read()
+        assert not re.search(r'\bBUILD = "', text), page          # editing config.py
+    with open(os.path.join(ROOT, "hardware", "README.md")) as f:
+        guide = f.read()
+    deploy = guide[guide.index("## 5. Deploy"):guide.index("## 6.")]
+    assert "make deploy BUILD=" in deploy
+    with open(os.path.join(ROOT, "hardware", "PINOUT.md")) as f:
+        assert "make deploy BUILD=" in words(f.read())
+    with open(os.path.join(ROOT, "firmware", "board", "config.py")) as f:
+        config = f.read()
+    line = [ln for ln in config.splitlines() if ln.startswith("BUILD = ")][0]
+    assert "make deploy BUILD=" in line or "no build stored" in line, line

@@ -210,6 +210,77 @@ def test_the_mounted_pack_is_a_read_only_folder(device, tmp_path):
                            "%d b'M'" % size, "30", "30", "30", "30", "0 1"]
 
 
+# ---- a faulty writer: the CRC holds, the index and the names disagree ---------------
+
+def faulty(data, kind):
+    """`data` (a whole pack) as a faulty writer could make it, with every length in
+    the header and the CRC-32 recomputed, so that only the index's own agreement
+    can tell. file-as-folder: the last file left out of the count (its name then
+    reads as a folder); folder-as-file: a file's name left out of the list (the
+    first folder then reads as a file); table-one-short: the table without its
+    last entry (the file's bytes then read as the table's)."""
+    import zlib
+    u32 = fastimport._u32
+    head = fastimport.HEAD
+    n, count = u32(data, 4), u32(data, 8)
+    names = bytes(data[head:head + n]).split(b"\n")
+    table = bytes(data[head + n:head + n + fastimport.ENTRY * count])
+    files = bytes(data[head + n + fastimport.ENTRY * count:])
+    if kind == "file-as-folder":
+        count -= 1
+        files = files[:u32(table, fastimport.ENTRY * count)]
+        table = table[:fastimport.ENTRY * count]
+    elif kind == "folder-as-file":
+        names.pop(count // 2)
+    length = len(files)
+    if kind == "table-one-short":
+        table = table[:-fastimport.ENTRY]
+        length -= fastimport.ENTRY              # the pack as long as its header says
+    joined = b"\n".join(names)
+    numbers = b"".join(v.to_bytes(4, "little") for v in (len(joined), count, length))
+    crc = zlib.crc32(joined + table + files, zlib.crc32(numbers))
+    return fastimport.MAGIC + numbers + crc.to_bytes(4, "little") + joined + table + files
+
+
+FAULTS = ("file-as-folder", "folder-as-file", "table-one-short")
+
+
+@pytest.mark.parametrize("kind", FAULTS)
+def test_an_index_that_disagrees_with_its_names_is_refused(device, tmp_path, kind):
+    with open(os.path.join(device, fastimport.PACK), "rb") as f:
+        data = f.read()
+    path = tmp_path / "faulty.bin"
+    path.write_bytes(faulty(data, kind))
+    with open(str(path), "rb") as f:
+        with pytest.raises(ValueError) as e:
+            fastimport.Pack(f)
+    assert str(e.value) == "pack index and names disagree"
+
+
+@pytest.mark.parametrize("kind", FAULTS)
+def test_micropython_boots_a_faulty_pack_from_the_mpy_files(device, tmp_path, kind):
+    root = str(tmp_path / "board")
+    shutil.copytree(device, root)
+    with open(os.path.join(root, fastimport.PACK), "rb") as f:
+        data = f.read()
+    with open(os.path.join(root, fastimport.PACK), "wb") as f:
+        f.write(faulty(data, kind))
+    res = run(code=DAMAGED % (root + "/") + "import views.words\n", path=(root,),
+              timeout=60)
+    assert res.status == 0, res.out + res.err
+    lines = res.lines()
+    assert lines[:2] == [root + "/lib", "fastimport: pack.bin not used (pack index and "
+                         "names disagree); the firmware loads from its .mpy files"], lines
+    assert lines[-1] == "0 1"
+
+
+def test_the_build_writes_no_name_the_check_would_misread(tmp_path):
+    import deploy
+    for modules in (["app/journal"], ["a.b/c.mpy"]):
+        with pytest.raises(ValueError, match="without an extension or a folder with a dot"):
+            deploy.write_pack(str(tmp_path), modules)
+
+
 # ---- the ROMFS image of the project's MicroPython (tools/romfs.py) -------------------
 
 ROM = """

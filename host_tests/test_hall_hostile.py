@@ -92,7 +92,7 @@ class Probe:
     def read(self, name):
         return self.ask({"read": name}, "read")
 
-    def until(self, name, pred, timeout=5.0):
+    def until(self, name, pred, timeout=30.0):
         """What page `name` shows once pred(it) holds; AssertionError after timeout."""
         end = time.monotonic() + timeout
         while True:

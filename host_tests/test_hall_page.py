@@ -76,6 +76,7 @@ class Lines:
     def __init__(self, proc):
         self.proc = proc
         self.lines = []
+        self.done = False
         self.q = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -84,24 +85,25 @@ class Lines:
             item = (time.time() * 1000, line.rstrip("\n"))
             self.lines.append(item)
             self.q.put(item)
+        self.done = True
         self.q.put(None)
 
-    def wait_for(self, pred, timeout):
+    def wait_for(self, pred, timeout, since=0):
+        """The first line from the `since`-th on (0: every line so far counts) that
+        pred accepts, waiting up to `timeout` s for it."""
         end = time.time() + timeout
-        for t, line in self.lines:
-            if pred(line):
-                return line
         while True:
-            try:
-                item = self.q.get(timeout=max(0.01, end - time.time()))
-            except queue.Empty:
-                item = None
-            if item is None:
+            done = self.done
+            n = len(self.lines)
+            for t, line in self.lines[since:n]:
+                if pred(line):
+                    return line
+            since = n
+            if done or time.time() > end:
                 err = self.proc.stderr.read() if self.proc.poll() is not None else ""
                 raise AssertionError("no such line within %ss: %s %s"
                                      % (timeout, [x[1] for x in self.lines][-5:], err))
-            if pred(item[1]):
-                return item[1]
+            time.sleep(0.01)
 
 
 def table(tmp_path, broker, name, *commands):
@@ -116,12 +118,16 @@ class Driver:
         self.out = Lines(self.proc)
 
     def ask(self, msg, key, timeout):
+        """The answer to `msg`: a line after it (an earlier answer to the same
+        question is old news)."""
+        since = len(self.out.lines)
         self.proc.stdin.write(json.dumps(msg) + "\n")
         self.proc.stdin.flush()
-        return self.get(key, timeout)
+        return self.get(key, timeout, since)
 
-    def get(self, key, timeout):
-        line = self.out.wait_for(lambda s: s.startswith("{") and key in json.loads(s), timeout)
+    def get(self, key, timeout, since=0):
+        line = self.out.wait_for(lambda s: s.startswith("{") and key in json.loads(s),
+                                 timeout, since)
         return json.loads(line)[key]
 
 
@@ -161,15 +167,43 @@ def last_state(lines):
     return json.loads(states[-1][len("STATE "):])
 
 
-def latency_commands():
-    """The latency table's commands: connect, then each stroke's keys, its state, and a
-    settle (every message acknowledged) before the next."""
+def latency_commands(seen):
+    """The latency table's commands: connect, then each stroke's keys, its state, a
+    settle (every message acknowledged), and a wait until the page showed that state
+    (the file `seen` + the stroke's number, made by Shown) before the next stroke:
+    a page that paints late, on a loaded machine, would otherwise never show a state
+    the next stroke replaced."""
     cmds = ["settle", "20000", "state"]
-    for keys in STROKES:
+    for i, keys in enumerate(STROKES):
         for k in keys:
             cmds += ["key", k]
-        cmds += ["state", "settle", "5000"]
+        cmds += ["state", "settle", "5000", "until", "%s%d" % (seen, i), "60000"]
     return cmds
+
+
+class Shown(threading.Thread):
+    """While the tables play: for each stroke of the latency table, the file `seen` +
+    its number once the page's card of that table reads as the state the table
+    printed after it."""
+
+    def __init__(self, driver, lines, name, seen):
+        super().__init__(daemon=True)
+        self.driver, self.lines, self.name, self.seen = driver, lines, name, seen
+        self.stop = threading.Event()
+
+    def run(self):
+        k = 0
+        while k < len(STROKES) and not self.stop.is_set():
+            states = [x for t, x in self.lines.lines if x.startswith("STATE ")]
+            if len(states) > k + 1:
+                cards = cards_by_table(self.driver.ask({"read": True}, "read", 30)["cards"])
+                card = cards.get(self.name)
+                if card and card["rows"] and \
+                        decode(card) == json.loads(states[k + 1][len("STATE "):]):
+                    open("%s%d" % (self.seen, k), "w").close()
+                    k += 1
+                    continue
+            time.sleep(0.02)
 
 
 def latencies(lines, log, name):
@@ -236,20 +270,24 @@ def test_hall_page_and_overlay_show_the_tables(tmp_path):
             "t02": ["pace", "30", "play", str(tmp_path / "part.keys")],
             "t03": ["pace", "30", "play", str(tmp_path / "out.keys")],
             "t04": ["pace", "30", "play", game2],
-            "t05": latency_commands(),
+            "t05": latency_commands(str(tmp_path / "seen-")),
             "t06": ["pace", "30", "play", os.path.join(DATA, "game1.keys"),
                     "play", str(tmp_path / "scratch.keys")],
         }
         for name in names:
             procs[name] = table(tmp_path, broker, name,
                                 *(plays[name] + ["settle", "60000", "state", "stats"] + idle))
+        shown_thread = Shown(driver, procs["t05"], "t05", str(tmp_path / "seen-"))
+        shown_thread.start()
         for name in names:
-            procs[name].wait_for(lambda s: s.startswith("STATS "), 90)
+            procs[name].wait_for(lambda s: s.startswith("STATS "), 300)
+        shown_thread.stop.set()
+        shown_thread.join(60)
         played = time.time() - t0
         # t02's board goes away without a goodbye: the broker sends its last will.
         procs["t02"].proc.kill()
         want = {name: last_state(procs[name]) for name in names}
-        end = time.time() + 15
+        end = time.time() + 60                  # (left as soon as the page shows it all)
         while True:
             seen = driver.ask({"read": True}, "read", 30)
             shown = cards_by_table(seen["cards"])

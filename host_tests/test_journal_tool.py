@@ -207,6 +207,19 @@ def test_a_damaged_tail_record_is_left_out_with_those_after_it(tmp_path):
     assert "record 54" in err and "7 records left out" in err, err
 
 
+@pytest.mark.parametrize("size,kept", [(5, 0), (8, 0), (13, 1), (8 + 4 * 7 + 2, 7)])
+def test_a_tail_cut_short_says_what_it_lost(tmp_path, size, kept):
+    flash, stream = current_game(tmp_path, 12, 60)       # 48 in journal.bin, 12 in the tail
+    tail = (flash / "journal.tail").read_bytes()
+    (flash / "journal.tail").write_bytes(tail[:size])
+    res = tool("to-json", str(flash))
+    assert res.returncode == 0
+    assert res.stdout.decode() == T.to_json(stream[:8 + 4 * (48 + kept)])
+    err = res.stderr.decode()
+    assert "journal.tail" in err and "cut short" in err, err
+    assert "%d records left out" % (12 - kept) in err, err
+
+
 def test_journal_bin_without_its_tail_is_said(tmp_path):
     flash, stream = current_game(tmp_path, 9, 60)
     os.remove(str(flash / "journal.tail"))

@@ -258,3 +258,34 @@ def test_replay_undo_and_redo_past_the_boards_history():
     assert out == full
     msg = reject(acts + undo + [{"undo": True}], players=3)
     assert msg.endswith(C.REJECT_TEXT[C.E_NOTHING_TO_UNDO])
+
+
+# ---- what a message says of a value, and a byte order mark -------------------
+@pytest.mark.parametrize("value, said", [
+    ("true", "true"), ("false", "false"), ("null", "null"), ("[1]", "(a list)"),
+    ("{}", "(an object)"), ("1.5", "(a number with a fraction or an exponent)"),
+    ("123456", "(a long number)"), ('"x"', '"x"'), ('"\u00e9"', "(a long or non-ASCII string)"),
+    ("2", "2"),
+])
+def test_a_value_that_is_no_ball_is_named_for_what_it_is(value, said):
+    msg = bad_line('{"shot": {"pocketed": [%s]}}' % value)
+    assert msg == "line 2: pocketed: %s is not ball 1, 3 or 5" % said
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_byte_order_mark_before_the_header_is_read_past(tmp_path, newline):
+    """Spreadsheets and some editors write UTF-8 with a byte order mark first."""
+    from mpy import MICROPYTHON
+    text = newline.join([HEADER, json.dumps(shot(pocketed=[5])), ""])
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    for exe in (sys.executable, MICROPYTHON):
+        res = subprocess.run([exe, REPLAY, str(path)], capture_output=True, text=True)
+        assert res.returncode == 0, (exe, res.stderr)
+        assert json.loads(res.stdout)["inning"] == 5
+    res = run_tool("\ufeff" + text)                            # standard input too
+    assert res.returncode == 0 and json.loads(res.stdout)["inning"] == 5
+    assert record.replay(["\ufeff" + HEADER])[0].players == 2   # lines as str
+    path.write_bytes(text.encode() + b"\xef\xbb\xbf" + b"{}\n")  # only before line 1
+    res = subprocess.run([sys.executable, REPLAY, str(path)], capture_output=True, text=True)
+    assert res.returncode == 2 and "line 3: malformed JSON" in res.stderr

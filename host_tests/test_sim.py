@@ -67,7 +67,8 @@ def test_displays_show_the_scores():
     res = sim_py("--players", "2", "--script", os.path.join(DATA, "game1.keys"))
     shown = texts(res.stdout)
     assert shown[2] == "   4"                 # player 2 waits with 4
-    assert shown[1] in ("   4", "F  1")       # player 1 at the table: score / one foul
+    assert shown[1] == " . . .4."             # player 1 at the table: the live total
+    # (points lit), the first page after the last action; its one foul follows
     assert sorted(shown) == [1, 2]            # the seats in play only
 
 
@@ -133,13 +134,26 @@ def test_every_build_runs_the_script(build):
         assert "4" in texts(res.stdout)[2]
 
 
-def _live(interpreter, keys, players=2, size=None):
+def _words(out):
+    """The words of the last screen the simulator drew on its terminal."""
+    last = out[out.rfind("\x1b[H"):]
+    for code in ("\x1b[1;31m", "\x1b[0m", "\x1b[K", "\x1b[J", "\x1b[H"):
+        last = last.replace(code, "")
+    return " ".join(last.split())
+
+
+def _live(interpreter, keys, players=2, size=None, args=(), until=None, wait=120):
+    """Run the simulator on a pseudo-terminal: the keys typed once its first screen
+    is up, then `q` once `until` was drawn (the keys' effect: a busy machine may
+    take long to get there, so nothing here waits a fixed time); returns its exit
+    status and everything it wrote."""
     import pty
     pid, fd = pty.fork()
     if pid == 0:
         os.chdir(ROOT)
         env = dict(os.environ)
-        os.execve(interpreter, [interpreter, SIM, "--players", str(players)], env)
+        os.execve(interpreter, [interpreter, SIM, "--players", str(players)] + list(args),
+                  env)
     if size is not None:
         import fcntl
         import struct
@@ -147,25 +161,38 @@ def _live(interpreter, keys, players=2, size=None):
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
     out = b""
 
-    def pump(seconds):
+    def pump(seconds, done=lambda text: False):
         nonlocal out
         end = time.time() + seconds
-        while time.time() < end:
+        while not done(out.decode("utf-8", "replace")):
+            if time.time() >= end:
+                return False
             r, _, _ = select.select([fd], [], [], 0.05)
             if r:
                 try:
                     out += os.read(fd, 65536)
                 except OSError:
-                    return
+                    return True
+        return True
 
-    pump(0.8)
+    assert pump(wait, lambda text: "q: quit" in text), out      # the first screen
     for k in keys:
         os.write(fd, k)
-        pump(0.35)
-    pump(0.5)
+        pump(0.1)
+    if until is not None:
+        assert pump(wait, lambda text: until in text or until in _words(text)), \
+            _words(out.decode("utf-8", "replace"))
+    else:
+        pump(0.5)
     os.write(fd, b"q")
-    pump(1.0)
-    _, status = os.waitpid(pid, 0)
+    end = time.time() + wait
+    while True:
+        pump(0.2)
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        assert time.time() < end, "the simulator did not quit"
+    pump(0.2)
     os.close(fd)
     return status, out.decode("utf-8", "replace")
 
@@ -173,7 +200,7 @@ def _live(interpreter, keys, players=2, size=None):
 @pytest.mark.parametrize("interp", ["python", "micropython"])
 def test_live_mode_on_a_terminal(interp):
     exe = PY if interp == "python" else os.path.join(os.path.dirname(PY), "micropython")
-    status, out = _live(exe, [b"5", b"\r", b"m"])
+    status, out = _live(exe, [b"5", b"\r", b"m"], until="Scores: P1 5, P2 0.")
     assert status == 0
     assert "\x1b[?25l" in out and out.rstrip().endswith("\x1b[?25h")   # cursor back
     last = out[out.rfind("\x1b[H"):]
@@ -452,7 +479,8 @@ def test_help_shows_the_legend_of_the_docs(size):
 
 def test_live_screen_at_40x12_keeps_the_whole_status():
     """The screen a 40x12 terminal receives: the status wrapped with every score."""
-    status, out = _live(PY, [b"3", b"c"], players=3, size=(40, 12))
+    status, out = _live(PY, [b"3", b"c"], players=3, size=(40, 12),
+                        until="a carom off 2 balls: 4 points")
     assert status == 0
     last = out[out.rfind("\x1b[H"):].replace("\x1b[1;31m", "").replace("\x1b[0m", "")
     rows = [r.replace("\x1b[K", "").replace("\x1b[J", "") for r in last[3:].split("\r\n")]
@@ -463,10 +491,32 @@ def test_live_screen_at_40x12_keeps_the_whole_status():
 
 
 def test_live_mode_hints_at_an_unknown_key_and_shows_help():
-    status, out = _live(PY, [b"x", b"h"])
+    status, out = _live(PY, [b"x", b"h"], until="Keys (the keyboard is the panel):")
     assert status == 0
     assert "key x does nothing: h shows the keys" in out
     assert "Keys (the keyboard is the panel):" in out and "help 1/" in out
+
+
+def test_a_key_that_does_nothing_is_named():
+    import sim                      # tools/ is on sys.path (conftest.py)
+    for k, name in (("x", "x"), (" ", "Space"), ("\x1b", "Esc"), ("\x01", "Ctrl-A"),
+                    ("\x1b[5~", "PageUp"), ("\x1b[6~", "PageDown"), ("\x1b[A", "Up"),
+                    ("\x1bOA", "Up"), ("\x1b[H", "Home"), ("\x1b[3~", "Delete"),
+                    ("\x1bOP", "F1"), ("\x1b[15~", "F5"), ("\x1b[24~", "F12"),
+                    ("\x1b[1;5A", "Ctrl+Up"), ("\x1b[5;2~", "Shift+PageUp"),
+                    ("\u00e9", "\u00e9"), ("\x1b[200~", "Esc [200~")):
+        assert sim._show(k) == name, (k, sim._show(k))
+
+
+@pytest.mark.parametrize("interp", ["python", "micropython"])
+def test_live_mode_names_page_up_and_f1_is_no_power_cut(interp, tmp_path):
+    """F1 is ESC O P on most terminals: one key, not an escape, an O and a P."""
+    exe = PY if interp == "python" else os.path.join(os.path.dirname(PY), "micropython")
+    status, out = _live(exe, [b"\x1b[5~", b"\x1bOP"], args=("--root", str(tmp_path)),
+                        until="key F1 does nothing")
+    assert status == 0
+    assert "key PageUp does nothing: h shows the keys" in out
+    assert "resumed after" not in out
 
 
 def test_make_sim_takes_players_build_and_more_arguments():
@@ -565,6 +615,31 @@ def test_start_up_tells_a_cut_back_journal_and_a_key_ends_it(tmp_path):
     assert p.mode == U.MODE_GAME and s.models[0].text() == "=  5"   # its preview
 
 
+@pytest.mark.parametrize("size,lost", [(5, 12), (8, 12), (13, 11)])
+def test_start_up_tells_the_actions_a_tail_cut_short_lost(tmp_path, size, lost):
+    """journal.tail cut to its header (or a record and a byte): the board resumes
+    without the records it lost, and says how many on its display."""
+    import simboard
+    from app import journalformat as JF
+    from fakedisplays import read_oled
+    from views import ui as U
+    root = str(tmp_path) + "/"
+    s = simboard.Sim(2, "oled4", root=root)
+    s.play(simboard.parse_script("WAIT 2100\n" + "MISS\n" * 60, s))
+    assert s.game.position() == 60                  # 48 in journal.bin, 12 in the tail
+    with open(root + JF.TAIL, "rb") as f:
+        tail = f.read()
+    with open(root + JF.TAIL, "wb") as f:
+        f.write(tail[:size])
+    s.power_cut()
+    assert s.game.position() == 60 - lost
+    seen = []
+    for k in range(3):
+        s.run_to(s.panel.t_start + k * U.PAGE_MS + 400)
+        seen.append(read_oled(s.models[0].pixels())["bottom"])
+    assert "LOST LAST ACTIONS: %d" % lost in seen, seen
+
+
 # ---- the status line says what to do, in words, and every line fits (issue 24, item 6)
 
 def _screen(s, width=80, height=24):
@@ -595,6 +670,19 @@ def test_status_says_in_words_the_menu_the_stroke_and_the_next_game(tmp_path):
     assert "Game over: P1 wins" in said
     assert "OK or a push of the encoder starts the next game" in said
     assert "Enter: OK" in said                     # the key that is OK here
+
+
+def test_the_menu_opened_after_the_game_says_one_thing_for_undo():
+    import simboard
+    s = simboard.Sim(3, "tm1637")
+    s.play(simboard.parse_script(open(os.path.join(DATA, "web3.keys")).read(), s))
+    s.play(simboard.parse_script("WAIT 3000\nHOLD ENC\n", s))
+    said = _screen(s)
+    assert "Set-up menu, players: 3" in said and "UNDO goes back to the game" in said
+    assert "UNDO takes the last stroke back" not in said, said
+    s.play(simboard.parse_script("UNDO\n", s))                    # back on the last page
+    said = _screen(s)
+    assert "Game over: P1 wins" in said and "UNDO takes the last stroke back" in said
 
 
 def test_resumed_game_says_the_players_given_apply_to_the_next_game(tmp_path):

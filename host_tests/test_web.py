@@ -244,6 +244,12 @@ def test_start_up_size_real_time_and_touch(site, tmp_path):
     two = got["phone"]["twoPlayers"]
     assert two["seats"] == 2 and two["keysBottom"] <= two["height"], two
     assert two["overflow"] == [], two
+    # the game in words too, above the fold after every key (the longest status
+    # of this run: a stroke being entered), with the displays and the keys
+    for at in (two, got["phone"]["newGame"], got["phone"]["twoStrokesLater"]):
+        assert 0 < at["statusTop"] < at["statusBottom"] <= at["height"], at
+        assert at["keysBottom"] <= at["height"], at
+    assert "being entered" in two["status"]
     assert got["phone"]["newGame"]["message"] == "New game, 3 players."
     assert got["phone"]["newGame"]["seats"] == 3
     assert got["phone"]["twoStrokesLater"]["message"] == ""
@@ -302,6 +308,10 @@ def test_page_plays_like_the_simulator(site, tmp_path, build):
     two = resumed["status"].replace(". Scores:", "; the next game has 2 players (set up)."
                                     " Scores:")
     same(page_view(page["imported"]), dict(resumed, status=two), build + ", after the import")
+    # the set-up bar's players are those of the next game, as the status says
+    assert page["imported"]["players"] == "2"
+    assert page["imported"]["playersLabel"].startswith("Next game")
+    assert page["final"]["players"] == str(PLAYERS)
     assert "The game it replaced is kept in the archive (games/000" in page["importMessage"]
     assert "line 2" in page["badImport"]
     assert page["afterBad"]["state"] == final

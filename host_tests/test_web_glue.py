@@ -231,3 +231,61 @@ def test_names_from_the_page_show_and_survive_a_power_cut(tmp_path):
     b2 = webboard.Board("max7219", root)                  # the power cut: kept on flash
     assert json.loads(b2.state())["names"] == ["Anna", "Ben K"]
     assert json.loads(b2.export_record().splitlines()[0])["names"] == ["Anna", "Ben K"]
+
+
+# ---- the page's own words: the walk-through, the rules in short -------------------
+
+def _page():
+    """(walk-through steps as (keys, says), in-page link targets, ids of the page's
+    folded sections) read from web/index.html."""
+    from html.parser import HTMLParser
+
+    class Page(HTMLParser):
+        steps, links, folds = [], [], set()
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if tag == "li" and "data-keys" in a:
+                self.steps.append((a["data-keys"].split(), a["data-says"]))
+            elif tag == "a" and a.get("href", "").startswith("#"):
+                self.links.append(a["href"][1:])
+            elif tag == "details" and "id" in a:
+                self.folds.add(a["id"])
+
+    p = Page()
+    with open(os.path.join(WEB, "index.html"), encoding="utf-8") as f:
+        p.feed(f.read())
+    return p.steps, p.links, p.folds
+
+
+def test_the_first_game_walk_through_says_what_the_board_says(tmp_path):
+    """Each step's keys, pressed after the steps before it on a new 2-player game,
+    give the words the step quotes on the status line (tools/sim.py's, the page's)."""
+    steps, _, _ = _page()
+    assert len(steps) >= 6
+    keys = ["WAIT 2100"]
+    for got, says in steps:
+        keys += [k.replace(":", " ") for k in got]
+        script = tmp_path / "walk.keys"
+        script.write_text("\n".join(keys) + "\n")
+        status = sim("--players", "2", "--script", str(script), "--status")[-1]
+        assert says in status, (got, says, status)
+
+
+def test_the_page_links_the_rules_and_the_walk_through():
+    _, links, folds = _page()
+    assert {"first-game", "how-to-play"} <= set(links) <= folds
+
+
+def test_the_next_games_players_after_an_import_are_the_settings(tmp_path):
+    """The page's players box shows next_players(): after a 3-player record is
+    imported on a 2-player board, 2, as the status line says."""
+    root = str(tmp_path) + "/"
+    b = webboard.Board("tm1637", root, 2)
+    b.advance(2100)
+    with open(os.path.join(DATA, "game2.jsonl")) as f:
+        assert b.import_record(f.read()) == ""
+    b = webboard.Board("tm1637", root)             # powered on: the record resumed
+    b.advance(2100)
+    assert json.loads(b.state())["players"] == 3
+    assert b.next_players() == 2 and "the next game has 2 players" in b.status()

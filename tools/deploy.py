@@ -187,6 +187,9 @@ def write_pack(out, modules):
     modules = sorted(modules)
     folders = sorted(set("/" + "/".join(m.split("/")[:i]) for m in modules
                          for i in range(1, m.count("/") + 1)))
+    # what the loader's check of the index relies on (fastimport.Pack)
+    if any("." not in m.rsplit("/", 1)[-1] for m in modules) or any("." in d for d in folders):
+        raise ValueError("pack: a file without an extension or a folder with a dot")
     names = "\n".join(["/" + m for m in modules] + folders).encode()
     table = b""
     data = b""

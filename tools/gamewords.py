@@ -181,7 +181,7 @@ def panel_words(g, p):
         out.append("refused: " + C.REJECT_TEXT[p.reject])
     elif p.note:
         out.append(_NOTES[p.note])
-    if g.phase == C.PHASE_OVER:
+    if g.phase == C.PHASE_OVER and p.mode != U.MODE_MENU:    # (the menu says its keys)
         out.append("OK or a push of the encoder starts the next game, UNDO takes the "
                    "last stroke back")
     if p.mode != U.MODE_MENU and p.settings.players != g.players:

@@ -127,9 +127,14 @@ def current_game(body, tail):
                       % JF.TAIL_RECORDS]
     count = (len(body) - JF.HEADER_SIZE) // JF.RECORD_SIZE
     n, base = JF.read_tail_header(bytearray(tail[:JF.HEADER_SIZE]), len(tail), body[7])
+    ours = len(tail) >= 4 and tail[0] == 0x43 and tail[1] == 0x54
+    if n < 0 and ours and len(tail) < JF.HEADER_SIZE:
+        lost = _records_s(min(tail[3], JF.TAIL_RECORDS))
+        return body, ["journal.tail is cut short inside its header (%d bytes; it says %s): "
+                      "%s left out, as the board drops them" % (len(tail), lost, lost)]
     if n < 0:
         said = ""
-        if len(tail) >= JF.HEADER_SIZE and tail[0] == 0x43 and tail[1] == 0x54:
+        if ours:
             said = " (it says %s)" % _records_s(min(tail[3], JF.TAIL_RECORDS))
         return body, ["journal.tail does not belong to this journal.bin (another game's, "
                       "or damaged): left out%s, as the board drops it" % said]
@@ -137,21 +142,26 @@ def current_game(body, tail):
     if base > count or len(stream) == len(body) and n > count - base:
         return body, ["journal.tail does not follow journal.bin's %s (it starts after "
                       "record %d): its %s left out, as the board drops it"
-                      % (_records_s(count), base, _records_s(n))]
+                      % (_records_s(count), base, _records_s(tail[3]))]
+    notes = []
+    total = (len(stream) - JF.HEADER_SIZE) // JF.RECORD_SIZE
+    if base + tail[3] > total:
+        notes.append("journal.tail is cut short (%d bytes; it says %s, holds %d whole): "
+                     "the last %s left out, as the board drops them"
+                     % (len(tail), _records_s(tail[3]), n, _records_s(base + tail[3] - total)))
     try:
         _records(stream, lambda g, v: None)
     except JournalError as e:
         k = e.number
         if k <= count:
             return stream, []   # journal.bin's own fault: _records names it
-        total = (len(stream) - JF.HEADER_SIZE) // JF.RECORD_SIZE
         cut = JF.HEADER_SIZE + JF.RECORD_SIZE * (k - 1)
         why = str(e).split(": ", 1)[-1]
-        return stream[:cut], ["journal.tail: record %d of the game (the tail's record %d): "
-                              "%s: %s left out (this one and the rest of the tail), as "
-                              "the board drops them"
-                              % (k, k - base, why, _records_s(total - k + 1))]
-    return stream, []
+        return stream[:cut], notes + [
+            "journal.tail: record %d of the game (the tail's record %d): %s: %s left out "
+            "(this one and the rest of the tail), as the board drops them"
+            % (k, k - base, why, _records_s(total - k + 1))]
+    return stream, notes
 
 
 def read_current(path):

@@ -100,8 +100,21 @@ def seat_pages(sim, seats, hello=False):
         times = [sim.panel.t_start + k * (PAGE_MS // 2) + PAGE_MS // 4 for k in range(12)]
         times = [t for t in times if t < sim.panel.t_start + sim.panel.hello_ms - 20]
     else:
-        base = sim.now - sim.now % (PAGE_MS * 60) + PAGE_MS * 60
-        times = [base + k * (PAGE_MS // 2) + PAGE_MS // 4 for k in range(12)]
+        # from the first page: pages and the winner's blink turn from the game's
+        # last change (`at`, views/seat.py Context), a whole turn of up to 6 pages
+        # every 60; the window clear of the OLEDs' shift by a column
+        scr = sim.app.screens
+        at = scr.ctx.at
+        half = PAGE_MS // 2
+        period = 60 * PAGE_MS
+        start = at + PAGE_MS // 4                 # a quarter into the first page
+        if sim.now > start:
+            start += half if sim.now <= start + half else \
+                -(-(sim.now - start) // period) * period
+        shift = scr.shift_at + scr.SHIFT_MS
+        if start - half <= shift < start + 12 * half:
+            start += period
+        times = [start + j * half for j in range(12)]
     for t in times:
         if t > sim.now:
             sim.run_to(t)

@@ -308,7 +308,9 @@ def render_markdown():
     L.append("internal pull-ups, so no resistor is needed (see ELECTRICAL.md for long cables).")
     L.append("Encoder A and B sit on consecutive GPIO so that one PIO state machine reads both.")
     L.append("")
-    L.append("The firmware image drives the build named in `BUILD` (now `%s`)." % config.BUILD)
+    L.append("A board drives the build `make deploy BUILD=<name>` stored on it; one with no")
+    L.append("build stored drives `%s` (docs/DEPLOY.md, \"Choosing the display build\")."
+             % config.BUILD)
     L.append("")
     L.append("## Contents")
     L.append("")

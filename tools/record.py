@@ -10,7 +10,7 @@ Limits (the same under both interpreters; a line over them is refused, exit 2):
 - JSON nests at most 16 deep; only space, tab, CR and LF count as whitespace;
 - a line must be UTF-8 (RFC 3629: no overlong forms, no encoded surrogates,
   nothing above U+10FFFF), checked here (cowboy/names.py utf8_ok), not by the
-  interpreter's decoder;
+  interpreter's decoder; a byte order mark before the first line is read past;
 - two escapes (backslash-u) of a high then a low surrogate are one code point;
   a lone surrogate escape is kept as it is, and refused in a name (the header's
   "names", cowboy/names.py), the one free-text value of a record.
@@ -49,17 +49,28 @@ def _is_bool(v):
 
 
 def _name(v):
-    """A value for a message: short printable ASCII text quoted, anything else
-    described, so both interpreters print the same."""
-    if _is_int(v) and -1000 < v < 1000:
-        return "%d" % v
-    if type(v) is str and 0 < len(v) <= 24:
+    """A value for a message as JSON says it: true, false, null, a short whole
+    number, short printable ASCII text quoted; anything else described, so both
+    interpreters print the same."""
+    if v is None:
+        return "null"
+    if _is_bool(v):
+        return "true" if v else "false"
+    if _is_int(v):
+        return "%d" % v if -1000 < v < 1000 else "(a long number)"
+    if type(v) is float:
+        return "(a number with a fraction or an exponent)"
+    if type(v) is list:
+        return "(a list)"
+    if type(v) is dict:
+        return "(an object)"
+    if 0 < len(v) <= 24:
         for c in v:
             if not " " <= c <= "~":
                 break
         else:
             return '"%s"' % v
-    return "(a long or non-ASCII value)"
+    return "(a long or non-ASCII string)"
 
 
 def _balls(key, v):
@@ -562,6 +573,8 @@ def read_record(lines, board=False):
     number = 0
     for line in lines:
         number += 1
+        if number == 1:
+            line = _no_bom(line)
         try:
             b = line_bytes(line)
             i, j = content(b)
@@ -583,6 +596,14 @@ def read_record(lines, board=False):
     if play is None:
         raise RecordError("line %d: no header line" % max(number, 1))
     return play, ops
+
+
+def _no_bom(line):
+    """The first line without the UTF-8 byte order mark a spreadsheet or an editor
+    may write before it."""
+    if type(line) is str:
+        return line[1:] if line[:1] == "\ufeff" else line
+    return line[3:] if line[:3] == b"\xef\xbb\xbf" else line
 
 
 def replay_ops(players, opener, ops, each, rules=0):

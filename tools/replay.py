@@ -20,9 +20,10 @@ import record  # noqa: E402
 USAGE = """usage: replay.py [--trace] FILE   (FILE may be - for standard input)
   Prints the scoreboard state after the last action of a game record (GAME-RECORD
   JSON Lines) as one JSON line; with --trace, one line after every action.
-  Limits: a line at most %d bytes before its line end (comments included), UTF-8,
-  JSON whitespace only (space, tab, CR, LF), numbers at most %d characters,
-  nesting at most 16 deep. Undo reaches back to the first action.
+  Limits: a line at most %d bytes before its line end (comments included), UTF-8
+  (a byte order mark before line 1 is read past), JSON whitespace only (space,
+  tab, CR, LF), numbers at most %d characters, nesting at most 16 deep. Undo
+  reaches back to the first action.
   Bad input: a message naming the line on stderr, nothing on stdout, exit status 2.""" % (
     record.MAX_LINE, record.MAX_NUMBER)
 

@@ -310,6 +310,9 @@ class Terminal:
                         self.asked = (int(c), int(r))
                     continue
                 out.append(seq)
+            elif s[i] == "\x1b" and i + 2 < len(s) and s[i + 1] == "O":
+                out.append(s[i:i + 3])          # F1-F4 on most terminals: ESC O P-S
+                i += 3
             else:
                 out.append(s[i])
                 i += 1
@@ -320,12 +323,37 @@ class Terminal:
         self.termios.tcsetattr(0, self.termios.TCSANOW, self.saved)
 
 
+# What the escape sequences of a terminal's keys stand for (xterm and the like):
+# ESC [ or ESC O, then a letter, or a number and "~"; ";m" before it: the modifiers.
+_LETTER = {"A": "Up", "B": "Down", "C": "Right", "D": "Left", "H": "Home", "F": "End",
+           "P": "F1", "Q": "F2", "R": "F3", "S": "F4"}
+_TILDE = {1: "Home", 2: "Insert", 3: "Delete", 4: "End", 5: "PageUp", 6: "PageDown",
+          7: "Home", 8: "End", 11: "F1", 12: "F2", 13: "F3", 14: "F4", 15: "F5", 17: "F6",
+          18: "F7", 19: "F8", 20: "F9", 21: "F10", 23: "F11", 24: "F12"}
+_MODS = ("", "", "Shift+", "Alt+", "Shift+Alt+", "Ctrl+", "Shift+Ctrl+", "Alt+Ctrl+",
+         "Shift+Alt+Ctrl+")
+
+
 def _show(k):
+    """A key by its name, for the hint about a key that does nothing: the character
+    itself, Space, Esc, Ctrl-A, or what an escape sequence stands for (PageUp, F5,
+    Ctrl+Up); an unknown sequence as its characters after Esc."""
     if k == " ":
         return "Space"
-    if len(k) == 1 and " " < k < "\x7f":
-        return k
-    return repr(k)
+    if k == "\x1b":
+        return "Esc"
+    if len(k) == 1:
+        return "Ctrl-" + chr(ord(k) + 64) if k < " " else k
+    if k[:2] in ("\x1b[", "\x1bO"):
+        parts = k[2:-1].split(";")
+        mods = parts[1] if len(parts) == 2 else "1"
+        if k[-1] == "~":
+            name = _TILDE.get(int(parts[0]) if parts[0].isdigit() else 0)
+        else:
+            name = _LETTER.get(k[-1]) if parts[0] in ("", "1") else None
+        if name and mods.isdigit() and int(mods) < len(_MODS):
+            return _MODS[int(mods)] + name
+    return "Esc " + k[1:]
 
 
 HINT_MS = 3000          # how long the hint about an unknown key stays

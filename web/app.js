@@ -341,26 +341,26 @@ let shownStatus = "";
 // name the players too), and the state.
 function showStatus() {
   const words = board.status();
+  const text = board.state();
+  if (words === shownStatus && text === shownState) return;
   if (words !== shownStatus) {
-    shownStatus = words;
-    $("status").textContent = words;
     board.labels().split("\t").forEach((t, i) => { if (seats[i]) seats[i].cap.textContent = t; });
   }
-  const text = board.state();
-  if (text === shownState) return;
+  shownStatus = words;
+  $("status").textContent = words;
   shownState = text;
   $("state").textContent = text;
-  fillPlayers(JSON.parse(text).players);
+  fillPlayers(board.next_players());      // the next game's, as the status says
 }
 
-function fillPlayers(current) {
+function fillPlayers(next) {
   const sel = $("players");
   const n = wb.seats(buildName);
   if (sel.options.length !== n - 1) {
     sel.textContent = "";
     for (let p = 2; p <= n; p++) sel.add(new Option(String(p), String(p)));
   }
-  if (!sel.dataset.touched) sel.value = String(current);
+  if (!sel.dataset.touched) sel.value = String(next);
 }
 
 // ---- power ----------------------------------------------------------------------------------
@@ -627,6 +627,13 @@ function bindSetup() {
   addEventListener("keydown", onKeyDown);
   addEventListener("keyup", onKeyUp);
   addEventListener("blur", releaseAll);
+  // A link to a folded section (the walk-through, the rules in short) unfolds it.
+  for (const a of document.querySelectorAll('a[href^="#"]')) {
+    a.addEventListener("click", () => {
+      const target = $(a.getAttribute("href").slice(1));
+      if (target && target.tagName === "DETAILS") target.open = true;
+    });
+  }
 }
 
 // The legend of the codes (web/webboard.py's legend(): docs/DISPLAYS.md's rows).

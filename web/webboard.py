@@ -316,6 +316,11 @@ class Board:
         import gamewords
         return gamewords.status(self.app.game, self.app.panel)
 
+    def next_players(self):
+        """The players of the next game: the settings' (the set-up menu's, or the
+        page's New game), which the game in progress need not have."""
+        return self.app.panel.settings.players
+
     def new_game(self, players):
         """Set-up from the page: `players` saved in the settings and a new game in
         the journal with the settings' house rules (the one in progress archived,

@@ -90,6 +90,7 @@ class Journal:
         prepare(self.root)              # the loop calls it earlier; harmless twice
         remove(self.root + JF.TMP)
         remove(self.root + JF.CKPT_TMP)
+        remove(self.root + JF.NAMES_TMP)
         self.records = 0
         self._ck_at = 0
         game = self.game
@@ -244,10 +245,16 @@ class Journal:
         got = t.readinto(tail) or 0
         t.close()
         n, base = JF.read_tail_header(tail, got, seed)
-        if n < 0 and got >= JF.HEADER_SIZE and tail[0] == 0x43 and tail[1] == 0x54:
+        if n >= 0:
+            # a tail cut short: the records its header counts and the file lost
+            self.dropped = JF.RECORD_SIZE * (tail[3] - n)
+        elif got >= JF.HEADER_SIZE and tail[0] == 0x43 and tail[1] == 0x54:
             # a tail with a damaged header: its records are lost (count as it says)
             self.dropped = JF.RECORD_SIZE * min(tail[3], JF.TAIL_RECORDS,
                                              (got - JF.HEADER_SIZE) // JF.RECORD_SIZE)
+        elif got >= 4 and tail[0] == 0x43 and tail[1] == 0x54:
+            # cut inside its header: no CRC to check, the count is all there is
+            self.dropped = JF.RECORD_SIZE * min(tail[3], JF.TAIL_RECORDS)
         return n, base
 
     def _migrate(self):
@@ -512,14 +519,21 @@ class Journal:
         return self._seq
 
     def _prune(self):
+        """Delete the oldest games past KEEP_FINISHED and KEEP_OTHER, each names file
+        first (a power cut between the two leaves a game without names, never names
+        without a game), and any names file whose game is gone."""
         games = self.root + GAMES
         names = sorted(os.listdir(games))
         finished = [n for n in names if n.endswith(FINISHED)]
         other = [n for n in names if not n.endswith(FINISHED)
                  and not n.endswith(JF.NAMES_EXT)]
         for name in finished[:-KEEP_FINISHED] + other[:-KEEP_OTHER]:
-            remove(games + "/" + name)
             remove("%s/%06d%s" % (games, _number(name), JF.NAMES_EXT))
+            remove(games + "/" + name)
+        kept = [_number(n) for n in finished[-KEEP_FINISHED:] + other[-KEEP_OTHER:]]
+        for name in names:
+            if name.endswith(JF.NAMES_EXT) and _number(name) not in kept:
+                remove(games + "/" + name)
 
 
 def _number(name):

@@ -36,6 +36,7 @@ JOURNAL = "journal.bin"
 TAIL = "journal.tail"
 TMP = "journal.tmp"
 NAMES = "journal.names"   # the players' names (app/playernames.py), moved with the game
+NAMES_TMP = "names.tmp"   # the names being replaced; deleted at start-up
 NAMES_EXT = ".names"
 CKPT_DIR = "ckpt"      # its own directory: its commits stay out of the root's metadata
 CKPT = "ckpt/journal.ckpt"  # the game's image at a record (checkpoint), to resume quickly

@@ -14,7 +14,7 @@ from cowboy import names as N
 from app import journalformat as JF
 
 FILE = JF.NAMES
-TMP = "names.tmp"
+TMP = JF.NAMES_TMP
 SEATS = 8
 
 
@@ -61,8 +61,8 @@ def given(names):
         raise ValueError("names: at most %d" % SEATS)
     for i in range(len(names)):
         n = names[i]
-        if n is None or n == "" or n == b"":
-            continue
+        if not n:                   # None, "" or b"" (never compared: MicroPython
+            continue                # warns when a str meets bytes)
         if type(n) is not str:
             n = bytes(n)
             if not N.utf8_ok(n):

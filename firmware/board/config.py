@@ -68,10 +68,11 @@ BUILDS = {
     },
 }
 
-BUILD = "tm1637"     # the build when the board stores no choice
+BUILD = "tm1637"     # what a board drives with no build stored (make deploy BUILD=)
 
-# The board's choice of build: `make deploy BUILD=oled4` writes the name into this
-# file at the root of the board's filesystem; it stays there across deploys.
+# The board's choice of build, the one way to choose it: `make deploy BUILD=oled4`
+# writes the name into this file at the root of the board's filesystem; it stays
+# there across deploys.
 CHOICE_FILE = "build.txt"
 
 

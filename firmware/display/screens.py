@@ -132,7 +132,7 @@ class Screens:
             else:
                 self.left = -1
             if game is not None:
-                self.ctx.update(game)     # read by the seats: only the game changes it
+                self.ctx.update(game, now_ms)   # read by the seats: only the game changes it
             self._frame(now_ms, True)
         elif not self.to_render and ticks_diff(now_ms, self.frame_at) >= self.RENDER_MS:
             self._frame(now_ms, False)

@@ -260,12 +260,12 @@ class Layout4:
         if m == I.MAIN_OFFER:
             hall().offer7(t, seat, now_ms, 4)
             return t
-        k = turn(seat, now_ms, not seat.urgent) if seat.count else -1
+        k = turn(seat, ticks_diff(now_ms, seat.t0), not seat.urgent) if seat.count else -1
         if k >= 0:
             item4(t, seat, k)
             return t
         if m == I.MAIN_WIN:
-            if blink(now_ms):
+            if blink(ticks_diff(now_ms, seat.t0)):
                 t.s(b"----")
             else:
                 t.n(seat.value, 4)
@@ -354,7 +354,7 @@ class Layout8:
         if f is not None and seat.names[i] is not f.src[i]:
             f.refresh(seat.names, i)          # (a name changed: folded once)
         named = f is not None and f.len[i] and not seat.urgent
-        k = turn(seat, now_ms, named) if seat.count else -1
+        k = turn(seat, ticks_diff(now_ms, seat.t0), named) if seat.count else -1
         if k >= 0:
             item4(t, seat, k)
         elif m == I.MAIN_WIN:
@@ -373,7 +373,7 @@ class Layout8:
             t.pos = 5        # no point in it: clear()'s spaces are the padding
         else:
             t.pad_digits(5)
-        if m == I.MAIN_WIN and blink(now_ms):
+        if m == I.MAIN_WIN and blink(ticks_diff(now_ms, seat.t0)):
             t.s(b"---")
         elif m == I.MAIN_OUT:
             t.s(b"Out")

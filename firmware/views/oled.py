@@ -327,7 +327,7 @@ class LayoutOLED:
             # the word blinks, the score stays: a blink costs a few columns of the
             # status line on the bus, not three big digits (480 bytes at 400 kHz),
             # and an UNDO of the win redraws only the digit that changes
-            if not blink(now_ms):
+            if not blink(ticks_diff(now_ms, seat.t0)):
                 t.s(b"  WINNER!")
         elif m == I.MAIN_OUT:
             t.pos = 18               # (a name may take the cells before it)
@@ -345,5 +345,5 @@ class LayoutOLED:
             t.n(seat.inning)
         t.pos = _BOTTOM
         if seat.count:
-            item21(t, seat, turn(seat, now_ms, False))
+            item21(t, seat, turn(seat, ticks_diff(now_ms, seat.t0), False))
         return t

@@ -41,7 +41,9 @@ def blink(now_ms):
 
 class Context:
     """What all seats share in one update: who played the last stroke if it was a
-    foul (the core's `last` says a foul happened, not who played it).
+    foul (the core's `last` says a foul happened, not who played it), and when the
+    game last changed (`at`: the items take turns from then, so the pictures after
+    an action, a REDO too, are the same whenever it comes).
 
     After a foul the next player in the rotation comes to the table, so the fouler
     is the first player before the shooter who is still in. A foul that eliminated
@@ -51,12 +53,13 @@ class Context:
     def __init__(self):
         self.fouler = -1
         self.lost = 0             # the run the fouler's foul wiped (0: none or unknown)
+        self.at = 0               # when the game's position last changed (ms)
         self._shooter = -1
         self._seen = -1
         self._pos = -1
         self._run = 0
 
-    def update(self, game):
+    def update(self, game, now_ms=0):
         last = game.last
         s = game.shooter
         if s != self._shooter:
@@ -68,6 +71,7 @@ class Context:
         if pos != self._pos:
             self.lost = self._run if pos == self._pos + 1 and last & C.FOUL_FLAG else 0
             self._pos = pos
+            self.at = now_ms
         self._run = game.inning
         self.fouler = -1
         if not last & C.FOUL_FLAG:
@@ -90,7 +94,8 @@ class Seat:
 
     def __init__(self, index):
         self.index = index
-        self.t0 = 0              # when the start-up pages began (panel.t_start)
+        self.t0 = 0              # when the pages began: the start-up's (panel.t_start),
+                                 # else the game's last change (Context.at)
         self.build = b""         # the display build's name (start-up, menu)
         self.notice = 0          # start-up notice arg (records lost)
         self.main = I.MAIN_BLANK
@@ -132,6 +137,7 @@ class Seat:
             self.names = NO_NAMES
             return
         self.names = panel.names
+        self.t0 = ctx.at
         mode = panel.mode
         if mode == U.MODE_HELLO or game is None:
             self.main = I.MAIN_HELLO

@@ -42,6 +42,8 @@ async function snapshot(page) {
     state: window.cowboy.state(),
     status: document.getElementById("status").textContent,
     seats: [...document.querySelectorAll("#seats .seat")].filter((f) => !f.hidden).length,
+    players: document.getElementById("players").value,
+    playersLabel: document.getElementById("players").closest("label").textContent.trim(),
   }));
 }
 
@@ -51,6 +53,9 @@ async function layout(page) {
   return page.evaluate(() => ({
     seats: [...document.querySelectorAll("#seats .seat")].filter((f) => f.offsetParent !== null).length,
     keysBottom: document.getElementById("panel").getBoundingClientRect().bottom + scrollY,
+    statusTop: document.getElementById("status").getBoundingClientRect().top + scrollY,
+    statusBottom: document.getElementById("status").getBoundingClientRect().bottom + scrollY,
+    status: document.getElementById("status").textContent,
     height: innerHeight,
     overflow: [...document.querySelectorAll("#panel .key")]
       .filter((k) => k.scrollWidth > k.clientWidth + 1 || k.scrollHeight > k.clientHeight + 1)
