@@ -91,12 +91,13 @@ class PioQuadrature:
     reads it every READ_EVERY_MS rather than on every pass of the main loop.
     """
     READ_EVERY_MS = 4
+    SAMPLE_HZ = 2_000_000   # a sample every 4.5-6.5 us: see docs/INPUT.md
 
-    def __init__(self, sm_id, pin_a, freq=-1):
+    def __init__(self, sm_id, pin_a, freq=0):
         import rp2
         prog = program()
         # 32 words: placed at address 0 or refused (OSError), see above
-        self.sm = rp2.StateMachine(sm_id, prog, freq=freq, in_base=pin_a)
+        self.sm = rp2.StateMachine(sm_id, prog, freq=freq or self.SAMPLE_HZ, in_base=pin_a)
         sm = self.sm
         sm.exec(SET_X_0)
         sm.exec(MOV_ISR_NULL)
