@@ -136,12 +136,6 @@ def test_bad_option_exits_2(capsys):
     assert "unknown build" in capsys.readouterr().err
 
 
-def test_slow_pio_rewrites_the_default_clock():
-    src = "class P:\n    def __init__(self, sm_id, pin_a, freq=-1):\n        pass\n"
-    assert "freq=2000000)" in B.slow_pio(src, 2_000_000)
-    with pytest.raises(B.BenchError):
-        B.slow_pio("class P:\n    pass\n", 2_000_000)
-
 
 def test_flash_busy_time_is_not_a_pause():
     # a change at 5 ms, two erases (90 ms with the CPU stopped), the rest at 130 ms

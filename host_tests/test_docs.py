@@ -154,3 +154,25 @@ def test_every_page_chooses_the_display_build_with_make_deploy():
         config = f.read()
     line = [ln for ln in config.splitlines() if ln.startswith("BUILD = ")][0]
     assert "make deploy BUILD=" in line or "no build stored" in line, line
+
+
+def test_the_guides_name_the_releases_of_tools_releases():
+    """A MicroPython release a guide names is one tools/releases.py knows (built,
+    tested in part, the newest, the oldest the .mpy format runs on), and the image
+    it tells a builder to flash is the built one. docs/PERFORMANCE.md is a log of
+    runs on the releases of their day and is not held to it."""
+    sys.path.insert(0, TOOLS)
+    import releases
+    known = set(releases.TESTED + (releases.NEWEST, releases.MINIMUM))
+    pages = ["README.md", "docs/DEPLOY.md", "docs/HALL.md", "hardware/README.md",
+             "hardware/PINOUT.md", "tools/deploy.py", "Makefile"]
+    seen = set()
+    for page in pages:
+        with open(os.path.join(ROOT, page)) as f:
+            text = f.read()
+        for m in re.finditer(r"(?<![\d.])1\.(\d\d)\.(\d+)(?![\d.]*\d)", text):
+            assert m.group(0) in known, (page, m.group(0), text[m.start() - 60:m.end()])
+            seen.add(m.group(0))
+        for m in re.finditer(r"-v(\d+\.\d+\.\d+)\.uf2", text):
+            assert m.group(1) == releases.BUILT, (page, m.group(0))
+    assert releases.BUILT in seen and set(releases.SMOKE) <= seen

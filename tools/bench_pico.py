@@ -1,7 +1,7 @@
 """The product's figures measured on an emulated Pico: `make bench-pico`.
 
     python3 tools/bench_pico.py [--build NAME]... [--scenario S]... [--target T]...
-                                [--quick] [--jobs N] [--analyse] [--pio-hz HZ] [--out DIR]
+                                [--quick] [--jobs N] [--analyse] [--out DIR]
                                 [--emulator DIR]
 
 Boots build/device/ (tools/deploy.py build) on emulated boards (TARGETS: a Pico or a
@@ -24,8 +24,6 @@ figure.
                  pico-<smoke release> the official images of tools/releases.py SMOKE)
   --jobs N       emulator runs at once (default 2)
   --analyse      do not run the emulator: analyse the logs of the last run again
-  --pio-hz HZ    clock the encoder PIO state machines at HZ (e.g. 2000000) instead of
-                 clk_sys: the emulation runs faster; not the product as shipped
   --out DIR      runs and bench-pico.json in DIR instead of build/ (e.g. a "before" copy)
   --emulator DIR the emulator copy to use (default build/pico-emulator)
   --no-checkpoint  the long journal without the checkpoint (journal.ckpt) the firmware
@@ -127,30 +125,6 @@ def select_build(dest, build):
         raise BenchError("no build %r in firmware/board/config.py" % build)
     with open(os.path.join(dest, config.CHOICE_FILE), "w") as f:
         f.write(build + "\n")
-
-
-def slow_pio(source, hz):
-    """input/pio_quadrature.py source with the encoder state machines clocked at `hz`
-    instead of clk_sys (--pio-hz: a faster emulation; `read()` then waits up to 13
-    PIO cycles for a fresh word instead of 0.1 us)."""
-    old = "def __init__(self, sm_id, pin_a, freq=-1):"
-    if old not in source:
-        raise BenchError("--pio-hz: input/pio_quadrature.py has no `%s`" % old)
-    return source.replace(old, old.replace("freq=-1", "freq=%d" % hz))
-
-
-def compile_into(dest, rel, source):
-    """Compile `source` (firmware path `rel`, e.g. board/config.py) into the tree `dest`."""
-    from deploy import mpy_cross
-    with tempfile.TemporaryDirectory() as tmp:
-        p = os.path.join(tmp, os.path.basename(rel))
-        with open(p, "w") as f:
-            f.write(source)
-        res = subprocess.run(mpy_cross() + ["-s", rel, "-o",
-                                            os.path.join(dest, rel[:-3] + ".mpy"), p],
-                             capture_output=True, text=True)
-        if res.returncode:
-            raise BenchError("mpy-cross %s: %s" % (rel, res.stderr))
 
 
 # ---- hardware description -----------------------------------------------------------------
@@ -260,7 +234,7 @@ def board_journal(stream, dest, checkpoint=True):
 
 # ---- device trees ---------------------------------------------------------------------------
 
-def device_tree(build, scenario, dest, pio_hz=None, target=None, hall=None):
+def device_tree(build, scenario, dest, target=None, hall=None):
     """build/device/ as `make deploy BUILD=build` leaves a board of `target` (default
     the project's image on a Pico), with the scenario's files (settings, journal);
     `hall`: the text of its hall.json."""
@@ -274,9 +248,6 @@ def device_tree(build, scenario, dest, pio_hz=None, target=None, hall=None):
     if hall is not None:
         with open(os.path.join(dest, "hall.json"), "w") as f:
             f.write(hall)
-    if pio_hz:
-        with open(os.path.join(ROOT, "firmware", "input", "pio_quadrature.py")) as f:
-            compile_into(lib, "input/pio_quadrature.py", slow_pio(f.read(), pio_hz))
     # the modules once more, as the board reads them: its ROMFS image, or the pack
     import romfs
     with open(deploy.rom_path(dest), "wb") as f:
@@ -428,16 +399,14 @@ def run_dir(out, target, build, scenario):
     return os.path.join(out, target, "%s-%s" % (build, scenario))
 
 
-def run_one(emu, build, scenario, pins, pio_hz=None, out=OUT, target=BENCHED[0]):
+def run_one(emu, build, scenario, pins, out=OUT, target=BENCHED[0]):
     """Make the device tree and the plan, run the emulator on `target` (a TARGETS
     name); returns the run's files."""
     d = run_dir(out, target, build, scenario)
     os.makedirs(d, exist_ok=True)
     app = os.path.join(d, "device")
     t = TARGETS[target]
-    device_tree(build, scenario, app, pio_hz, t)
-    with open(os.path.join(d, "pio_hz"), "w") as f:
-        f.write("%s\n" % (pio_hz or "clk_sys"))
+    device_tree(build, scenario, app, t)
     plan = PLANS[scenario](build, pins)
     _, tm, i2c = displays(build)
     with open(os.path.join(d, "plan.json"), "w") as f:
@@ -1334,7 +1303,7 @@ DEFINITIONS = {
 
 def main(argv):
     global CHECKPOINT, NAMES
-    builds, scenarios, jobs, quick, only_analyse, pio_hz = [], [], 2, False, False, None
+    builds, scenarios, jobs, quick, only_analyse = [], [], 2, False, False
     targets = []
     out, result_path = OUT, RESULT
     emu = os.path.join(BUILD, "pico-emulator")
@@ -1360,11 +1329,6 @@ def main(argv):
             elif a == "--jobs":
                 i += 1
                 jobs = int(argv[i])
-            elif a == "--pio-hz":
-                i += 1
-                pio_hz = int(argv[i])
-                if not 10_000 <= pio_hz <= 125_000_000:
-                    raise ValueError("--pio-hz: 10000 to 125000000")
             elif a == "--out":
                 i += 1
                 out = os.path.abspath(argv[i])
@@ -1408,7 +1372,7 @@ def main(argv):
             # the long runs first: they take longest
             work.sort(key=lambda w: w[2] != "long")
             with ThreadPoolExecutor(max_workers=jobs) as ex:
-                runs = list(ex.map(lambda w: run_one(emu, w[1], w[2], pins, pio_hz, out, w[0]),
+                runs = list(ex.map(lambda w: run_one(emu, w[1], w[2], pins, out, w[0]),
                                    work))
         result = {"definitions": DEFINITIONS, "targets": {}}
         if os.path.exists(result_path):  # keep the runs not measured this time
@@ -1419,11 +1383,6 @@ def main(argv):
                 pass
         for r in runs:
             a = analyse(r, emu, pins)
-            try:
-                with open(os.path.join(r["dir"], "pio_hz")) as f:
-                    a["encoder_pio_clock"] = f.read().strip()
-            except OSError:
-                a["encoder_pio_clock"] = "clk_sys"
             a["target"] = r["target"]
             a["date_utc"] = time.strftime("%Y-%m-%d %H:%M", time.gmtime(
                 os.path.getmtime(os.path.join(r["dir"], "keys.json"))))
