@@ -18,6 +18,9 @@ ROOT holds hall.json (the board's settings) and the journal. Commands, in order:
   flight        print "FLIGHT n": the most messages in flight at once during settle
   desk          print "DESK offers refused errors mode offer-id" (the desk's offers)
   names         print "NAMES" and the panel's names (UTF-8, | between)
+  offer         print "ON mode id players opener names" (the desk's offer the panel
+                holds: opener 1-based, names UTF-8 with | between or -), "ON mode -"
+                when it holds none
   wait-offer MS run until the panel shows an offer (at most MS real ms); prints
                 "OFFER id" or "NO OFFER"
   until PATH MS run the loop until the file PATH exists (at most MS real ms)
@@ -103,6 +106,13 @@ def main(argv):
                   o.id if o is not None else "-")
         elif cmd == "names":
             print("NAMES", b"|".join(table.panel.names).decode())
+        elif cmd == "offer":
+            o = table.panel.offer
+            if o is None:
+                print("ON", table.panel.mode, "-")
+            else:
+                names = b"|".join(o.names[:o.players]).decode() if o.names else "-"
+                print("ON", table.panel.mode, o.id, o.players, o.opener + 1, names)
         elif cmd == "wait-offer":
             table.run_real(int(args[i]), lambda: table.panel.mode == U.MODE_OFFER)
             i += 1

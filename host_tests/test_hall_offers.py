@@ -204,7 +204,8 @@ i = 0
 while i < len(data):
     n = int.from_bytes(data[i:i + 4], "big")
     o, why, oid = O.parse(data[i + 4:i + 4 + n], 8)
-    print(repr((why, oid, None if o is None else (o.id, o.players, o.opener, o.rules, o.names))))
+    print(repr((why, oid, None if o is None else (o.id, o.players, o.opener, o.rules, o.names,
+                                                  o.fp))))
     i += 4 + n
 """ % str(tmp_path / "cases.bin")
     res = run(code=code)
@@ -213,14 +214,15 @@ while i < len(data):
     for c in cases:
         o, why, oid = O.parse(c, 8)
         mine.append(repr((why, oid, None if o is None else (o.id, o.players, o.opener,
-                                                             o.rules, o.names))))
+                                                             o.rules, o.names, o.fp))))
     theirs = res.lines()
     lax = len(BAD) + len(EMOJI) + 1     # the last two: trailing comma, leading zero
     assert theirs[:lax] == mine[:lax]
     # MicroPython's json takes a trailing comma and a leading zero, which CPython's
     # refuses: the one difference (the values themselves are checked alike)
     assert mine[lax:] == ["('not JSON', None, None)"] * 2
-    assert theirs[lax:] == ["(None, 'a', ('a', 2, 0, 0, None))"] * 2
+    assert theirs[lax:] == ["(None, 'a', ('a', 2, 0, 0, None, %d))"
+                            % O.fingerprint(2, 0, 0, None)] * 2
 
 
 # ---- on the table ----------------------------------------------------------------
@@ -262,7 +264,9 @@ def test_ok_starts_the_offered_game(tmp_path, build):
         U.MODE_GAME, 3, 1, 8, 0)
     assert s.panel.names[:3] == [b"Anna B", "Zoë".encode(), b"Ben"]
     assert s.panel.offer is None and before == 0
-    assert open(str(tmp_path) + "/offer.ack").read() == "accepted n1-t01-1\n"
+    # the id, the number of the game it started and the offer's fingerprint
+    fp = O.fingerprint(3, 1, 8, [b"Anna B", "Zoë".encode(), b"Ben"] + [b""] * 5)
+    assert open(str(tmp_path) + "/offer.ack").read() == "accepted n1-t01-1 1 %d\n" % fp
     run_until(s, lambda: answers()[-1] == {"id": "n1-t01-1", "answer": "accepted"})
     # the journal has the new game: a power cut resumes it with its players and rules
     keys(s, "3", "OK")
@@ -317,8 +321,121 @@ def test_an_accepted_offer_is_not_offered_again_after_a_reboot(tmp_path):
     assert s.panel.offer is None and s.panel.mode == U.MODE_GAME
     assert answers()[-1] == {"id": "n1-t01-1", "answer": "accepted"}
     other = dict(GOOD, id="n1-t01-2", players=2, names=["Cleo", "Dan"])
-    offer(s, other)                              # a new offer is
+    offer(s, other)                  # a new offer is, once the accepted game is left
+    assert answers()[-1] == {"id": "n1-t01-2", "answer": "seen", "waits": "game"}
+    keys(s, "HOLD ENC", "OK")                   # the menu's new game
+    keys(s, "OK")
     assert s.panel.mode == U.MODE_OFFER and s.panel.offer.id == "n1-t01-2"
+
+
+TWO = {"id": "n1-t01-1", "players": 2, "opener": 1, "names": ["Anna B", "Zoë"]}
+FINISH = ("3", "OK", "MISS", "FOUL", "MISS", "FOUL", "MISS", "FOUL")   # player 2 out
+
+
+def test_the_fingerprint_tells_offered_games_apart():
+    """The same game however the JSON is written; any other players, opener, rules
+    or names another fingerprint; 1 to 2^24 - 1."""
+    fp = O.parse(json.dumps(TWO).encode(), 8)[0].fp
+    assert O.parse(json.dumps(TWO, ensure_ascii=False).encode(), 8)[0].fp == fp
+    assert O.parse(b'{"names": ["Anna B", "Zo\\u00eb"], "opener": 1, "players": 2, '
+                   b'"rules": [], "id": "n1-t01-1"}', 8)[0].fp == fp
+    others = [dict(TWO, opener=2), dict(TWO, names=["Zoë", "Anna B"]),
+              dict(TWO, names=["Anna", "B Zoë"]), dict(TWO, rules=["take_as_lies"]),
+              dict(TWO, players=3, names=["Anna B", "Zoë", "Ben"]),
+              {k: v for k, v in TWO.items() if k != "names"}]
+    fps = [O.parse(json.dumps(o).encode(), 8)[0].fp for o in others]
+    assert len(set(fps + [fp])) == len(others) + 1
+    assert all(0 < f < 1 << 24 for f in fps + [fp])
+
+
+def test_the_same_offer_again_changes_nothing(tmp_path):
+    s = board(tmp_path)
+    offer(s, TWO)
+    held = s.panel.offer
+    for payload in (TWO, json.dumps(TWO, ensure_ascii=False).encode()):
+        offer(s, payload)                        # sent again, \u escapes or UTF-8
+        assert answers()[-1] == {"id": "n1-t01-1", "answer": "seen", "waits": "operator"}
+        assert s.panel.offer is held and s.panel.mode == U.MODE_OFFER
+    keys(s, "UNDO")                              # put aside: the same offer again
+    offer(s, TWO)                                # does not bring it back
+    s.run_to(s.now + 1000)
+    assert s.panel.mode == U.MODE_GAME and s.panel.offer is held
+
+
+def test_other_content_under_the_same_id_replaces_the_offer_on_the_table(tmp_path):
+    s = board(tmp_path)
+    keys(s, "3", "OK")                           # a game in progress: the offer waits
+    offer(s, TWO)
+    changed = dict(TWO, opener=2, names=["Anna B", "Zoë Q"])
+    offer(s, changed)
+    assert answers()[-1] == {"id": "n1-t01-1", "answer": "seen", "waits": "game"}
+    assert (s.panel.offer.opener, s.panel.offer.names[:2]) == (1, [b"Anna B", "Zoë Q".encode()])
+    keys(s, *FINISH[2:])
+    run_until(s, lambda: s.panel.mode == U.MODE_OFFER)
+    keys(s, "UNDO")
+    offer(s, dict(changed, rules=["take_as_lies"]))     # changed again: shown again
+    assert answers()[-1] == {"id": "n1-t01-1", "answer": "seen", "waits": "operator"}
+    run_until(s, lambda: s.panel.mode == U.MODE_OFFER)
+    keys(s, "OK")
+    assert (s.game.opener, s.game.rules, s.panel.names[:2]) == (1, 8, [b"Anna B", "Zoë Q".encode()])
+
+
+def test_other_content_under_an_accepted_id_is_refused(tmp_path):
+    s = board(tmp_path)
+    offer(s, TWO)
+    keys(s, "OK")
+    before = (s.state(), s.panel.mode, s.panel.names[:2])
+    changed = dict(TWO, names=["Anna B", "Zoé"])
+    why = "another game was accepted under id n1-t01-1: send a new id"
+    for n in range(2):                           # and again after a reboot
+        offer(s, changed)
+        assert answers()[-1] == {"id": "n1-t01-1", "answer": "refused", "why": why}
+        assert (s.state(), s.panel.mode, s.panel.names[:2]) == before
+        assert s.panel.offer is None
+        offer(s, json.dumps(TWO, ensure_ascii=False).encode())  # what was accepted
+        assert answers()[-1] == {"id": "n1-t01-1", "answer": "accepted"}
+        assert s.panel.offer is None
+        s.power_cut()
+        run_until(s, lambda: s.panel.mode != U.MODE_HELLO, 5000)
+
+
+def test_an_accepted_id_of_older_firmware_is_accepted_whatever_it_offers(tmp_path):
+    """offer.ack as firmware before the fingerprint wrote it: the id alone."""
+    with open(str(tmp_path) + "/offer.ack", "w") as f:
+        f.write("accepted n1-t01-1\n")
+    s = board(tmp_path)
+    offer(s, dict(TWO, opener=2))
+    assert answers()[-1] == {"id": "n1-t01-1", "answer": "accepted"}
+    assert s.panel.offer is None
+
+
+@pytest.mark.parametrize("cut", [False, True])
+def test_the_next_offer_waits_for_an_accepted_game_not_yet_begun(tmp_path, cut):
+    """OK took the offer: before the game's first stroke (after a power cut too,
+    and taken back to none) the next offer waits for its end and never takes its
+    place."""
+    s = board(tmp_path)
+    offer(s, TWO)
+    keys(s, "OK")
+    if cut:
+        s.power_cut()
+        run_until(s, lambda: s.panel.mode != U.MODE_HELLO, 5000)
+    state = s.state()
+    nxt = {"id": "n1-t01-2", "players": 2, "opener": 2, "names": ["Cleo", "Dan"]}
+    offer(s, nxt)
+    assert answers()[-1] == {"id": "n1-t01-2", "answer": "seen", "waits": "game"}
+    s.run_to(s.now + 3000)
+    assert s.panel.mode == U.MODE_GAME and s.state() == state
+    keys(s, "OK")                                # OK with nothing composed: a hint only
+    keys(s, "3", "OK", "UNDO")                   # a stroke taken back: still that game
+    s.run_to(s.now + 3000)
+    assert s.panel.mode == U.MODE_GAME and s.state() == state
+    assert s.panel.names[:2] == [b"Anna B", "Zoë".encode()]
+    keys(s, *FINISH)
+    run_until(s, lambda: s.panel.mode == U.MODE_OFFER)
+    keys(s, "OK")
+    assert s.panel.names[:2] == [b"Cleo", b"Dan"] and s.game.opener == 1
+    assert sorted(os.listdir(str(tmp_path) + "/games")) == ["000001.jnl", "000001.names"]
 
 
 def test_a_refused_offer_changes_nothing(tmp_path):

@@ -107,6 +107,11 @@ class Panel:
         self.offer = None
         self.offer_hidden = False       # UNDO on the notice: back until OK, or the game's end
         self.offer_back = U.MODE_GAME   # where UNDO on the notice goes (GAME or STATS)
+        # The game in hand is one the desk's offer started (OK on the notice): it is
+        # in progress from that OK to its end, before its first stroke too, so the
+        # next offer waits for it and never takes its place. net/hall.py sets it
+        # again after a reboot (offer.ack names the accepted offer's game).
+        self.offered = False
 
     def set_net(self, net):
         """Hall mode: the set-up menu gets the connection and the names from `net`
@@ -139,6 +144,7 @@ class Panel:
         err = self.ref.new_game(players, opener, rules)
         if err:
             return err
+        self.offered = False
         s = self.settings
         s.players, s.opener, s.rules = players, opener, rules
         self.rules_edit = rules
@@ -163,9 +169,10 @@ class Panel:
         self.version += 1
 
     def in_progress(self):
-        """A game is in progress: it has actions and is not over."""
+        """A game is in progress: it is not over, and it has actions or the desk's
+        offer started it (`offered`: the players may not have begun yet)."""
         g = self.game
-        return g.phase != C.PHASE_OVER and g.position() > 0
+        return g.phase != C.PHASE_OVER and (self.offered or g.position() > 0)
 
     def _show_offer(self):
         self.offer_back = self.mode
@@ -190,6 +197,7 @@ class Panel:
                 self._refuse(U.NOTE_NONE)
                 return
             self.offer = None
+            self.offered = True
             if self.net is not None:
                 self.net.offer_taken(o)
             self._ok()
@@ -675,6 +683,7 @@ class Panel:
             s.rules = self.rules_edit
             self.settings_dirty = True
         self.ref.new_game(s.players, s.opener, s.rules)
+        self.offered = False
         self.names_dirty = True           # the names on show go with the new game
         self.stats.clear()
         self.offer_hidden = True          # a game the operator chose: the offer waits

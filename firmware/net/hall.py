@@ -82,7 +82,8 @@ class Hall:
                            self.record_names)
         self._ack_saved_at = ticks_ms()
         self.desk = offers.Desk(root, app.panel)    # the desk's offers
-        self.offer_taken = self.desk.taken          # the panel's OK on an offer
+        if self.desk.settled_game == self.current_game():
+            app.panel.offered = True    # resumed: the game the desk's offer started
         self._task = None
         self._loop = None if _MPY else asyncio.new_event_loop()
         self._c = self._make_client(client)
@@ -121,6 +122,11 @@ class Hall:
         self._c.close()
         self.connected = False
         self.connected = False
+
+    def offer_taken(self, offer):
+        """The panel's OK started the game of the desk's `offer`: the desk keeps
+        it with the game's number (app/hallmenu.py NoNet)."""
+        return self.desk.taken(offer, self.current_game())
 
     # ---- the set-up menu's questions (app/hallmenu.py NoNet) --------------------
     def state(self):

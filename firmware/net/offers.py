@@ -15,7 +15,8 @@ from cowboy import recordtext as T
 from net import hallsettings, mqtt
 
 DESK = "cowboy-desk/"   # offers: DESK + <hall>/<table>/offer, outside every table's tree
-OFFER_FILE = "offer.ack"    # the last offer accepted on the panel: "accepted ID"
+OFFER_FILE = "offer.ack"    # the last offer accepted on the panel:
+#                             "accepted ID GAME FINGERPRINT" (older firmware: "accepted ID")
 
 OFFER_MAX = 2048        # bytes: a longer offer is refused unread (8 names of 32 bytes,
 #                         each written as \\u escapes, fit with room to spare)
@@ -32,12 +33,14 @@ ACCEPTED = "accepted"
 REFUSED = "refused"
 WAITS_GAME = "game"          # a game is in progress: offered when it ends
 WAITS_OPERATOR = "operator"  # on the displays, for OK on the panel
+CHANGED = "another game was accepted under id %s: send a new id"
 
 
 class Offer:
     """A checked offer: what the panel shows and starts. `opener` is 0-based (the
     rules core's), `rules` a house rules mask, `names` a list of MAX seats' bytes
-    (b"": no name) or None when the offer has none."""
+    (b"": no name) or None when the offer has none; `fp` the fingerprint of the
+    game it offers (`fingerprint`)."""
 
     def __init__(self, oid, players, opener, rules, names):
         self.id = oid
@@ -45,6 +48,22 @@ class Offer:
         self.opener = opener
         self.rules = rules
         self.names = names
+        self.fp = fingerprint(players, opener, rules, names)
+
+
+def fingerprint(players, opener, rules, names):
+    """A number from 1 to 2^24 - 1 that tells one offered game from another (its
+    players, opener, house rules and names), whatever the id and however the
+    desk wrote the JSON: the same id with other content is another offer."""
+    h = 5381
+    for b in (players, opener, rules, 0 if names is None else 1):
+        h = (h * 33 + b) & 0xFFFFFF         # (below 2^30: small ints on the board)
+    if names is not None:
+        for n in names:
+            for b in n:
+                h = (h * 33 + b) & 0xFFFFFF
+            h = (h * 33 + 255) & 0xFFFFFF   # (no UTF-8 byte: the end of a name)
+    return h or 1
 
 
 def _id_ok(v):
@@ -148,14 +167,18 @@ class Desk:
         self.offers = 0             # offers received (valid or not)
         self.refused = 0            # offers refused
         self.errors = 0             # OFFER_FILE not written
-        self.settled = None         # the id of the last offer accepted (OFFER_FILE)
+        self.settled = None         # the id of the last offer accepted (OFFER_FILE),
+        self.settled_game = 0       # the number of the game it started (0: unknown)
+        self.settled_fp = 0         # and its fingerprint (0: unknown, older firmware)
         try:
             f = open(root + OFFER_FILE)
             words = f.read().split()
             f.close()
-            if len(words) == 2 and words[0] == ACCEPTED:
+            if len(words) in (2, 4) and words[0] == ACCEPTED:
                 self.settled = words[1]
-        except OSError:
+            if len(words) == 4 and self.settled is not None:
+                self.settled_game, self.settled_fp = int(words[2]), int(words[3])
+        except (OSError, ValueError):
             pass
 
     def listen(self, topic):
@@ -176,8 +199,11 @@ class Desk:
 
     def take(self):
         """Look at the message the desk sent, if any: withdrawn (empty), refused
-        (the answer says why), accepted already (said again), or shown on the
-        panel, which starts its game when the operator accepts (answer "seen")."""
+        (the answer says why), accepted already (said again; another game under
+        the accepted id is refused), or shown on the panel, in place of the offer
+        it held (the same id with other content too), which starts its game when
+        the operator accepts (answer "seen"; the same offer again changes
+        nothing)."""
         raw = self.inbox
         if raw is None:
             return
@@ -194,9 +220,14 @@ class Desk:
             self._say(answer(oid, REFUSED, why))
             return
         if o.id == self.settled:
-            self._say(answer(o.id, ACCEPTED))
+            if self.settled_fp and o.fp != self.settled_fp:
+                self.refused += 1
+                self._say(answer(o.id, REFUSED, CHANGED % o.id))
+            else:
+                self._say(answer(o.id, ACCEPTED))
             return
-        if panel.offer is None or panel.offer.id != o.id:
+        held = panel.offer
+        if held is None or held.id != o.id or held.fp != o.fp:
             panel.offer_in(o)
         self._say(answer(o.id, SEEN, None,
                          WAITS_GAME if panel.in_progress() else WAITS_OPERATOR))
@@ -208,16 +239,20 @@ class Desk:
         self.due = self.answer is not text
         await mqtt.yield_now()
 
-    def taken(self, offer):
-        """The panel started the game of `offer`: its id is stored (OFFER_FILE,
-        replaced atomically) so that the retained offer is not offered again
-        after a reboot, and the answer says so. False if the file failed
-        (counted in `errors`)."""
+    def taken(self, offer, game=0):
+        """The panel started the game of `offer` as the journal's game number
+        `game`: its id, that number and its fingerprint are stored (OFFER_FILE,
+        replaced atomically) so that after a reboot the retained offer is not
+        offered again, another game under its id is refused, and the game, until
+        it ends, is not taken by the next offer; the answer says so. False if the
+        file failed (counted in `errors`)."""
         self.settled = offer.id
+        self.settled_game = game
+        self.settled_fp = offer.fp
         self._say(answer(offer.id, ACCEPTED))
         try:
             hallsettings.replace(self.root + OFFER_FILE, self.root + OFFER_FILE + ".tmp",
-                                 "%s %s\n" % (ACCEPTED, offer.id))
+                                 "%s %s %d %d\n" % (ACCEPTED, offer.id, game, offer.fp))
         except OSError:
             self.errors += 1
             return False
