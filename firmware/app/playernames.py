@@ -93,7 +93,7 @@ def fingerprint(lst):
         return 0
     h = 5381
     for b in N.to_bytes(lst):
-        h = (h * 33 + b) & 0x3FFFFFF
+        h = (h * 33 + b) & 0xFFFFFF     # h * 33 stays below 2**30: a small int
     return h or 1
 
 
