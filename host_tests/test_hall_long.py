@@ -1,15 +1,24 @@
-"""Long games in hall mode: a record longer than one message of a board (net/records.py
-PART_MAX) comes in parts, and the archive (tools/hall_archive.py) joins the parts of
-one record only, refuses parts no board sends and bounds what it keeps of
-incomplete records (docs/HALL.md, "Topics" and "The archive")."""
+"""Long games in hall mode against a real Mosquitto: a table on the host MicroPython
+(the real application and client) finishes a game whose record is longer than one
+message of a board (net/records.py PART_MAX) and sends it in parts, and the archive
+(tools/hall_archive.py) stores it whole, as one row whose final state is the table's
+own, through a power cut, a broker killed, an archive away and killed, an undo after
+the end, names given after it and the next game begun mid-send; the archive joins
+the parts of one record only, refuses parts no board sends and bounds what it keeps
+of incomplete records (docs/HALL.md, "Topics" and "The archive")."""
 import json
 import os
+import subprocess
+import sys
+import time
 
 import pytest
 
-from mpy import MICROPYTHON
+import fakemqtt
+from mpy import MICROPYTHON, TOOLS
 import hallbroker
-from test_hall import HALL, archive, archived
+from test_hall import HALL, Reader, archive, archived, finish, replayed, start_broker, \
+    stop_archive
 
 pytestmark = pytest.mark.skipif(not os.path.exists(MICROPYTHON) or hallbroker.mosquitto() is None,
                                 reason="needs the host micropython and mosquitto")
@@ -17,6 +26,10 @@ pytestmark = pytest.mark.skipif(not os.path.exists(MICROPYTHON) or hallbroker.mo
 MISS = '{"shot": {}}'
 FOUL = '{"shot": {"foul": true}}'
 FOULS = 5           # the FOUL keys that end a game of misses: one player out on three
+
+
+def table(tmp_path, broker, name, *commands, record=None, ack=None):
+    return hallbroker.table(tmp_path, broker, HALL, name, *commands, record=record, ack=ack)
 
 
 def miss_game(actions):
@@ -38,7 +51,275 @@ def miss_game(actions):
     return lines
 
 
-# ---- the archive's side, without a broker ----------------------------------------------
+def standings(db):
+    out = subprocess.run([sys.executable, os.path.join(TOOLS, "hall_archive.py"), "--db",
+                          str(db), "--standings", "--format", "jsonl"],
+                         capture_output=True, text=True, check=True)
+    return [json.loads(line) for line in out.stdout.splitlines()]
+
+
+def state_of(lines):
+    return json.loads([x for x in lines if x.startswith("STATE ")][-1][len("STATE "):])
+
+
+def finished(tmp_path, name, actions):
+    """A table's journal holding a finished game of `actions` actions (miss_game and
+    its fouls) whose actions the broker already acknowledged (hall.ack): the board
+    has only its state and its record to send. (record file, hall.ack text)."""
+    rec = tmp_path / (name + ".jsonl")
+    rec.write_text("\n".join(miss_game(actions) + [FOUL] * FOULS) + "\n")
+    return rec, "1 %d 0 0 0\n" % actions
+
+
+def parts_seen(got):
+    """[(table, part, count)] of the part messages a Reader got, in order."""
+    out = []
+    for t, payload, retained in got:
+        if t.endswith("/part"):
+            k, n = payload.split("\n", 1)[0].split()[4].split("/")
+            out.append((t.split("/")[2], int(k), int(n)))
+    return out
+
+
+def test_long_games_reach_the_archive_whole(tmp_path):
+    """A 1,274-action and a 4,000-action game (plain misses, then five fouls pressed
+    on the panel) each reach the archive as one row: its record replays to the
+    state the table shows, and --standings counts both games."""
+    games = {"l1": 1274, "l2": 4000}
+    broker = start_broker(tmp_path, sorted(games))
+    db = tmp_path / "hall.db"
+    (tmp_path / "fouls.keys").write_text("FOUL\n" * FOULS)
+    try:
+        reader = Reader(broker, "cowboy/%s/+/+" % HALL).start()
+        arch = archive(broker, db, 0, 90)
+        procs = []
+        for name, n in sorted(games.items()):
+            rec = tmp_path / (name + ".jsonl")
+            rec.write_text("\n".join(miss_game(n)) + "\n")
+            procs.append(table(tmp_path, broker, name, "play", str(tmp_path / "fouls.keys"),
+                               "settle", "60000", "state", "stats", record=rec))
+        outs = dict(zip(sorted(games), [finish(p) for p in procs]))
+        stop_archive(arch, db, len(games), 30)
+        got = reader.stop()
+    finally:
+        broker.stop()
+    stored = {g["table"]: g for g in archived(db)}
+    assert sorted(stored) == sorted(games), [x for x in got if "/action" not in x[0]][:5]
+    for name, n in games.items():
+        lines = outs[name]
+        assert "SETTLED" in lines, lines
+        own = state_of(lines)
+        assert own["phase"] == "over"
+        text = stored[name]["record"].splitlines()
+        assert text[0] == "# game 1" and len(text) == 2 + n
+        assert stored[name]["state"] == own
+        assert replayed(text) == own
+        assert stored[name]["results"]["winner"] == own["winner"]
+    # what went over the broker: the records in parts (5 and 14), no message longer
+    # than a board's
+    from net.records import PART_MAX
+    for t, payload, retained in got:
+        assert len(payload.encode()) <= PART_MAX, t
+        assert not t.endswith("/game"), t
+    parts = parts_seen(got)
+    for name, count in (("l1", 5), ("l2", 14)):
+        assert [(k, n) for t, k, n in parts if t == name] == [(k, count) for k in
+                                                              range(1, count + 1)]
+        assert [x for x in outs[name] if x.startswith("STATS")][0].split()[-1] == str(count)
+    rows = {r["name"]: r for r in standings(db)}
+    assert sorted(rows) == ["Player 1", "Player 2"]
+    wins = [0, 0]
+    for name in games:
+        wins[state_of(outs[name])["winner"] - 1] += 1
+    for i, name in enumerate(("Player 1", "Player 2")):
+        assert (rows[name]["games"], rows[name]["wins"]) == (2, wins[i]), rows
+
+
+def test_a_power_cut_mid_send_resends_from_the_first_part_not_acknowledged(tmp_path):
+    """The board loses its power with 2 or more of its record's 14 parts acknowledged:
+    back on, it sends the parts from the first one the broker had not acknowledged
+    (hall.ack keeps the count), never the acknowledged ones again, and the archive
+    stores the game whole."""
+    broker = start_broker(tmp_path, ["p1"])
+    db = tmp_path / "hall.db"
+    rec, ack = finished(tmp_path, "p1", 4000)
+    try:
+        reader = Reader(broker, "cowboy/%s/+/part" % HALL).start()
+        arch = archive(broker, db, 0, 60)
+        out = finish(table(tmp_path, broker, "p1", "parts", "2", "30000", "cut",
+                           "settle", "30000", "state", "stats", record=rec, ack=ack))
+        stop_archive(arch, db, 1, 30)
+        got = reader.stop()
+    finally:
+        broker.stop()
+    assert "SETTLED" in out, out
+    cut = int([x for x in out if x.startswith("PARTS ")][0].split()[1])
+    seen = parts_seen(got)
+    count = seen[0][2]
+    assert count == 14 and 2 <= cut < count, (cut, seen)          # cut mid-send
+    sent = [k for t, k, n in seen]
+    for k in range(1, count + 1):       # each part; those acknowledged before, once
+        assert sent.count(k) >= 1 and (k > cut or sent.count(k) == 1), (k, cut, sent)
+    stats = [x for x in out if x.startswith("STATS")][0].split()
+    assert int(stats[-1]) == count - cut        # after the cut: only the parts left
+    games = archived(db)
+    assert len(games) == 1 and len(games[0]["record"].splitlines()) == 4002
+    assert games[0]["state"] == state_of(out)
+
+
+def test_the_broker_killed_mid_send_and_the_archive_away_and_killed_mid_store(tmp_path):
+    """With the archive away (its persistent session queues the parts), the board
+    hangs with some of its record's parts acknowledged and the broker is killed
+    (SIGKILL) and started again: the board resends what was not acknowledged. The
+    archive comes back and is killed while it stores a part (another writer holds
+    the database): started again, it stores the game whole, once."""
+    import sqlite3
+    broker = start_broker(tmp_path, ["q1"])
+    db = tmp_path / "hall.db"
+    rec, ack = finished(tmp_path, "q1", 4000)
+    go = tmp_path / "go"
+    try:
+        arch = archive(broker, db, 0, 1)       # its persistent session, then away
+        arch.communicate(timeout=30)
+        proc = table(tmp_path, broker, "q1", "parts", "2", "30000", "say", "HOLD",
+                     "hold", str(go), "30000", "settle", "30000", "state", "stats",
+                     record=rec, ack=ack)
+        assert hallbroker.lines_until(proc, "HOLD")[-2].startswith("PARTS ")
+        time.sleep(1.0)                 # (the broker's database saved, as for any game)
+        broker.stop(kill=True)
+        broker.start()
+        go.write_text("")
+        out = finish(proc)
+        assert "SETTLED" in out, out
+        lock = sqlite3.connect(str(db))
+        lock.execute("BEGIN IMMEDIATE")          # readers may, writers wait
+        arch = archive(broker, db, 0, 30)
+        time.sleep(2.5)                     # connected, a part received, its INSERT
+        arch.kill()                         # waiting for the lock (5 s at most)
+        arch.communicate(timeout=10)
+        lock.rollback()
+        lock.close()
+        assert archived(db) == []
+        arch = archive(broker, db, 1, 30)
+        aout, aerr = arch.communicate(timeout=60)
+    finally:
+        broker.stop()
+    games = archived(db)
+    assert [(g["table"], g["game"]) for g in games] == [("q1", 1)], aout + aerr
+    assert len(games[0]["record"].splitlines()) == 4002
+    assert games[0]["state"] == state_of(out)
+    assert aout.count(": new") == 1, aout
+    assert sqlite3.connect(str(db)).execute("SELECT COUNT(*) FROM parts").fetchone()[0] == 0
+
+
+def test_an_undo_after_the_end_and_names_given_after_it_replace_the_long_record(tmp_path):
+    """A long game finished, then changed by an undo after its end (the other player
+    fouls out instead), then given names: each time the board sends the record again
+    in parts, and the archive replaces its row (longer, then names), one row in the
+    end: the last record, whose state is the table's."""
+    broker = start_broker(tmp_path, ["u1"])
+    db = tmp_path / "hall.db"
+    rec = tmp_path / "u1.jsonl"
+    rec.write_text("\n".join(miss_game(1274)) + "\n")
+    (tmp_path / "fouls.keys").write_text("FOUL\n" * FOULS)
+    (tmp_path / "undo.keys").write_text("UNDO\nMISS\nFOUL\n")
+    try:
+        reader = Reader(broker, "cowboy/%s/+/part" % HALL).start()
+        arch = archive(broker, db, 3, 60)
+        proc = table(tmp_path, broker, "u1", "play", str(tmp_path / "fouls.keys"),
+                     "settle", "30000", "state", "play", str(tmp_path / "undo.keys"),
+                     "settle", "30000", "state", "set-names", "Anna|Zoë", "settle", "30000",
+                     "names", "stats", record=rec, ack="1 %d 0 0 0\n" % (1274 - FOULS))
+        out = finish(proc)
+        aout, aerr = arch.communicate(timeout=60)
+        got = reader.stop()
+    finally:
+        broker.stop()
+    assert out.count("SETTLED") == 3, out
+    first, second = [json.loads(x[len("STATE "):]) for x in out if x.startswith("STATE ")]
+    assert first["winner"] != second["winner"]          # the undo changed the game
+    told = [x.split(": ")[1] for x in aout.splitlines() if "/u1/part': " in x and
+            ": part " not in x]
+    assert told == ["new", "longer", "names"], aout
+    games = archived(db)
+    assert len(games) == 1
+    lines = games[0]["record"].splitlines()
+    assert len(lines) == 2 + 1274 + 3 and lines[-3:] == ['{"undo": true}', MISS, FOUL]
+    assert json.loads(lines[1])["names"] == ["Anna", "Zoë"]
+    want = dict(second, names=["Anna", "Zoë"])
+    assert games[0]["state"] == want
+    assert replayed(lines) == second
+    # three records, each sent whole in parts
+    counts = [n for t, k, n in parts_seen(got) if k == 1]
+    assert len(counts) == 3 and min(counts) >= 5, parts_seen(got)
+
+
+class HeldClient(fakemqtt.Client):
+    """The stand-in MQTT client (host_tests/fakes/fakemqtt.py) recording each message
+    and acknowledging all but the parts after the first `allowed`: their PUBACKs
+    are held until `allowed` grows."""
+    allowed = 0
+    log = []                # (topic, payload bytes)
+    pid = 0
+    parts = {}              # packet id -> part number
+
+    async def publish(self, topic, payload, qos=0, retain=False):
+        HeldClient.pid += 1
+        payload = payload.encode() if type(payload) is str else bytes(payload)
+        HeldClient.log.append((topic, payload))
+        if topic.endswith("/part"):
+            HeldClient.parts[HeldClient.pid] = int(payload.split(b" ")[4].split(b"/")[0])
+        return HeldClient.pid
+
+    def acked(self, pid):
+        return HeldClient.parts.get(pid, 0) <= HeldClient.allowed
+
+
+def test_a_new_game_begun_mid_send_the_record_goes_on_from_games(tmp_path):
+    """The next game is begun while the long record is being sent (parts 3 to 10 in
+    flight, their PUBACKs held): the finished game moves from the journal into
+    games/, and the rest of its record is read from there, without an error (the
+    journal now holds the next game); the parts make the record whole."""
+    import simboard as S
+    import test_hall_menu as HM
+    from net import hall as H
+    root = tmp_path / "board"
+    root.mkdir()
+    lines = miss_game(4000) + [FOUL] * FOULS
+    (tmp_path / "g.jsonl").write_text("\n".join(lines) + "\n")
+    subprocess.run([sys.executable, os.path.join(TOOLS, "journal.py"), "to-binary",
+                    str(tmp_path / "g.jsonl"), str(root / "journal.bin")], check=True)
+    (root / "hall.json").write_text(json.dumps({"broker": "127.0.0.1", "hall": HALL,
+                                                "table": "n1"}))
+    (root / "hall.ack").write_text("1 4000 0 0 0\n")
+    HeldClient.allowed, HeldClient.log, HeldClient.parts = 2, [], {}
+    s = S.Sim(2, "tm1637", root=str(root) + "/")
+    s.hall = H.attach(s.app, s.root, client=HeldClient)
+
+    def parts():
+        return [p for t, p in HeldClient.log if t.endswith("/part")]
+    HM.until(s, lambda: len(parts()) == 10 and s.hall.parts == 2, 20)
+    HM.keys(s, "OK", "OK", "3", "OK", "MISS")            # the next game, begun
+    assert s.hall.current_game() == 2 and (root / "games" / "000001.jnl").exists()
+    assert len(parts()) == 10                           # (the window full meanwhile)
+    HeldClient.allowed = 14
+    HM.until(s, s.hall.caught_up, 20)
+    last = {}
+    for p in parts():
+        head, body = p.split(b"\n", 1)
+        last[int(head.split(b" ")[4].split(b"/")[0])] = body
+    assert sorted(last) == list(range(1, 15))
+    text = b"".join(last[k] for k in sorted(last)).decode().splitlines()
+    assert text[0] == "# game 1" and json.loads(text[1]) == {"players": 2, "opener": 1}
+    assert text[2:] == lines[1:]
+    # the parts in flight when the game moved are sent again, read from games/
+    # (parts 3 to 10 were acknowledged by then: the rest from 11 on, once each)
+    assert [int(p.split(b" ")[4].split(b"/")[0]) for p in parts()] == list(range(1, 15))
+    assert s.hall.errors == 0 and s.hall.parts == 14
+    s.hall.close()
+
+
+# ---- the archive's side ------------------------------------------------------------------
 
 def parts_of(g, lines, names=None):
     """The messages a board sends of game g's record (record lines: header, actions),
@@ -229,4 +510,3 @@ def test_the_archive_refuses_bad_parts_and_stays_connected(tmp_path):
     assert refused == {ascii(topic) for topic, p in bad[:5]}, aout
     assert [(g["table"], g["game"]) for g in archived(db)] == [("m1", 4)], aout
     assert "'cowboy/club/m1/part': new" in aout
-

@@ -16,12 +16,6 @@ PART_MAX = 4096
 PART_LINE = 96      # room for a part's first line: 96 bytes with every number at its largest
 BODY_MAX = PART_MAX - PART_LINE     # a part's lines of the record
 
-# The longest `game` message a board sends (bytes). Longer records are not sent (the
-# game's actions and state are; `too_long` counts them): the record is built in RAM
-# and the broker's message_size_limit (docs/HALL.md, 65536) must stay above it, as
-# Mosquitto acknowledges a longer QoS 1 message and then drops it.
-RECORD_MAX = 16384
-
 
 def archived(root, g):
     """(path, finished) of game number g's archive file, or (None, False)."""
@@ -207,27 +201,3 @@ class Record:
         self.next = k + 1
         return buf
 
-
-def record_bytes(g, players, opener, rules, ops, limit=RECORD_MAX, names=None):
-    """A whole game as published on `game` (a comment naming the game number, the
-    header, the action lines, each ending in a newline) as bytes, or None when it
-    would be longer than `limit` bytes. Measured line by line first, then written
-    into one buffer of the exact size: never more than that buffer and one line in
-    memory. `names`: the header's names (app/playernames.py), or None."""
-    head = "# game %d\n%s\n" % (g, T.header_json(players, opener, rules, names))
-    head = head.encode()
-    n = len(head)
-    for v in ops:
-        n += len(T.op_json(v)) + 1
-        if n > limit:
-            return None
-    buf = bytearray(n)
-    k = len(head)
-    buf[:k] = head
-    for v in ops:
-        line = T.op_json(v).encode()
-        buf[k:k + len(line)] = line
-        k += len(line)
-        buf[k] = 10
-        k += 1
-    return buf
