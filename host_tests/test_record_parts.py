@@ -28,3 +28,15 @@ def test_parts_of_a_long_record_under_both_interpreters():
     # (the checks keep every message and the whole record: a larger heap than a board)
     res = check(SCRIPT, path=(TOOLS, FAKES, FIRMWARE), heapsize="8M")
     assert res.lines() == mine
+
+
+def test_a_long_record_is_built_in_a_heap_a_third_its_size():
+    """Under micropython with 120 KB of heap (some 80 KB free once the modules are
+    in): a 237 KB record (4,000 long action lines) is built message by message, none
+    longer than PART_MAX (host_tests/mpy/record_parts_heap.py)."""
+    from net.records import PART_MAX
+    res = check(os.path.join(HERE_MPY, "record_parts_heap.py"), path=(FAKES, FIRMWARE),
+                heapsize="120K")
+    free, (count, size, total, longest) = int(res.lines()[0]), map(int, res.lines()[1].split())
+    assert free * 2 < size and count >= size // PART_MAX and longest <= PART_MAX
+    assert total > size                         # each part's first line besides
