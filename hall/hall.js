@@ -81,8 +81,9 @@ const CowboyHall = (() => {
   const NAME = /^[a-vyz0-9-]{1,12}$/;       // views/hallui.py NAME_CHARS, MAX_NAME
   const KINDS = ["state", "status", "action", "game"];
   const MAX_NUMBER = 2 ** 30 - 1;           // game numbers and positions
-  // The broker's message_size_limit (docs/HALL.md): the longest record a board sends
-  // (net/records.py RECORD_MAX) is well below it.
+  // The broker's message_size_limit (docs/HALL.md): the longest message a board sends of
+  // a record (net/records.py PART_MAX) is well below it. The pages read no `part`: a
+  // long record's parts are for the archive.
   const MAX_MESSAGE = 65536;
   const BALLS = [1, 3, 5];
 

@@ -14,7 +14,8 @@ ROOT holds hall.json (the board's settings) and the journal. Commands, in order:
   idle MS       run the loop for MS real ms, no keys
   cut           a power cut: the application restarts from the journal
   state         print "STATE <state json>"
-  stats         print "STATS connects sent published errors too_long"
+  stats         print "STATS connects sent published errors parts" (parts: of long
+                records, acknowledged)
   flight        print "FLIGHT n": the most messages in flight at once during settle
   desk          print "DESK offers refused errors mode offer-id" (the desk's offers)
   names         print "NAMES" and the panel's names (UTF-8, | between)
@@ -24,6 +25,11 @@ ROOT holds hall.json (the board's settings) and the journal. Commands, in order:
   wait-offer MS run until the panel shows an offer (at most MS real ms); prints
                 "OFFER id" or "NO OFFER"
   until PATH MS run the loop until the file PATH exists (at most MS real ms)
+  parts K MS    run until K parts of long records are acknowledged (at most MS real
+                ms); prints "PARTS n", the parts acknowledged then
+  hold PATH MS  wait until the file PATH exists (at most MS real ms) with the loop
+                stopped: nothing is sent or read meanwhile (a board that hangs)
+  set-names A|B the players' names (| between), as the set-up menu saves them
   say WORD      print WORD (a mark the test waits for)
 Prints "SETTLED" or "UNSETTLED" after settle; "T key <ms>" with a real-time stamp
 when a key line is done (the latency test).
@@ -122,6 +128,19 @@ def main(argv):
             path = args[i]
             table.run_real(int(args[i + 1]), lambda: exists(path))
             i += 2
+        elif cmd == "parts":
+            k = int(args[i])
+            table.run_real(int(args[i + 1]), lambda: hall.parts >= k)
+            print("PARTS", hall.parts)
+            i += 2
+        elif cmd == "hold":
+            end = time.ticks_add(time.ticks_ms(), int(args[i + 1]))
+            while not exists(args[i]) and time.ticks_diff(end, time.ticks_ms()) > 0:
+                time.sleep_ms(20)
+            i += 2
+        elif cmd == "set-names":
+            table.panel.set_names(args[i].split("|"))
+            i += 1
         elif cmd == "say":
             print(args[i])
             i += 1
@@ -129,7 +148,7 @@ def main(argv):
             print("FLIGHT", most[0])
         elif cmd == "stats":
             print("STATS", hall.connects, hall.sent, hall.published, hall.errors,
-                  hall.too_long)
+                  hall.parts)
         else:
             print("unknown command", cmd)
             sys.exit(2)

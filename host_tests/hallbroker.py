@@ -112,11 +112,12 @@ class Broker:
             return ""
 
 
-def table(tmp_path, broker, hall, name, *commands, record=None):
+def table(tmp_path, broker, hall, name, *commands, record=None, ack=None):
     """A table on the host MicroPython (host_tests/hall_table.py) with its own flash
     folder and hall.json for `broker`; `commands` script it; `record`: a game record
-    (JSON Lines) the board's journal starts with (tools/journal.py). Returns the
-    process."""
+    (JSON Lines) the board's journal starts with (tools/journal.py); `ack`: the
+    board's hall.ack (what the broker acknowledged before, docs/HALL.md). Returns
+    the process."""
     import json
     from mpy import FAKES, FIRMWARE, MICROPYTHON
     root = tmp_path / name
@@ -124,6 +125,8 @@ def table(tmp_path, broker, hall, name, *commands, record=None):
     if record is not None:
         subprocess.run([sys.executable, os.path.join(TOOLS, "journal.py"), "to-binary",
                         str(record), str(root / "journal.bin")], check=True)
+    if ack is not None:
+        (root / "hall.ack").write_text(ack)
     (root / "hall.json").write_text(json.dumps({
         "broker": "127.0.0.1", "port": broker.port, "hall": hall, "table": name,
         "user": name, "password": PASSWORD}))

@@ -499,18 +499,18 @@ def long_game(limit):
     return ['{"players": 2}'] + lines, size
 
 
-def test_the_longest_record_a_board_sends_goes_through_and_a_longer_one_is_held(
-        tmp_path):
-    """A finished game whose record is just within net/records.py RECORD_MAX (the
-    longest a board sends) reaches the broker, a subscriber and the archive whole;
-    one just over it is not sent at all (the broker's limit is above RECORD_MAX, so
-    nothing a board sends is dropped after its PUBACK), the board counts it and
-    still delivers every action."""
-    from net.records import RECORD_MAX
-    assert RECORD_MAX < hallbroker.MESSAGE_LIMIT
-    fits, fits_size = long_game(RECORD_MAX)
-    over, over_size = long_game(RECORD_MAX + 300)
-    assert RECORD_MAX - 150 < fits_size <= RECORD_MAX < over_size
+def test_a_record_within_one_message_goes_whole_and_a_longer_one_in_parts(tmp_path):
+    """A finished game whose record is just within net/records.py PART_MAX (the
+    longest message a board sends) reaches the broker, a subscriber and the archive
+    whole on `game`; one just over it goes in two parts on `part` (each within
+    PART_MAX, far below the broker's limit, so nothing a board sends is dropped
+    after its PUBACK), which the archive joins; the board delivers every action of
+    both."""
+    from net.records import PART_MAX
+    assert PART_MAX < hallbroker.MESSAGE_LIMIT
+    fits, fits_size = long_game(PART_MAX)
+    over, over_size = long_game(PART_MAX + 300)
+    assert PART_MAX - 150 < fits_size <= PART_MAX < over_size
     (tmp_path / "fits.jsonl").write_text("\n".join(fits) + "\n")
     (tmp_path / "over.jsonl").write_text("\n".join(over) + "\n")
     broker = start_broker(tmp_path, ["e1", "e2"])
@@ -522,26 +522,32 @@ def test_the_longest_record_a_board_sends_goes_through_and_a_longer_one_is_held(
                        record=tmp_path / (name_file + ".jsonl"))
                  for name, name_file in (("e1", "fits"), ("e2", "over"))]
         outs = [finish(p) for p in procs]
-        stop_archive(arch, db, 1, 20)
+        stop_archive(arch, db, 2, 20)
         got = reader.stop()
     finally:
         broker.stop()
     for lines in outs:
         assert lines[0] == "SETTLED", lines
     stats = [line.split()[1:] for lines in outs for line in lines if line.startswith("STATS")]
-    assert [s[-1] for s in stats] == ["0", "1"]             # too_long: e2's record
+    assert [s[-1] for s in stats] == ["0", "2"]             # parts: e2's record
     records = {t.split("/")[2]: p for t, p, r in got if t.endswith("/game")}
     assert sorted(records) == ["e1"]
     assert len(records["e1"].encode()) == fits_size
     assert records["e1"].splitlines()[2:] == fits[1:]
-    assert [g["table"] for g in archived(db)] == ["e1"]
-    assert archived(db)[0]["record"] == records["e1"]
+    parts = [p for t, p, r in got if t.endswith("/e2/part")]
+    assert [p.split("\n", 1)[0].split()[4] for p in parts] == ["1/2", "2/2"]
+    assert all(len(p.encode()) <= PART_MAX for p in parts)
+    whole = "".join(p.split("\n", 1)[1] for p in parts)
+    assert len(whole.encode()) == over_size and whole.splitlines()[2:] == over[1:]
+    stored = {g["table"]: g["record"] for g in archived(db)}
+    assert stored == {"e1": records["e1"], "e2": whole}
     actions = {}
     for t, p, r in got:
         if t.endswith("/action"):
             m = json.loads(p)
             actions.setdefault(t.split("/")[2], set()).add(m["pos"])
-    assert actions["e2"] == set(range(1, len(over)))        # every action of e2 sent
+    assert actions["e1"] == set(range(1, len(fits)))
+    assert actions["e2"] == set(range(1, len(over)))
 
 
 def test_the_docs_show_the_broker_file_the_tests_run():

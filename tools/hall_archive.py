@@ -8,13 +8,17 @@
         [--night YYYY-MM-DD] [--hall NAME] [--out FILE]
     python3 tools/hall_archive.py --db FILE --night-games [--format csv|jsonl] [...]
 
-Subscribes to cowboy/<hall>/+/game with QoS 1 in a persistent session (clean
-session off), so games finished while the archive was away are delivered when it
-comes back, and on every (re)connect gets each table's retained record too: a
-table's retained record is only its last game, the session's queue holds the rest.
-Each message is a whole record (docs/HALL.md); it is replayed through the rules
-core (tools/record.py) and stored with its final state, once per table and game
-number: a record sent again is ignored, a longer one (a game finished again after
+Subscribes to cowboy/<hall>/+/game and cowboy/<hall>/+/part with QoS 1 in a
+persistent session (clean session off), so games finished while the archive was
+away are delivered when it comes back, and on every (re)connect gets each table's
+retained record too: a table's retained record is only its last game, the
+session's queue holds the rest. A `game` message is a whole record (docs/HALL.md);
+a record longer than a board's message comes in `part` messages, each naming its
+game, its index, the count and the record (actions, names, bytes): the parts are
+kept in the database until every part of that one record has come, then joined
+(one incomplete record per table; a part of another record of the table replaces
+it). A record is replayed through the rules core (tools/record.py) and stored with
+its final state, once per table and game number: a record sent again is ignored, a longer one (a game finished again after
 an undo) replaces the shorter, and so does one of as many actions with other
 players' names (a correction on the board). A message is acknowledged to the broker only once it
 is stored and committed (paho-mqtt, manual acknowledgement): an archive stopped
@@ -35,9 +39,11 @@ database, not this tool's archive, locked by another program past SQLite's 5 s) 
 an --export or --out that cannot be written: exit status 2 and one line saying
 which. Listening makes the archive when it is missing, and says so. Ctrl-C stops
 it: exit status 130, one line. A message that is not a game
-record as a board sends it (a topic whose hall or table is not a board's name, a
-first line other than "# game G" with G from 1 to 2**30 - 1 in plain digits, more
-than 65,536 bytes, not UTF-8, a record the rules core refuses) is reported, left
+record or part as a board sends it (a topic whose hall or table is not a board's
+name, a first line other than "# game G" with G from 1 to 2**30 - 1 in plain
+digits, more than 65,536 bytes, not UTF-8, a record the rules core refuses; a part
+over 4,096 bytes, with a first line other than a part's, whose numbers do not fit
+together, or whose parts joined are not the record they name) is reported, left
 out and acknowledged. A record that cannot be stored (the database locked or the
 disk full): reported, not acknowledged, exit status 1 (the broker keeps it).
 """
@@ -56,7 +62,9 @@ import toolpaths
 toolpaths.add("../firmware")
 
 import record  # noqa: E402
+from app.playernames import fingerprint  # noqa: E402
 from app.stats import Stats  # noqa: E402
+from net.records import BODY_MAX, PART_MAX  # noqa: E402
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -65,12 +73,28 @@ CREATE TABLE IF NOT EXISTS games (
     record TEXT NOT NULL, state TEXT NOT NULL, results TEXT NOT NULL,
     PRIMARY KEY (hall, tbl, game))
 """
+# The parts come of a long record, one record per table at a time: every row of a
+# table names the same record (game, actions, names, count, size).
+PARTS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS parts (
+    hall TEXT NOT NULL, tbl TEXT NOT NULL, game INTEGER NOT NULL,
+    actions INTEGER NOT NULL, names INTEGER NOT NULL, count INTEGER NOT NULL,
+    size INTEGER NOT NULL, part INTEGER NOT NULL, body BLOB NOT NULL,
+    PRIMARY KEY (hall, tbl, part))
+"""
 
 
 NAME = re.compile(r"[a-vyz0-9-]{1,12}\Z")       # views/hallui.py NAME_CHARS, MAX_NAME
 FIRST_LINE = re.compile(r"# game ([1-9][0-9]{0,9})\Z")
+PART_LINE = re.compile(r"# game ([1-9][0-9]{0,9}) part ([1-9][0-9]{0,9})/([1-9][0-9]{0,9}) "
+                       r"actions (0|[1-9][0-9]{0,9}) names (0|[1-9][0-9]{0,7}) "
+                       r"bytes ([1-9][0-9]{0,9})\n")      # (net/records.py part_line)
 MAX_NUMBER = 2 ** 30 - 1
+MAX_NAMES = 2 ** 26 - 1     # a names' fingerprint (app/playernames.py)
 MAX_MESSAGE = 65536         # the broker's message_size_limit (docs/HALL.md)
+MAX_RECORD = 2 ** 26        # the longest record joined from parts (64 MiB: above any
+                            # game a board's flash holds, 4 bytes an action)
+MAX_INCOMPLETE = 2 ** 26    # the parts of incomplete records kept at once (bytes)
 
 
 class ArchiveError(Exception):
@@ -295,6 +319,7 @@ class Archive:
             if create:
                 self.db = sqlite3.connect(path)
                 self.db.execute(SCHEMA)
+                self.db.execute(PARTS_SCHEMA)
                 self.db.commit()
             else:
                 uri = pathlib.Path(os.path.abspath(path)).as_uri() + "?mode=ro"
@@ -303,7 +328,7 @@ class Archive:
         except sqlite3.Error as e:
             raise ArchiveError(db_error(e))
 
-    def add(self, hall, table, text, now=None):
+    def add(self, hall, table, text, now=None, commit=True):
         """Store one record message; returns "new", "same", "longer" or "names"
         (the same actions, the players' names corrected: the game keeps its night
         and the time it was received)."""
@@ -327,8 +352,81 @@ class Archive:
         self.db.execute("INSERT OR REPLACE INTO games VALUES (?,?,?,?,?,?,?,?,?)",
                         (hall, table, number, night, received,
                          actions, text, state, json.dumps(results)))
-        self.db.commit()
+        if commit:
+            self.db.commit()
         return how
+
+    def has(self, hall, table, number, actions, names):
+        """Whether the archive holds game `number` of the table with more actions, or
+        with as many and names of this fingerprint: a record it would not replace."""
+        row = self.db.execute("SELECT actions, state FROM games WHERE hall=? AND tbl=? AND "
+                              "game=?", (hall, table, number)).fetchone()
+        return row is not None and (row[0] > actions or row[0] == actions and fingerprint(
+            json.loads(row[1]).get("names")) == names)
+
+    def add_part(self, hall, table, tag, k, body, now=None):
+        """Keep part k (bytes `body`, its lines) of the long record `tag` (game,
+        actions, names' fingerprint, count of parts, bytes) of a table; when the last
+        missing part came, store the record the parts make (add()) and forget them,
+        in one transaction. Returns "part K/N" while parts are missing, add()'s
+        outcome once stored, "same" for a part of a record the archive already has.
+        A part of another record replaces the parts kept of the table; the parts
+        of incomplete records of all tables together are kept to MAX_INCOMPLETE
+        bytes (the other tables' oldest dropped first). ArchiveError: the parts do
+        not make the record they name (they are dropped)."""
+        number, actions, names, count, size = tag
+        if self.has(hall, table, number, actions, names):
+            return "same"
+        db = self.db
+        kept = db.execute("SELECT DISTINCT game, actions, names, count, size FROM parts "
+                          "WHERE hall=? AND tbl=?", (hall, table)).fetchall()
+        if kept and kept != [tuple(tag)]:
+            db.execute("DELETE FROM parts WHERE hall=? AND tbl=?", (hall, table))
+        db.execute("INSERT OR IGNORE INTO parts VALUES (?,?,?,?,?,?,?,?,?)",
+                   (hall, table, number, actions, names, count, size, k, body))
+        have, held = db.execute("SELECT COUNT(*), SUM(LENGTH(body)) FROM parts WHERE hall=? "
+                                "AND tbl=?", (hall, table)).fetchone()
+        try:
+            if held > size or have == count and held != size:
+                raise ArchiveError("parts of game %d: %d bytes, their first lines say %d"
+                                   % (number, held, size))
+            if have < count:
+                self._trim(hall, table)
+                db.commit()
+                return "part %d/%d" % (k, count)
+            text = b"".join(r[0] for r in db.execute(
+                "SELECT body FROM parts WHERE hall=? AND tbl=? ORDER BY part",
+                (hall, table))).decode("utf-8")
+            got, n, state, _ = parse_record(text)
+            if (got, n, fingerprint(json.loads(state).get("names"))) != (number, actions, names):
+                raise ArchiveError("parts of game %d: the record joined is game %d of %d "
+                                   "actions, other names" % (number, got, n))
+        except sqlite3.Error:
+            raise
+        except Exception as e:      # refused for good: the parts go
+            db.execute("DELETE FROM parts WHERE hall=? AND tbl=?", (hall, table))
+            db.commit()
+            if isinstance(e, UnicodeError):
+                raise ArchiveError("parts of game %d: not UTF-8 joined" % number)
+            if isinstance(e, ArchiveError):
+                raise
+            raise ArchiveError("%s: %s" % (type(e).__name__, e))
+        db.execute("DELETE FROM parts WHERE hall=? AND tbl=?", (hall, table))
+        how = self.add(hall, table, text, now, commit=False)
+        db.commit()
+        return how
+
+    def _trim(self, hall, table):
+        """The parts of incomplete records to MAX_INCOMPLETE bytes: other tables'
+        records dropped, the one whose first kept part came first, first."""
+        db = self.db
+        while db.execute("SELECT COALESCE(SUM(LENGTH(body)), 0) FROM parts").fetchone()[0] \
+                > MAX_INCOMPLETE:
+            row = db.execute("SELECT hall, tbl FROM parts WHERE NOT (hall=? AND tbl=?) "
+                             "ORDER BY rowid LIMIT 1", (hall, table)).fetchone()
+            if row is None:
+                return
+            db.execute("DELETE FROM parts WHERE hall=? AND tbl=?", row)
 
     def rows(self):
         return self.db.execute("SELECT hall, tbl, game, night, received, record, state, "
@@ -372,30 +470,70 @@ class Archive:
 
 
 def table_of(topic):
-    """(hall, table) of a topic cowboy/<hall>/<table>/game whose names a board can
-    have; ArchiveError otherwise."""
+    """(hall, table, kind) of a topic cowboy/<hall>/<table>/game or .../part whose
+    names a board can have; ArchiveError otherwise."""
     parts = topic.split("/")
-    if len(parts) != 4 or parts[0] != "cowboy" or parts[3] != "game" or \
+    if len(parts) != 4 or parts[0] != "cowboy" or parts[3] not in ("game", "part") or \
             not NAME.match(parts[1]) or not NAME.match(parts[2]):
-        raise ArchiveError("not cowboy/<hall>/<table>/game with a board's names")
-    return parts[1], parts[2]
+        raise ArchiveError("not cowboy/<hall>/<table>/game or part with a board's names")
+    return parts[1], parts[2], parts[3]
+
+
+def read_part(payload):
+    """(tag, k, body) of a part message: tag (game, actions, names, count, size),
+    the part's number k, its lines (bytes); ArchiveError when no board sends it."""
+    if len(payload) > PART_MAX:
+        raise ArchiveError("a part of %d bytes, more than %d" % (len(payload), PART_MAX))
+    try:
+        payload.decode("utf-8")
+    except UnicodeError:
+        raise ArchiveError("not UTF-8")
+    end = payload.find(b"\n") + 1
+    m = PART_LINE.match(payload[:end].decode("utf-8"))
+    if m is None:
+        raise ArchiveError("line 1: not '# game G part K/N actions A names F bytes S': %s"
+                           % ascii(payload[:min(end or 60, 60)].decode("utf-8", "replace")))
+    number, k, count, actions, names, size = [int(x) for x in m.groups()]
+    body = payload[end:]
+    if max(number, k, count, actions, size) > MAX_NUMBER or names > MAX_NAMES:
+        raise ArchiveError("line 1: a number out of range")
+    if not (2 <= count <= size and k <= count and PART_MAX < size <= count * BODY_MAX):
+        raise ArchiveError("line 1: part %d of %d, %d bytes: not the parts of a long record"
+                           % (k, count, size))
+    if size > MAX_RECORD:
+        raise ArchiveError("a record of %d bytes, more than %d" % (size, MAX_RECORD))
+    if not body.endswith(b"\n") or len(body) > BODY_MAX:
+        raise ArchiveError("part %d: not whole lines of at most %d bytes" % (k, BODY_MAX))
+    if (k == 1) != body.startswith(b"# game %d\n" % number):
+        raise ArchiveError("part %d: %s '# game %d'" % (k, "does not begin with" if k == 1
+                                                        else "begins with", number))
+    return (number, actions, names, count, size), k, body
 
 
 class StoreError(Exception):
     """The database could not take a record: it is not acknowledged."""
 
 
+STORED = ("new", "longer", "names")       # what receive() says when it stored a game
+
+
 def receive(archive, topic, payload):
-    """Store one message; its outcome ("new", "same", "longer", "names"), or ArchiveError
-    for a message that is not a board's record, StoreError when storing failed."""
-    hall, table = table_of(topic)
-    if len(payload) > MAX_MESSAGE:
-        raise ArchiveError("%d bytes, more than %d" % (len(payload), MAX_MESSAGE))
+    """Store one message; its outcome ("new", "same", "longer", "names"; "part K/N"
+    for a part kept), or ArchiveError for a message that is not a board's record or
+    part, StoreError when storing failed."""
+    hall, table, kind = table_of(topic)
+    if kind == "part":
+        tag, k, body = read_part(payload)
+    else:
+        if len(payload) > MAX_MESSAGE:
+            raise ArchiveError("%d bytes, more than %d" % (len(payload), MAX_MESSAGE))
+        try:
+            text = payload.decode("utf-8")
+        except UnicodeError:
+            raise ArchiveError("not UTF-8")
     try:
-        text = payload.decode("utf-8")
-    except UnicodeError:
-        raise ArchiveError("not UTF-8")
-    try:
+        if kind == "part":
+            return archive.add_part(hall, table, tag, k, body)
         return archive.add(hall, table, text)
     except sqlite3.Error as e:
         try:
@@ -414,7 +552,7 @@ def listen(archive, opts, out):
     exit status: 0, or 1 when a record could not be stored."""
     import threading
     import paho.mqtt.client as mqtt
-    topic = "cowboy/%s/+/game" % opts["hall"]
+    topics = [("cowboy/%s/+/%s" % (opts["hall"], kind), 1) for kind in ("game", "part")]
     state = {"seen": 0, "status": 0}
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=opts["client_id"],
                          clean_session=False, protocol=mqtt.MQTTv311, manual_ack=True)
@@ -433,7 +571,7 @@ def listen(archive, opts, out):
             return
         say("connected to %s:%d (session %s)" % (opts["broker"], opts["port"],
                                                  "kept" if flags.session_present else "new"))
-        c.subscribe(topic, qos=1)       # the retained records come again with it
+        c.subscribe(topics)             # the retained records come again with it
 
     def on_message(c, userdata, msg):
         where = ascii(msg.topic[:80])
@@ -449,10 +587,10 @@ def listen(archive, opts, out):
             return
         else:
             say("%s: %s" % (where, what))
-            if what != "same":
+            if what in STORED:
                 state["seen"] += 1
         c.ack(msg.mid, msg.qos)         # stored and committed (or refused for good)
-        if what not in (None, "same"):
+        if what in STORED:
             hall = msg.topic.split("/")[1]
             try:
                 c.publish(STANDINGS_TOPIC % hall, standings_message(archive, hall), qos=1,

@@ -1,6 +1,6 @@
 """Hall mode: one table's game published to an MQTT broker (docs/HALL.md).
 
-Topics under `cowboy/<hall>/<table>/`: state, action, game, status (docs/HALL.md, "Topics"). The
+Topics under `cowboy/<hall>/<table>/`: state, action, game, part, status (docs/HALL.md, "Topics"). The
 scoreboard loop hands over ints only: `after_action(pos, op)` after the journal stored an action,
 and `poll(now)` when the loop is idle, which runs the asyncio client (net/mqtt.py) for one step,
 so nothing waits for the network. What is sent is read from the journal, from the position the
@@ -54,7 +54,7 @@ class Hall:
         self.sent = 0               # action messages acknowledged by the broker
         self.published = 0          # messages handed to the client (all topics)
         self.errors = 0
-        self.too_long = 0           # finished games whose record exceeds records.RECORD_MAX
+        self.parts = 0              # parts of long records acknowledged by the broker
         self.latest = 0             # the last position after_action() reported
         self._next_poll = 0
         self._quiet = False         # the client waits for the network: poll less often
@@ -62,7 +62,9 @@ class Hall:
         self._state_sent = None     # the state text last published
         self._state_due = True
         self._cache = None          # (game, [ops]) of an archived game being resent
-        self._flight = []           # [packet id, kind, game, n, sent at] in send order
+        self._record = None         # records.Record: the finished game's record being sent
+        self._busy = False          # its lines are being measured: step again soon
+        self._flight = []           # [packet id, kind, game, n, sent at, names, part] in order
         self._sg = self._sp = 0     # the send cursor (_next), from the acknowledged
         self._srec = (0, 0, 0)      # position at each connect; with the names' fingerprint
         g0 = 1
@@ -74,12 +76,13 @@ class Hall:
         except OSError:
             pass
         self._g0 = g0
-        (self.ack_game, self.ack_pos, self.record_game, self.record_n,
-         self.record_names) = self._load_ack()
+        # the acknowledged position, the last record acknowledged whole, and the parts
+        # of a long record acknowledged so far (game, actions, names, parts: 0 none)
+        (self.ack_game, self.ack_pos, self.record_game, self.record_n, self.record_names,
+         self.part_game, self.part_n, self.part_names, self.part_k) = self._load_ack()
         if self.ack_game == 0 or self.ack_game > self.current_game():
             self.ack_game, self.ack_pos = self.current_game(), 0
-        self._ack_saved = (self.ack_game, self.ack_pos, self.record_game, self.record_n,
-                           self.record_names)
+        self._ack_saved = self._ack_values()
         self._ack_saved_at = ticks_ms()
         self.desk = offers.Desk(root, app.panel)    # the desk's offers
         if self.desk.settled_game == self.current_game():
@@ -200,24 +203,34 @@ class Hall:
         return PN.header_names(self.app.panel.names, self.game.players)
 
     def _load_ack(self):
+        """hall.ack's numbers: 4 (older firmware: no names' fingerprint), 5, or 9
+        while a long record is partly acknowledged."""
         try:
             f = open(self.root + ACK_FILE)
             words = f.read().split()
             f.close()
-            fp = int(words[4]) if len(words) > 4 else 0
-            return int(words[0]), int(words[1]), int(words[2]), int(words[3]), fp
-        except (OSError, ValueError, IndexError):
-            return 0, 0, 0, 0, 0
+            v = [int(w) for w in words[:9]]
+            if len(v) < 4:
+                raise ValueError
+            while len(v) < 9:
+                v.append(0)
+            return v
+        except (OSError, ValueError):
+            return [0] * 9
+
+    def _ack_values(self):
+        return (self.ack_game, self.ack_pos, self.record_game, self.record_n,
+                self.record_names, self.part_game, self.part_n, self.part_names, self.part_k)
 
     def _save_ack(self, force=False):
         now = ticks_ms()
-        v = (self.ack_game, self.ack_pos, self.record_game, self.record_n,
-             self.record_names)
+        v = self._ack_values()
         if v == self._ack_saved or not force and ticks_diff(now, self._ack_saved_at) < ACK_SAVE_MS:
             return
         try:
             hallsettings.replace(self.root + ACK_FILE, self.root + ACK_FILE + ".tmp",
-                     "%d %d %d %d %d\n" % v)
+                                 "%d %d %d %d %d %d %d %d %d\n" % v if self.part_k
+                                 else "%d %d %d %d %d\n" % v[:5])
         except OSError:
             self.errors += 1
             return
@@ -254,27 +267,12 @@ class Hall:
         self._cache = (g,) + res
         return res
 
-    def _current_ops(self, n):
-        """Record values of the current game's first n records (one read of the file)."""
-        j = self.journal
-        ops = []
-        k = min(n, j._base)
-        if k:
-            f = open(j.path, "rb")
-            f.seek(JF.HEADER_SIZE)
-            b = f.read(JF.RECORD_SIZE * k)
-            f.close()
-            for i in range(0, len(b) - JF.RECORD_SIZE + 1, JF.RECORD_SIZE):
-                ops.append(b[i] << 16 | b[i + 1] << 8 | b[i + 2])
-        for i in range(len(ops), n):
-            ops.append(self._current_op(i))
-        return ops
-
     def _next(self):
         """What to publish next, from the send cursor (_sg, _sp: the game and the
         actions of it handed to the client; _srec: the record handed over last):
-        (topic suffix, payload, qos, retain, kind, game, n) or None; kind "a" action n
-        of the game, "g" its finished record of n actions, "s" the state."""
+        (topic suffix, payload, qos, retain, kind, game, n, names' fingerprint, part) or
+        None; kind "a" action n of the game, "g" its finished record of n actions (the
+        whole, or its last part), "p" a part of it before the last, "s" the state."""
         while True:
             g = self._sg
             cur = self.current_game()
@@ -286,19 +284,17 @@ class Hall:
                     PN.archived(self.root, J.GAMES, g, header[0])
                 if ops is not None and done and header is not None \
                         and self._srec != (g, len(ops), PN.fingerprint(names)):
-                    item = self._record_item(g, header[0], header[1], header[2], ops,
-                                             names)
-                    if item is not None:
-                        return item
+                    return self._record_item(g, len(ops), names, header, ops)
                 self._sg = g + 1            # this game is done with (or gone)
                 self._sp = 0
                 self._cache = None
+                self._record = None
                 continue
             if self._state_due or self._state_sent is None:
                 text = T.state_json(self.game, self._game_names())
                 self._state_due = False
                 if text != self._state_sent:
-                    return ("state", text, 0, True, "s", g, 0, 0)
+                    return ("state", text, 0, True, "s", g, 0, 0, 0)
             if self._sp < self.journal.records:
                 return self._action(g, self._sp + 1, self._current_op(self._sp))
             n = self.journal.records
@@ -310,26 +306,46 @@ class Hall:
                 h = JF.read_header(head, JF.HEADER_SIZE)
                 if h < 0:
                     h = self.game.players << 4 | self.game.opener
-                return self._record_item(g, h >> 4, h & 15, JF.header_rules(head),
-                                         self._current_ops(n), names)
+                return self._record_item(g, n, names, (h >> 4, h & 15, JF.header_rules(head)))
+            self._record = None
             return None
 
-    def _record_item(self, g, players, opener, rules, ops, names=None):
-        """The `game` message of a finished game, or None when it is longer than
-        records.RECORD_MAX: then it is counted in too_long and taken as sent (acknowledged
-        once everything before it is), and the game's actions are all there is."""
-        payload = records.record_bytes(g, players, opener, rules, ops, names=names)
+    def _record_item(self, g, n, names, header, ops=None):
+        """The next message of finished game g's record (n actions, the header's
+        `names`, header (players, opener, rules), `ops` the list of an archived game's
+        record values; None: the current game's, read from the journal as needed):
+        the whole record on `game` when it fits one message, else its next part on
+        `part` (records.Record), the parts the broker acknowledged of this very
+        record skipped. None while the record's lines are measured, a part's worth
+        each client step."""
         fp = PN.fingerprint(names)
-        if payload is None:
-            self.too_long += 1
-            self._srec = (g, len(ops), fp)
-            self._flight.append([0, "g", g, len(ops), ticks_ms(), fp])
+        r = self._record
+        if r is None or r.key() != (g, n, fp) or (
+                r.ops is not ops if ops is not None else type(r.ops) is list):
+            # (a new game moves the one being sent from the journal into games/)
+            if ops is None:
+                ops = records.CurrentOps(self.journal, n)
+            skip = self.part_k if (self.part_game, self.part_n, self.part_names) == (g, n, fp) \
+                else 0
+            r = self._record = records.Record(g, header[0], header[1], header[2], ops, names,
+                                              fp, skip)
+        if not r.measured:
+            r.measure()
+            self._busy = True
             return None
-        return ("game", payload, 1, True, "g", g, len(ops), fp)
+        k = r.next
+        payload = r.message()
+        if r.done():
+            self._record = None         # (its record values go with it)
+        if payload is None:
+            return None
+        if r.count == 1:
+            return ("game", payload, 1, True, "g", g, n, fp, 0)
+        return ("part", payload, 1, False, "g" if k == r.count else "p", g, n, fp, k)
 
     def _action(self, g, pos, op):
         return ("action", '{"game": %d, "pos": %d, "action": %s}' % (g, pos, T.op_json(op)),
-                1, False, "a", g, pos, 0)
+                1, False, "a", g, pos, 0, 0)
 
     def _take_acks(self):
         """Acknowledged messages off the front of the flight, in order; the
@@ -339,17 +355,23 @@ class Hall:
         c = self._c
         moved = record = False
         while f and (f[0][0] == 0 or c.acked(f[0][0])):
-            pid, kind, g, n, t, fp = f.pop(0)
+            pid, kind, g, n, t, fp, k = f.pop(0)
             moved = True
             if kind == "a":
                 self.sent += 1
+                continue
+            record = True               # (hall.ack written at once: a long record
+            if k:                       # resumes after its last acknowledged part)
+                self.parts += 1
+            if kind == "p":
+                self.part_game, self.part_n, self.part_names, self.part_k = g, n, fp, k
             else:
                 self.record_game, self.record_n, self.record_names = g, n, fp
-                record = True
+                self.part_game = self.part_n = self.part_names = self.part_k = 0
         if not moved and f:
             return
         if f:
-            pid, kind, g, n, t, fp = f[0]
+            pid, kind, g, n, t, fp, k = f[0]
             pos = n - 1 if kind == "a" else n
         else:
             g, pos = self._sg, self._sp
@@ -424,6 +446,7 @@ class Hall:
         self._state_due = True
         self._sg, self._sp = self.ack_game, self.ack_pos      # resend what is not
         self._srec = (self.record_game, self.record_n, self.record_names)  # acknowledged
+        self._record = None         # a long record: from the part after the acknowledged
         if not await self._publish("status", "online", 1, True, prefix):
             return True
         desk = self.desk
@@ -454,11 +477,13 @@ class Hall:
             item = self._next()
             if item is None:
                 self._save_ack()
-                self._quiet = not f     # nothing to send or to await: steps further apart
+                # nothing to send or to await: steps further apart
+                self._quiet = not f and not self._busy
+                self._busy = False
                 await mqtt.yield_now()
                 continue
             self._quiet = False
-            topic, payload, qos, retain, kind, g, n, fp = item
+            topic, payload, qos, retain, kind, g, n, fp, k = item
             self.published += 1
             try:
                 pid = await c.publish(prefix + topic, payload, qos, retain)
@@ -469,10 +494,10 @@ class Hall:
             if kind == "s":
                 self._state_sent = payload
             else:
-                f.append([pid, kind, g, n, ticks_ms(), fp])
+                f.append([pid, kind, g, n, ticks_ms(), fp, k])
                 if kind == "a":
                     self._sp = n
-                else:
+                elif kind == "g":           # the record whole, or its last part
                     self._srec = (g, n, fp)
             await mqtt.yield_now()                  # one message per client step
         return True
