@@ -203,6 +203,10 @@ def test_hall_mode_on_the_pico_w(build, tmp_path):
     arch = archive(broker, db)
     desk = Desk(broker, os.path.join(folder, "%s-hall.jsonl" % build))
     desk.start()
+    statuses = []                   # the table's status messages as they come
+    watch = hallbroker.client(broker, "hall", on_message=lambda c, u, m: statuses.append(
+        m.payload.decode()))
+    watch.subscribe("cowboy/%s/%s/status" % (HALL, TABLE), qos=1)
     try:
         with uartlink.Link(("127.0.0.1", broker.port)) as link:
             r = P.run(p.steps, app, folder, P.PICO_W, i2c, tm, timeout=1500,
@@ -213,6 +217,8 @@ def test_hall_mode_on_the_pico_w(build, tmp_path):
         while time.monotonic() < end and not archived(db):
             time.sleep(0.5)
     finally:
+        watch.disconnect()
+        watch.loop_stop()
         desk.stop = True
         arch.terminate()
         arch.communicate(timeout=30)
@@ -245,7 +251,10 @@ def test_hall_mode_on_the_pico_w(build, tmp_path):
     topic = "cowboy/%s/%s/" % (HALL, TABLE)
     assert json.loads(state[topic + "state"]) == json.loads(out[0])
     assert json.loads(state[topic + "answer"]) == {"id": OFFER["id"], "answer": "accepted"}
-    assert state[topic + "status"] == "online"
+    # online on each connection; the last will once the board went (the power cut,
+    # the end of the run)
+    assert statuses.count("online") >= 2 and statuses[-1] == "offline", statuses
+    assert state[topic + "status"] == "offline"
 
     # no press lost: the offered game holds every stroke pressed in it
     kinds = [B.record_kind(a) for a in records]
