@@ -298,7 +298,8 @@ class Hall:
             if self._sp < self.journal.records:
                 return self._action(g, self._sp + 1, self._current_op(self._sp))
             n = self.journal.records
-            names = self._game_names()
+            # (the names only for a finished game: this runs at every quiet step)
+            names = self._game_names() if self.game.winner >= 0 else None
             if self.game.winner >= 0 and self._srec != (g, n, PN.fingerprint(names)):
                 # the header as the journal wrote it: game.opener names the taker
                 # after a "take", who did not play the opening stroke
