@@ -210,3 +210,33 @@ def test_due_names_the_moment_a_settling_key_will_be_accepted():
     pins[1].drive(1)                          # released inside the lockout
     b.poll(now[0])
     assert b.due() == 1000 + Buttons.confirm_ms + Buttons.lockout_ms
+
+
+def test_active_while_a_key_is_down_settling_or_locked_out():
+    """Buttons.active(): the loop starts no hall step while a key's event may be a few
+    ms away: an edge not yet taken, a key settling, held down, or in its lockout."""
+    from input.buttons import Buttons
+    now = [1000]
+    pins = [Pin(30 + i, Pin.IN, Pin.PULL_UP) for i in range(2)]
+    ring = EventRing(8)
+    b = Buttons(pins, ring, clock=lambda: now[0])
+    b.poll(now[0])
+    assert not b.active()
+    pins[0].drive(0)                          # pressed: the edge waits for poll()
+    assert b.active()
+    for t in range(1001, 1000 + Buttons.confirm_ms + 1):
+        now[0] = t
+        b.poll(t)
+        assert b.active()                     # settling, then down
+    assert ring.get() >> 8 == E.PRESS
+    now[0] = 1500
+    b.poll(now[0])
+    assert b.active()                         # held down
+    pins[0].drive(1)                          # released at 1500
+    for t in range(1501, 1500 + Buttons.confirm_ms + Buttons.lockout_ms):
+        now[0] = t
+        b.poll(t)
+        assert b.active(), t                  # settling, then its lockout
+    now[0] = 1500 + Buttons.confirm_ms + Buttons.lockout_ms + 1
+    b.poll(now[0])
+    assert not b.active()

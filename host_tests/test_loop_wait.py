@@ -204,3 +204,41 @@ def test_run_collects_the_start_up_garbage_once_nothing_waits(tmp_path):
     idle, passes, resumed = calls[0]
     assert idle and passes >= 1 and resumed is not None
     assert collected[:2] == [0, 1]          # collected before the report and after it
+
+
+class CountingNet:
+    """Stands in for net/hall.py: counts the loop's client steps."""
+
+    def __init__(self):
+        self.polls = []
+
+    def poll(self, now):
+        self.polls.append(now)
+
+
+def test_no_hall_step_starts_while_a_key_is_down_or_settling():
+    """A hall step takes milliseconds on the chip and cannot be cut short: the
+    loop starts none from a key's edge until its release's lockout has ended."""
+    now = [0]
+    app = make_app(now)
+    app.net = net = CountingNet()
+
+    def run(ms):
+        for _ in range(ms):
+            now[0] += 1
+            app.step(now[0])
+
+    run(5)
+    assert net.polls                              # idle: the hall steps
+    key = Pin(config.PANEL["3"])                  # a ball: acts on its release
+    key.drive(0)
+    pressed = now[0]
+    run(200)                                      # settling, then held
+    key.drive(1)
+    released = now[0]
+    run(200)
+    during = [t for t in net.polls if pressed < t <= released]
+    assert during == []
+    lockout = released + app.inputs.buttons.confirm_ms + app.inputs.buttons.lockout_ms
+    after = [t for t in net.polls if t > released]
+    assert after and min(after) >= lockout, (after[:3], lockout)

@@ -168,8 +168,10 @@ class App:
             inputs.encoders.poll(now)
         if self.watchdog is not None:
             self.watchdog.feed()
-        if self.net is not None and self.idle():
-            self.net.poll(now)            # network work only when nothing else waits
+        if self.net is not None and self.idle() and not inputs.buttons.active():
+            # network work only when nothing else waits and no key is down: a
+            # client step takes some 5 ms on the RP2040 and cannot be cut short
+            self.net.poll(now)
         self.passes += 1
 
     def idle(self):

@@ -43,6 +43,7 @@ class Buttons:
         self._flip = 1 if active == 0 else 0
         self._raw = bytearray(n)        # last known level, 1 = pressed
         self._state = bytearray(n)      # debounced, 1 = pressed
+        self._none = bytearray(n)       # _state with no key pressed
         self._flags = bytearray(n)
         self._since = array("i", bytes(4 * n))    # when _raw last changed
         self._locked = array("i", bytes(4 * n))   # when the lockout began
@@ -57,6 +58,11 @@ class Buttons:
         self.capturing = False
         if clock is not None:
             self._capture(clock)
+
+    def active(self):
+        """True while a key is down, settling or in its lockout: its next event
+        may be a few ms away (work that cannot be cut short waits for it)."""
+        return self._pending != 0 or self._state != self._none or self._er != self._ew
 
     def down(self, i):
         """Debounced state of key i (True while pressed)."""

@@ -24,7 +24,7 @@ from views import hallui as HU
 ACK_FILE = "hall.ack"
 ACK_SAVE_MS = 30000
 POLL_MS = 1             # at most one client step per this many ms of loop time,
-QUIET_POLL_MS = 20      # or this many while nothing is to be sent or acknowledged
+QUIET_POLL_MS = 200     # or this many while nothing is to be sent or acknowledged
 RETRY_MIN_MS = 250      # reconnect back-off: first wait, then doubled
 RETRY_MAX_MS = 4000
 KEEPALIVE_S = 10
