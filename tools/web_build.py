@@ -29,7 +29,7 @@ RUNTIME = ("micropython.mjs", "micropython.wasm")
 # Firmware modules the page must not import: they need the Pico (machine, rp2,
 # the watchdog) or only start the device.
 DEVICE_ONLY = ("boot.py", "main.py", "factory.py", "input/pio_quadrature.py",
-               "app/watchdog.py", "draw/blit_viper.py", "chips/tm1637_sio.py",
+               "watchdog.py", "draw/blit_viper.py", "chips/tm1637_sio.py",
                "chips/max7219_viper.py", "chips/i2c_viper.py",
                "draw/segments_viper.py", "fastimport.py")
 FAKES = ("fakepins.py", "fakebuses.py", "fakedisplays.py")

@@ -35,7 +35,17 @@ pytestmark = pytest.mark.skipif(WHY is not None, reason=WHY or "")
 HALL, TABLE = "club", "t01"
 DATA = os.path.join(P.ROOT, "host_tests", "data")
 GAME2 = os.path.join(DATA, "game2.keys")
-OFFER = {"id": "w-2", "players": 2, "opener": 1, "names": ["Ann", "Bea"], "rules": []}
+# the desk's offers, each sent when the run's log shows its mark: one offer, then the
+# same id with other names (an accent, an emoji: a JSON surrogate pair) while it is
+# on the displays, which replaces it; after OK, before the first stroke, the next
+# offer, which waits for the accepted game's end
+FIRST = {"id": "w-2", "players": 2, "opener": 1, "names": ["Ann", "Bea"], "rules": []}
+OFFER = dict(FIRST, names=["Zo\u00eb", "\U0001f3b1 Ben"])
+EARLY = {"id": "w-3", "players": 2, "opener": 2, "names": ["Cleo", "Dan"], "rules": []}
+SENDS = [("desk:offer", FIRST), ("desk:change", OFFER), ("desk:early", EARLY)]
+ANSWERS = [{"id": "w-2", "answer": "seen", "waits": "operator"},
+           {"id": "w-2", "answer": "accepted"},
+           {"id": "w-3", "answer": "seen", "waits": "game"}]
 FULL = os.environ.get("PICO_HALL") == "all"
 BUILDS = B.BUILDS if FULL else ("tm1637", "oled8")
 STROKES = 100 if FULL else 0    # actions on the board before the heap is read (0: as played)
@@ -87,10 +97,14 @@ def plan(build, pins, encoder):
     p.step(wait_ms=B.END_WAIT_MS)                # the game's statistics
     p.step(emulator={"mark": "desk:offer"})      # the desk sends the next game now
     p.step(wait_ms=2500)                         # it comes and shows
+    p.step(emulator={"mark": "desk:change"})     # the same id, other names
+    p.step(wait_ms=2500)
     p.step(emulator={"mark": "offer-shown"})
     p.press("OK", "key", None, "accept the offer")
     p.step(wait_ms=3000)
     p.step(emulator={"mark": "offer-taken"})
+    p.step(emulator={"mark": "desk:early"})      # the next game, before the first stroke
+    p.step(wait_ms=2500)
     p.measured("3", None, "compose: the 3 ball")
     p.measured("C2", None, "compose: carom off two balls")
     p.measured("OK", "shot", "scoring stroke 3+C2+OK")
@@ -129,24 +143,26 @@ def board_boot(app):
 
 
 class Desk(threading.Thread):
-    """Sends OFFER (retained, as the desk page does) when the run's log shows the
-    mark desk:offer."""
+    """Sends the offers of SENDS (retained, as the desk page does) as the run's log
+    shows their marks."""
 
     def __init__(self, broker, log):
         super().__init__(daemon=True)
-        self.broker, self.log, self.sent, self.stop = broker, log, None, False
+        self.broker, self.log, self.sent, self.stop = broker, log, [], False
 
     def run(self):
-        while not self.stop and self.sent is None:
+        while not self.stop and len(self.sent) < len(SENDS):
+            mark, offer = SENDS[len(self.sent)]
             try:
                 with open(self.log) as f:
-                    if '"desk:offer"' in f.read():
+                    if '"%s"' % mark in f.read():
                         c = hallbroker.client(self.broker, "desk")
                         c.publish("cowboy-desk/%s/%s/offer" % (HALL, TABLE),
-                                  json.dumps(OFFER), qos=1, retain=True).wait_for_publish(5)
+                                  json.dumps(offer), qos=1, retain=True).wait_for_publish(5)
                         c.disconnect()
                         c.loop_stop()
-                        self.sent = time.monotonic()
+                        self.sent.append(mark)
+                        continue
             except OSError:
                 pass
             time.sleep(0.1)
@@ -207,10 +223,11 @@ def test_hall_mode_on_the_pico_w(build, tmp_path):
     arch = archive(broker, db)
     desk = Desk(broker, os.path.join(folder, "%s-hall.jsonl" % build))
     desk.start()
-    statuses = []                   # the table's status messages as they come
-    watch = hallbroker.client(broker, "hall", on_message=lambda c, u, m: statuses.append(
-        m.payload.decode()))
-    watch.subscribe("cowboy/%s/%s/status" % (HALL, TABLE), qos=1)
+    seen = {"status": [], "answer": []}     # the table's messages on these as they come
+    watch = hallbroker.client(broker, "hall", on_message=lambda c, u, m: seen[
+        m.topic.rsplit("/", 1)[1]].append(m.payload.decode()))
+    watch.subscribe([("cowboy/%s/%s/status" % (HALL, TABLE), 1),
+                     ("cowboy/%s/%s/answer" % (HALL, TABLE), 1)])
     try:
         with uartlink.Link(("127.0.0.1", broker.port)) as link:
             r = P.run(p.steps, app, folder, P.PICO_W, i2c, tm, timeout=1500,
@@ -235,7 +252,7 @@ def test_hall_mode_on_the_pico_w(build, tmp_path):
     repl = serial.split("HEAP ", 1)[1] if "HEAP " in serial else ""
     assert r.summary["passed"], r.summary.get("error")
     assert "Traceback" not in play and "Error" not in play, play[-2000:]
-    assert desk.sent is not None and opened >= 2       # a connection before and after the cut
+    assert len(desk.sent) == len(SENDS) and opened >= 2  # a connection before and after the cut
 
     # the archive: game2 once, as the host hall tests expect it
     games = archived(db)
@@ -254,9 +271,18 @@ def test_hall_mode_on_the_pico_w(build, tmp_path):
     _, out = record.replay([json.dumps(header)] + list(records))
     topic = "cowboy/%s/%s/" % (HALL, TABLE)
     assert json.loads(state[topic + "state"]) == json.loads(out[0])
-    assert json.loads(state[topic + "answer"]) == {"id": OFFER["id"], "answer": "accepted"}
+    # the answers: the offer seen (its change seen again, the same), accepted with OK,
+    # the early one waiting for the accepted game's end (each said again on a connect)
+    answers = []
+    for a in seen["answer"]:
+        a = json.loads(a)
+        if not answers or answers[-1] != a:
+            answers.append(a)
+    assert answers == ANSWERS, answers
+    assert json.loads(state[topic + "answer"]) == ANSWERS[-1]
     # online on each connection; the last will once the board went (the power cut,
     # the end of the run)
+    statuses = seen["status"]
     assert statuses.count("online") >= 2 and statuses[-1] == "offline", statuses
     assert state[topic + "status"] == "offline"
 
@@ -275,9 +301,11 @@ def test_hall_mode_on_the_pico_w(build, tmp_path):
         else:
             assert pics and all(not x.strip() if isinstance(x, str) else not any(x)
                                 for x in pics), (d + 1, pics)
-    if build.startswith("oled"):
-        pics = P.held(board[0], taken, taken + 2400, ms=100)
-        assert any(P.says(build, x, "ANN") for x in pics), pics
+    if build.startswith("oled"):                # the changed offer's names, then the game's
+        pics = P.held(board[0], shown - 1500, shown, ms=100)
+        assert any(P.says(build, x, "BEN") for x in pics), pics
+        pics = P.held(board[1], taken, taken + 2400, ms=100)
+        assert any(P.says(build, x, "BEN") for x in pics), pics
 
     # the keys' answers with hall mode on: every measured key answered; their times are
     # kept, not held to the bounds, which hall mode misses today (docs/PERFORMANCE.md,
