@@ -309,7 +309,7 @@ def test_hall_mode_on_the_pico_w(build, tmp_path):
 
     # the keys' answers with hall mode on: every measured key answered; their times are
     # kept, not held to the bounds, which hall mode misses today (docs/PERFORMANCE.md,
-    # "Hall mode on the Pico W": 12-17 ms on tm1637 against 8)
+    # "Hall mode on the Pico W": 13-19 ms on tm1637 against 8)
     res = B.analyse({"build": build, "scenario": "hall", "dir": folder}, P.EMU, pins)
     answered = [k for k in res["keys"] if k["kind"] == "latency"]
     assert len(answered) == 9 and all(k["estimate_ms"] is not None for k in answered), answered
