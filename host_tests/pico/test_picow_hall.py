@@ -5,13 +5,15 @@ the Wi-Fi join and asyncio.open_connection, nothing else).
 
 One run per build: boot, connect; game2.keys played on the panel pins (the game of
 the host hall tests), the power cut in the middle of it; the rest of the game; the
-desk's offer, shown on the offered game's displays and accepted with OK; the keys'
-answers measured in the offered game with the hall publishing; the heap at the REPL. Then
-the archive holds game2 as the host tests expect it, the broker the board's own
-state and the answer `accepted`, and the journal every press.
+desk's offer, shown on the offered game's displays, changed by the desk (other
+names under the same id) and accepted with OK; the next offer, sent before the
+accepted game's first stroke, waiting; the keys' answers measured in the offered
+game with the hall publishing; the heap at the REPL. Then the archive holds game2 as
+the host tests expect it, the broker the board's own state, the desk the table's
+answers in order, and the journal every press.
 
 `make test-pico` runs the lightest build and the largest (tm1637, oled8: a hall run
-is some 40 emulated seconds, three minutes of wall time); `make bench-pico-hall`
+is some 45 emulated seconds, two to three minutes of wall time); `make bench-pico-hall`
 runs every build with MISS strokes up to 100 (PICO_HALL=all), the heap's figures
 of docs/PERFORMANCE.md."""
 import json
