@@ -637,13 +637,27 @@ def test_the_pages_login_cannot_take_over_a_table_or_the_archive(tmp_path):
     assert [(g["table"], g["game"]) for g in games] == [("h1", 1), ("h1", 2)], aout + aerr
 
 
+def archive_killed_while_storing(broker, db):
+    """The archive started while another writer holds the database, killed while
+    it waits to store what it received: nothing stored (nor acknowledged)."""
+    import sqlite3
+    lock = sqlite3.connect(str(db))
+    lock.execute("BEGIN IMMEDIATE")          # readers may, writers wait
+    arch = archive(broker, db, 0, 30)
+    time.sleep(2.5)                     # connected, a message received, its INSERT
+    arch.kill()                         # waiting for the lock (5 s at most)
+    arch.communicate(timeout=10)
+    lock.rollback()
+    lock.close()
+    assert archived(db) == []
+
+
 def test_an_archive_stopped_while_storing_gets_the_game_again(tmp_path):
     """Two games finish while the archive is away (the broker's retained record is
     only the second). The archive comes back and is killed while it stores the
     first (the database held locked by another writer): nothing may have been
     acknowledged, so on its next start it stores both, from its session's queue
     and the retained record."""
-    import sqlite3
     broker = start_broker(tmp_path, ["k1"])
     db = tmp_path / "hall.db"
     # game2 without its last UNDO and REDO: each game's record is published once
@@ -658,15 +672,7 @@ def test_an_archive_stopped_while_storing_gets_the_game_again(tmp_path):
                            str(tmp_path / "first.keys"), "settle", "20000", "play",
                            str(tmp_path / "next.keys"), "settle", "20000"))
         assert out == ["SETTLED", "SETTLED"]
-        lock = sqlite3.connect(str(db))
-        lock.execute("BEGIN IMMEDIATE")          # readers may, writers wait
-        arch = archive(broker, db, 0, 30)
-        time.sleep(2.5)                     # connected, a record received, its INSERT
-        arch.kill()                         # waiting for the lock (5 s at most)
-        arch.communicate(timeout=10)
-        lock.rollback()
-        lock.close()
-        assert archived(db) == []
+        archive_killed_while_storing(broker, db)
         arch = archive(broker, db, 0, 20)
         end = time.monotonic() + 15
         while time.monotonic() < end and len(archived(db)) < 2:

@@ -17,8 +17,8 @@ import pytest
 import fakemqtt
 from mpy import MICROPYTHON, TOOLS
 import hallbroker
-from test_hall import HALL, Reader, archive, archived, finish, replayed, start_broker, \
-    stop_archive
+from test_hall import HALL, Reader, archive, archive_killed_while_storing, archived, finish, \
+    replayed, start_broker, stop_archive
 
 pytestmark = pytest.mark.skipif(not os.path.exists(MICROPYTHON) or hallbroker.mosquitto() is None,
                                 reason="needs the host micropython and mosquitto")
@@ -191,15 +191,7 @@ def test_the_broker_killed_mid_send_and_the_archive_away_and_killed_mid_store(tm
         go.write_text("")
         out = finish(proc)
         assert "SETTLED" in out, out
-        lock = sqlite3.connect(str(db))
-        lock.execute("BEGIN IMMEDIATE")          # readers may, writers wait
-        arch = archive(broker, db, 0, 30)
-        time.sleep(2.5)                     # connected, a part received, its INSERT
-        arch.kill()                         # waiting for the lock (5 s at most)
-        arch.communicate(timeout=10)
-        lock.rollback()
-        lock.close()
-        assert archived(db) == []
+        archive_killed_while_storing(broker, db)
         arch = archive(broker, db, 1, 30)
         aout, aerr = arch.communicate(timeout=60)
     finally:
