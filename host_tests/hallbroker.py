@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 
+import debian
 from mpy import ROOT
 
 TOOLS = os.path.join(ROOT, "tools")
@@ -24,14 +25,11 @@ MESSAGE_LIMIT = 65536      # the broker's message_size_limit, hall.js MAX_MESSAG
 
 def mosquitto():
     """Path of the mosquitto binary, installing the package if needed."""
-    path = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-    if os.path.exists(path):
-        return path
-    if os.geteuid() == 0:
-        subprocess.run("apt-get update -qq && DEBIAN_FRONTEND=noninteractive "
-                       "apt-get install -y -qq mosquitto", shell=True, check=True,
-                       capture_output=True)
-    return path if os.path.exists(path) else None
+    path = "/usr/sbin/mosquitto"
+    found = shutil.which("mosquitto")
+    if found:
+        return found
+    return path if debian.install(["mosquitto"], lambda: os.path.exists(path)) else None
 
 
 def free_port():

@@ -41,6 +41,7 @@ PY = sys.executable
 sys.path.insert(0, TOOLS)
 sys.path.insert(0, os.path.join(HERE, "fakes"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
+import debian  # noqa: E402
 from fakedisplays import read_oled  # noqa: E402
 
 
@@ -53,15 +54,15 @@ def _lock(name):
     return f
 
 
-def _apt(packages):
-    if os.geteuid() != 0:
-        pytest.fail("missing %s: install with `sudo apt-get install %s`"
-                    % (" ".join(packages), " ".join(packages)))
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    subprocess.run(["apt-get", "update", "-q"], check=True, env=env,
-                   stdout=subprocess.DEVNULL)
-    subprocess.run(["apt-get", "install", "-y", "-q"] + packages,
-                   check=True, env=env, stdout=subprocess.DEVNULL)
+def _web_tools_missing():
+    missing = []
+    if not os.path.exists(CHROMIUM):
+        missing.append("chromium")
+    if shutil.which("node") is None:
+        missing.append("nodejs")
+    if shutil.which("npm") is None:
+        missing.append("npm")
+    return missing
 
 
 def _npm_ready():
@@ -75,15 +76,10 @@ def _npm_ready():
 
 def ensure_tools():
     with _lock(".web-setup.lock"):
-        missing = []
-        if not os.path.exists(CHROMIUM):
-            missing.append("chromium")
-        if shutil.which("node") is None:
-            missing.append("nodejs")
-        if shutil.which("npm") is None:
-            missing.append("npm")
-        if missing:
-            _apt(missing)
+        missing = _web_tools_missing()
+        if missing and not debian.install(missing, lambda: not _web_tools_missing()):
+            pytest.fail("missing %s: install with `sudo apt-get install %s`"
+                        % (" ".join(missing), " ".join(missing)))
         if not _npm_ready():
             subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=ROOT, check=True,
                            stdout=subprocess.DEVNULL)
