@@ -126,6 +126,9 @@ class Board:
         pwm = self.tones if config.BUZZER is not None else None
         self.app = loop.make(key_pin, buses, dpin, build=self.build, pwm=pwm,
                              root=root, settings=settings)
+        # the page's buzzer and displays are JavaScript objects, whose calls
+        # allocate: no heap lock here (app/loop.py)
+        self.app.locked = False
         self.keys = {}
         for name in config.PANEL:
             self.keys[name] = config.PANEL[name]

@@ -16,6 +16,18 @@ from app.panel import Panel
 
 from ticks import ticks_diff
 
+try:                                    # MicroPython: the hot path runs with the heap locked
+    from micropython import heap_lock, heap_unlock
+    LOCKS = True
+except ImportError:                     # CPython (the simulator, the tools): nothing to lock
+    LOCKS = False
+
+    def heap_lock() -> int:
+        return 0
+
+    def heap_unlock() -> int:
+        return 0
+
 
 class App:
     """One scoreboard: `game`, `panel`, `inputs` (input.build.Input), `screens`
@@ -47,6 +59,11 @@ class App:
         self.net = None            # hall publisher (net/hall.py, Pico W): after_action, poll
         self.shown_at = None       # when the wiring check was drawn, if before start()
         self.resumed_at = None     # run(): when the journal was read back (ms clock)
+        # Under MicroPython the keys' work and the display passes run with the heap
+        # locked (docs/PERFORMANCE.md, "Frames on the heap"): a function's frame then
+        # goes on the C stack instead of the heap, and an allocation is an error.
+        self.locked = LOCKS
+        self.lock_errors = 0       # MemoryErrors under the lock (then it is off)
 
     def start(self, now):
         """Show the wiring check at once (each display its player number), then
@@ -90,8 +107,15 @@ class App:
         seen = False
         answering = journal is not None and journal.pending and \
             screens is not None and screens.busy
+        locked = self.locked
         if not answering:
-            inputs.buttons.poll(now)
+            if locked:
+                heap_lock()
+            try:
+                inputs.buttons.poll(now)
+            finally:
+                if locked:
+                    heap_unlock()
             acted = False
             if journal is None or not journal.pending:
                 ring = inputs.ring
@@ -99,7 +123,16 @@ class App:
                 while ev:
                     seen = True
                     self.event_at = now
-                    panel.event(ev, ring.time)
+                    # a stroke, an undo, a redo: locked; the menus and the desk's
+                    # offers make their objects, and are not
+                    if locked and panel.mode == U.MODE_GAME:
+                        heap_lock()
+                        try:
+                            panel.event(ev, ring.time)
+                        finally:
+                            heap_unlock()
+                    else:
+                        panel.event(ev, ring.time)
                     if journal is not None and journal.pending:
                         acted = True
                         break             # shown first, stored next, then the next event
@@ -122,7 +155,24 @@ class App:
                 self.frame_at = now
                 # (answering: nothing could change the game or the panel since
                 # the last update, which the screens then need not look for)
-                screens.update(self.game, panel, now, answering)
+                if locked:
+                    heap_lock()
+                    try:
+                        screens.update(self.game, panel, now, answering)
+                    except MemoryError:
+                        # a display path allocated after all: the lock is off from
+                        # now on (slower passes, not a lost game) and the displays
+                        # are drawn again without it
+                        heap_unlock()
+                        self.locked = False
+                        self.lock_errors += 1
+                        screens.wake(now)
+                        screens.update(self.game, panel, now)
+                    finally:
+                        if self.locked:
+                            heap_unlock()
+                else:
+                    screens.update(self.game, panel, now, answering)
             busy = screens.busy
         if self.buzzer is not None:
             self.buzzer.update(now)       # after the displays: a beep can wait 1 ms

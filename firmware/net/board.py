@@ -17,7 +17,9 @@ def start(app, network, root="/"):
     wlan.active(True)
     wlan.connect(s["ssid"], s.get("wifi_password", ""))
     from net import hall
-    h = hall.attach(app, root)
+    from views import seat
+    seat.hall()                 # the offer's and the hall items' views, loaded now: a
+    h = hall.attach(app, root)  # display pass runs with the heap locked (app/loop.py)
     if h is not None:
         h.wlan = wlan               # "no Wi-Fi" in the set-up menu
     return h
