@@ -17,9 +17,21 @@ def start(app, network, root="/"):
     wlan.active(True)
     wlan.connect(s["ssid"], s.get("wifi_password", ""))
     from net import hall
-    from views import seat
-    seat.hall()                 # the offer's and the hall items' views, loaded now: a
-    h = hall.attach(app, root)  # display pass runs with the heap locked (app/loop.py)
+    _load_now()
+    h = hall.attach(app, root)
     if h is not None:
         h.wlan = wlan               # "no Wi-Fi" in the set-up menu
     return h
+
+
+def _load_now():
+    """What hall mode would load later, loaded now beside the rest: the offer's and
+    the hall items' views (a display pass runs with the heap locked, app/loop.py),
+    the names' folding and asyncio's wait_for (a module loaded mid-game lands in
+    the middle of the free heap and splits its largest block, docs/PERFORMANCE.md)."""
+    import asyncio
+    from draw import fold
+    from views import seat
+    seat.hall()
+    fold.prepare()
+    _ = asyncio.wait_for        # (MicroPython loads asyncio/funcs.py on first use)
