@@ -29,16 +29,21 @@ class HT16K33(SevenSegment):
         self.i2c = i2c
         self.addr = addr
         self.rows = ROWS4 if digits == 4 else ROWS8
-        self.ram = bytearray(16)
+        # The RAM write as it goes on the wire: frame[1 + a] is RAM byte a, and the
+        # address command goes just before the first byte sent. One writeto(), no
+        # writeto_mem(): MicroPython's hardware I2C joins the address and the data
+        # in a buffer from the heap (extmod/machine_i2c.c).
+        self.frame = bytearray(17)
         self._cmd = bytearray(1)
-        mv = memoryview(self.ram)
-        # One view per span of digits: views[i * digits + j - 1] covers digits i..j-1.
+        mv = memoryview(self.frame)
+        # One view per span of digits: views[i * digits + j - 1] covers digits i..j-1
+        # with the byte before them (an odd RAM byte, unused: 0) for the command.
         self._views = []
         for i in range(digits):
             for j in range(1, digits + 1):
                 lo = 2 * self.rows[i]
                 hi = 2 * self.rows[j - 1] + 1
-                self._views.append(mv[lo:hi] if j > i else None)
+                self._views.append(mv[lo:hi + 1] if j > i else None)
 
     def _send(self, c):
         self._cmd[0] = c
@@ -49,22 +54,28 @@ class HT16K33(SevenSegment):
         digits are in RAM before the display goes on, and a periodic refresh of
         a lit display never blanks it."""
         self._send(HT16K33_SYSTEM | 1)
-        ram = self.ram
-        for i in range(16):
-            ram[i] = 0
+        frame = self.frame
+        for i in range(17):
+            frame[i] = 0
+        frame[0] = HT16K33_RAM
         for k in range(self.digits):
-            ram[2 * self.rows[k]] = self.seg[k]
-        self.i2c.writeto_mem(self.addr, HT16K33_RAM, ram)
+            frame[1 + 2 * self.rows[k]] = self.seg[k]
+        self.i2c.writeto(self.addr, frame)
         self._send(HT16K33_DISPLAY | 1)
 
     def _write(self, i, j):
-        ram = self.ram
+        frame = self.frame
         seg = self.seg
         rows = self.rows
         for k in range(i, j):
-            ram[2 * rows[k]] = seg[k]
-        self.i2c.writeto_mem(self.addr, HT16K33_RAM | (2 * rows[i]),
-                             self._views[i * self.digits + j - 1])
+            frame[1 + 2 * rows[k]] = seg[k]
+        lo = 2 * rows[i]
+        frame[lo] = HT16K33_RAM | lo         # the command in the unused byte before
+        try:
+            self.i2c.writeto(self.addr, self._views[i * self.digits + j - 1])
+        finally:
+            if lo:
+                frame[lo] = 0
 
     def _changes(self):
         """SevenSegment._changes with the changed digits found and marked sent

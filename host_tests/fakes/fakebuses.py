@@ -220,7 +220,11 @@ class CountingI2C:
         return 1
 
     def writeto_mem(self, addr, memaddr, buf, addrsize=8):
-        self.bytes += 2 + len(buf)
+        # MicroPython's hardware I2C joins the address and the data in a buffer from
+        # the heap (extmod/machine_i2c.c, mp_machine_i2c_transfer_adaptor): so does
+        # this one, and a driver that uses it fails the heap-locked tests
+        joined = bytearray(1 + len(buf))
+        self.bytes += 1 + len(joined)
         self.writes += 1
 
 
