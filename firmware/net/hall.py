@@ -8,6 +8,7 @@ broker acknowledged (`hall.ack`), so an outage or a reboot loses nothing (docs/H
 network stays out of the way"). Past 500 lines on purpose: one connection's life (publish in
 order, resend, rename, answer the desk) is one loop over one set of positions.
 """
+import gc
 import os
 import sys
 
@@ -30,6 +31,7 @@ RETRY_MAX_MS = 4000
 KEEPALIVE_S = 10
 WINDOW = 8              # QoS 1 messages in flight (sent, PUBACK not yet in)
 ACK_TIMEOUT_MS = 5000   # the oldest message in flight unacknowledged this long: reconnect
+GC_EVERY = 16384        # bytes of the client's garbage between two collections (_collect)
 
 _MPY = sys.implementation.name == "micropython"
 
@@ -57,6 +59,7 @@ class Hall:
         self.parts = 0              # parts of long records acknowledged by the broker
         self.latest = 0             # the last position after_action() reported
         self._next_poll = 0
+        self._gc_floor = 0          # free heap below which _collect() collects (0: not set)
         self._quiet = False         # the client waits for the network: poll less often
         self._now = False           # poll at the next chance (_wake)
         self._state_sent = None     # the state text last published
@@ -116,6 +119,23 @@ class Hall:
         if self._task is None:
             self._task = self._create(self._run())
         self._step()
+        if _MPY:
+            self._collect()
+
+    def _collect(self):
+        """Collect the client's garbage once it reaches GC_EVERY bytes, after a step
+        (the loop is idle then and no key is down). Objects made later then fill the
+        gaps at the bottom of the heap and its largest free block stays whole; left
+        to MicroPython, the collection came when the heap was full, after long-lived
+        objects had been made all over the free part (docs/PERFORMANCE.md, "Hall mode
+        on the Pico W")."""
+        free = gc.mem_free()
+        if self._gc_floor and free >= self._gc_floor:
+            return
+        if self._gc_floor:
+            gc.collect()
+            free = gc.mem_free()
+        self._gc_floor = free - GC_EVERY
 
     def close(self):
         """Stop publishing and drop the connection (as a power cut would)."""

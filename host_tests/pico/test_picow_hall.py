@@ -29,7 +29,6 @@ import picoboard as P
 import bench_pico as B
 import hallbroker
 import uartlink
-from net import records
 
 WHY = P.ready() or (None if hallbroker.mosquitto() else "needs mosquitto")
 pytestmark = pytest.mark.skipif(WHY is not None, reason=WHY or "")
@@ -56,10 +55,9 @@ HOLD_MS = 1000            # a long press (input/buttons.py long_ms and a margin)
 CUT_AT = 35               # game2's key line after which the power is cut (a stroke's last)
 KEEPALIVE_S = 600
 HEAP_FREE = 32 * 1024     # the Pico W's bound in hall mode (docs/PERFORMANCE.md)
-# the largest free block: twice the largest buffer hall mode makes (a record's part,
-# net/records.py); the goal is 16 KB, which the board misses after some strokes
-# today (docs/PERFORMANCE.md, "Hall mode on the Pico W")
-HEAP_BLOCK = 2 * records.PART_MAX
+# the largest free block: the goal of docs/PERFORMANCE.md, four times the largest buffer
+# hall mode makes (a record's part, net/records.py)
+HEAP_BLOCK = 16 * 1024
 
 
 def script(path):
