@@ -32,6 +32,13 @@ def mosquitto():
     return path if debian.install(["mosquitto"], lambda: os.path.exists(path)) else None
 
 
+def ctrl_c_stops():
+    """A Popen preexec_fn: the child takes Ctrl-C (SIGINT) as a person's terminal gives
+    it, however the suite was started. A background job starts with SIGINT ignored,
+    and Python then keeps it ignored: a tool the test stops with SIGINT never stops."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def free_port():
     s = socket.socket()
     s.bind(("127.0.0.1", 0))

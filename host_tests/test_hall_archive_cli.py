@@ -142,7 +142,8 @@ def test_listening_says_it_makes_a_new_archive(tmp_path):
 def test_ctrl_c_stops_the_listener_cleanly(db):
     proc = subprocess.Popen([sys.executable, TOOL, "--db", db, "--port",
                              str(hallbroker.free_port())],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=hallbroker.ctrl_c_stops)
     time.sleep(1.5)                     # trying a broker that is not there
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=20)
