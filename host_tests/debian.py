@@ -1,11 +1,21 @@
 """Debian packages the tests need, installed when missing (as root, as on a clean CI
-machine). One lock for every caller: pytest's workers collect at the same time, and two
-apt-get runs at once fail on dpkg's lock."""
+machine), and the lock files that keep pytest's workers' set-ups apart. One lock for
+every apt-get: pytest's workers collect at the same time, and two apt-get runs at
+once fail on dpkg's lock."""
 import fcntl
 import os
 import subprocess
 
 from mpy import ROOT
+
+
+def build_lock(name):
+    """An open file build/<name> held with an exclusive lock (released when closed):
+    one set-up at a time across pytest's workers."""
+    os.makedirs(os.path.join(ROOT, "build"), exist_ok=True)
+    f = open(os.path.join(ROOT, "build", name), "w")
+    fcntl.flock(f, fcntl.LOCK_EX)
+    return f
 
 
 def install(packages, present):
@@ -15,9 +25,7 @@ def install(packages, present):
         return True
     if not hasattr(os, "geteuid") or os.geteuid() != 0:
         return False
-    os.makedirs(os.path.join(ROOT, "build"), exist_ok=True)
-    with open(os.path.join(ROOT, "build", ".apt.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with build_lock(".apt.lock"):
         if not present():
             env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
             subprocess.run(["apt-get", "update", "-qq"], check=True, env=env,

@@ -23,6 +23,7 @@ import urllib.parse
 import pytest
 
 from mpy import MICROPYTHON, ROOT
+import debian
 import hallbroker
 import test_web
 
@@ -54,7 +55,7 @@ def ensure_tools():
     test_web.ensure_tools()                 # chromium, node, npm, playwright-core
     stamp = os.path.join(HALL_DIR, "node_modules", ".package-lock.json")
     bundle = os.path.join(HALL_DIR, "node_modules", "mqtt", "dist", "mqtt.min.js")
-    with test_web._lock(".hall-setup.lock"):
+    with debian.build_lock(".hall-setup.lock"):
         lock = os.path.join(HALL_DIR, "package-lock.json")
         if not (os.path.exists(stamp) and os.path.getmtime(stamp) >= os.path.getmtime(lock)
                 and os.path.exists(bundle)):

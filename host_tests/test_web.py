@@ -46,14 +46,6 @@ from fakedisplays import read_oled  # noqa: E402
 
 
 # ---- set-up: chromium, node, the npm packages ------------------------------------------
-def _lock(name):
-    import fcntl
-    os.makedirs(os.path.join(ROOT, "build"), exist_ok=True)
-    f = open(os.path.join(ROOT, "build", name), "w")
-    fcntl.flock(f, fcntl.LOCK_EX)
-    return f
-
-
 def _web_tools_missing():
     missing = []
     if not os.path.exists(CHROMIUM):
@@ -75,7 +67,7 @@ def _npm_ready():
 
 
 def ensure_tools():
-    with _lock(".web-setup.lock"):
+    with debian.build_lock(".web-setup.lock"):
         missing = _web_tools_missing()
         if missing and not debian.install(missing, lambda: not _web_tools_missing()):
             pytest.fail("missing %s: install with `sudo apt-get install %s`"
