@@ -111,7 +111,8 @@ def test_a_club_night(tmp_path):
                              "--db", str(db), "--port", str(broker.port), "--user", "archive",
                              "--password", hallbroker.PASSWORD, "--hall", HALL,
                              "--games", "7", "--seconds", "120"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=hallbroker.one_night())
     desk = Desk(broker)
     procs = {}
     try:

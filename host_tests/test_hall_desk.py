@@ -150,7 +150,8 @@ def test_the_desk_sends_games_and_the_hall_shows_the_standings(tmp_path):
                              "--db", str(db), "--port", str(broker.port), "--user", "archive",
                              "--password", hallbroker.PASSWORD, "--hall", HALL,
                              "--games", "2", "--seconds", "60"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=hallbroker.one_night())
     procs = {}
     probe = None
     try:

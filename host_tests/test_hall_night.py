@@ -182,6 +182,7 @@ def test_a_club_night_from_the_commands_of_the_docs(tmp_path):
             .replace("PASSWORD", logins["archive"])
         archive = P.Lines(subprocess.Popen(shlex.split(archive_cmd), cwd=ROOT, text=True,
                                            preexec_fn=hallbroker.ctrl_c_stops,
+                                           env=hallbroker.one_night(),
                                            stdout=subprocess.PIPE, stderr=subprocess.PIPE))
         procs.append(archive.proc)
         archive.wait_for(lambda s: s.startswith("connected to"), 30)

@@ -379,7 +379,8 @@ def test_a_round_robin_from_the_desk(tmp_path):
                              "--db", str(db), "--port", str(broker.port), "--user", "archive",
                              "--password", hallbroker.PASSWORD, "--hall", HALL,
                              "--games", "15", "--seconds", "150"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=hallbroker.one_night())
     desk = Desk(broker)
     procs, outs, threads, errors = {}, {}, [], []
     t0 = time.monotonic()
