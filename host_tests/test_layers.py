@@ -1,7 +1,8 @@
 """The firmware's rooms and layers (docs/ARCHITECTURE.md, "Rooms and layers"): every
 import, at the top of a module or inside a function, points to the module's own layer
 or one below; no import circle; the rules core imports nothing of the project; no room
-holds more than about a third of the firmware; a module past 500 lines says why."""
+holds more than about a third of the firmware; a module past 500 lines is one of LONG's,
+each with its reason."""
 import ast
 import os
 
@@ -20,7 +21,17 @@ LAYERS = (
     ("net",),                            # hall mode
     ("factory", "main", "boot"),         # the program assembled
 )
-LONG = 500
+# The modules allowed past 500 lines, and why each is one module.
+LONG = {
+    "cowboy.game": "the rules' decisions, the state and its history share one set of fields, "
+                   "read on the hot path without calls between modules",
+    "app.panel": "what a key means depends on the mode, the stroke and the menu together: "
+                 "one state machine over one set of fields",
+    "app.journal": "resume, append, fold and archive work on the same two open files and "
+                   "their counters",
+    "net.hall": "one connection's life (publish in order, resend, rename, answer the desk) "
+                "is one loop over one set of positions",
+}
 
 
 def modules(top=FIRMWARE):
@@ -117,13 +128,13 @@ def test_no_room_holds_more_than_about_a_third_of_the_firmware():
     assert {r: n for r, n in lines.items() if n > total * 0.34} == {}
 
 
-def test_a_module_past_500_lines_says_why_at_its_top():
+def test_a_module_past_500_lines_is_one_of_those_allowed():
+    mods = modules()
     long = {}
-    for name, path in modules().items():
+    for name, path in mods.items():
         with open(path) as f:
-            text = f.read()
-        if len(text.splitlines()) > LONG:
-            doc = ast.get_docstring(ast.parse(text)) or ""
-            if "past 500 lines" not in doc.lower():
-                long[name] = len(text.splitlines())
-    assert long == {}
+            n = len(f.read().splitlines())
+        if n > 500 and name not in LONG:
+            long[name] = n
+    assert long == {}, "past 500 lines: split it, or add it to LONG with the reason"
+    assert sorted(set(LONG) - set(mods)) == []          # each entry names a module

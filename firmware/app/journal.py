@@ -5,8 +5,8 @@ the header, so a torn, stale or corrupt tail is dropped on boot. Appending alloc
 accepted action is applied at once and its record held (`pending`) until the main loop calls
 `sync()`, once the displays show it. The bytes and the files: app/journalformat.py; the
 checkpoint: app/checkpoint.py. Call `prepare(root)` first thing at start-up, before anything
-reads a file. How, and what is guaranteed: docs/JOURNAL.md. Past 500 lines on purpose: resume,
-append, fold and archive work on the same two open files and their counters.
+reads a file. How, and what is guaranteed: docs/JOURNAL.md. Resume, append, fold and archive
+work on the same two open files and their counters.
 """
 import os
 

@@ -4,8 +4,8 @@ Turns input events (`kind << 8 | source`, docs/ARCHITECTURE.md) into the facts o
 the stroke being composed, commits them to the rules core, and keeps what the views
 show besides the game (mode, note, field, menu; views/ui.py). docs/PANEL.md is
 the operator's description of every key. Handling an event allocates nothing.
-Past 500 lines on purpose: what a key means depends on the mode, the stroke being
-composed and the menu together, one state machine over one set of fields.
+What a key means depends on the mode, the stroke being composed and the menu
+together: one state machine over one set of fields.
 """
 from cowboy import codes as C
 from cowboy import facts as F

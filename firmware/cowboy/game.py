@@ -5,9 +5,9 @@
 `_evaluate`; deciding what comes next is `_apply_shot`. The history is a preallocated ring of
 action words with snapshots of the state; in live play an action's snapshot waits for `keep()`,
 called once the displays show it (docs/ARCHITECTURE.md, "The rules core's history"). Nothing
-here allocates after __init__. Past 500 lines on purpose: the rule book's decisions, the state
-they change and the history that takes them back share one set of fields, read on the hot path
-without calls between modules.
+here allocates after __init__. The rule book's decisions, the state they change and the
+history that takes them back share one set of fields, read on the hot path without calls
+between modules.
 """
 from array import array
 

@@ -5,8 +5,8 @@ scoreboard loop hands over ints only: `after_action(pos, op)` after the journal 
 and `poll(now)` when the loop is idle, which runs the asyncio client (net/mqtt.py) for one step,
 so nothing waits for the network. What is sent is read from the journal, from the position the
 broker acknowledged (`hall.ack`), so an outage or a reboot loses nothing (docs/HALL.md, "How the
-network stays out of the way"). Past 500 lines on purpose: one connection's life (publish in
-order, resend, rename, answer the desk) is one loop over one set of positions.
+network stays out of the way"). One connection's life (publish in order, resend, rename,
+answer the desk) is one loop over one set of positions.
 """
 import gc
 import os
