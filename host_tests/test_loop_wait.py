@@ -67,12 +67,27 @@ def test_an_edge_caught_during_a_pass_is_awaited_to_its_moment_too():
 
 
 def test_display_work_is_not_held_up_by_a_settling_key():
+    """A key settles while a change is still to be sent: the wait returns at once,
+    without reading the clock; with nothing to send it would have waited."""
     now = [0]
     app = make_app(now)
+    reads = []
+
+    def ticks_ms():
+        now[0] += 1
+        reads.append(now[0])
+        return now[0]
+
+    edge = now[0]
     Pin(config.PANEL["UNDO"]).drive(0)
     app.step(now[0])
+    assert app.inputs.buttons.due() == edge + app.inputs.buttons.confirm_ms   # settling
     app.screens.busy = True                    # a change still to be sent
-    app._await_key(lambda: 1 / 0)              # returns without reading the clock
+    app._await_key(ticks_ms)
+    assert reads == [] and now[0] == edge      # not waited, the clock not even read
+    app.screens.busy = False                   # the same moment, nothing to send
+    app._await_key(ticks_ms)
+    assert now[0] == edge + app.inputs.buttons.confirm_ms
 
 
 def _oled4_started(tmp_path):
