@@ -56,7 +56,9 @@ for i in range(5):
     keys("C3", "OK")                                     # 100
 keys("HOLD 5", "UNDO", "OK", "OK", "3", "UNDO", "REDO")  # the win, undone, redone
 keys("OK", "ENC+", "OK")                                 # new game, player 1 opens
-keys("HOLD ENC", "ENC+", "ENC", "ENC-", "ENC", "ENC+", "UNDO")
+# the set-up menu: players, who opens and brightness each turned and turned back (every
+# round then starts from the same game)
+keys("HOLD ENC", "ENC+", "ENC-", "ENC", "ENC-", "ENC+", "ENC", "ENC+", "ENC-", "UNDO")
 # the house rules page: a switch on, asked, refused, dropped; on again and confirmed
 # (a new game with it); then off again, confirmed by ENC
 keys("HOLD ENC", "ENC", "ENC", "ENC", "ENC+", "ENC", "ENC", "ENC", "ENC", "MISS", "UNDO")
@@ -70,48 +72,62 @@ pwm = PWM()
 panel = Panel(game, Settings(), buzzer=Buzzer(pwm))
 panel.start(0)
 
-def play(t):
-    n = len(events)
-    for i in range(n):
+# per round of the sequence: games won, keys refused, keys accepted, events with the
+# house rule on, events with the statistics shown (preallocated: the lock is on)
+FIGURES = ("won", "refused", "accepted", "ruled", "stats")
+ROUNDS = 7
+got = array("i", bytes(4 * len(FIGURES) * ROUNDS))
+
+def play(t, r):
+    at = r * len(FIGURES)
+    refused = panel.refused
+    accepted = panel.accepted
+    over = game.phase == C.PHASE_OVER
+    for i in range(len(events)):
         panel.event(events[i], t)
         panel.buzzer.update(t)
         panel.tick(t)
-        t += 50
-    return t
-
-wins = 0
-def play_watch(t):
-    global wins
-    for i in range(len(events)):
-        panel.event(events[i], t)
+        if game.phase == C.PHASE_OVER and not over:
+            got[at] += 1
+        over = game.phase == C.PHASE_OVER
+        if game.rules:
+            got[at + 3] += 1
         if panel.mode == 3:
-            wins += 1
+            got[at + 4] += 1
+        t += 50
+    got[at + 1] = panel.refused - refused
+    got[at + 2] = panel.accepted - accepted
     return t
 
-play_watch(0)          # warm-up: every path once; count steps shown on the stats
-t = play(0)
-r = 0
+t = play(0, 0)         # warm-up: every path once
+t = play(t, 1)
 gc.collect()
 micropython.heap_lock()
-for r in range(5):
-    t = play(t)
+for r in range(2, ROUNDS):
+    t = play(t, r)
 micropython.heap_unlock()
-print("winner", wins, "refused", panel.refused, "accepted", panel.accepted,
-      "rules", game.rules, panel.settings.rules)
+print("ROUNDS", [{FIGURES[k]: got[r * len(FIGURES) + k] for k in range(len(FIGURES))}
+                 for r in range(ROUNDS)])
+print("RULES", game.rules, panel.settings.rules)
 print("HEAP-LOCK-OK", len(events))
 """
 
 
 def test_panel_handles_events_with_the_heap_locked():
+    """The locked rounds play the sequence as the unlocked ones do: each round wins
+    a game (the win undone and redone: twice), shows the statistics, switches the
+    house rule on and off again, and refuses and accepts the same keys."""
+    import ast
     res = check(code=GAME_CODE, heapsize="192K")
     lines = res.lines()
     assert lines[-1].startswith("HEAP-LOCK-OK"), res.out
-    first = lines[-2].split()
-    assert int(first[1]) > 0                  # the game was won (statistics shown)
-    assert int(first[3]) > 0 and int(first[5]) > 100
-    assert first[7:9] == ["0", "0"]           # the house rule switched on, then off
-
-
+    assert lines[-2] == "RULES 0 0", res.out     # the house rule switched off at the end
+    assert lines[-3].startswith("ROUNDS "), res.out
+    rounds = ast.literal_eval(lines[-3][len("ROUNDS "):])
+    one = rounds[1]                               # unlocked, after the warm-up
+    assert one["won"] == 2 and one["stats"] > 0 and one["ruled"] > 0, one
+    assert one["refused"] > 0 and one["accepted"] > 100, one
+    assert rounds[2:] == [one] * 5, rounds        # the 5 rounds with the heap locked
 SOAK_CODE = r"""
 import gc, random
 from array import array
