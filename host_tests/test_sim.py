@@ -650,26 +650,32 @@ def _screen(s, width=80, height=24):
 
 
 def test_status_says_in_words_the_menu_the_stroke_and_the_next_game(tmp_path):
+    """The whole status and the keys' line, word for word: what the panel is doing,
+    nothing else, then the scores."""
     import simboard
+    keys = " Enter: OK u: UNDO h: help, keys and codes q: quit"   # Enter is OK here
+    menu = ("(turn the encoder to %s it, push for the next item, OK starts a new game, "
+            "UNDO goes back to the game). Scores: P1 0, P2 0, P3 0." + keys)
     s = _played("tm1637", 3, "3\nC2\n")
-    assert ("being entered: the 3 pocketed, a carom off 2 balls: 4 points (OK enters it, "
-            "UNDO clears)") in _screen(s)
+    assert _screen(s) == (
+        "P1 at the table, opening stroke: the 3 ball first; cue ball in hand; being "
+        "entered: the 3 pocketed, a carom off 2 balls: 4 points (OK enters it, UNDO "
+        "clears). Scores: P1 0, P2 0, P3 0." + keys)
     s = _played("tm1637", 3, "HOLD ENC\n")
-    assert "Set-up menu, players: 3 (turn the encoder to change it" in _screen(s)
+    assert _screen(s) == "Set-up menu, players: 3 " + menu % "change"
     s.play(simboard.parse_script("ENC+\nENC\n", s))
-    assert "Set-up menu, who opens: P1" in _screen(s)
+    assert _screen(s) == "Set-up menu, who opens: P1 " + menu % "change"
     s.play(simboard.parse_script("ENC\n", s))
-    assert "Set-up menu, brightness: 8 of 15" in _screen(s)
+    assert _screen(s) == "Set-up menu, brightness: 8 of 15 " + menu % "change"
     s.play(simboard.parse_script("ENC\n", s))
-    assert "Set-up menu, house rule carom_no_cushion: off" in _screen(s)
+    assert _screen(s) == "Set-up menu, house rule carom_no_cushion: off " + menu % "switch"
     s = simboard.Sim(3, "tm1637")
     s.play(simboard.parse_script(open(os.path.join(ROOT, "host_tests", "data", "web3.keys"))
                             .read(), s))
     s.run_to(s.now + 3000)
-    said = _screen(s)
-    assert "Game over: P1 wins" in said
-    assert "OK or a push of the encoder starts the next game" in said
-    assert "Enter: OK" in said                     # the key that is OK here
+    assert _screen(s) == (
+        "Game over: P1 wins; OK or a push of the encoder starts the next game, UNDO takes "
+        "the last stroke back. Scores: P1 15, P2 0 out, P3 0 out." + keys)
 
 
 def test_the_menu_opened_after_the_game_says_one_thing_for_undo():
