@@ -72,17 +72,33 @@ def test_displays_show_the_scores():
     assert sorted(shown) == [1, 2]            # the seats in play only
 
 
+def _stored(tmp_path, keys):
+    """The keys played with a --root folder: (the final state, the game as the journal
+    stored it: GAME-RECORD lines from tools/journal.py)."""
+    import json
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    res = sim_py("--root", str(flash), "--script", write(tmp_path, keys), "--state")
+    assert res.returncode == 0, res.stderr
+    record = subprocess.run([PY, os.path.join(TOOLS, "journal.py"), "to-json", str(flash)],
+                            capture_output=True, text=True, check=True).stdout
+    return json.loads(res.stdout.splitlines()[-1]), record.splitlines()
+
+
+FOULED = {"players": 2, "scores": [0, 0], "inning": 0, "shooter": 1, "phase": "points",
+          "fouls": [0, 1], "out": [], "winner": None, "cue_in_hand": True, "off_table": []}
+
+
 def test_hold_scratch_is_cue_off_through_the_debounce(tmp_path):
-    res = sim_py("--script", write(tmp_path, "MISS\nHOLD SCRATCH\n"), "--state")
-    state = res.stdout.splitlines()[-1]
-    assert '"fouls": [0, 1]' in state and '"cue_in_hand": true' in state
+    state, record = _stored(tmp_path, "MISS\nHOLD SCRATCH\n")
+    assert state == FOULED
+    assert record[1:] == ['{"shot": {}}', '{"shot": {"cue": "off"}}']
 
 
 def test_short_scratch_is_a_plain_scratch(tmp_path):
-    res = sim_py("--script", write(tmp_path, "MISS\n3\nSCRATCH\n"), "--state")
-    assert '"fouls": [0, 1]' in res.stdout.splitlines()[-1]
-    # the 3 ball was pocketed, the inning lost: nothing banked
-    assert '"scores": [0, 0]' in res.stdout.splitlines()[-1]
+    state, record = _stored(tmp_path, "MISS\n3\nSCRATCH\n")
+    assert state == FOULED      # the 3 ball was pocketed, the inning lost: nothing banked
+    assert record[1:] == ['{"shot": {}}', '{"shot": {"pocketed": [3], "cue": "pocket"}}']
 
 
 def test_encoder_lines_turn_the_real_decoder(tmp_path):
