@@ -68,7 +68,7 @@ press("MISS")
 print("LOCKED", app.locked, app.lock_errors, all(seen), len(seen) > 0,
       locked_events[:2], app.game.shooter)
 """).out
-    assert "LOCKED True 0 True True [1, 1] 1" in out, out
+    assert "LOCKED True 0 True True [1, 1] 1" in out.splitlines(), out
 
 
 def test_a_display_path_that_allocates_turns_the_lock_off_and_is_drawn_again():
@@ -87,4 +87,4 @@ app.screens.update = allocating
 press("MISS")
 print("AFTER", app.locked, app.lock_errors, calls[:3], app.game.shooter)
 """).out
-    assert "AFTER False 1 [1, 0, 0] 1" in out, out
+    assert "AFTER False 1 [1, 0, 0] 1" in out.splitlines(), out

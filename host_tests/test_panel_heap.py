@@ -201,9 +201,10 @@ print("free", free[9], free[-1], min(free[10:]))
 def test_soak_200_random_games_heap_stays_flat():
     res = check(code=SOAK_CODE, heapsize="192K", timeout=60)
     lines = res.lines()
-    games = lines[-2].split()
-    assert games[1] == "200" and games[5] == "200"
-    assert games[7] == str(2 + 199 % 7)          # the last game set up through the menu
+    words = lines[-2].split()
+    got = dict(zip(words[0::2], words[1::2]))    # "games 200 keys ..." by name
+    assert got["games"] == "200" and got["winners"] == "200"
+    assert got["players"] == str(2 + 199 % 7)    # the last game set up through the menu
     free = [int(x) for x in lines[-1].split()[1:]]
     # After the first games warmed every path up, free memory never drops again.
     assert free[1] >= free[0] and free[2] >= free[0], res.out
@@ -284,18 +285,23 @@ micropython.heap_lock()
 for r in range(5):
     t = play(t)
 micropython.heap_unlock()
-print("saved", net.saved, "refused", panel.refused, "accepted", panel.accepted,
-      "name", panel.name_len, panel.cursor, panel.mode, "cursor", top)
+print("FIGURES", {"saved": net.saved, "refused": panel.refused, "accepted": panel.accepted,
+                 "name_len": panel.name_len, "cursor": panel.cursor, "mode": panel.mode,
+                 "top": top})
 print("HEAP-LOCK-OK", len(events))
 """
 
 
 def test_the_hall_items_and_the_name_editor_allocate_nothing():
+    import ast
     res = check(code=HALL_CODE, heapsize="192K")
     lines = res.lines()
     assert lines[-1].startswith("HEAP-LOCK-OK"), res.out
-    got = lines[-2].split()
-    assert got[1] == "0"                      # every edit left with UNDO: nothing saved
-    assert int(got[3]) == 6 and int(got[5]) > 100   # MISS refused in the editor, 6 runs
-    assert got[7:10] == ["3", "-1", "1"]      # t01 as it was, not editing, the game
-    assert got[11] == "5"                     # the editor went past the end of "t01"
+    assert lines[-2].startswith("FIGURES "), res.out
+    got = ast.literal_eval(lines[-2][len("FIGURES "):])
+    assert got["saved"] == 0                  # every edit left with UNDO: nothing saved
+    assert got["refused"] == 6                # MISS refused in the editor, in each of 6 runs
+    assert got["accepted"] > 100
+    assert (got["name_len"], got["cursor"], got["mode"]) == (3, -1, 1)   # t01 as it was,
+    # not editing, the game
+    assert got["top"] == 5                    # the editor went past the end of "t01"
