@@ -367,11 +367,14 @@ def play(t):
     return t
 t = play(0)
 names = list(panel.names)
+first = panel.accepted
+r = 0                   # (a global made under the lock could grow the globals' table)
 gc.collect()
 micropython.heap_lock()
 for r in range(5):
     t = play(t)
 micropython.heap_unlock()
+print("ACCEPTED", first, panel.accepted)
 print("NAMES-SAME", panel.names == names, panel.names[2].decode())
 print("HEAP-LOCK-OK", len(events))
 """
@@ -384,6 +387,9 @@ def test_keys_and_the_names_editor_allocate_nothing_with_names_present():
     lines = res.lines()
     assert lines[-1].startswith("HEAP-LOCK-OK"), res.out
     assert lines[-2] == "NAMES-SAME True 李小龙", res.out
+    label, first, total = lines[-3].split()
+    assert label == "ACCEPTED" and int(first) > 0
+    assert int(total) == 6 * int(first), res.out    # each locked round as the first
 
 
 def test_the_start_up_lasts_a_page_longer_when_a_seat_has_a_name(tmp_path):
