@@ -6,11 +6,7 @@ they never create a long int (which would allocate) on the Pico. Every layer
 uses them, rather than time.ticks_*: the host MicroPython's ticks wrap at 2**62,
 CPython has none, and one definition keeps the host wrapping as the board does.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 TICKS_MAX = const(0x3FFFFFFF)     # largest tick value; the period is TICKS_MAX + 1
 _HALF = const(0x20000000)

@@ -21,12 +21,11 @@ import sys
 import time
 from array import array
 
-try:
+MPY = sys.implementation.name == "micropython"
+if MPY:
     import micropython
-    MPY = True
-except ImportError:
+else:       # CPython: tools/micropython.py, const() only, would answer the import
     micropython = None
-    MPY = False
 
 if hasattr(time, "ticks_us"):
     ticks_us = time.ticks_us

@@ -14,11 +14,7 @@ from app import journalformat as JF
 from app.fsready import GAMES, exists, filesize, remove, prepare  # noqa: F401  (prepare: re-exported)
 from cowboy import facts as F
 
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 FINISHED = ".jnl"      # archive suffixes: a finished game,
 PARTIAL = ".part"      # a game abandoned for a new one,

@@ -4,11 +4,7 @@ An outcome is one small int: bits 0-3 the points the stroke scored, bits 4-7 the
 foul reason (0 when none), then flags. Texts are short English labels; views may
 abbreviate them for small displays.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 PHASE_OPENING = const(0)   # the next stroke is the opening stroke
 PHASE_CHOICE = const(1)    # failed opening: the incoming player chooses

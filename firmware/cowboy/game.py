@@ -15,11 +15,7 @@ from cowboy import codes as C
 from cowboy import facts as F
 from cowboy import houserules as H
 
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 MAX_PLAYERS = const(8)
 HISTORY = const(2048)        # actions that undo can reach back

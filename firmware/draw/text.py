@@ -1,10 +1,6 @@
 """A fixed-size line of ASCII bytes with a write position: the views write
 their texts into one per layout, and nothing is allocated per render."""
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 from draw.blit import blit, fill, decimal
 

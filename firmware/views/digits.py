@@ -8,11 +8,7 @@ with every decimal point lit (provisional).
 
 Rendering writes into a preallocated line (draw/text.py) and allocates nothing.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 from cowboy import codes as C
 from cowboy import facts as F

@@ -2,11 +2,7 @@
 them; views/digits.py and views/oled.py draw them), and what a previewed stroke
 would do. Small ints only: the device build folds them into the modules that
 read them (tools/constfold.py)."""
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 # Main value of a seat.
 MAIN_BLANK = const(0)     # seat not in the game

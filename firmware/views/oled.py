@@ -7,11 +7,7 @@ font (draw/fold.py), else `PLAYER n`.
 
 Rendering writes into a preallocated line (draw/text.py) and allocates nothing.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 from cowboy import codes as C
 from cowboy import facts as F
 from draw.blit import fill
