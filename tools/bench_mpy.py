@@ -21,6 +21,8 @@ import sys
 import time
 from array import array
 
+from app.journalformat import WORD_MASK   # an action in `acts`: kind << 20 | word
+
 MPY = sys.implementation.name == "micropython"
 if MPY:
     import micropython
@@ -93,7 +95,7 @@ def play_core(g, games, acts, times):
         for i in range(a0, a1):
             a = acts[i]
             kind = a >> 20
-            w = a & 0xFFFFF
+            w = a & WORD_MASK
             if kind == SHOT:
                 t0 = ticks_us()
                 err = g.shot(w)
@@ -294,7 +296,7 @@ def play_path(app, keys, games, acts, now, times, limit, over):
     for i in range(na):
         a = acts[i]
         kind = a >> 20
-        k = keys.fill(kind, a & 0xFFFFF, g.phase == over)
+        k = keys.fill(kind, a & WORD_MASK, g.phase == over)
         for j in range(k):
             now += 150
             app.step(now - 75)
