@@ -47,6 +47,11 @@ CUE_IN_HAND = const(1 << 13)    # the next stroke is played with the cue ball in
 RESPOT = const(1 << 14)         # the balls were set as at the start (section 7 exception)
 CHOICE = const(1 << 15)         # the action was a failed-opening choice
 
+# Fouls in a row (docs/RULES.md, "Fouls and their reasons"; ruling R6): FOULS_OUT of
+# them put a player out, so a foul with FOULS_LAST_CHANCE already counted is ELIMINATED.
+FOULS_OUT = const(3)
+FOULS_LAST_CHANCE = const(FOULS_OUT - 1)
+
 
 def points(outcome):
     return outcome & POINTS_MASK

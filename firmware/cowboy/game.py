@@ -419,7 +419,7 @@ class Game:
                 reason = C.R_PAST_90
         if reason != C.R_NONE:
             out = reason << C.REASON_SHIFT | C.FOUL_FLAG | C.ENDS_INNING
-            if self.fouls[self.shooter] >= 2:
+            if self.fouls[self.shooter] >= C.FOULS_LAST_CHANCE:
                 out |= C.ELIMINATED
             if cue != F.CUE_TABLE:
                 out |= C.CUE_IN_HAND
@@ -450,7 +450,7 @@ class Game:
         if out & C.FOUL_FLAG:
             self.inning = 0                                               # R7
             self.fouls[s] += 1
-            if self.fouls[s] >= 3:
+            if self.fouls[s] >= C.FOULS_OUT:
                 self.out |= 1 << s                                        # R6
             self._pass(s)
         elif out & C.ENDS_INNING:

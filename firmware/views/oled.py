@@ -17,7 +17,7 @@ from views import ui as U
 from views import items as I
 from views.seat import turn, blink, outcome, field_balls, hall, folded
 from views.words import (REASON21, NOTE21, REJECT21, FIELD21, CUE21, MENU21, RULE21, ONOFF8,
-                         NOTICE21, PREVIEW21, pick)
+                         NOTICE21, PREVIEW21, FOUL21, FOULS_LAST21, OUT21, pick)
 
 _SPACE = const(32)
 _NAMES = None    # every seat's name as this display draws it (draw/fold.py Folded)
@@ -84,14 +84,14 @@ def item21(t, seat, k):
         t.s(b"OFF THE TABLE: ")
         t.balls(a, _SPACE)
     elif it == I.IT_FOULS:
-        if a >= 2:
-            t.s(b"2 FOULS: LAST CHANCE")
+        if a >= C.FOULS_LAST_CHANCE:
+            t.s(FOULS_LAST21)
         else:
-            t.s(b"1 FOUL (3 LOSE)")
+            t.s(FOUL21)
     elif it == I.IT_REASON:
         t.s(pick(REASON21, a))
     elif it == I.IT_OUT:
-        t.s(b"OUT: THREE FOULS")
+        t.s(OUT21)
     elif it == I.IT_WAIT:
         t.s(b"WINNER: ")
         _name21(t, seat, a, COLS - 8)

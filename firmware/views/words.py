@@ -2,6 +2,7 @@
 segments (see draw/segments.py for what reads well), up to 21 for the OLED text
 line, indexed by code. tools/legend.py makes docs/DISPLAYS.md's legend from these
 tables, so a code shown on a display has its meaning written down."""
+from cowboy import codes
 from views import ui as U
 
 # Foul reasons (cowboy.codes R_*): the cue-ball ones read as the CUE field's values.
@@ -53,10 +54,18 @@ INN4 = b"In"              # statistics: innings played
 AVG4 = b"A"               # statistics: average
 FOULS4 = b"F"             # fouls in a row; statistics: fouls
 HELLO4 = b"P"             # start-up: the player number
+# Fouls in a row (IT_FOULS, IT_OUT, the third-foul preview), made once from the
+# limits of rule R6 (cowboy/codes.py FOULS_OUT, FOULS_LAST_CHANCE); where the text
+# spells the limit, _COUNT and _NTH give its word.
+_COUNT = (b"NO", b"ONE", b"TWO", b"THREE", b"FOUR", b"FIVE")
+_NTH = (b"", b"FIRST", b"SECOND", b"THIRD", b"FOURTH", b"FIFTH")
+FOUL21 = b"1 FOUL (%d LOSE)" % codes.FOULS_OUT
+FOULS_LAST21 = b"%d FOULS: LAST CHANCE" % codes.FOULS_LAST_CHANCE
+OUT21 = b"OUT: " + _COUNT[codes.FOULS_OUT] + b" FOULS"
 # What a previewed stroke says (views/items.py PV_*).
 PREVIEW4 = (b"E", b" 101", b"not3", b"Out?", b"", b"=")
-PREVIEW21 = (b"NO: ", b"WINS THE GAME: 101", b"FAILED OPENING", b"THIRD FOUL: OUT", b"",
-             b"STROKE +")
+PREVIEW21 = (b"NO: ", b"WINS THE GAME: 101", b"FAILED OPENING",
+             _NTH[codes.FOULS_OUT] + b" FOUL: OUT", b"", b"STROKE +")
 
 
 def pick(table, i):
