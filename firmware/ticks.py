@@ -42,8 +42,8 @@ try:
 except ImportError:
     pass
 
-# On the board the port's own functions (C: a call costs the RP2040 a few
-# microseconds, not the tens a Python function does; the loop makes dozens a pass)
+# On the board the port's own functions (in C: a call costs a third of a Python
+# function's, docs/PERFORMANCE.md, "Calls written out"; the loop makes dozens a pass)
 # give the same answers: the rp2 port's ticks wrap at 2**30 too.
 import sys  # noqa: E402
 if sys.platform == "rp2":

@@ -320,7 +320,7 @@ class Journal:
         """game.shot(f), recorded when the core accepts it."""
         err = self.game.shot(f)
         if not err:
-            # (_append() written out: a stroke's path, a call costs some 10 us)
+            # (_append() written out: docs/PERFORMANCE.md, "Calls written out")
             if self.pending:
                 self.sync()
             self._kind = JF.ACTION

@@ -241,8 +241,8 @@ class Game:
         self._hist[n % HISTORY] = action
         if action & (_ACT_TAKE | _ACT_REPEAT):
             self._step(action)
-        else:
-            self._apply_shot(action)    # (_step's choice, without its call)
+        else:                           # (_step() written out: docs/PERFORMANCE.md,
+            self._apply_shot(action)    # "Calls written out")
         n += 1
         self._n = n
         self._top = n

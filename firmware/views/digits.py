@@ -237,7 +237,8 @@ class Layout4:
 
     def render(self, seat, now_ms):
         t = self.text
-        fill(t.buf, 0, t.size, _SPACE)     # t.clear() without its call
+        # (t.clear() written out: docs/PERFORMANCE.md, "Calls written out")
+        fill(t.buf, 0, t.size, _SPACE)
         t.pos = 0
         m = seat.main
         if m == I.MAIN_BLANK:
@@ -281,7 +282,7 @@ def _score_dots(t, v, width, dots):
     if dots:
         b = t.buf
         # the digits moved apart, the last first (no loop: this runs on every
-        # stroke, and a Python loop turn costs tens of microseconds on the chip)
+        # stroke; a loop's turns cost as calls do: docs/PERFORMANCE.md, "Calls written out")
         if width > 3:
             b[s + 7] = 46
             b[s + 6] = b[s + 3]
@@ -302,7 +303,8 @@ class Layout8:
 
     def render(self, seat, now_ms):
         t = self.text
-        fill(t.buf, 0, t.size, _SPACE)     # t.clear() without its call
+        # (t.clear() written out: docs/PERFORMANCE.md, "Calls written out")
+        fill(t.buf, 0, t.size, _SPACE)
         t.pos = 0
         m = seat.main
         if m == I.MAIN_BLANK:

@@ -245,7 +245,8 @@ class LayoutOLED:
 
     def render(self, seat, now_ms):
         t = self.text
-        fill(t.buf, 0, t.size, _SPACE)     # t.clear() without its call
+        # (t.clear() written out: docs/PERFORMANCE.md, "Calls written out")
+        fill(t.buf, 0, t.size, _SPACE)
         t.pos = 0
         m = seat.main
         if m == I.MAIN_BLANK:
@@ -297,8 +298,8 @@ class LayoutOLED:
             t.at(_BOTTOM)
             item21(t, seat, 0)
             return t
-        # (the positions and single characters written without Text's calls:
-        # this runs for each seat a stroke changes, a call costs some 10 us)
+        # (the positions and single characters without Text's calls, at() and c()
+        # written out: docs/PERFORMANCE.md, "Calls written out")
         i = seat.index
         f = _NAMES
         if f is None and seat.names[i]:
