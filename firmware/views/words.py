@@ -1,7 +1,15 @@
-"""Every text the views draw that is not a number: four characters for seven
-segments (see draw/segments.py for what reads well), up to 21 for the OLED text
-line, indexed by code. tools/legend.py makes docs/DISPLAYS.md's legend from these
-tables, so a code shown on a display has its meaning written down."""
+"""The views' texts that go by a code, as tables indexed by it (foul reasons, notes,
+rejections, fields, set-up items, house rules, notices, previews), the words the
+4-digit layout draws beside a number, and the fouls' texts made from the rules
+core's limits: four characters for seven segments (see draw/segments.py for what
+reads well), up to 21 for the OLED text line. tools/legend.py writes
+docs/DISPLAYS.md's legend from what views/digits.py draws with them, so a code
+shown on a display has its meaning written down.
+
+A layout's own fixed words stay in it as literals (views/oled.py `BANKED `,
+`NEED `, ...; views/digits.py `hAnd`, `CALL`, ...; views/hall.py): a literal is a
+constant of the code that draws it, a name taken from here a global lookup on
+every render (tools/constfold.py folds integers only)."""
 from cowboy import codes
 from views import ui as U
 
