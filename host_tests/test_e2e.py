@@ -29,9 +29,9 @@ def test_scripted_game_under_micropython_matches_replay():
 
 LOOP_CODE = r"""
 import gc, sys
-try:
+if sys.implementation.name == "micropython":
     import micropython
-except ImportError:              # CPython: the same run without the heap lock
+else:                            # CPython: the same run without the heap lock
     class micropython:
         def heap_lock():
             pass
@@ -124,7 +124,8 @@ def test_loop_pass_allocates_nothing(build, journal, tmp_path):
     path = os.path.join(str(tmp_path), "loop.py")
     with open(path, "w") as f:
         f.write(LOOP_CODE)
-    env = dict(os.environ, PYTHONPATH=FAKES + os.pathsep + os.path.join(ROOT, "firmware"))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(    # TOOLS: micropython.const
+        (FAKES, os.path.join(ROOT, "firmware"), TOOLS)))
     ref = subprocess.run([sys.executable, path, build] + folders[1], capture_output=True,
                          text=True, env=env, check=True).stdout.splitlines()
     assert lines[-2] == ref[-2]

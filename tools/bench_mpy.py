@@ -21,12 +21,13 @@ import sys
 import time
 from array import array
 
-try:
+from app.journalformat import WORD_MASK   # an action in `acts`: kind << 20 | word
+
+MPY = sys.implementation.name == "micropython"
+if MPY:
     import micropython
-    MPY = True
-except ImportError:
+else:       # CPython: tools/micropython.py, const() only, would answer the import
     micropython = None
-    MPY = False
 
 if hasattr(time, "ticks_us"):
     ticks_us = time.ticks_us
@@ -94,7 +95,7 @@ def play_core(g, games, acts, times):
         for i in range(a0, a1):
             a = acts[i]
             kind = a >> 20
-            w = a & 0xFFFFF
+            w = a & WORD_MASK
             if kind == SHOT:
                 t0 = ticks_us()
                 err = g.shot(w)
@@ -295,7 +296,7 @@ def play_path(app, keys, games, acts, now, times, limit, over):
     for i in range(na):
         a = acts[i]
         kind = a >> 20
-        k = keys.fill(kind, a & 0xFFFFF, g.phase == over)
+        k = keys.fill(kind, a & WORD_MASK, g.phase == over)
         for j in range(k):
             now += 150
             app.step(now - 75)

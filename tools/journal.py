@@ -199,7 +199,7 @@ def _line(v):
         return record.action_to_json(record.UNDO, 0)
     if kind == JF.REDO:
         return record.action_to_json(record.REDO, 0)
-    word = v & 0xFFFFF
+    word = v & JF.WORD_MASK
     k = record.SHOT if F.kind(word) == F.KIND_SHOT else record.CHOICE
     return record.action_to_json(k, word)
 
@@ -281,7 +281,7 @@ def binary_chunks(lines, header=None):
     k = 0
     for i in range(ops.n):
         v = ops[i]
-        crc = JF.write_record(rec, v >> 20, v & 0xFFFFF, crc)
+        crc = JF.write_record(rec, v >> 20, v & JF.WORD_MASK, crc)
         block[k:k + 4] = rec
         k += 4
         if k == len(block):

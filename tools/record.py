@@ -28,6 +28,7 @@ from cowboy import houserules
 from cowboy import names as N
 from cowboy.names import utf8_ok  # noqa: F401  (strict UTF-8: shared with the board)
 from cowboy.game import Game, MAX_PLAYERS
+from app.journalformat import ACTION, UNDO as UNDO_OP, REDO as REDO_OP, WORD_MASK
 from cowboy.recordtext import (  # noqa: F401  (formatting: shared with the board)
     UNDO, REDO, SHOT, CHOICE, _CUE_NAMES, _mask_list, facts_to_json, header_json,
     action_to_json, dumps, state_json, op_json)
@@ -452,12 +453,9 @@ def _array_value(b, i, n, depth):
 
 # ---- actions as ints -----------------------------------------------------------
 # An action is kept as the board's journal keeps it: kind << 20 | word
-# (app/journal.py: ACTION 1, UNDO 2, REDO 3), so a record costs 4 bytes per action.
-ACTION = 1
-UNDO_OP = 2
-REDO_OP = 3
+# (app/journalformat.py: ACTION, UNDO, REDO; WORD_MASK), so a record costs 4 bytes
+# per action.
 _KIND_OP = {SHOT: ACTION, CHOICE: ACTION, UNDO: UNDO_OP, REDO: REDO_OP}
-_WORD = 0xFFFFF
 
 
 class Ints:
@@ -612,7 +610,7 @@ def replay_ops(players, opener, ops, each, rules=0):
     for i in range(ops.n):
         v = ops[i]
         kind = _OP_KIND[v >> 20] or SHOT
-        play.apply(kind, v & _WORD)
+        play.apply(kind, v & WORD_MASK)
         each(play.game)
     return play.game
 

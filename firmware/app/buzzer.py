@@ -41,7 +41,7 @@ class Buzzer:
         self.pending = True
 
     def tick(self):
-        # (_start() written out: this runs on a key's path, a call costs some 10 us)
+        # (_start() written out: docs/PERFORMANCE.md, "Calls written out")
         if not self.muted:
             self.seq = self.TICK
             self.i = 0

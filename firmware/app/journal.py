@@ -14,11 +14,7 @@ from app import journalformat as JF
 from app.fsready import GAMES, exists, filesize, remove, prepare  # noqa: F401  (prepare: re-exported)
 from cowboy import facts as F
 
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 FINISHED = ".jnl"      # archive suffixes: a finished game,
 PARTIAL = ".part"      # a game abandoned for a new one,
@@ -324,7 +320,7 @@ class Journal:
         """game.shot(f), recorded when the core accepts it."""
         err = self.game.shot(f)
         if not err:
-            # (_append() written out: a stroke's path, a call costs some 10 us)
+            # (_append() written out: docs/PERFORMANCE.md, "Calls written out")
             if self.pending:
                 self.sync()
             self._kind = JF.ACTION

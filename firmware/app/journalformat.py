@@ -9,11 +9,7 @@ Every field, the versions and the tail: docs/JOURNAL.md, "Format (versions 1 to 
 """
 from cowboy import houserules as H
 
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 VERSION = const(3)     # the newest: 3 for a game with house rules (header byte 5)
 SPLIT = const(2)       # 2: the stream split into journal.bin and journal.tail, no rules

@@ -3,11 +3,7 @@ board/config.py PANEL and in the docs). app/panel.py's bind() maps the input
 layer's event sources onto these; app/hallmenu.py reads OK and UNDO. Small ints:
 the device build folds them into the modules that read them
 (tools/constfold.py)."""
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 B1 = const(0)           # the ball keys 1, 3, 5
 B3 = const(1)

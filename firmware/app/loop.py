@@ -19,8 +19,8 @@ from ticks import ticks_diff
 try:                                    # MicroPython: the hot path runs with the heap locked
     from micropython import heap_lock, heap_unlock
     LOCKS = True
-except ImportError:                     # CPython (the simulator, the tools): nothing to lock
-    LOCKS = False
+except ImportError:                     # CPython (the simulator, the tools; its stand-in
+    LOCKS = False                       # tools/micropython.py has const() only): nothing to lock
 
     def heap_lock() -> int:
         return 0

@@ -15,11 +15,7 @@ from app.stats import Stats
 from app.settings import Settings, MIN_PLAYERS, MAX_PLAYERS, MAX_BRIGHTNESS
 from input.events import PRESS, RELEASE, LONG, CW, CCW   # noqa: F401  (re-exported)
 
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 from ticks import ticks_diff
 
@@ -379,8 +375,7 @@ class Panel:
         self.preview = self.game.preview(self.facts) if self.composing else 0
 
     def _to_game(self):
-        # (_fresh() written out: this runs after every action, a call costs
-        # some 10 us on the chip)
+        # (_fresh() written out: docs/PERFORMANCE.md, "Calls written out")
         g = self.game
         self.base = (g.off_table & 7) << F.HELD
         self.facts = self.base
@@ -404,7 +399,7 @@ class Panel:
         """Common end of an accepted action: fresh composition, the mode that follows."""
         self._to_game()
         j = self.journal                     # (_stored() and _ok() written out:
-        if j is not None and j.failed:       # a call costs tens of us on the chip)
+        if j is not None and j.failed:       # docs/PERFORMANCE.md, "Calls written out")
             self.note = U.NOTE_STORAGE
         self.accepted += 1
         if self.buzzer:

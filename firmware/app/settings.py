@@ -11,11 +11,7 @@ import os
 from cowboy import houserules as H
 from views.ui import MAX_BRIGHTNESS   # noqa: F401  (re-exported)
 
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 FILE = "settings.json"
 TMP = "settings.tmp"

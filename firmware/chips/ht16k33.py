@@ -4,11 +4,7 @@ The chip has 16 bytes of display RAM, two per row (COM). A 4-digit backpack wire
 its digits to rows 0, 1, 3, 4 (row 2 drives the colon); an 8-digit board to rows
 0-7. Changed digits are sent as one RAM write from the first to the last.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 from draw.blit import changes
 from chips.sevenseg import SevenSegment

@@ -6,11 +6,7 @@ write one chip, a frame carries its word and the no-op register for every other
 chip. Chain position 0 is nearest the Pico, so its word is sent last.
 Digits are driven without BCD decoding; register DIGIT0 is the rightmost digit.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 from draw.blit import fill
 from draw.segments import encode_with, CHARS

@@ -7,11 +7,7 @@ Transports subclass it (`write_cmds()`, and `send_span()` or `_span()`): OLED_I2
 here, OLED_FIFO in chips/oled_fifo.py. How it works and why: docs/DISPLAYS.md, "The OLED
 driver".
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 from draw.blit import blit, changes, diff, frame
 from draw.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE

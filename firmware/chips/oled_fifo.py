@@ -9,11 +9,7 @@ docs/DISPLAYS.md, "The OLED transport on the Pico".
 """
 import sys
 
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 from draw.blit import blit, diff
 from draw.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE

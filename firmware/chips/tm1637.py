@@ -6,11 +6,7 @@ a module only listens after a start condition on its own DIO.
 Pins need `value()` and `init(mode[, pull])`; DIO is released (input, pull-up)
 to read the ACK. A missing ACK raises OSError(EIO) after the stop condition.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 try:
     from time import sleep_us
 except ImportError:

@@ -4,11 +4,7 @@ An outcome is one small int: bits 0-3 the points the stroke scored, bits 4-7 the
 foul reason (0 when none), then flags. Texts are short English labels; views may
 abbreviate them for small displays.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 PHASE_OPENING = const(0)   # the next stroke is the opening stroke
 PHASE_CHOICE = const(1)    # failed opening: the incoming player chooses
@@ -50,6 +46,11 @@ ELIMINATED = const(1 << 12)     # the shooter's third consecutive foul
 CUE_IN_HAND = const(1 << 13)    # the next stroke is played with the cue ball in hand
 RESPOT = const(1 << 14)         # the balls were set as at the start (section 7 exception)
 CHOICE = const(1 << 15)         # the action was a failed-opening choice
+
+# Fouls in a row (docs/RULES.md, "Fouls and their reasons"; ruling R6): FOULS_OUT of
+# them put a player out, so a foul with FOULS_LAST_CHANCE already counted is ELIMINATED.
+FOULS_OUT = const(3)
+FOULS_LAST_CHANCE = const(FOULS_OUT - 1)
 
 
 def points(outcome):

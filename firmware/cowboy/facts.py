@@ -4,11 +4,7 @@ Bit fields follow the FACTS of GAME-RECORD.md; every default is 0, so 0 is the
 ordinary stroke that contacted a ball, reached a cushion and scored nothing.
 Balls are masks: B1, B3, B5 (bit i is ball BALL_VALUE[i]).
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 B1 = const(1)
 B3 = const(2)

@@ -15,11 +15,7 @@ from cowboy import codes as C
 from cowboy import facts as F
 from cowboy import houserules as H
 
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 MAX_PLAYERS = const(8)
 HISTORY = const(2048)        # actions that undo can reach back
@@ -245,8 +241,8 @@ class Game:
         self._hist[n % HISTORY] = action
         if action & (_ACT_TAKE | _ACT_REPEAT):
             self._step(action)
-        else:
-            self._apply_shot(action)    # (_step's choice, without its call)
+        else:                           # (_step() written out: docs/PERFORMANCE.md,
+            self._apply_shot(action)    # "Calls written out")
         n += 1
         self._n = n
         self._top = n
@@ -423,7 +419,7 @@ class Game:
                 reason = C.R_PAST_90
         if reason != C.R_NONE:
             out = reason << C.REASON_SHIFT | C.FOUL_FLAG | C.ENDS_INNING
-            if self.fouls[self.shooter] >= 2:
+            if self.fouls[self.shooter] >= C.FOULS_LAST_CHANCE:
                 out |= C.ELIMINATED
             if cue != F.CUE_TABLE:
                 out |= C.CUE_IN_HAND
@@ -454,7 +450,7 @@ class Game:
         if out & C.FOUL_FLAG:
             self.inning = 0                                               # R7
             self.fouls[s] += 1
-            if self.fouls[s] >= 3:
+            if self.fouls[s] >= C.FOULS_OUT:
                 self.out |= 1 << s                                        # R6
             self._pass(s)
         elif out & C.ENDS_INNING:

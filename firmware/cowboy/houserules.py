@@ -7,11 +7,7 @@ game record uses. The bits are const(): the device build folds them into the
 modules that read them (tools/constfold.py), so the board loads this module only
 where it shows or parses the names. Adding a rule: docs/RULES.md section 10.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 CAROM_NO_CUSHION = const(1)     # a carom below 100 needs no cushion (replaces R1)
 POCKET_90S_NO_FOUL = const(2)   # 90-99: a pocketed ball scores nothing, no foul

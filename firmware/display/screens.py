@@ -236,8 +236,8 @@ class Screens:
     def _activity(self, game, panel, now_ms):
         """True when a stroke, an undo or a key changed something since the last
         pass; that counts as input (OLEDs stay bright) and renders at once.
-        (Written out rather than a helper per field: this runs every pass, and a
-        method call costs tens of microseconds on the RP2040.)"""
+        (Written out rather than a helper per field, as it runs every pass:
+        docs/PERFORMANCE.md, "Calls written out".)"""
         sig = self._sig
         n = 0
         if game is not None:
@@ -292,7 +292,7 @@ class Screens:
     def _render_next(self, game, panel, now_ms):
         """Render the next seat of the frame (the shooter, the previous shooter,
         then in seat order): its text; a changed text or level goes to its driver
-        (no bus work). (One method: a call costs some 10 us on the chip.)"""
+        (no bus work). (One method, no helpers: docs/PERFORMANCE.md, "Calls written out".)"""
         i = game.shooter if game is not None else -1
         if i < 0 or i >= self.count or not self.to_render >> i & 1:
             i = self.prev_shooter

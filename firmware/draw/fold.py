@@ -9,11 +9,7 @@ characters. A name left with nothing but placeholders, spaces and points folds t
 nothing: the views show the player number instead. The rules, with the table:
 docs/DISPLAYS.md, "Players' names". Folding allocates nothing.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 SEVEN = const(0)        # seven segments (draw/segments.py)
 OLED = const(1)         # the OLED's small font (draw/glyphs.py SMALL)

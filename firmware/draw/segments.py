@@ -7,11 +7,7 @@ read well on seven segments show blank. The segments and the characters: docs/DI
 """
 import sys
 
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 SEG_A = const(0x01)
 SEG_B = const(0x02)

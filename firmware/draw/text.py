@@ -1,10 +1,6 @@
 """A fixed-size line of ASCII bytes with a write position: the views write
 their texts into one per layout, and nothing is allocated per render."""
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 from draw.blit import blit, fill, decimal
 
@@ -20,8 +16,8 @@ class Text:
         self.pos = 0
         self.clear()
 
-    # Whole-buffer work in C or native code: a loop in Python costs some 15 us
-    # per byte on the RP2040 (and a slice store allocates on MicroPython v1.24).
+    # Whole-buffer work in C or native code: a Python loop pays a turn per byte
+    # (docs/PERFORMANCE.md, "Calls written out"); a slice store allocates on MicroPython v1.24.
     def clear(self):
         fill(self.buf, 0, self.size, SPACE)
         self.pos = 0

@@ -3,11 +3,7 @@
 `source` is the key's index in the build's key list (panel keys, then each
 encoder's push switch) or, for turns, the encoder's index.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 NONE = const(0)      # what EventRing.get() returns when empty
 PRESS = const(1)

@@ -15,11 +15,7 @@ import asyncio
 
 from ticks import ticks_diff, ticks_ms
 
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 _MPY = sys.implementation.name == "micropython"
 TYPE_CHECKING = False     # (names for the checker alone, docs/CHECK.md)

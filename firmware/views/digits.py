@@ -8,11 +8,7 @@ with every decimal point lit (provisional).
 
 Rendering writes into a preallocated line (draw/text.py) and allocates nothing.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 from cowboy import codes as C
 from cowboy import facts as F
@@ -241,7 +237,8 @@ class Layout4:
 
     def render(self, seat, now_ms):
         t = self.text
-        fill(t.buf, 0, t.size, _SPACE)     # t.clear() without its call
+        # (t.clear() written out: docs/PERFORMANCE.md, "Calls written out")
+        fill(t.buf, 0, t.size, _SPACE)
         t.pos = 0
         m = seat.main
         if m == I.MAIN_BLANK:
@@ -285,7 +282,7 @@ def _score_dots(t, v, width, dots):
     if dots:
         b = t.buf
         # the digits moved apart, the last first (no loop: this runs on every
-        # stroke, and a Python loop turn costs tens of microseconds on the chip)
+        # stroke; a loop's turns cost as calls do: docs/PERFORMANCE.md, "Calls written out")
         if width > 3:
             b[s + 7] = 46
             b[s + 6] = b[s + 3]
@@ -306,7 +303,8 @@ class Layout8:
 
     def render(self, seat, now_ms):
         t = self.text
-        fill(t.buf, 0, t.size, _SPACE)     # t.clear() without its call
+        # (t.clear() written out: docs/PERFORMANCE.md, "Calls written out")
+        fill(t.buf, 0, t.size, _SPACE)
         t.pos = 0
         m = seat.main
         if m == I.MAIN_BLANK:

@@ -2,11 +2,7 @@
 (app/hallmenu.py), the hall publisher (net/hall.py) and the views
 (views/hall.py) share, and what a name may be. Apart from views/ui.py so
 that a plain Pico does not load them."""
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 # The connection state (panel.net_state, from net.state()).
 NET_NONE = const(0)        # no hall mode (app/hallmenu.py NoNet)

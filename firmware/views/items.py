@@ -2,17 +2,13 @@
 them; views/digits.py and views/oled.py draw them), and what a previewed stroke
 would do. Small ints only: the device build folds them into the modules that
 read them (tools/constfold.py)."""
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 # Main value of a seat.
 MAIN_BLANK = const(0)     # seat not in the game
 MAIN_HELLO = const(1)     # player number (start-up wiring check)
 MAIN_SCORE = const(2)     # the score: banked, or the live total at the table
-MAIN_OUT = const(3)       # eliminated (three fouls)
+MAIN_OUT = const(3)       # eliminated (codes.FOULS_OUT fouls in a row)
 MAIN_WIN = const(4)       # the winner
 MAIN_OVER = const(5)      # game over, not the winner: final score
 MAIN_MENU = const(6)      # set-up menu value
@@ -26,7 +22,7 @@ IT_CALL = const(4)        # the called 101st point
 IT_OPENING = const(5)     # opening stroke: 3 ball first
 IT_HAND = const(6)        # cue ball in hand
 IT_HELD = const(7)        # arg: ball mask off the table
-IT_FOULS = const(8)       # arg: consecutive fouls (1 or 2)
+IT_FOULS = const(8)       # arg: consecutive fouls (1 to codes.FOULS_LAST_CHANCE)
 IT_REASON = const(9)      # arg: foul reason of this player's last stroke
 IT_OUT = const(10)
 IT_WAIT = const(11)       # arg: winner (game over, other players)

@@ -7,11 +7,7 @@ font (draw/fold.py), else `PLAYER n`.
 
 Rendering writes into a preallocated line (draw/text.py) and allocates nothing.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 from cowboy import codes as C
 from cowboy import facts as F
 from draw.blit import fill
@@ -21,7 +17,7 @@ from views import ui as U
 from views import items as I
 from views.seat import turn, blink, outcome, field_balls, hall, folded
 from views.words import (REASON21, NOTE21, REJECT21, FIELD21, CUE21, MENU21, RULE21, ONOFF8,
-                         NOTICE21, PREVIEW21, pick)
+                         NOTICE21, PREVIEW21, FOUL21, FOULS_LAST21, OUT21, pick)
 
 _SPACE = const(32)
 _NAMES = None    # every seat's name as this display draws it (draw/fold.py Folded)
@@ -88,14 +84,14 @@ def item21(t, seat, k):
         t.s(b"OFF THE TABLE: ")
         t.balls(a, _SPACE)
     elif it == I.IT_FOULS:
-        if a >= 2:
-            t.s(b"2 FOULS: LAST CHANCE")
+        if a >= C.FOULS_LAST_CHANCE:
+            t.s(FOULS_LAST21)
         else:
-            t.s(b"1 FOUL (3 LOSE)")
+            t.s(FOUL21)
     elif it == I.IT_REASON:
         t.s(pick(REASON21, a))
     elif it == I.IT_OUT:
-        t.s(b"OUT: THREE FOULS")
+        t.s(OUT21)
     elif it == I.IT_WAIT:
         t.s(b"WINNER: ")
         _name21(t, seat, a, COLS - 8)
@@ -249,7 +245,8 @@ class LayoutOLED:
 
     def render(self, seat, now_ms):
         t = self.text
-        fill(t.buf, 0, t.size, _SPACE)     # t.clear() without its call
+        # (t.clear() written out: docs/PERFORMANCE.md, "Calls written out")
+        fill(t.buf, 0, t.size, _SPACE)
         t.pos = 0
         m = seat.main
         if m == I.MAIN_BLANK:
@@ -301,8 +298,8 @@ class LayoutOLED:
             t.at(_BOTTOM)
             item21(t, seat, 0)
             return t
-        # (the positions and single characters written without Text's calls:
-        # this runs for each seat a stroke changes, a call costs some 10 us)
+        # (the positions and single characters without Text's calls, at() and c()
+        # written out: docs/PERFORMANCE.md, "Calls written out")
         i = seat.index
         f = _NAMES
         if f is None and seat.names[i]:

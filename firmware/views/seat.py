@@ -177,8 +177,8 @@ class Seat:
             return
         self.main = I.MAIN_SCORE
         if game.shooter != i:
-            # (at most three items from none: _add's writes without its calls,
-            # this runs for a seat a stroke changes)
+            # (at most three items from none: _add() written out,
+            # docs/PERFORMANCE.md, "Calls written out")
             items = self.items
             args = self.args
             n = 0
@@ -215,7 +215,7 @@ class Seat:
                 self._add(I.IT_FIELD, panel.field)
             self._add(I.IT_PREVIEW, panel.preview)
             return
-        # (at most five items from none: _add's writes without its calls)
+        # (at most five items from none: _add() written out, as above)
         total = self.value
         items = self.items
         args = self.args

@@ -6,11 +6,7 @@ Besides the codes, `panel.names`: 8 bytes objects, each seat's name in UTF-8 (b"
 none), a new object whenever a name changes (and `panel.version` bumped); the
 views fold each once per change (draw/fold.py).
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 # What the displays are showing as a whole.
 MODE_HELLO = const(0)    # start-up: each display shows its player number (wiring check)

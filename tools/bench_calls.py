@@ -1,0 +1,154 @@
+"""What a call costs under MicroPython: the figures of docs/PERFORMANCE.md, "Calls
+written out". Runs on the board (as its main.py; on the emulated Pico, see there)
+and under the host micropython:
+
+    micropython tools/bench_calls.py
+
+Each case is a loop of N calls timed against the same loop with the call's body
+written out; the difference over N is the call. Every case runs with the heap
+free and with micropython.heap_lock() held, as app/loop.py holds it on a stroke's
+path. Then two loops on their own: the time of a turn. Prints one line per
+case and `CALLS done`.
+"""
+import gc
+import micropython
+from array import array
+from time import ticks_diff, ticks_us
+
+N = 2000
+
+
+class Obj:
+    def __init__(self):
+        self.n = 0
+
+    def m0(self):
+        self.n += 1
+
+    def m1(self, a):
+        self.n += a
+
+    def m3(self, a, b, c):
+        self.n += a
+
+    def big(self, a):
+        b = c = d = e = f = g = h = j = k = m = a     # a frame of more than 11 words
+        self.n += a
+
+
+def f2(a, b):
+    return a
+
+
+def body0(o):
+    for i in range(N):
+        o.n += 1
+
+
+def call0(o):
+    for i in range(N):
+        o.m0()
+
+
+def body1(o):
+    a = 1
+    for i in range(N):
+        o.n += a
+
+
+def call1(o):
+    for i in range(N):
+        o.m1(1)
+
+
+def call3(o):
+    for i in range(N):
+        o.m3(1, 2, 3)
+
+
+def bodyf(o):
+    for i in range(N):
+        x = i      # noqa: F841
+
+
+def bodyc(o):
+    for i in range(N):
+        x = o.n      # noqa: F841
+
+
+def callf(o):
+    for i in range(N):
+        f2(i, o)
+
+
+def bodybig(o):
+    a = 1
+    for i in range(N):
+        b = c = d = e = f = g = h = j = k = m = a     # noqa: F841
+        o.n += a
+
+
+def callbig(o):
+    for i in range(N):
+        o.big(1)
+
+
+def callc(o):
+    for i in range(N):
+        ticks_diff(i, o.n)
+
+
+def empty(o):
+    for i in range(N):
+        pass
+
+
+BUF = bytearray(N)
+
+
+def store(o):
+    b = BUF
+    for i in range(N):
+        b[i] = 32
+
+
+# (name, the loop with the call, the loop with its body written out)
+CASES = (("method, no argument", call0, body0), ("method, 1 argument", call1, body1),
+         ("method, 3 arguments", call3, body1), ("function, 2 arguments", callf, bodyf),
+         ("method, frame past 11 words", callbig, bodybig),
+         ("function in C (time.ticks_diff), 2 arguments", callc, bodyc))
+# (name, a loop): its time over N, a turn of the loop
+LOOPS = (("loop turn, empty body", empty), ("loop turn, one byte stored", store))
+
+
+def timed(fn, o):
+    t0 = ticks_us()
+    fn(o)
+    return ticks_diff(ticks_us(), t0)
+
+
+def main():
+    o = Obj()
+    us = array("i", [0] * (4 * len(CASES)))
+    turns = array("i", [0] * (2 * len(LOOPS)))
+    for lock in (0, 1):
+        gc.collect()
+        if lock:
+            micropython.heap_lock()
+        for i in range(len(CASES)):
+            us[4 * i + 2 * lock] = timed(CASES[i][1], o)
+            us[4 * i + 2 * lock + 1] = timed(CASES[i][2], o)
+        for i in range(len(LOOPS)):
+            turns[2 * i + lock] = timed(LOOPS[i][1], o)
+        if lock:
+            micropython.heap_unlock()
+    for i in range(len(CASES)):
+        print("CALLS %s: %.1f us a call, %.1f us with the heap locked" % (
+            CASES[i][0], (us[4 * i] - us[4 * i + 1]) / N, (us[4 * i + 2] - us[4 * i + 3]) / N))
+    for i in range(len(LOOPS)):
+        print("CALLS %s: %.1f us, %.1f us with the heap locked" % (
+            LOOPS[i][0], turns[2 * i] / N, turns[2 * i + 1] / N))
+    print("CALLS done")
+
+
+main()
