@@ -254,8 +254,8 @@ def play(t):
     for i in range(len(events)):
         panel.event(events[i], t)
         panel.tick(t)
-        if panel.cursor > top:
-            top = panel.cursor                  # how far the editor got
+        if panel.editor.cursor > top:
+            top = panel.editor.cursor           # how far the editor got
         if panel.menu_item == 10:
             net.st = 3 if net.st == 2 else 2    # the connection changes meanwhile
             net.n = (net.n + 1) & 7
@@ -269,7 +269,7 @@ for r in range(5):
     t = play(t)
 micropython.heap_unlock()
 print("saved", net.saved, "refused", panel.refused, "accepted", panel.accepted,
-      "name", panel.name_len, panel.cursor, panel.mode, "cursor", top)
+      "name", panel.editor.length, panel.editor.cursor, panel.mode, "cursor", top)
 print("HEAP-LOCK-OK", len(events))
 """
 
