@@ -78,7 +78,7 @@ const CowboyHall = (() => {
   // fails is dropped (logged with console.warn), the table's card says it sent
   // something unreadable, and the page goes on with every other message.
   const PHASE_NAMES = ["opening", "choice", "points", "caroms", "final", "over"];
-  const NAME = /^[a-vyz0-9-]{1,12}$/;       // views/hallui.py NAME_CHARS, MAX_NAME
+  const NAME = /^[a-vyz0-9-]{1,12}$/;       // app/nameedit.py CHARS, views/hallui.py MAX_NAME
   const KINDS = ["state", "status", "action", "game"];
   const MAX_NUMBER = 2 ** 30 - 1;           // game numbers and positions
   // The broker's message_size_limit (docs/HALL.md): the longest message a board sends of

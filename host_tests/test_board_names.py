@@ -126,7 +126,10 @@ def test_a_names_file_left_without_its_journal_goes_to_the_newest_game(tmp_path)
 # ---- the set-up menu -----------------------------------------------------------
 
 def test_the_editor_has_the_hall_names_characters():
-    assert NE.CHARS == HU.NAME_CHARS
+    from app import hallmenu
+    assert [c for c in range(256) if hallmenu.name_ok(bytes([c]))] == sorted(NE.CHARS)
+    assert hallmenu.name_ok(NE.CHARS[:HU.MAX_NAME])
+    assert not hallmenu.name_ok(NE.CHARS[:HU.MAX_NAME + 1])
     assert b"w" not in NE.CHARS and b"x" not in NE.CHARS
     from cowboy import names as N
     for c in NE.CHARS:
@@ -145,7 +148,7 @@ def test_editing_a_name_on_four_digits(tmp_path):
     keys(s, "ENC+", "ENC")                      # a
     keys(s, "ENC+", "ENC+", "ENC")              # b
     keys(s, "ENC")                              # the end mark: saved
-    assert s.panel.names[1] == b"ab" and s.panel.cursor < 0
+    assert s.panel.names[1] == b"ab" and s.panel.editor.cursor < 0
     assert names_file(s.root) is None           # saved when the menu is left
     keys(s, "UNDO")
     assert s.panel.mode == U.MODE_GAME
@@ -165,7 +168,8 @@ def test_the_names_item_on_eight_digits_and_oled(tmp_path):
     keys(s, *TO_NAMES)
     assert seen(s, 0) == "n.AnnA   " and seen(s, 1) == "2o-     "     # (z reads as 2)
     keys(s, "ENC+", "OK")                       # Zoë: the editor keeps z, o
-    assert s.panel.edit[:s.panel.edit_len] == b"zo"
+    e = s.panel.editor
+    assert e.chars[:e.length] == b"zo" and e.limit == NE.MAX
     o = board(tmp_path / "b", build="oled8", names=["Anna", "Zoë"])
     keys(o, *TO_NAMES)
     assert seen(o, 0)["bottom"] == "NAME: ANNA" and seen(o, 0)["big"] == "1"
@@ -376,6 +380,8 @@ for r in range(5):
 micropython.heap_unlock()
 print("ACCEPTED", first, panel.accepted)
 print("NAMES-SAME", panel.names == names, panel.names[2].decode())
+import sys
+print("HALL-MODULES", [m for m in ("app.hallmenu", "views.hallui", "views.hall") if m in sys.modules])
 print("HEAP-LOCK-OK", len(events))
 """
 
@@ -386,8 +392,9 @@ def test_keys_and_the_names_editor_allocate_nothing_with_names_present():
     res = check(code=HEAP_CODE, heapsize="192K")
     lines = res.lines()
     assert lines[-1].startswith("HEAP-LOCK-OK"), res.out
-    assert lines[-2] == "NAMES-SAME True 李小龙", res.out
-    label, first, total = lines[-3].split()
+    assert lines[-3] == "NAMES-SAME True 李小龙", res.out
+    assert lines[-2] == "HALL-MODULES []", res.out     # a plain Pico's editor loads none
+    label, first, total = lines[-4].split()
     assert label == "ACCEPTED" and int(first) > 0
     assert int(total) == 6 * int(first), res.out    # each locked round as the first
 

@@ -19,6 +19,12 @@ class Stats:
     fouls = bytearray(8)
     ready = True
 
+class Editor:
+    chars = bytearray(b"abcdefghijklmnop")
+    length = 0
+    cursor = -1
+    limit = 12
+
 class Panel:
     version = 0
     names = [b""] * 8
@@ -39,9 +45,7 @@ class Panel:
     build = b"oled8"
     net_state = 0
     net_pending = 0
-    name = bytearray(b"abcdefghijkl")
-    name_len = 0
-    cursor = -1
+    editor = Editor()
 '''
 
 SCRIPT = r'''
@@ -135,9 +139,18 @@ for item in (U.MENU_HALL, U.MENU_TABLE):           # the names, then the editor
     for value in range(3):
         p.menu_value = value
         for cursor in (-1, 0, 3, 11):
-            p.cursor = cursor
-            p.name_len = 12 if cursor == 11 else 3
+            p.editor.cursor = cursor
+            p.editor.length = 12 if cursor == 11 else 3
             run(8)
+p.menu_item = U.MENU_NAMES                         # the players' names, then the editor
+p.editor.limit = 16
+for value in range(2):
+    p.menu_value = value
+    for cursor in (-1, 0, 3, 15):
+        p.editor.cursor = cursor
+        p.editor.length = 16 if cursor == 15 else 3
+        run(8)
+p.editor.cursor = -1
 p.menu_value = 0
 p.mode = U.MODE_GAME
 run(60)                                            # opening, ball in hand

@@ -228,7 +228,7 @@ def test_empty_or_bad_names_cannot_be_saved(tmp_path):
     keys(s, *TO_TABLE, "OK", "ENC-")           # a -> the end mark: an empty name
     assert seen(s) == "_.   "
     keys(s, "ENC")
-    assert seen(s) == "Err " and s.panel.cursor == 0
+    assert seen(s) == "Err " and s.panel.editor.cursor == 0
     assert hall_json(s)["table"] == "a1"
     keys(s, "ENC+")                            # any key of the editor goes on editing
     assert seen(s) == "A.   "                  # a reads as A on seven segments

@@ -8,6 +8,7 @@ import pytest
 import gamegen
 import legend
 import record
+from app.nameedit import NameEditor
 from board import config
 from cowboy import codes as C
 from cowboy import facts as F
@@ -125,14 +126,15 @@ def hall_items(seen, game, panel):
             seen.look(game, panel, "net %d %d" % (state, pending))
     for item, name, edit in ((U.MENU_HALL, b"bar", False), (U.MENU_TABLE, b"t01", True)):
         panel.menu_item = item
-        panel.name = bytearray(name)
-        panel.name_len = len(name)
+        panel.editor = e = NameEditor()
+        e.chars[:len(name)] = name
+        e.length = len(name)
         for value in range(3):
             panel.menu_value = value
             for cursor in range(-1, len(name) + 1 if edit else 0):
-                panel.cursor = cursor
+                e.cursor = cursor
                 seen.look(game, panel, "name %r %d %d" % (name, value, cursor), cursor < 0)
-    panel.cursor = -1
+    panel.editor.cursor = -1
 
 
 @pytest.fixture(scope="module")

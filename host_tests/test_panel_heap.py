@@ -271,8 +271,8 @@ def play(t):
     for i in range(len(events)):
         panel.event(events[i], t)
         panel.tick(t)
-        if panel.cursor > top:
-            top = panel.cursor                  # how far the editor got
+        if panel.editor.cursor > top:
+            top = panel.editor.cursor           # how far the editor got
         if panel.menu_item == 10:
             net.st = 3 if net.st == 2 else 2    # the connection changes meanwhile
             net.n = (net.n + 1) & 7
@@ -286,8 +286,8 @@ for r in range(5):
     t = play(t)
 micropython.heap_unlock()
 print("FIGURES", {"saved": net.saved, "refused": panel.refused, "accepted": panel.accepted,
-                 "name_len": panel.name_len, "cursor": panel.cursor, "mode": panel.mode,
-                 "top": top})
+                 "name_len": panel.editor.length, "cursor": panel.editor.cursor,
+                 "mode": panel.mode, "top": top})
 print("HEAP-LOCK-OK", len(events))
 """
 

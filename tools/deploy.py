@@ -554,9 +554,10 @@ def hall_settings(path):
         if type(d.get(key)) is not str or not d[key]:
             raise DeployError("%s: \"%s\" must be a non-empty string (docs/HALL.md)"
                               % (path, key))
+    from app import hallmenu
     from views import hallui
     for key in ("hall", "table"):
-        if not hallui.name_ok(d[key].encode()):
+        if not hallmenu.name_ok(d[key].encode()):
             raise DeployError("%s: \"%s\" must be 1 to %d characters from a-z (not w, x), "
                               "0-9 and - (docs/HALL.md)" % (path, key, hallui.MAX_NAME))
     port = d.get("port", 1883)

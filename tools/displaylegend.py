@@ -17,6 +17,7 @@ from views import items as VI  # noqa: E402
 from views import seat as VS  # noqa: E402
 from views import words as W  # noqa: E402
 from views import hall as HV  # noqa: E402
+from app.nameedit import NameEditor  # noqa: E402
 
 # Items of the game (IT_*): a sample argument and what the page means.
 ITEMS = (
@@ -192,7 +193,7 @@ def entries():
 
 
 class _Panel:
-    """What views/hall.py reads of the panel (views/ui.py)."""
+    """What views/hall.py reads of the panel (views/ui.py; `editor` too)."""
     net_state = 0
     net_pending = 0
     menu_value = 0
@@ -203,9 +204,10 @@ def name_seat(name, cursor):
     editing)."""
     seat = VS.Seat(0)
     seat.hall = _Panel()
-    seat.hall.name = bytearray(name)
-    seat.hall.name_len = len(name)
-    seat.hall.cursor = cursor
+    seat.hall.editor = e = NameEditor()
+    e.chars[:len(name)] = name
+    e.length = len(name)
+    e.cursor = cursor
     return seat
 
 

@@ -140,9 +140,10 @@ def menu(p):
     elif item == U.MENU_NAMES:
         seat = v + 1
         name = p.names[v].decode("utf-8", "replace") if v < len(p.names) else ""
-        if p.cursor >= 0:
+        e = p.editor
+        if e.cursor >= 0:
             what = "P%d's name: %s (editing character %d)" % (
-                seat, p.edit[:p.edit_len].decode(), p.cursor + 1)
+                seat, e.chars[:e.length].decode(), e.cursor + 1)
             keys = ("turn the encoder to change the character, push for the next one "
                     "(on the end mark: save), UNDO leaves it as it was")
         else:

@@ -84,7 +84,7 @@ CREATE TABLE IF NOT EXISTS parts (
 """
 
 
-NAME = re.compile(r"[a-vyz0-9-]{1,12}\Z")       # views/hallui.py NAME_CHARS, MAX_NAME
+NAME = re.compile(r"[a-vyz0-9-]{1,12}\Z")       # app/nameedit.py CHARS, views/hallui.py MAX_NAME
 FIRST_LINE = re.compile(r"# game ([1-9][0-9]{0,9})\Z")
 PART_LINE = re.compile(r"# game ([1-9][0-9]{0,9}) part ([1-9][0-9]{0,9})/([1-9][0-9]{0,9}) "
                        r"actions (0|[1-9][0-9]{0,9}) names (0|[1-9][0-9]{0,7}) "

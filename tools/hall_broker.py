@@ -27,7 +27,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TEMPLATE = os.path.join(ROOT, "hall", "broker", "mosquitto.conf")
-NAME = re.compile(r"[a-vyz0-9-]{1,12}\Z")       # views/hallui.py NAME_CHARS, MAX_NAME
+NAME = re.compile(r"[a-vyz0-9-]{1,12}\Z")       # app/nameedit.py CHARS, views/hallui.py MAX_NAME
 LOGIN = re.compile(r"[A-Za-z0-9._-]{1,32}\Z")
 PAGES = ("hall-tv", "hall-overlay")             # one read-only login per open page
 DESK = "desk"

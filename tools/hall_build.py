@@ -8,7 +8,7 @@ serve it on localhost.
   index.html, view.js, hall.css          the hall view (hall/)
   overlay.html, overlay.js, overlay.css  the per-table overlay (hall/)
   desk.html, desk.js, desk.css           the desk: roster, pairings, offers, answers
-  hall.js                                what the pages share (hall/)
+  hall.js, palette.css                   what the pages share (hall/): code, colours
   mqtt.min.js                            MQTT.js's browser bundle (npm package mqtt,
                                          installed into hall/node_modules by `npm ci`
                                          from hall/package-lock.json)
@@ -23,7 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HALL = os.path.join(ROOT, "hall")
 BUNDLE = os.path.join(HALL, "node_modules", "mqtt", "dist", "mqtt.min.js")
 PAGE = ("index.html", "view.js", "hall.css", "overlay.html", "overlay.js", "overlay.css",
-        "desk.html", "desk.js", "desk.css", "hall.js")
+        "desk.html", "desk.js", "desk.css", "hall.js", "palette.css")
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))

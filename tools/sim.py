@@ -114,6 +114,7 @@ def read_hall(path):
     hall, table, port; no Wi-Fi here), and the folder name of its table's flash,
     "<hall>-<table>". ArgumentError says what is wrong."""
     import json
+    from app import hallmenu
     from views import hallui
     try:
         text = read_file(path).decode()
@@ -129,7 +130,7 @@ def read_hall(path):
         raise ArgumentError('"broker" must be the broker\'s address')
     for key in ("hall", "table"):
         v = d.get(key)
-        if type(v) is not str or not hallui.name_ok(v.encode()):
+        if type(v) is not str or not hallmenu.name_ok(v.encode()):
             raise ArgumentError('"%s" must be 1 to %d characters from a-z (not w, x), 0-9 and -'
                              % (key, hallui.MAX_NAME))
     port = d.get("port", 1883)

@@ -1,15 +1,16 @@
 """The set-up menu's hall items (docs/PANEL.md "Hall and table names"): the
-connection, the hall and the table name and their editor on the encoder.
+connection, the hall and the table name, edited with the name editor
+(app/nameedit.py), and what a hall or table name may be (`name_ok`).
 
 Loaded by `Panel.set_net()` in hall mode only, so a plain Pico keeps the RAM. The
 panel hands the items MENU_NET, MENU_HALL and MENU_TABLE over to `HallMenu`; the
-state the views read stays on the panel (`net_state`, `net_pending`, `name`,
-`name_len`, `cursor`, `menu_value`). Keys and turns allocate nothing; saving a name
-does (the bytes handed to `rename()`, the file).
+state the views read stays on the panel (`net_state`, `net_pending`, `editor`,
+`menu_value`). Keys and turns allocate nothing; saving a name does (the bytes
+handed to `rename()`, the file).
 """
 from views import ui as U
 from views import hallui as HU
-from app import keys as K
+from app.nameedit import NameItem, char_index
 
 
 class NoNet:
@@ -38,14 +39,26 @@ class NoNet:
         return True
 
 
-_CYCLE = len(HU.NAME_CHARS) + 1      # the end mark, then NAME_CHARS
+def name_ok(b, n=-1):
+    """True when the first n bytes of b (all of it for n < 0) are a valid hall or
+    table name: 1 to MAX_NAME characters of the editor's (app/nameedit.py CHARS)."""
+    if n < 0:
+        n = len(b)
+    if n < 1 or n > HU.MAX_NAME:
+        return False
+    for i in range(n):
+        if char_index(b[i]) < 0:
+            return False
+    return True
 
 
-class HallMenu:
+class HallMenu(NameItem):
+    """MENU_NET, MENU_HALL and MENU_TABLE: the connection; the hall's and the
+    table's name in the panel's editor, shown and edited there."""
+
     def __init__(self, panel, net):
-        self.p = panel
+        NameItem.__init__(self, panel)
         self.net = net
-        panel.name = bytearray(HU.MAX_NAME)
 
     def refresh(self):
         """MENU_NET: the connection state and the count not yet acknowledged."""
@@ -58,79 +71,57 @@ class HallMenu:
             p.version += 1
 
     def load(self, item):
-        """The item `item` comes on show."""
+        """The item `item` comes on show: a name item's name into the editor."""
         p = self.p
         p.menu_value = HU.NAME_OK
-        p.cursor = -1
+        e = p.editor
+        e.cursor = -1
         if item == U.MENU_NET:
             self.refresh()
             return
         b = self.net.name(item - U.MENU_HALL)
         n = min(len(b), HU.MAX_NAME)
         for i in range(n):
-            p.name[i] = b[i]
-        p.name_len = n
+            e.chars[i] = b[i]
+        e.length = n
+        e.limit = HU.MAX_NAME
 
     def turn(self, d):
-        """Step the character under the cursor through the end mark and
-        NAME_CHARS (a turn on the item opens the editor): the end mark cuts the
-        name there, a character past the end lengthens it."""
+        """The character under the cursor (a turn on a name item opens the editor);
+        a refused save's reason goes."""
         p = self.p
         if p.menu_item == U.MENU_NET:
             return
-        if p.cursor < 0:
-            p.cursor = 0
-        c = p.cursor
-        chars = HU.NAME_CHARS
-        i = 0                                 # 0: the end mark, k + 1: chars[k]
-        if c < p.name_len:
-            i = HU.char_index(p.name[c]) + 1
-        i = (i + d) % _CYCLE
-        if i == 0:
-            p.name_len = c
-        else:
-            p.name[c] = chars[i - 1]
-            if c >= p.name_len:
-                p.name_len = c + 1
+        e = p.editor
+        if e.cursor < 0:
+            e.cursor = 0
+        e.turn(d)
         p.menu_value = HU.NAME_OK
         p._ok()
 
     def key(self, k, enc):
-        """A key on a hall item: True when the editor took it (OK on a name opens
-        the editor; in the editor OK or ENC is the next character or, on the end
-        mark, save; UNDO leaves it). False: the menu's usual meaning."""
-        p = self.p
-        if p.menu_item == U.MENU_NET or (p.cursor < 0 and k != K.OK):
+        """A key on a hall item: the editor's (app/nameedit.py NameItem.key) on a
+        name, the menu's usual meaning (False) on the connection."""
+        if self.p.menu_item == U.MENU_NET:
             return False
-        if p.cursor < 0:
-            p.cursor = 0
-            p.menu_value = HU.NAME_OK
-            p._ok()
-        elif k == K.OK or enc:
-            p.menu_value = HU.NAME_OK
-            if p.cursor < p.name_len and p.cursor < HU.MAX_NAME - 1:
-                p.cursor += 1
-                p._ok()
-            else:
-                self._save()
-        elif k == K.UNDO:                     # leave the editor, the name unchanged
-            self.load(p.menu_item)
-            p._ok()
-        else:
-            p._refuse(U.NOTE_NONE)
-        return True
+        return NameItem.key(self, k, enc)
+
+    def _leave(self):
+        """UNDO: the name as it was, not editing."""
+        self.load(self.p.menu_item)
 
     def _save(self):
         """Save the edited name through the network object; refused when it is
         not a valid name (the editor stays open) or could not be written."""
         p = self.p
-        n = p.name_len
-        if not HU.name_ok(p.name, n):
+        e = p.editor
+        n = e.length
+        if not name_ok(e.chars, n):
             p.menu_value = HU.NAME_BAD
             p._refuse(U.NOTE_NONE)
             return
         k = p.menu_item - U.MENU_HALL
-        new = bytes(p.name[:n])
+        new = bytes(e.chars[:n])
         other = self.net.name(1 - k)
         if not (self.net.rename(other, new) if k else self.net.rename(new, other)):
             p.menu_value = HU.NAME_FAILED

@@ -1,47 +1,133 @@
-"""The set-up menu's names item (docs/PANEL.md "Players' names"): a seat picked
-with the encoder, its name edited with the hall names' editor (the same keys, the
-same characters: `a`-`z` without `w` and `x`, `0`-`9`, `-`).
+"""The set-up menu's name editor (docs/PANEL.md "Hall and table names", "Players'
+names"): one name edited on the encoder, a character at a time, from CHARS (`a`-`z`
+without `w` and `x`, `0`-`9`, `-`: every one has a seven-segment form and is legal
+in an MQTT topic level).
 
-The panel hands MENU_NAMES over to `NamesMenu`; the views read the panel:
-`menu_value` (the seat picked, 0-based), `cursor` (-1: not editing), `edit`
-and `edit_len` (the name being edited), `names`. Keys and turns allocate
-nothing; saving a name does (its bytes).
+`NameEditor` is the state the views draw (`panel.editor`, views/digits.py editor7,
+views/oled.py editor21); `NameItem` is what the keys mean on an item whose name it
+edits. Two items are: the players' names (`NamesItem`, here, on every board) and
+hall mode's hall and table names (app/hallmenu.py HallMenu, which a plain Pico
+never loads). The panel loads this module when the first of them shows. Keys and
+turns allocate nothing; saving a name does (its bytes).
 """
 from views import ui as U
 from app import keys as K
 
-# The characters of hall and table names (views/hallui.py NAME_CHARS, which a plain
-# Pico does not load; host_tests/test_board_names.py holds the two equal).
 CHARS = b"abcdefghijklmnopqrstuvyz0123456789-"
-MAX = 16                     # characters of a name edited here (cowboy/names.py MAX_CHARS)
+MAX = 16                     # the longest name edited: a player's (cowboy/names.py MAX_CHARS)
 _CYCLE = len(CHARS) + 1      # the end mark, then CHARS
 
 
 def char_index(c):
-    """The index of byte `c` in CHARS, or -1."""
+    """The index of byte `c` in CHARS, or -1. (A loop: MicroPython's `in` does not
+    take an int for bytes.)"""
     for k in range(len(CHARS)):
         if CHARS[k] == c:
             return k
     return -1
 
 
-class NamesMenu:
+class NameEditor:
+    """A name being edited: `chars[:length]`, at most `limit` characters; `cursor`
+    the character under edit (-1: not editing; at `length`: the end mark). On a
+    hall item the name shown when not editing too (app/hallmenu.py)."""
+
+    def __init__(self):
+        self.chars = bytearray(MAX)
+        self.length = 0
+        self.cursor = -1
+        self.limit = MAX
+
+    def turn(self, d):
+        """Step the character under the cursor through the end mark and CHARS: the
+        end mark cuts the name there, a character past the end lengthens it."""
+        c = self.cursor
+        i = 0                                 # 0: the end mark, k + 1: CHARS[k]
+        if c < self.length:
+            i = char_index(self.chars[c]) + 1
+        i = (i + d) % _CYCLE
+        if i == 0:
+            self.length = c
+        else:
+            self.chars[c] = CHARS[i - 1]
+            if c >= self.length:
+                self.length = c + 1
+
+
+class NameItem:
+    """The keys on a menu item whose name the panel's editor edits. A subclass
+    says what opening it loads (`_open`), where a finished name goes (`_save`) and
+    what UNDO puts back (`_leave`)."""
+
     def __init__(self, panel):
         self.p = panel
-        panel.edit = bytearray(MAX)
-        panel.edit_len = 0
+        if panel.editor is None:
+            panel.editor = NameEditor()
+
+    def key(self, k, enc):
+        """True when the item took the key: OK opens the editor; in it OK or ENC is
+        the next character or, on the end mark (or the last character the name may
+        have), saves the name; UNDO leaves it unchanged. False: the menu's usual
+        meaning."""
+        p = self.p
+        e = p.editor
+        if e.cursor < 0:
+            if k != K.OK:
+                return False
+            self._open()
+            p._ok()
+        elif k == K.OK or enc:
+            if e.cursor < e.length and e.cursor < e.limit - 1:
+                e.cursor += 1
+                p._ok()
+            else:
+                self._save()
+        elif k == K.UNDO:
+            self._leave()
+            p._ok()
+        else:
+            p._refuse(U.NOTE_NONE)
+        return True
+
+    def _open(self):
+        """The editor opens, the cursor on the first character."""
+        self.p.editor.cursor = 0
+
+    def _save(self):
+        """The name is finished: keep it (accepted or refused, the panel's _ok or
+        _refuse)."""
+
+    def _leave(self):
+        """UNDO in the editor: the name as it was, not editing."""
+        self.p.editor.cursor = -1
+
+
+class NamesItem(NameItem):
+    """MENU_NAMES: a seat picked with the encoder (`panel.menu_value`, 0-based), its
+    name (`panel.names`) edited."""
 
     def load(self):
         """The item comes on show: the first seat picked, no editor."""
         p = self.p
-        p.cursor = -1
+        p.editor.cursor = -1
         if p.menu_value >= p.settings.players or p.menu_value < 0:
             p.menu_value = 0
 
-    def _open(self):
-        """The editor on the picked seat's name: its characters that the editor
-        has (capitals as small letters), the others left out."""
+    def turn(self, d):
+        """Not editing: pick the seat (wraps round the players). Editing: the
+        character under the cursor."""
         p = self.p
+        if p.editor.cursor < 0:
+            p.menu_value = (p.menu_value + d) % p.settings.players
+            return
+        p.editor.turn(d)
+        p._ok()
+
+    def _open(self):
+        """The picked seat's name in the editor: its characters that CHARS has
+        (capitals as small letters), the others left out."""
+        p = self.p
+        e = p.editor
         b = p.names[p.menu_value]
         n = 0
         for i in range(len(b)):
@@ -49,54 +135,19 @@ class NamesMenu:
             if 65 <= c <= 90:
                 c += 32
             if n < MAX and char_index(c) >= 0:
-                p.edit[n] = c
+                e.chars[n] = c
                 n += 1
-        p.edit_len = n
-        p.cursor = 0
+        e.length = n
+        e.limit = MAX
+        e.cursor = 0
 
-    def turn(self, d):
-        """Not editing: pick the seat (wraps round the players). Editing: the
-        character under the cursor through the end mark and CHARS."""
+    def _save(self):
+        """The seat's name is the edited one (an empty name: the seat has none)."""
         p = self.p
-        if p.cursor < 0:
-            p.menu_value = (p.menu_value + d) % p.settings.players
-            return
-        c = p.cursor
-        i = 0
-        if c < p.edit_len:
-            i = char_index(p.edit[c]) + 1
-        i = (i + d) % _CYCLE
-        if i == 0:
-            p.edit_len = c
-        else:
-            p.edit[c] = CHARS[i - 1]
-            if c >= p.edit_len:
-                p.edit_len = c + 1
+        e = p.editor
+        p.names[p.menu_value] = bytes(e.chars[:e.length])
+        from draw import fold
+        fold.prepare()                # drawing the name allocates nothing
+        p.names_dirty = True
+        e.cursor = -1
         p._ok()
-
-    def key(self, k, enc):
-        """True when the item took the key: OK opens the editor; in it OK or ENC is
-        the next character or, on the end mark (or the last character), saves the
-        name (an empty name: the seat has none); UNDO leaves it unchanged."""
-        p = self.p
-        if p.cursor < 0:
-            if k != K.OK:
-                return False
-            self._open()
-            p._ok()
-        elif k == K.OK or enc:
-            if p.cursor < p.edit_len and p.cursor < MAX - 1:
-                p.cursor += 1
-            else:
-                p.names[p.menu_value] = bytes(p.edit[:p.edit_len])
-                from draw import fold
-                fold.prepare()                # drawing the name allocates nothing
-                p.names_dirty = True
-                p.cursor = -1
-            p._ok()
-        elif k == K.UNDO:
-            p.cursor = -1
-            p._ok()
-        else:
-            p._refuse(U.NOTE_NONE)
-        return True

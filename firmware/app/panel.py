@@ -22,7 +22,7 @@ from ticks import ticks_diff
 TYPE_CHECKING = False     # (names for the checker alone, docs/CHECK.md)
 if TYPE_CHECKING:
     from app.hallmenu import HallMenu
-    from app.nameedit import NamesMenu
+    from app.nameedit import NameEditor, NamesItem
 
 _CAROM_MASK = 3 << F.CAROM
 _FIRST_MASK = 7 << F.FIRST
@@ -37,13 +37,15 @@ _FIELDS = const(6)               # FIELD_NONE .. FIELD_CUE
 class Panel:
     """State the views read: `mode`, `facts`, `composing`, `preview`, `note`,
     `reject`, `field`, `menu_item`, `menu_value`, `settings`, `stats`, `names`,
-    and at start-up `t_start`, `notice`, `notice_arg`, `build`.
+    on a name item `editor`, and at start-up `t_start`, `notice`, `notice_arg`,
+    `build`.
 
     `names`: the players' names, a list of 8 bytes objects (UTF-8), b"" for a
     seat without one; replaced only by `set_names()`, the menu's editor and
     `App.start` (what the journal kept), each bumping `version`."""
 
-    names_menu: "NamesMenu"   # MENU_NAMES's editor, made when the item first shows
+    editor: "NameEditor"      # the name editor, made when the first name item shows
+    names_item: "NamesItem"   # MENU_NAMES, made when the item first shows
     hall: "HallMenu"      # hall mode's menu items (set_net()); their items are reached only then
 
     HELLO_MS = 2000       # start-up at least this long: each display shows its number
@@ -90,14 +92,14 @@ class Panel:
         self.hall = None  # pyright: ignore[reportAttributeAccessIssue]  until set_net()
         self.net_state = 0              # MENU_NET: net.state() (hallui.NET_*), net.pending()
         self.net_pending = 0
-        self.name = b""                 # MENU_HALL, MENU_TABLE: the name shown
-        self.name_len = 0
-        self.cursor = -1                # the character being edited; -1: not editing
         # The players' names (app/playernames.py): bytes per seat, b"" for none;
         # the loop saves them (journal.names) outside the menu once names_dirty.
         self.names = [b""] * MAX_PLAYERS
         self.names_dirty = False
-        self.names_menu = None  # pyright: ignore[reportAttributeAccessIssue]  until MENU_NAMES shows
+        # The name items (MENU_NAMES; MENU_HALL, MENU_TABLE) and their editor
+        # (app/nameedit.py): the name shown or being edited, the cursor.
+        self.names_item = None  # pyright: ignore[reportAttributeAccessIssue]  until MENU_NAMES shows
+        self.editor = None  # pyright: ignore[reportAttributeAccessIssue]  until a name item shows
         # The desk's offer of the next game (hall mode, net/offers.py Offer): shown
         # as a notice (MODE_OFFER) once no game is in progress; OK starts it.
         self.offer = None
@@ -148,7 +150,7 @@ class Panel:
         self.names = new
         self.names_dirty = True
         self.stats.clear()
-        self.cursor = -1
+        self._close_editor()
         self._to_game()
         if not self._stored():
             self.note = U.NOTE_STORAGE
@@ -587,10 +589,10 @@ class Panel:
             self.menu_value = self.rules_edit >> (item - U.MENU_RULE) & 1
         elif item == U.MENU_NAMES:
             self.menu_value = 0
-            if self.names_menu is None:     # (its module and buffer: only once used)
-                from app.nameedit import NamesMenu
-                self.names_menu = NamesMenu(self)
-            self.names_menu.load()
+            if self.names_item is None:     # (its module and buffer: only once used)
+                from app.nameedit import NamesItem
+                self.names_item = NamesItem(self)
+            self.names_item.load()
         elif item >= U.MENU_NET:
             self.hall.load(item)
         else:
@@ -608,7 +610,7 @@ class Panel:
             self.hall.turn(d)
             return
         if item == U.MENU_NAMES:
-            self.names_menu.turn(d)
+            self.names_item.turn(d)
             return
         if item == U.MENU_PLAYERS:
             top = self.seats
@@ -634,7 +636,7 @@ class Panel:
         changed = self.rules_edit != self.settings.rules
         if item >= U.MENU_NET and self.hall.key(k, enc):
             pass                          # the name editor took it
-        elif item == U.MENU_NAMES and self.names_menu.key(k, enc):
+        elif item == U.MENU_NAMES and self.names_item.key(k, enc):
             pass                          # the players' names editor took it
         elif item == U.MENU_CONFIRM:
             if k == K.OK or enc:
@@ -663,8 +665,13 @@ class Panel:
         else:
             self._refuse(U.NOTE_NONE)
 
+    def _close_editor(self):
+        """No name being edited (the menu left, a new game)."""
+        if self.editor is not None:
+            self.editor.cursor = -1
+
     def _leave_menu(self):
-        self.cursor = -1
+        self._close_editor()
         self.mode = self.back_mode
         if self.mode == U.MODE_OFFER and self.offer is None:
             self.mode = self.offer_back         # withdrawn while in the menu

@@ -17,6 +17,7 @@ import asyncio
 from app import journal as J
 from app import journalformat as JF
 from app import playernames as PN
+from app.hallmenu import name_ok
 from cowboy import recordtext as T
 from net import hallsettings, mqtt, offers, records
 from ticks import ticks_add, ticks_diff, ticks_ms
@@ -174,14 +175,14 @@ class Hall:
         return self._names[k]
 
     def rename(self, hall, table):
-        """New hall and table names (bytes or str): checked (hallui.name_ok), saved in
+        """New hall and table names (bytes or str): checked (app/hallmenu.py name_ok), saved in
         hall.json, then published under: the next client step marks the old topic
         offline, leaves the broker and connects again under the new names (the
         state is published on every connect). False when a name is not valid or the
         file could not be written; the old names then stay in use."""
         h = hallsettings.name_bytes(hall)
         t = hallsettings.name_bytes(table)
-        if h is None or t is None or not HU.name_ok(h) or not HU.name_ok(t):
+        if h is None or t is None or not name_ok(h) or not name_ok(t):
             return False
         if (h, t) == self._names:
             return True

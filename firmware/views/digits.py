@@ -23,6 +23,7 @@ from views.words import (REASON4, NOTE4, CUE4, MENU4, MENU8, RULE4, ONOFF4, ONOF
                          PREVIEW4, pick)
 
 _SPACE = const(32)
+_END = const(95)      # '_': the name editor's end mark
 _NAMES = None    # every seat's name as this display draws it (draw/fold.py Folded)
 
 
@@ -128,28 +129,34 @@ def item4(t, seat, k):
         elif a == U.MENU_NAMES:
             names7(t, seat, 4)
         elif a >= U.MENU_NET:
-            hall().item7(t, seat, a, 4)
+            if not hall().item7(t, seat, a, 4):
+                editor7(t, seat.hall.editor, 4)
         else:
             t.s(MENU4[a])
             if a < U.MENU_RULE:
                 t.n(seat.value, 2)
 
 
+def editor7(t, e, digits):
+    """The name editor `e` (app/nameedit.py NameEditor) on `digits` seven segments,
+    on every name item: the `digits` characters up to the cursor, its point lit,
+    `_` the end mark."""
+    c = e.cursor
+    n = e.length
+    first = c - digits + 1 if c >= digits else 0
+    for i in range(first, first + digits):
+        t.c(e.chars[i] if i < n else _END if i == c else _SPACE)
+        if i == c:
+            t.c(46)
+
+
 def names7(t, seat, digits):
     """MENU_NAMES on `digits` seven segments: the seat picked `n.` and the start of
     its name (`n.--` without one), the others theirs (`P  2` without one); the
-    seat being edited the editor as views/hall.py draws it: the `digits`
-    characters up to the cursor, its point lit, `_` the end mark. A character
-    past ASCII shows as `-`."""
+    seat being edited the editor (editor7). A character past ASCII shows as `-`."""
     p = seat.hall
-    if seat.at_table and p.cursor >= 0:
-        c = p.cursor
-        n = p.edit_len
-        first = c - digits + 1 if c >= digits else 0
-        for i in range(first, first + digits):
-            t.c(p.edit[i] if i < n else 95 if i == c else _SPACE)
-            if i == c:
-                t.c(46)
+    if seat.at_table and p.editor.cursor >= 0:
+        editor7(t, p.editor, digits)
         return
     name = p.names[seat.index]
     k = digits
@@ -333,7 +340,8 @@ class Layout8:
                 names7(t, seat, 8)
                 return t
             if a >= U.MENU_NET:
-                hall().item7(t, seat, a, 8)
+                if not hall().item7(t, seat, a, 8):
+                    editor7(t, seat.hall.editor, 8)
                 return t
             t.s(MENU8[a])
             if a < U.MENU_RULE:

@@ -1,5 +1,6 @@
 """Hall mode's views (the layouts import this the first time one shows): the set-up
-menu's hall items (the connection, the hall and the table name, the name editor)
+menu's hall items (the connection, the hall and the table name; the layouts draw
+the name editor open on a name, views/digits.py editor7, views/oled.py editor21)
 and the desk's offer of the next game. Every text comes from the tables below (their codes are in
 docs/DISPLAYS.md's legend); rendering allocates nothing."""
 from views import ui as U
@@ -15,20 +16,19 @@ NET21 = (b"NO NETWORK", b"NO WI-FI", b"NO BROKER", b"ONLINE")
 # by item (MENU_HALL, MENU_TABLE).
 NAME4 = (b"H.", b"t.")
 NAME21 = (b"HALL: ", b"TABLE: ")
-EDIT21 = (b"HALL NAME", b"TABLE NAME")     # the OLED editor's status line
+EDIT21 = (b"HALL NAME", b"TABLE NAME")     # the OLED editor's status line (views/oled.py)
 # Why a save was refused (panel.menu_value: hallui.NAME_BAD, NAME_FAILED).
 NAMEERR4 = (b"", b"Err ", b"FLSh")
 NAMEERR21 = (b"", b"NAME: A-Z 0-9 - ONLY", b"STORAGE FAILING")
 
 _SPACE = 32
-_END7 = 95          # '_': the end mark on seven segments
-_END21 = 42         # '*': on the OLED (its small font has no '_')
 
 
 def item7(t, seat, a, digits):
     """Item `a` on `digits` seven segments: the connection and its count, a name
-    after its letter (`H.club`), or the editor: the `digits` characters up to the
-    cursor with the cursor's point lit (`_` is the end mark)."""
+    after its letter (`H.club`), why its save was refused; False, nothing drawn,
+    when the editor is open on the name (the layout draws it: views/digits.py
+    editor7)."""
     p = seat.hall
     if a == U.MENU_NET:
         v = p.net_state
@@ -41,28 +41,17 @@ def item7(t, seat, a, digits):
             if p.net_pending:
                 t.at(5)
                 t.n(min(p.net_pending, 999), 3)
-        return
+        return True
     if p.menu_value != HU.NAME_OK:
         t.s(pick(NAMEERR4, p.menu_value))
-        return
-    c = p.cursor
-    name = p.name
-    n = p.name_len
-    if c < 0:
-        t.s(NAME4[a - U.MENU_HALL])
-        for i in range(n):
-            t.c(name[i])
-        return
-    first = c - digits + 1 if c >= digits else 0
-    for i in range(first, first + digits):
-        if i < n:
-            t.c(name[i])
-        elif i == c:
-            t.c(_END7)
-        else:
-            t.c(_SPACE)
-        if i == c:
-            t.c(46)
+        return True
+    e = p.editor
+    if e.cursor >= 0:
+        return False
+    t.s(NAME4[a - U.MENU_HALL])
+    for i in range(e.length):
+        t.c(e.chars[i])
+    return True
 
 
 def big21(t, seat, a):
@@ -80,41 +69,22 @@ def item21(t, seat, a):
             t.s(b", ")
             t.n(p.net_pending)
             t.s(b" UNSENT")
-    elif p.menu_value != HU.NAME_OK:
-        t.s(pick(NAMEERR21, p.menu_value))
-    else:
-        if p.cursor < 0:
+    elif not refused21(t, seat):
+        e = p.editor
+        if e.cursor < 0:
             t.s(NAME21[a - U.MENU_HALL])
-        for i in range(p.name_len):
-            t.c(p.name[i])
+        for i in range(e.length):
+            t.c(e.chars[i])
 
 
-def editor21(t, seat, a, dark, cols, big, side, bottom):
-    """The OLED name editor in views.LayoutOLED's text (`cols` wide status line,
-    `big`, `side` and `bottom` where those parts begin): the item and the cursor's
-    place on the status line, that number big, the cursor's character at double
-    size beside it, the whole name on the item line with the cursor's character
-    shown as `*` in the `dark` half of the blink (`*` is also the end mark)."""
-    p = seat.hall
-    c = p.cursor
-    n = p.name_len
-    t.s(EDIT21[a - U.MENU_HALL])
-    t.at(cols - 5)
-    t.n(c + 1, 2)
-    t.c(47)                          # '/'
-    t.n(HU.MAX_NAME, 2)
-    t.at(big)
-    t.n(c + 1, 3)
-    t.at(side + 1)
-    t.c(p.name[c] if c < n else _END21)
-    t.at(bottom)
-    if p.menu_value != HU.NAME_OK:
-        t.s(pick(NAMEERR21, p.menu_value))
-        return
-    for i in range(n):
-        t.c(_END21 if i == c and dark else p.name[i])
-    if c >= n:
-        t.c(_END21)
+def refused21(t, seat):
+    """Why the last save of a name was refused, on the OLED's item line: True, or
+    False and nothing written when it was not."""
+    v = seat.hall.menu_value
+    if v == HU.NAME_OK:
+        return False
+    t.s(pick(NAMEERR21, v))
+    return True
 
 
 # The desk's offer of the next game (ui.MODE_OFFER, hall mode): the notice, the

@@ -20,6 +20,7 @@ from views.words import (REASON21, NOTE21, REJECT21, FIELD21, CUE21, MENU21, RUL
                          NOTICE21, PREVIEW21, FOUL21, FOULS_LAST21, OUT21, pick)
 
 _SPACE = const(32)
+_END = const(42)      # '*': the name editor's end mark (the small font has no '_')
 _NAMES = None    # every seat's name as this display draws it (draw/fold.py Folded)
 
 
@@ -167,30 +168,37 @@ def names21(t, seat):
     t.ascii21(name, t.size)
 
 
-def names_editor21(t, seat, dark):
-    """The OLED names editor on the seat picked: `NAME 2` and the cursor's place on
-    the status line, that place big, the cursor's character beside it, the name on
-    the item line, the cursor's character as `*` in the `dark` half of the blink
-    (`*` is also the end mark)."""
-    p = seat.hall
-    c = p.cursor
-    n = p.edit_len
-    t.s(b"NAME ")
-    t.n(seat.value)
+def editor21(t, seat, a, dark):
+    """The name editor (app/nameedit.py NameEditor) open on item `a`: the name's
+    title (`NAME 2`, `TABLE NAME`) and the cursor's place (`2/12`) on the status
+    line, that place big, the cursor's character at double size beside it, the
+    whole name on the item line with the cursor's character as `*` in the `dark`
+    half of the blink (`*` is also the end mark); why a hall name's save was
+    refused instead of the name. (Small letters need no capitals: the font's
+    small letters are its capitals.)"""
+    e = seat.hall.editor
+    c = e.cursor
+    n = e.length
+    if a == U.MENU_NAMES:
+        t.s(b"NAME ")
+        t.n(seat.value)
+    else:
+        t.s(hall().EDIT21[a - U.MENU_HALL])
     t.at(COLS - 5)
     t.n(c + 1, 2)
     t.c(47)                          # '/'
-    t.n(len(p.edit), 2)
+    t.n(e.limit, 2)
     t.at(_BIG)
     t.n(c + 1, 3)
     t.at(_SIDE + 1)
-    t.c(p.edit[c] - 32 if c < n and 97 <= p.edit[c] <= 122 else p.edit[c] if c < n else 42)
+    t.c(e.chars[c] if c < n else _END)
     t.at(_BOTTOM)
+    if a != U.MENU_NAMES and hall().refused21(t, seat):
+        return
     for i in range(n):
-        b = p.edit[i]
-        t.c(42 if i == c and dark else b - 32 if 97 <= b <= 122 else b)
+        t.c(_END if i == c and dark else e.chars[i])
     if c >= n:
-        t.c(42)
+        t.c(_END)
 
 
 def _name21(t, seat, i, cells):
@@ -272,11 +280,9 @@ class LayoutOLED:
             return t
         if m == I.MAIN_MENU:
             a = seat.args[0]
-            if a >= U.MENU_HALL and seat.hall.cursor >= 0:
-                hall().editor21(t, seat, a, blink(now_ms), COLS, _BIG, _SIDE, _BOTTOM)
-                return t
-            if a == U.MENU_NAMES and seat.at_table and seat.hall.cursor >= 0:
-                names_editor21(t, seat, blink(now_ms))
+            if (a >= U.MENU_HALL or a == U.MENU_NAMES and seat.at_table) and \
+                    seat.hall.editor.cursor >= 0:
+                editor21(t, seat, a, blink(now_ms))
                 return t
             t.s(b"SET-UP")
             t.at(COLS - len(seat.build))      # the display build, right-aligned

@@ -52,13 +52,14 @@ RULES = const(4)           # house rules: cowboy/houserules.py COUNT (a test hol
 MENU_BUILD = const(MENU_RULE + RULES)   # the display build this board drives (read-only)
 MENU_START = const(MENU_BUILD + 1)      # start the game with these settings
 MENU_CONFIRM = const(MENU_BUILD + 2)    # house rules changed: OK starts a new game with them
-# The players' names (app/nameedit.py): menu_value the seat picked (0-based),
-# panel.cursor >= 0 while its name is edited in panel.edit[:edit_len].
+# The name items edit with panel.editor (app/nameedit.py NameEditor: the name in
+# editor.chars[:editor.length], editor.cursor >= 0 while it is edited).
+# The players' names: menu_value the seat picked (0-based), its name edited.
 MENU_NAMES = const(MENU_BUILD + 3)
 # Hall mode only (panel.hall set), after MENU_NAMES: the connection (read-only),
 # then the hall and the table name; their codes are in views/hallui.py.
 MENU_NET = const(MENU_BUILD + 4)        # panel.net_state, panel.net_pending
-MENU_HALL = const(MENU_BUILD + 5)       # the hall's name: panel.name[:name_len], cursor, menu_value
+MENU_HALL = const(MENU_BUILD + 5)       # the hall's name, shown and edited in panel.editor; menu_value
 MENU_TABLE = const(MENU_BUILD + 6)      # the table's name, the same way
 
 # How long each page shows where several take turns on a display (views), and
