@@ -154,7 +154,7 @@ class MAX7219Chain:
             self.dirty = 0
             frames = r & 0xFF
             if frames:
-                # _send() written out (a stroke's path, a call costs some 10 us)
+                # (_send() written out: docs/PERFORMANCE.md, "Calls written out")
                 try:
                     if self._native(self._spi_id, self._cs_gpio, f, frames, size):  # pyright: ignore[reportOptionalCall]  use() set both
                         raise OSError(_EIO)
@@ -256,7 +256,7 @@ class MAX7219(SevenSegment):
         # this class in between (a call less on a stroke's path)
         self._changes = chain.flush_rows
 
-    # SevenSegment.text written out: a call less per text on a stroke's path
+    # (SevenSegment.text written out: docs/PERFORMANCE.md, "Calls written out")
     def text(self, chars):
         encode_with(CHARS, chars, self.seg, self.digits)
         self.chain.dirty |= 1 << self.pos
