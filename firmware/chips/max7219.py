@@ -266,3 +266,22 @@ class MAX7219(SevenSegment):
 
     def _level(self):
         self.chain.send(self.pos, MAX7219_INTENSITY, self.level)
+
+
+def make(entry, parts):
+    """The driver of a ("max7219", bus, chain_position) entry (chips/build.py): a
+    module of the chain on that bus, made with the first one (as long as the
+    build has entries on it)."""
+    name = entry[1]
+    key = "max7219 " + name
+    chain = parts.shared.get(key)
+    if chain is None:
+        entries = parts.build["displays"]
+        count = 0
+        for x in entries:
+            if x[0] == entry[0] and x[1] == name:
+                count += 1
+        chain = MAX7219Chain(parts.buses[name], parts.pin(parts.build["buses"][name]["cs"]),
+                             count)
+        parts.shared[key] = chain
+    return chain.module(entry[2])

@@ -229,3 +229,26 @@ class SSD1306_SPI(OLED_SPI):
 class SH1106_SPI(OLED_SPI):
     COL_OFFSET = 2
     INIT = SH1106_INIT
+
+
+def make(entry, parts):
+    """The driver of an ("ssd1306" | "sh1106", bus, address[, mux_channel]) entry
+    (chips/build.py): one writeto() per transaction (with the Pico's I2C stream
+    transport chips/oled_fifo.py make() makes them instead)."""
+    cls = SH1106_I2C if entry[0] == "sh1106" else SSD1306_I2C
+    return cls(bus(entry, parts), entry[2])
+
+
+def bus(entry, parts):
+    """The bus of an OLED's entry: its I2C bus, or the channel of the bus's
+    TCA9548A (made with the first OLED behind it) when the entry has one."""
+    name = entry[1]
+    i2c = parts.buses[name]
+    if len(entry) <= 3:
+        return i2c
+    key = "tca9548a " + name
+    mux = parts.shared.get(key)
+    if mux is None:
+        from chips.tca9548a import TCA9548A
+        mux = parts.shared[key] = TCA9548A(i2c, parts.build["buses"][name].get("mux", 0x70))
+    return mux.channel(entry[3])

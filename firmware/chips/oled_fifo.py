@@ -17,7 +17,7 @@ except ImportError:
 
 from draw.blit import blit
 from draw.cells import NEW, PAGES, WIDTH
-from chips.oled import OLED_I2C, SH1106_INIT, _TX, _WRITES
+from chips.oled import OLED_I2C, SH1106_INIT, _TX, _WRITES, bus
 
 
 def words(dst, at, src, n):
@@ -86,7 +86,7 @@ class OLED_FIFO(OLED_I2C):
         self._mask = 0        # while broadcasting: the multiplexer channels written
         self._cap = None      # flush_with(): the stream composed here, not sent
         self._at = 0
-        self.twins = []       # OLEDs at this address on the other channels (share())
+        self.twins = []       # OLEDs at this address on the other channels (oled.make())
         OLED_I2C.__init__(self, i2c, addr, cells)
 
     def write_cmds(self, src, n):
@@ -266,17 +266,27 @@ class OLED_FIFO(OLED_I2C):
         self._on = False
 
 
-def share(drivers):
-    """Make the OLED_FIFOs behind one multiplexer at one address twins of the
-    first of them (its start-up picture goes to all: OLED_FIFO.broadcast())."""
-    first = {}
-    for d in drivers:
-        if isinstance(d, OLED_FIFO) and d._mux is not None:
-            key = (id(d._mux), d.addr)
-            if key in first:
-                first[key].twins.append(d)
-            else:
-                first[key] = d
+def make(entry, parts):
+    """The driver of an ("ssd1306" | "sh1106", bus, address[, mux_channel]) entry
+    on the I2C stream transport the caller gave (`parts.burst`, one made per I2C
+    controller): chips/build.py uses this module for the OLEDs then."""
+    name = entry[1]
+    key = "burst " + name
+    burst = parts.shared.get(key)
+    if burst is None:
+        burst = parts.shared[key] = parts.burst(parts.build["buses"][name]["id"])
+    cls = SH1106_FIFO if entry[0] == "sh1106" else SSD1306_FIFO
+    d = cls(bus(entry, parts), entry[2], burst=burst)
+    if d._mux is not None:
+        # the first OLED at this address behind this multiplexer sends its
+        # start-up picture to all of them (broadcast())
+        key = "first %s %d" % (name, entry[2])
+        first = parts.shared.get(key)
+        if first is None:
+            parts.shared[key] = d
+        else:
+            first.twins.append(d)
+    return d
 
 
 class SSD1306_FIFO(OLED_FIFO):
