@@ -48,7 +48,7 @@ class Screens:
         cells = None
         for i in range(n):
             d = displays[i]
-            if hasattr(d, "show"):         # an OLED (chips/oled.py): text cells
+            if hasattr(d, "show"):         # an OLED (draw/cells.py Picture): text cells
                 self.kinds[i] = KIND_OLED
                 from views import oled as O       # only the layouts a build uses
                 lay = O.LayoutOLED()
