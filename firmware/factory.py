@@ -67,7 +67,7 @@ def make(watchdog=None, root="/"):
     inputs = build_input(config.PANEL, config.encoders(build), key_pin, False,
                          clock=time.ticks_ms)
     bus = buses(build)
-    oled = config.kind(build) == "oled"
+    oled = config.CHIPS[build["displays"][0][0]][1] == "oled"
     rp2 = sys.platform == "rp2"
     fifo = None
     if oled and rp2:

@@ -101,11 +101,6 @@ def selected(root="/"):
     return BUILDS[chosen(root)]
 
 
-def kind(build):
-    """What the displays of a build show: "4digit", "8digit" or "oled" (CHIPS)."""
-    return CHIPS[build["displays"][0][0]][1]
-
-
 def encoders(build):
     """The encoders a build has: the first always, the second when fitted."""
     if build.get("encoder2"):

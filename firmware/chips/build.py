@@ -11,15 +11,17 @@ from board.config import CHIPS
 class Parts:
     """What a driver module's make(entry, parts) is given: the build, its buses,
     its pins (`pin(gpio)`: one object per GPIO), the OLEDs' I2C stream transport
-    the caller chose (`burst`) and `shared`, where the drivers on one bus or
-    chain find what they share (a chain, a multiplexer, a transport)."""
+    the caller chose (`burst`), the drivers made so far (`made`) and `shared`,
+    where the drivers on one bus find what they share: a chain or a multiplexer
+    under the bus object, a transport under the controller's id."""
 
-    def __init__(self, build, buses, pin, burst):
+    def __init__(self, build, buses, pin, burst, made):
         self.build = build
         self.buses = buses
         self._pin = pin
         self._pins = {}
         self.burst = burst
+        self.made = made
         self.shared = {}
 
     def pin(self, n):
@@ -37,14 +39,14 @@ def drivers(build, buses, pin, native=None, burst=None):
     on the Pico (factory.py); `burst`: the OLEDs' I2C stream transport, called as
     burst(bus_id) once per I2C controller, and fed by chips/oled_fifo.py's
     drivers (None: chips/oled.py's, one writeto() per transaction)."""
-    parts = Parts(build, buses, pin, burst)
-    if burst is not None:     # the OLEDs' drivers that feed it
-        native = dict(native or (), oled="oled_fifo")
     out = []
+    parts = Parts(build, buses, pin, burst, out)
     for e in build["displays"]:
         name = CHIPS[e[0]][0]
         if native is not None and name in native:
             name = native[name]
+        elif burst is not None and name == "oled":
+            name = "oled_fifo"            # the OLEDs' drivers that feed `burst`
         module = __import__("chips." + name, None, None, ("make",))
         out.append(module.make(e, parts))
     return out

@@ -273,15 +273,14 @@ def make(entry, parts):
     module of the chain on that bus, made with the first one (as long as the
     build has entries on it)."""
     name = entry[1]
-    key = "max7219 " + name
-    chain = parts.shared.get(key)
+    spi = parts.buses[name]
+    chain = parts.shared.get(spi)
     if chain is None:
         entries = parts.build["displays"]
         count = 0
         for x in entries:
             if x[0] == entry[0] and x[1] == name:
                 count += 1
-        chain = MAX7219Chain(parts.buses[name], parts.pin(parts.build["buses"][name]["cs"]),
-                             count)
-        parts.shared[key] = chain
+        chain = MAX7219Chain(spi, parts.pin(parts.build["buses"][name]["cs"]), count)
+        parts.shared[spi] = chain
     return chain.module(entry[2])

@@ -246,9 +246,8 @@ def bus(entry, parts):
     i2c = parts.buses[name]
     if len(entry) <= 3:
         return i2c
-    key = "tca9548a " + name
-    mux = parts.shared.get(key)
+    mux = parts.shared.get(i2c)
     if mux is None:
         from chips.tca9548a import TCA9548A
-        mux = parts.shared[key] = TCA9548A(i2c, parts.build["buses"][name].get("mux", 0x70))
+        mux = parts.shared[i2c] = TCA9548A(i2c, parts.build["buses"][name].get("mux", 0x70))
     return mux.channel(entry[3])

@@ -257,35 +257,27 @@ class OLED_FIFO(OLED_I2C):
         self._on = False            # on alone, at its next step
         for t in self.twins:
             t.adopt(self)
+            t._on = False           # on alone, at its next step
         return n
-
-    def adopt(self, other):
-        """Take what `other` sent as what this panel shows (Picture.adopt); it is
-        switched on alone, at its next step."""
-        OLED_I2C.adopt(self, other)
-        self._on = False
 
 
 def make(entry, parts):
     """The driver of an ("ssd1306" | "sh1106", bus, address[, mux_channel]) entry
     on the I2C stream transport the caller gave (`parts.burst`, one made per I2C
     controller): chips/build.py uses this module for the OLEDs then."""
-    name = entry[1]
-    key = "burst " + name
-    burst = parts.shared.get(key)
+    bus_id = parts.build["buses"][entry[1]]["id"]
+    burst = parts.shared.get(bus_id)
     if burst is None:
-        burst = parts.shared[key] = parts.burst(parts.build["buses"][name]["id"])
+        burst = parts.shared[bus_id] = parts.burst(bus_id)
     cls = SH1106_FIFO if entry[0] == "sh1106" else SSD1306_FIFO
     d = cls(bus(entry, parts), entry[2], burst=burst)
     if d._mux is not None:
         # the first OLED at this address behind this multiplexer sends its
         # start-up picture to all of them (broadcast())
-        key = "first %s %d" % (name, entry[2])
-        first = parts.shared.get(key)
-        if first is None:
-            parts.shared[key] = d
-        else:
-            first.twins.append(d)
+        for first in parts.made:
+            if isinstance(first, OLED_FIFO) and first._mux is d._mux and first.addr == d.addr:
+                first.twins.append(d)
+                break
     return d
 
 

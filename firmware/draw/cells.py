@@ -12,6 +12,8 @@ picture: "The OLED driver".
 from draw.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE, BIG_PAGES
 from draw.blit import blit, changes, diff
 
+TYPE_CHECKING = False     # (names for the checker alone, docs/CHECK.md)
+
 NONE = 0
 SMALL_CELL = 1
 BIG_CELL = 2
@@ -171,10 +173,6 @@ class Picture:
         """Changed text still to send (not only a refresh's whole pages)."""
         return self.dirty != 0
 
-    def pending(self):
-        """Something is still to send (the driver adds its own settings)."""
-        return self.dirty != 0 or self.resend != 0 or self._init
-
     def flush(self, full=False):
         """Send everything that is pending (all, set up again, if `full`).
         Returns the number of data bytes sent."""
@@ -276,14 +274,17 @@ class Picture:
         """Nothing known of the panel yet: it is to be set up and drawn whole."""
         return self._init and self.resend == 0xFF and self.sent_dx[0] == UNKNOWN
 
-    def _setup(self):
-        """Send the chip's initialisation (the driver's)."""
-        raise NotImplementedError
+    if TYPE_CHECKING:     # the driver's (a definition here would cost RAM on the Pico)
+        def pending(self) -> bool:
+            """Something is still to send: pages (dirty, resend, _init), or its settings."""
+            ...
 
-    def _span(self, page, x, n):
-        """Send columns x..x+n-1 of `page`, composed in NEW; returns n (the driver's)."""
-        raise NotImplementedError
+        def _setup(self) -> None:
+            """Send the chip's initialisation."""
 
-    def _settings(self):
-        """Send the chip's settings that changed, once the pages are sent (the driver's)."""
-        raise NotImplementedError
+        def _span(self, page: int, x: int, n: int) -> int:
+            """Send columns x..x+n-1 of `page`, composed in NEW; returns n."""
+            ...
+
+        def _settings(self) -> None:
+            """Send the chip's settings that changed, once the pages are sent."""
