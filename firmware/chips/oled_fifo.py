@@ -261,15 +261,17 @@ class OLED_FIFO(OLED_I2C):
         return n
 
 
-def make(entry, parts):
+def make(entry, parts, cls=None):
     """The driver of an ("ssd1306" | "sh1106", bus, address[, mux_channel]) entry
     on the I2C stream transport the caller gave (`parts.burst`, one made per I2C
-    controller): chips/build.py uses this module for the OLEDs then."""
+    controller): chips/build.py uses this module for the OLEDs then. `cls`: the
+    OLED_FIFO subclass of another controller (its module's make() passes it)."""
     bus_id = parts.build["buses"][entry[1]]["id"]
     burst = parts.shared.get(bus_id)
     if burst is None:
         burst = parts.shared[bus_id] = parts.burst(bus_id)
-    cls = SH1106_FIFO if entry[0] == "sh1106" else SSD1306_FIFO
+    if cls is None:
+        cls = SH1106_FIFO if entry[0] == "sh1106" else SSD1306_FIFO
     d = cls(bus(entry, parts), entry[2], burst=burst)
     if d._mux is not None:
         # the first OLED at this address behind this multiplexer sends its
