@@ -41,14 +41,17 @@ def drivers(build, buses, pin, native=None, burst=None):
     drivers (None: chips/oled.py's, one writeto() per transaction)."""
     out = []
     parts = Parts(build, buses, pin, burst, out)
+    makers = {}             # chip -> its module's make() (imported once: start-up time)
     for e in build["displays"]:
-        name = CHIPS[e[0]][0]
-        if native is not None and name in native:
-            name = native[name]
-        elif burst is not None and name == "oled":
-            name = "oled_fifo"            # the OLEDs' drivers that feed `burst`
-        module = __import__("chips." + name, None, None, ("make",))
-        out.append(module.make(e, parts))
+        make = makers.get(e[0])
+        if make is None:
+            name = CHIPS[e[0]][0]
+            if native is not None and name in native:
+                name = native[name]
+            elif burst is not None and name == "oled":
+                name = "oled_fifo"            # the OLEDs' drivers that feed `burst`
+            make = makers[e[0]] = __import__("chips." + name, None, None, ("make",)).make
+        out.append(make(e, parts))
     return out
 
 
