@@ -9,6 +9,12 @@ buffer: its own RAM is the picture. Nothing here allocates after construction, b
 its buffers at its first call. The layout and `lay`: docs/DISPLAYS.md, "Text cells"; the
 picture: "The OLED driver".
 """
+try:
+    from micropython import const
+except ImportError:
+    def const(__x):
+        return __x
+
 from draw.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE, BIG_PAGES
 from draw.blit import blit, changes, diff
 
@@ -86,10 +92,10 @@ class Cells:
         blit(buf, off, self._page, 0, 128, 0)
 
 
-WIDTH = 128
-PAGES = 8
-UNKNOWN = 255             # a page whose content the panel's driver does not know
-MERGE = 20                # spans this close go out as one: a span costs 7 bytes and a
+WIDTH = const(128)
+PAGES = const(8)
+UNKNOWN = const(255)      # a page whose content the panel's driver does not know
+MERGE = const(20)         # spans this close go out as one: a span costs 7 bytes and a
                           # call of some 0.3 ms on the chip, the time of 13 more bytes
 # A page's columns as composed by diff(), shared by every picture (one page is
 # composed at a time, and its spans are sent before the next): the driver sends
