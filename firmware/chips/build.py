@@ -1,6 +1,6 @@
 """The display chips of a build: one driver per seat, made from its entry in board/config.py
 BUILDS, on the buses and pins the caller made. Each entry's chip names its driver module in
-board/config.py CHIPS, and that module's `make(entry, board)` makes the driver; only the driver
+board/config.py CHIPS, and that module's `make(entry, parts)` makes the driver; only the driver
 modules a build uses are imported (seven-segment builds load no glyphs). `hello()` draws the
 start-up wiring check on seven-segment drivers alone, before the screens and the views are
 imported (docs/DISPLAYS.md, "The recorded wiring check").
