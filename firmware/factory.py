@@ -67,7 +67,7 @@ def make(watchdog=None, root="/"):
     inputs = build_input(config.PANEL, config.encoders(build), key_pin, False,
                          clock=time.ticks_ms)
     bus = buses(build)
-    oled = build["displays"][0][0] in ("sh1106", "ssd1306")
+    oled = config.CHIPS[build["displays"][0][0]][1] == "oled"
     rp2 = sys.platform == "rp2"
     fifo = None
     if oled and rp2:
@@ -90,11 +90,8 @@ def make(watchdog=None, root="/"):
         # a seven-segment build's wiring check drawn by its drivers alone, before
         # the screens and the views are imported (chips/build.py)
         from chips import build as chips
-        tm1637 = None
-        if build["displays"][0][0] == "tm1637" and rp2:
-            # TM1637 frames by direct SIO register writes (native code: the chip only)
-            from chips.tm1637_sio import TM1637SIO as tm1637
-        ds = chips.drivers(build, bus, display_pin, tm1637)
+        # on the Pico, TM1637 frames by direct SIO register writes (native code)
+        ds = chips.drivers(build, bus, display_pin, {"tm1637": "tm1637_sio"} if rp2 else None)
         if rp2:
             # MAX7219 chains: a flush's frames in one native call (chips/max7219_viper.py)
             for i in range(len(build["displays"])):

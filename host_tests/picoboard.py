@@ -120,7 +120,7 @@ def _oled(ram, on):
 def emulated_histories(r, build):
     """Per display, [(t ms, what it shows)] decoded from the run's wires."""
     hist = B.display_histories(r.log, r.events, build, EMU)
-    kind = B.displays(build)[0][0][0]
+    kind = B.decoder(build)
     out = []
     for h in hist:
         seq = []

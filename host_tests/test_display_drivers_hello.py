@@ -9,7 +9,7 @@ from display import screens as S
 from fakedisplays import fake_board, TM1637Device, HT16K33Device
 
 SEVEN = [name for name, b in config.BUILDS.items()
-         if b["displays"][0][0] in ("tm1637", "max7219", "ht16k33")]
+         if config.CHIPS[b["displays"][0][0]][1] != "oled"]
 
 
 def state(models):

@@ -238,7 +238,7 @@ def test_wiring_svg_follows_every_wire(build):
         assert any(t.startswith("P%d " % d["player"]) for t in titles)
     for rail in ("+5V", "GND"):
         assert rail in device_nets
-    rails = set(wiring.RAIL[d["type"]] for d in pinout.displays(build))
+    rails = set(wiring.rail_of(d["type"]) for d in pinout.displays(build))
     assert rails <= device_nets
 
 

@@ -44,7 +44,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path[:0] = [HERE, os.path.join(ROOT, "host_tests")]
+sys.path[:0] = [HERE, os.path.join(ROOT, "host_tests"), os.path.join(ROOT, "host_tests", "fakes")]
 
 BUILD = os.path.join(ROOT, "build")
 OUT = os.path.join(BUILD, "bench-pico")
@@ -52,7 +52,6 @@ RESULT = os.path.join(BUILD, "bench-pico.json")
 # the instrument beside the checkout (../shared/pico-emulator), or PICO_EMULATOR
 SHARED_EMULATOR = os.environ.get("PICO_EMULATOR") or os.path.join(
     os.path.dirname(ROOT), "shared", "pico-emulator")
-BUILDS = ("tm1637", "max7219", "ht16k33", "oled4", "oled8")
 SCENARIOS = ("short", "long", "resume")
 
 PRESS_MS = 60            # every scripted press is held this long (>= 50 ms)
@@ -135,6 +134,9 @@ def firmware_config():
     return config
 
 
+BUILDS = tuple(firmware_config().BUILDS)      # every build, in board/config.py's order
+
+
 def panel_pins():
     """Panel key name -> GPIO, from hardware/pinout.json (the default build's pinout;
     the panel and the first encoder are the same on every build)."""
@@ -153,21 +155,29 @@ def panel_pins():
     return pins
 
 
+def decoder(build):
+    """The pico-emulator's decoder of the build's displays' protocol: "tm1637", "max7219",
+    "ht16k33" or "sh1106" (host_tests/fakes/fakedisplays.py DEVICES)."""
+    from fakedisplays import DEVICES
+    return DEVICES[firmware_config().BUILDS[build]["displays"][0][0]]["decoder"]
+
+
 def displays(build):
-    """[(kind, where)] for the build's displays, seat order, and the emulator wiring:
-    (tm1637 ACK models, I2C addresses that ACK per bus)."""
+    """[(chip, where)] for the build's displays, seat order, and the emulator wiring:
+    (two-wire chips' ACK models, I2C addresses that ACK per bus)."""
     cfg = firmware_config()
     b = cfg.BUILDS[build]
     out, tm, i2c = [], [], {}
     for d in b["displays"]:
         kind = d[0]
-        if kind == "tm1637":
-            out.append(("tm1637", {"clk": d[1], "dio": d[2]}))
+        wiring = cfg.CHIPS[kind][2]
+        if wiring == "pins":
+            out.append((kind, {"clk": d[1], "dio": d[2]}))
             tm.append({"clk": d[1], "dio": d[2]})
-        elif kind == "max7219":
+        elif wiring == "chain":
             bus = b["buses"][d[1]]
-            out.append(("max7219", {"bus": bus["id"], "cs": bus["cs"], "pos": d[2],
-                                    "chips": len(b["displays"])}))
+            out.append((kind, {"bus": bus["id"], "cs": bus["cs"], "pos": d[2],
+                               "chips": len(b["displays"])}))
         else:
             bus = b["buses"][d[1]]
             i2c.setdefault(str(bus["id"]), set()).add(d[2])
@@ -637,8 +647,8 @@ def estimate_layers(events, build, busy):
     """The layers split() takes a figure apart into, for this build's wiring: flash
     busy, bus on the wire, native frame writers."""
     ds, _, _ = displays(build)
-    native = {w[k] for kind, w in ds if kind == "tm1637" for k in ("clk", "dio")}
-    cs = {w["cs"] for kind, w in ds if kind == "max7219"}
+    native = {w[k] for _, w in ds for k in ("clk", "dio") if k in w}
+    cs = {w["cs"] for _, w in ds if "cs" in w}
     bus, nat = wire_layers(events, native, cs)
     return (("flash", merged(busy)), ("bus", bus), ("native", nat))
 
@@ -899,7 +909,7 @@ def display_histories(log_path, events, build, emu):
     """One [(t, visible state)] list per display of the build, from the emulator's decoders."""
     _emu_tools(emu)
     ds, _, _ = displays(build)
-    kind = ds[0][0]
+    kind = decoder(build)
     if kind == "tm1637":
         import tm1637_decode
         clk = ds[0][1]["clk"]
@@ -1096,7 +1106,7 @@ def analyse(run, emu, pins):
                           "journaling_presses": len(journaling),
                           "lost": acted.count(False), "unexpected_records": extra}
     out["triggers_missed"] = [x["label"] for x in lat if x.get("triggered") is False]
-    if displays(build)[0][0][0] == "tm1637":
+    if decoder(build) == "tm1637":
         per, byte = tm1637_clock(events, displays(build)[0][0][1]["clk"])
         out["tm1637_clock_period_us"] = None if per is None else round(per, 1)
         out["tm1637_byte_us"] = None if byte is None else round(byte, 1)

@@ -19,7 +19,6 @@ from board import config           # noqa: E402
 from display import hello          # noqa: E402
 from display import screens as S   # noqa: E402
 
-OLEDS = ("sh1106", "ssd1306")
 STOP = 0x200                       # IC_DATA_CMD: STOP after this byte
 
 
@@ -81,7 +80,8 @@ class Burst:
 def recordable(build):
     """Whether a build's displays are all OLEDs on I2C (what hello.py plays)."""
     return bool(build["displays"]) and all(
-        e[0] in OLEDS and build["buses"][e[1]]["kind"] == "i2c" for e in build["displays"])
+        config.CHIPS[e[0]][1] == "oled" and build["buses"][e[1]]["kind"] == "i2c"
+        for e in build["displays"])
 
 
 def log(build):

@@ -94,9 +94,10 @@ def displays(build, players=None):
     for i in range(players):
         e = entries[i]
         d = {"player": i + 1, "type": e[0]}
-        if e[0] == "tm1637":
+        wiring = config.CHIPS[e[0]][2]
+        if wiring == "pins":
             d["clk"], d["dio"] = e[1], e[2]
-        elif e[0] == "max7219":
+        elif wiring == "chain":
             d["bus"], d["chain"] = e[1], e[2]
         else:
             d["bus"], d["address"] = e[1], e[2]
@@ -122,16 +123,16 @@ def assignments(build, players=None, encoder2=None):
     clocks = {}
     buses = {}
     for d in shown:
-        if d["type"] == "tm1637":
-            clocks.setdefault(d["clk"], []).append(d["player"])
+        if "clk" in d:              # two-wire chips: a clock shared per chip type
+            clocks.setdefault((d["type"], d["clk"]), []).append(d["player"])
         else:
             buses.setdefault(d["bus"], []).append(d["player"])
-    for clk, players_on in clocks.items():
-        uses.append((clk, {"function": "display", "bus": "tm1637", "signal": "CLK",
+    for (chip, clk), players_on in clocks.items():
+        uses.append((clk, {"function": "display", "bus": chip, "signal": "CLK",
                            "players": players_on}))
     for d in shown:
-        if d["type"] == "tm1637":
-            uses.append((d["dio"], {"function": "display", "bus": "tm1637",
+        if "clk" in d:
+            uses.append((d["dio"], {"function": "display", "bus": d["type"],
                                     "signal": "DIO", "player": d["player"]}))
     for bus_name, players_on in buses.items():
         bus = config.BUILDS[build]["buses"][bus_name]
@@ -279,9 +280,9 @@ _TITLES = {
 
 
 def _display_row(d):
-    if d["type"] == "tm1637":
+    if "clk" in d:
         where = "CLK GP%d, DIO GP%d" % (d["clk"], d["dio"])
-    elif d["type"] == "max7219":
+    elif "chain" in d:
         where = "%s, chain position %d%s" % (d["bus"], d["chain"],
                                              " (nearest the Pico)" if d["chain"] == 0 else "")
     else:
@@ -333,7 +334,7 @@ def render_markdown():
         for g in sorted(uses):
             use = uses[g]
             hw = "SIO (GPIO)"
-            if use["function"] == "display" and use["bus"] != "tm1637":
+            if use["function"] == "display" and use["bus"] in spec["buses"]:
                 bus = spec["buses"][use["bus"]]
                 f = rp2040_functions(g)
                 hw = f["i2c"] if bus["kind"] == "i2c" else f["spi"]

@@ -18,15 +18,21 @@ import pinout  # noqa: E402
 from pinout import config  # noqa: E402
 from hwsvg import Svg  # noqa: E402
 
+sys.path.insert(0, os.path.join(pinout.ROOT, "host_tests", "fakes"))
+from fakedisplays import DEVICES  # noqa: E402  (the display chips as devices)
+
 PITCH = 30
 TOP = 150
 PICO_X, PICO_W = 600, 240
 WIDTH = 1660
 COL_W, COL_GAP = 380, 20
 
-# Supply rail of each display type (ELECTRICAL.md explains the choice).
-RAIL = {"tm1637": "+3V3D", "max7219": "+5V", "ht16k33": "+5V",
-        "ssd1306": "+3V3D", "sh1106": "+3V3D"}
+
+
+def rail_of(chip):
+    """The supply rail a display chip is wired to (host_tests/fakes/fakedisplays.py DEVICES;
+    ELECTRICAL.md explains the choice)."""
+    return DEVICES[chip]["rail"]
 
 
 def net(use):
@@ -37,7 +43,7 @@ def net(use):
     if f == "buzzer":
         return "BUZZER"
     if f == "display":
-        if use["bus"] == "tm1637":
+        if use["bus"] in config.CHIPS:      # a two-wire chip's clock or data
             return "TM CLK" if use["signal"] == "CLK" else "TM DIO%d" % use["player"]
         return "%s %s" % (use["bus"].upper(), use["signal"])
     return "KEY %s" % use["key"]
@@ -210,12 +216,12 @@ def blocks(build):
                  "100 nF from VCC to GND at the chip"]))
     for d in shown:
         title = "P%d %s" % (d["player"], d["type"].upper())
-        rail = RAIL[d["type"]]
-        if d["type"] == "tm1637":
+        rail = rail_of(d["type"])
+        if "clk" in d:
             pins = [("CLK", "TM CLK"), ("DIO", "TM DIO%d" % d["player"]),
                     ("VCC", rail), ("GND", "GND")]
             notes = ["3.3 V supply keeps CLK/DIO at 3.3 V"]
-        elif d["type"] == "max7219":
+        elif "chain" in d:
             first = d["chain"] == 0
             last = d["chain"] == len(shown) - 1
             pins = [("DIN", "DIN 5V" if first else "CHAIN %d" % d["chain"]),
@@ -233,7 +239,7 @@ def blocks(build):
                 sda, scl = "%s SDA" % b, "%s SCL" % b
                 pins = [("SDA", sda), ("SCL", scl), ("VCC", rail), ("GND", "GND")]
             title += " 0x%02X" % d["address"]
-            if d["type"] == "ht16k33":
+            if config.CHIPS[d["type"]][1] != "oled":
                 a = d["address"] - 0x70
                 notes = ["address jumpers A2 A1 A0 = %d %d %d" % (a >> 2 & 1, a >> 1 & 1, a & 1)]
             else:
@@ -244,7 +250,7 @@ def blocks(build):
         out.append(Block("Buzzer driver", [("1 kOhm to NPN base", "BUZZER"),
                                            ("buzzer +", "+5V"), ("NPN emitter", "GND")],
                          ["piezo between +5V and the NPN collector"]))
-    rails = set(RAIL[k] for k in kinds)
+    rails = set(rail_of(k) for k in kinds)
     out.append(Block("5 V supply", [("+", "+5V"), ("-", "GND")],
                      ["regulated 5 V, size from ELECTRICAL.md"]))
     out.append(Block("Schottky diode 1N5819", [("anode", "+5V"), ("cathode", "VSYS")],

@@ -16,6 +16,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pinout  # noqa: E402
 from pinout import config  # noqa: E402
 
+sys.path.insert(0, os.path.join(pinout.ROOT, "host_tests", "fakes"))
+from fakedisplays import DEVICES  # noqa: E402  (the display chips as devices: Wokwi parts)
+
 GND_PINS = ["GND.%d" % i for i in range(1, 9)]
 
 
@@ -72,15 +75,16 @@ def build(name=None):
         p = disp["player"]
         pid = "p%d" % p
         top, left = -120 + 70 * (p - 1), 260
-        if disp["type"] == "tm1637":
-            d.part("wokwi-tm1637-7segment", pid, top, left, {"color": "red"})
+        part = DEVICES[disp["type"]]["wokwi"]
+        if part is not None and "clk" in disp:
+            d.part(part, pid, top, left, {"color": "red"})
             d.gpio(disp["clk"], "%s:CLK" % pid, "orange")
             d.gpio(disp["dio"], "%s:DIO" % pid, "orange")
             d.wire("%s:VCC" % pid, "pico:3V3", "red")
             d.gnd("%s:GND" % pid)
-        elif disp["type"] in ("ssd1306", "sh1106"):
+        elif part is not None and "address" in disp:
             bus = config.BUILDS[name]["buses"][disp["bus"]]
-            d.part("board-ssd1306", pid, top, left, {"i2cAddress": "0x%02x" % disp["address"]})
+            d.part(part, pid, top, left, {"i2cAddress": "0x%02x" % disp["address"]})
             d.gpio(bus["sda"], "%s:SDA" % pid, "purple")
             d.gpio(bus["scl"], "%s:SCL" % pid, "purple")
             d.wire("%s:VCC" % pid, "pico:3V3", "red")

@@ -28,12 +28,21 @@ I2C1 = {"kind": "i2c", "id": 1, "sda": 18, "scl": 19, "freq": 400_000}
 SPI0 = {"kind": "spi", "id": 0, "sck": 18, "mosi": 19, "miso": 16, "cs": 17,
         "baudrate": 1_000_000}
 
-# Display entries, one per player seat, player 1 first:
-#   ("tm1637", clk_gpio, dio_gpio)          4 digits, two-wire, no address
-#   ("max7219", "spi0", chain_position)     8 digits; position 0 is nearest the Pico
-#   ("ht16k33", "i2c0", address)            4-digit 7-segment backpack, 0x70-0x77
-#   ("ssd1306" | "sh1106", bus, address)    128x64 OLED at 0x3C/0x3D
-#   (... , bus, address, mux_channel)       behind the TCA9548A of that bus
+# The display chips: name -> (its driver module in chips/, what it shows, how it is wired).
+# The module's make(entry, board) makes a driver from an entry (chips/build.py); what it
+# shows: "4digit", "8digit" or "oled" (128x64); the wiring, which is the shape of its entries:
+#   "pins"   (chip, clk_gpio, dio_gpio)         two-wire, no address, clock shared
+#   "chain"  (chip, "spi0", chain_position)     daisy-chained on SPI; 0 is nearest the Pico
+#   "i2c"    (chip, bus, address[, mux_channel]) on an I2C bus, behind its TCA9548A with a channel
+CHIPS = {
+    "tm1637": ("tm1637", "4digit", "pins"),
+    "max7219": ("max7219", "8digit", "chain"),
+    "ht16k33": ("ht16k33", "4digit", "i2c"),      # 7-segment backpack, 0x70-0x77
+    "ssd1306": ("oled", "oled", "i2c"),           # at 0x3C/0x3D
+    "sh1106": ("oled", "oled", "i2c"),
+}
+
+# Display entries, one per player seat, player 1 first, each shaped by its chip's wiring.
 BUILDS = {
     # Eight 4-digit TM1637 modules: one shared clock, one data line each.
     "tm1637": {

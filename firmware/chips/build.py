@@ -1,77 +1,57 @@
 """The display chips of a build: one driver per seat, made from its entry in board/config.py
-BUILDS, on the buses and pins the caller made. Only the driver modules a build uses are
-imported (seven-segment builds load no glyphs). A new chip is a driver module in chips/ and one
-branch of `drivers()` here (docs/ARCHITECTURE.md, "Adding a display chip"). `hello()` draws the
+BUILDS, on the buses and pins the caller made. Each entry's chip names its driver module in
+board/config.py CHIPS, and that module's `make(entry, parts)` makes the driver; only the driver
+modules a build uses are imported (seven-segment builds load no glyphs). `hello()` draws the
 start-up wiring check on seven-segment drivers alone, before the screens and the views are
 imported (docs/DISPLAYS.md, "The recorded wiring check").
 """
+from board.config import CHIPS
 
 
-def drivers(build, buses, pin, tm1637=None, burst=None):
-    """The list of display drivers, one per seat (display/screens.py build(), factory.py).
-    Only the driver modules the build uses are imported (seven-segment builds
-    load no glyphs). `tm1637`: the TM1637 transport class, called as
-    tm1637(clk_pin, dio_pin, clk_gpio, dio_gpio) (None: chips/tm1637.py);
-    `burst`: the OLEDs' I2C stream transport, called as burst(bus_id) (None: one
-    writeto() per transaction)."""
+class Parts:
+    """What a driver module's make(entry, parts) is given: the build, its buses,
+    its pins (`pin(gpio)`: one object per GPIO), the OLEDs' I2C stream transport
+    the caller chose (`burst`), the drivers made so far (`made`) and `shared`,
+    where the drivers on one bus find what they share: a chain or a multiplexer
+    under the bus object, a transport under the controller's id."""
 
-    pins = {}
+    def __init__(self, build, buses, pin, burst, made):
+        self.build = build
+        self.buses = buses
+        self._pin = pin
+        self._pins = {}
+        self.burst = burst
+        self.made = made
+        self.shared = {}
 
-    def get_pin(n):
+    def pin(self, n):
+        """The pin object of GPIO n (made at the first call)."""
+        pins = self._pins
         if n not in pins:
-            pins[n] = pin[n] if isinstance(pin, dict) else pin(n)
+            p = self._pin
+            pins[n] = p[n] if isinstance(p, dict) else p(n)
         return pins[n]
 
-    entries = build["displays"]
-    chains = {}
-    muxes = {}
-    bursts = {}
+
+def drivers(build, buses, pin, native=None, burst=None):
+    """The list of display drivers, one per seat (display/screens.py build(), factory.py).
+    `native`: driver modules to use in place of others, {"tm1637": "tm1637_sio"}
+    on the Pico (factory.py); `burst`: the OLEDs' I2C stream transport, called as
+    burst(bus_id) once per I2C controller, and fed by chips/oled_fifo.py's
+    drivers (None: chips/oled.py's, one writeto() per transaction)."""
     out = []
-    for e in entries:
-        kind = e[0]
-        if kind == "tm1637":
-            if tm1637 is not None:
-                out.append(tm1637(get_pin(e[1]), get_pin(e[2]), e[1], e[2]))
-            else:
-                from chips.tm1637 import TM1637
-                out.append(TM1637(get_pin(e[1]), get_pin(e[2])))
-        elif kind == "max7219":
-            name = e[1]
-            if name not in chains:
-                from chips.max7219 import MAX7219Chain
-                count = 0
-                for x in entries:
-                    if x[0] == "max7219" and x[1] == name:
-                        count += 1
-                cfg = build["buses"][name]
-                chains[name] = MAX7219Chain(buses[name], get_pin(cfg["cs"]), count)
-            out.append(chains[name].module(e[2]))
-        elif kind == "ht16k33":
-            from chips.ht16k33 import HT16K33
-            out.append(HT16K33(buses[e[1]], e[2]))
-        elif kind == "ssd1306" or kind == "sh1106":
-            bus = buses[e[1]]
-            if len(e) > 3:
-                name = e[1]
-                if name not in muxes:
-                    from chips.tca9548a import TCA9548A
-                    muxes[name] = TCA9548A(bus, build["buses"][name].get("mux", 0x70))
-                bus = muxes[name].channel(e[3])
-            if burst is not None:
-                from chips import oled_fifo as O
-                cls = O.SH1106_FIFO if kind == "sh1106" else O.SSD1306_FIFO
-                if e[1] not in bursts:          # one transport per I2C controller
-                    bursts[e[1]] = burst(build["buses"][e[1]]["id"])
-                out.append(cls(bus, e[2], burst=bursts[e[1]]))
-            else:
-                from chips import oled as O
-                cls = O.SH1106_I2C if kind == "sh1106" else O.SSD1306_I2C
-                out.append(cls(bus, e[2]))
-        else:
-            raise ValueError(kind)
-    if muxes and burst is not None:
-        from chips.oled_fifo import share
-        share(out)          # one start-up picture for all the multiplexer's OLEDs
+    parts = Parts(build, buses, pin, burst, out)
+    makers = {}             # chip -> its module's make() (imported once: start-up time)
+    for e in build["displays"]:
+        make = makers.get(e[0])
+        if make is None:
+            name = CHIPS[e[0]][0]
+            if native is not None and name in native:
+                name = native[name]
+            elif burst is not None and name == "oled":
+                name = "oled_fifo"            # the OLEDs' drivers that feed `burst`
+            make = makers[e[0]] = __import__("chips." + name, None, None, ("make",)).make
+        out.append(make(e, parts))
     return out
 
 

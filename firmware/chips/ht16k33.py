@@ -92,3 +92,8 @@ class HT16K33(SevenSegment):
 
     def _level(self):
         self._send(HT16K33_DIMMING | self.level)
+
+
+def make(entry, parts):
+    """The driver of an ("ht16k33", bus, address) entry (chips/build.py)."""
+    return HT16K33(parts.buses[entry[1]], entry[2])

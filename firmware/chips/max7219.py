@@ -150,7 +150,7 @@ class MAX7219Chain:
             self.dirty = 0
             frames = r & 0xFF
             if frames:
-                # _send() written out (a stroke's path, a call costs some 10 us)
+                # (_send() written out: docs/PERFORMANCE.md, "Calls written out")
                 try:
                     if self._native(self._spi_id, self._cs_gpio, f, frames, size):  # pyright: ignore[reportOptionalCall]  use() set both
                         raise OSError(_EIO)
@@ -252,7 +252,7 @@ class MAX7219(SevenSegment):
         # this class in between (a call less on a stroke's path)
         self._changes = chain.flush_rows
 
-    # SevenSegment.text written out: a call less per text on a stroke's path
+    # (SevenSegment.text written out: docs/PERFORMANCE.md, "Calls written out")
     def text(self, chars):
         encode_with(CHARS, chars, self.seg, self.digits)
         self.chain.dirty |= 1 << self.pos
@@ -262,3 +262,21 @@ class MAX7219(SevenSegment):
 
     def _level(self):
         self.chain.send(self.pos, MAX7219_INTENSITY, self.level)
+
+
+def make(entry, parts):
+    """The driver of a ("max7219", bus, chain_position) entry (chips/build.py): a
+    module of the chain on that bus, made with the first one (as long as the
+    build has entries on it)."""
+    name = entry[1]
+    spi = parts.buses[name]
+    chain = parts.shared.get(spi)
+    if chain is None:
+        entries = parts.build["displays"]
+        count = 0
+        for x in entries:
+            if x[0] == entry[0] and x[1] == name:
+                count += 1
+        chain = MAX7219Chain(spi, parts.pin(parts.build["buses"][name]["cs"]), count)
+        parts.shared[spi] = chain
+    return chain.module(entry[2])

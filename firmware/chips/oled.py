@@ -1,20 +1,16 @@
-"""SSD1306 and SH1106 128x64 monochrome OLED drivers, drawn from text cells.
+"""SSD1306 and SH1106 128x64 monochrome OLED controllers over I2C or SPI: their bytes only.
 
-No frame buffer: the driver is given a cell layout (draw/cells.py) and the text to show
-(`show(text, dx)`), keeps the text each page last received, and `step()` sends the columns that
-differ, about SLICE_BYTES of data a call; `flush()` sends everything, `refresh()` re-initialises.
-Transports subclass it (`write_cmds()`, and `send_span()` or `_span()`): OLED_I2C and OLED_SPI
-here, OLED_FIFO in chips/oled_fifo.py. How it works and why: docs/DISPLAYS.md, "The OLED
-driver".
+A driver is a draw/cells.py `Picture` (what the panel shows, as text cells, and the columns
+that changed, composed) that sends: the controller's initialisation, a run of composed columns
+to a page from a column, and its contrast, start line and display-on commands. `OLED` holds
+what both controllers share; the transports subclass it (`write_cmds()`, and `send_span()` or
+`_span()`): OLED_I2C and OLED_SPI here, OLED_FIFO in chips/oled_fifo.py; SH1106 adds its column
+offset and its initialisation. Why: docs/DISPLAYS.md, "The OLED driver".
 """
 from micropython import const
 
-from draw.blit import blit, changes, diff, frame
-from draw.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE
-
-TYPE_CHECKING = False     # (names for the checker alone, docs/CHECK.md)
-if TYPE_CHECKING:
-    from draw.cells import Cells
+from draw.blit import blit, frame
+from draw.cells import Picture, NEW, WIDTH
 
 SET_LOW_COLUMN = const(0x00)      # | column & 0x0F
 SET_HIGH_COLUMN = const(0x10)     # | column >> 4
@@ -49,59 +45,42 @@ SH1106_INIT = bytes((
     SET_COM_PIN_CFG, 0x12, SET_PRECHARGE, 0x22, SET_VCOM_DESEL, 0x35,
     SET_ENTIRE_ON, SET_NORM_INV))
 
-WIDTH = const(128)
-PAGES = const(8)
-UNKNOWN = const(255)      # a page whose content the driver does not know
-MERGE = const(20)         # spans this close go out as one: a span costs 7 bytes and a
-                          # call of some 0.3 ms on the chip, the time of 13 more bytes
-# One transmit buffer and a view of each length a write can have, shared by every
-# OLED: writes happen one at a time, and a ready view lets a write go out without
-# slicing (which allocates). diff() rounds runs up to a multiple of 4 columns (the
-# extra columns are composed like the others), which keeps the views to 85.
+# One transmit buffer and a slice of it for each length a write can have, shared by
+# every OLED: writes happen one at a time, and a ready slice lets a write go out
+# without slicing (which allocates). diff() rounds runs up to a multiple of 4 columns
+# (the extra columns are composed like the others), which keeps the slices to 85.
 _CMDS = const(32)         # command writes are at most this long
 _TX = bytearray(WIDTH + 8)
-_TXV = []
-_NEW = bytearray(WIDTH)   # a page as it is to show, composed (its changed columns)
-_OLD = bytearray(WIDTH)   # the same columns as the panel shows them, composed again
-_SPANS = bytearray(2 * (WIDTH // (MERGE + 1) + 1))  # (first, end) of each run to send
+_WRITES = []              # _WRITES[n]: memoryview of _TX[0:n] (None: no write is n long)
 
 
-def _views():
-    if not _TXV:
+def _make_writes():
+    """Fill _WRITES once, for the first OLED made."""
+    if not _WRITES:
         mv = memoryview(_TX)
         for n in range(WIDTH + 9):
             # commands; a SPI span (data only); an I2C span (7 header bytes + data)
             ok = n <= _CMDS or n % 4 == 0 or (n - 7) % 4 == 0
-            _TXV.append(mv[0:n] if ok else None)
+            _WRITES.append(mv[0:n] if ok else None)
 
 
-class OLED:
+class OLED(Picture):
+    """What both controllers take: the initialisation, contrast, start line, on."""
     COL_OFFSET = 0
     INIT = SSD1306_INIT
     DATA_AT = 0               # where send_span() finds its bytes in _TX
-    SLICE_BYTES = 240         # data bytes a step() sends at most (unless one page is more)
-    cells: "Cells"            # the layout: drawing starts once layout() gave it
 
     def __init__(self, cells=None):
-        _views()
+        _make_writes()
+        Picture.__init__(self)
         self._cmd = bytearray(4)
         self.level = 8
         self.start_line = 0
-        self.cells = None  # pyright: ignore[reportAttributeAccessIssue]  no layout yet
+        self._sent_level = -1
+        self._sent_start = -1
+        self._on = False
         if cells is not None:
             self.layout(cells)
-
-    def layout(self, cells):
-        """Take a draw.cells.Cells layout; everything is resent."""
-        self.cells = cells
-        self.want = bytearray(cells.size)          # the text to show
-        self.sent = bytearray(PAGES * cells.size)  # per page: the text it last got
-        self.sent_dx = bytearray(PAGES)
-        self.dirty = 0                             # pages whose text changed
-        self.resend = 0                            # pages to resend whole
-        self._half = 0                             # ... whose first half went
-        self.dx = 0
-        self.refresh()
 
     def brightness(self, level):
         """0-15, mapped onto the contrast register."""
@@ -112,133 +91,33 @@ class OLED:
         self.start_line = n & 63
 
     def refresh(self, known=False):
-        """Re-initialise the chip and resend every page (over the next steps).
-        `known`: the panel still shows what it was sent (the periodic refresh,
-        against upsets), so changed columns may go before the whole pages."""
-        self._init = True
-        self.resend = 0xFF
-        if not known:
-            for p in range(PAGES):
-                self.sent_dx[p] = UNKNOWN
+        """Re-initialise the chip and resend every page (Picture.refresh)."""
+        Picture.refresh(self, known)
         self._sent_level = -1
         self._sent_start = -1
         self._on = False
 
     def assume(self):
-        """The panel shows what it was given, initialised and on (start-up: a
-        recording sent it, display/hello.py): nothing is pending."""
-        size = self.cells.size
-        for p in range(PAGES):
-            blit(self.sent, p * size, self.want, 0, size, 0)
-            self.sent_dx[p] = self.dx
-        self.dirty = 0
-        self.resend = 0
-        self._half = 0
-        self._init = False
+        """The panel shows what it was given, initialised and on (Picture.assume)."""
+        Picture.assume(self)
         self._on = True
         self._sent_level = self.level
         self._sent_start = self.start_line
-
-    def show(self, text, dx=0):
-        """Show `text` (bytes of the layout's size), dx columns to the right."""
-        if dx != self.dx:
-            self.dx = dx
-            self.dirty = 0xFF
-        # (one native call on the Pico: a loop here cost some 1.5 ms)
-        self.dirty |= changes(self.want, text, self.cells.size, self.cells.pmask)
 
     def pairs_with(self, other) -> bool:
         """Whether this display and `other` can be flushed at the same time
         (chips/oled_fifo.py: two I2C controllers on the Pico)."""
         return False
 
-    def changing(self):
-        """Changed text still to send (not only a refresh's whole pages)."""
-        return self.dirty != 0
-
     def pending(self):
-        """Something is still to send."""
+        """Something is still to send: pages, or the chip's settings."""
         return (self.dirty != 0 or self.resend != 0 or self._init or not self._on
                 or self.level != self._sent_level or self.start_line != self._sent_start)
 
-    def flush(self, full=False):
-        """Send everything that is pending (all, re-initialised, if `full`).
-        Returns the number of data bytes sent."""
-        if full:
-            self.refresh()
-        n = 0
-        while self.pending():
-            n += self.step()
-        return n
+    def _setup(self):
+        self.write_cmds(self.INIT, len(self.INIT))
 
-    def step(self):
-        """One slice of work; returns the number of data bytes sent. An OSError
-        from the bus propagates and makes the next steps a full refresh."""
-        try:
-            return self._step()
-        except OSError:
-            self.refresh()
-            raise
-
-    def _step(self):
-        count = 0
-        if self._init:
-            self.write_cmds(self.INIT, len(self.INIT))
-            self._init = False
-        cells = self.cells
-        size = cells.size
-        want = self.want
-        sent = self.sent
-        dx = self.dx
-        lay = cells.lay
-        # Changed pages first, only the columns that differ from what they show ...
-        for p in range(PAGES):
-            d = self.dirty >> p
-            if not d:
-                break                 # no changed page from here on
-            if not d & 1 or self.sent_dx[p] != dx:
-                continue
-            base = p * size
-            # one call: the changed cells' columns composed as they are to show and
-            # as the page shows them, and the runs that differ (native on the Pico)
-            n = diff(_NEW, _OLD, _SPANS, lay, want, sent, base, dx, p, MERGE,
-                     SMALL, BIG, BIG_INDEX, DOUBLE)
-            for k in range(n):
-                x = _SPANS[2 * k]
-                count += self._span(p, x, _SPANS[2 * k + 1] - x)
-            blit(sent, base, want, 0, size, 0)
-            self.dirty &= ~(1 << p)
-            if count >= self.SLICE_BYTES:
-                return count
-        # ... then, in a step of its own, one page resent whole: a refresh, a shift
-        # of the picture, or a page whose content is not known
-        todo = self.dirty | self.resend
-        if todo:
-            if count:
-                return count
-            p = 0
-            while not todo >> p & 1:
-                p += 1
-            base = p * size
-            diff(_NEW, _OLD, _SPANS, lay, want, sent, base, dx, p, -1,
-                 SMALL, BIG, BIG_INDEX, DOUBLE)
-            if self.sent_dx[p] == dx:
-                # a page the panel already shows (the periodic refresh): half of
-                # it a step, so that a key's answer waits for 1.6 ms of bus at
-                # most, not a whole page's 3 ms
-                h = self._half >> p & 1
-                count += self._span(p, h * (WIDTH // 2), WIDTH // 2)
-                if not h:
-                    self._half |= 1 << p
-                    return count
-            else:
-                count += self._span(p, 0, WIDTH)
-            self._half &= ~(1 << p)
-            blit(sent, base, want, 0, size, 0)
-            self.sent_dx[p] = dx
-            self.dirty &= ~(1 << p)
-            self.resend &= ~(1 << p)
-            return count
+    def _settings(self):
         if self.level != self._sent_level or self.start_line != self._sent_start \
                 or not self._on:
             c = self._cmd
@@ -250,11 +129,10 @@ class OLED:
             self._sent_level = self.level
             self._sent_start = self.start_line
             self._on = True
-        return count
 
     def _span(self, page, x, n):
-        """Send columns x..x+n-1 of `page` (composed in _NEW); returns n."""
-        blit(_TX, self.DATA_AT, _NEW, x, n, 0)
+        """Send columns x..x+n-1 of `page` (composed in NEW); returns n."""
+        blit(_TX, self.DATA_AT, NEW, x, n, 0)
         self.send_span(page, x + self.COL_OFFSET, n)
         return n
 
@@ -272,7 +150,7 @@ class OLED_I2C(OLED):
     """I2C transport: a control byte (0x00 commands, 0x40 data) opens each write.
     A span goes out as one write: page and column as single commands, each after
     a control byte with Co set (0x80), then 0x40 and the data: one I2C transaction
-    (a call costs some 100 us on the RP2040) instead of two."""
+    instead of two (a call less: docs/PERFORMANCE.md, "Calls written out")."""
 
     def __init__(self, i2c, addr=0x3C, cells=None):
         OLED.__init__(self, cells)
@@ -283,13 +161,13 @@ class OLED_I2C(OLED):
         _TX[0] = 0x00
         for i in range(n):
             _TX[i + 1] = src[i]
-        self.i2c.writeto(self.addr, _TXV[n + 1])
+        self.i2c.writeto(self.addr, _WRITES[n + 1])
 
     def _span(self, page, x, n):
-        # the header and the columns composed in _NEW in one call (native on the
+        # the header and the columns composed in NEW in one call (native on the
         # Pico), then the write: little work between two writes
-        frame(_TX, _NEW, x, n, page, x + self.COL_OFFSET)
-        self.i2c.writeto(self.addr, _TXV[n + 7])
+        frame(_TX, NEW, x, n, page, x + self.COL_OFFSET)
+        self.i2c.writeto(self.addr, _WRITES[n + 7])
         return n
 
 
@@ -311,7 +189,7 @@ class OLED_SPI(OLED):
     def _out(self, dc, n):
         self.dc.value(dc)
         self.cs.value(0)
-        self.spi.write(_TXV[n])
+        self.spi.write(_WRITES[n])
         self.cs.value(1)
 
     def write_cmds(self, src, n):
@@ -347,3 +225,25 @@ class SSD1306_SPI(OLED_SPI):
 class SH1106_SPI(OLED_SPI):
     COL_OFFSET = 2
     INIT = SH1106_INIT
+
+
+def make(entry, parts):
+    """The driver of an ("ssd1306" | "sh1106", bus, address[, mux_channel]) entry
+    (chips/build.py): one writeto() per transaction (with the Pico's I2C stream
+    transport chips/oled_fifo.py make() makes them instead)."""
+    cls = SH1106_I2C if entry[0] == "sh1106" else SSD1306_I2C
+    return cls(bus(entry, parts), entry[2])
+
+
+def bus(entry, parts):
+    """The bus of an OLED's entry: its I2C bus, or the channel of the bus's
+    TCA9548A (made with the first OLED behind it) when the entry has one."""
+    name = entry[1]
+    i2c = parts.buses[name]
+    if len(entry) <= 3:
+        return i2c
+    mux = parts.shared.get(i2c)
+    if mux is None:
+        from chips.tca9548a import TCA9548A
+        mux = parts.shared[i2c] = TCA9548A(i2c, parts.build["buses"][name].get("mux", 0x70))
+    return mux.channel(entry[3])

@@ -11,10 +11,9 @@ import sys
 
 from micropython import const
 
-from draw.blit import blit, diff
-from draw.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE
-from chips.oled import (OLED_I2C, SH1106_INIT, PAGES, WIDTH, UNKNOWN, _NEW, _OLD, _SPANS,
-                          _TX, _TXV)
+from draw.blit import blit
+from draw.cells import NEW, PAGES, WIDTH
+from chips.oled import OLED_I2C, SH1106_INIT, _TX, _WRITES, bus
 
 
 def words(dst, at, src, n):
@@ -83,7 +82,7 @@ class OLED_FIFO(OLED_I2C):
         self._mask = 0        # while broadcasting: the multiplexer channels written
         self._cap = None      # flush_with(): the stream composed here, not sent
         self._at = 0
-        self.twins = []       # OLEDs at this address on the other channels (share())
+        self.twins = []       # OLEDs at this address on the other channels (oled.make())
         OLED_I2C.__init__(self, i2c, addr, cells)
 
     def write_cmds(self, src, n):
@@ -92,7 +91,7 @@ class OLED_FIFO(OLED_I2C):
         self._push(words(_W, 0, _TX, n + 1))
 
     def _span(self, page, x, n):
-        self._push(frame_words(_W, 0, _NEW, x, n, page, x + self.COL_OFFSET))
+        self._push(frame_words(_W, 0, NEW, x, n, page, x + self.COL_OFFSET))
         return n
 
     def _push(self, n):
@@ -123,9 +122,9 @@ class OLED_FIFO(OLED_I2C):
             _TX[k] = _W[2 * k]  # pyright: ignore[reportOptionalSubscript]  _W: made by the first OLED_FIFO
         if self._mask:
             self._mux.connect(self._mask)  # pyright: ignore[reportOptionalMemberAccess]  a mask only behind a multiplexer
-            self._mux.i2c.writeto(self.addr, _TXV[n])  # pyright: ignore[reportOptionalMemberAccess]  a mask only behind a multiplexer
+            self._mux.i2c.writeto(self.addr, _WRITES[n])  # pyright: ignore[reportOptionalMemberAccess]  a mask only behind a multiplexer
         else:
-            self.i2c.writeto(self.addr, _TXV[n])
+            self.i2c.writeto(self.addr, _WRITES[n])
 
     def _close(self):
         if self._open:
@@ -153,7 +152,7 @@ class OLED_FIFO(OLED_I2C):
         to all their channels at once (see broadcast())."""
         if full:
             self.refresh()
-        if self.twins and self._unknown() and self._twins_unknown():
+        if self.twins and self.unknown() and self._twins_unknown():
             return self.broadcast()
         return self._stream()
 
@@ -222,26 +221,15 @@ class OLED_FIFO(OLED_I2C):
         (7 ms a picture on the RP2040 that way, on the start-up's critical path)."""
         self.write_cmds(self.INIT, len(self.INIT))
         self._init = False
-        cells = self.cells
-        size = cells.size
-        c = self._cap
-        for p in range(PAGES):
-            base = p * size
-            diff(_NEW, _OLD, _SPANS, cells.lay, self.want, self.sent, base, self.dx, p, -1,
-                 SMALL, BIG, BIG_INDEX, DOUBLE)
-            self._at = 2 * frame_words(c, self._at // 2, _NEW, 0, WIDTH, p, self.COL_OFFSET)
-            blit(self.sent, base, self.want, 0, size, 0)
-            self.sent_dx[p] = self.dx
-        self.dirty = 0
-        self.resend = 0
+        self.whole(self._page_words)
 
-    def _unknown(self):
-        """Nothing known of the panel yet: it is to be initialised and drawn whole."""
-        return self._init and self.resend == 0xFF and self.sent_dx[0] == UNKNOWN
+    def _page_words(self, p):
+        """Page p, composed whole in NEW (Picture.whole), into the stream."""
+        self._at = 2 * frame_words(self._cap, self._at // 2, NEW, 0, WIDTH, p, self.COL_OFFSET)
 
     def _twins_unknown(self):
         for t in self.twins:
-            if not t._unknown() or t.cells is not self.cells or t.INIT != self.INIT:
+            if not t.unknown() or t.cells is not self.cells or t.INIT != self.INIT:
                 return False
         return True
 
@@ -265,30 +253,30 @@ class OLED_FIFO(OLED_I2C):
         self._on = False            # on alone, at its next step
         for t in self.twins:
             t.adopt(self)
+            t._on = False           # on alone, at its next step
         return n
 
-    def adopt(self, other):
-        """Take what `other` sent as what this panel shows (its picture went to
-        both at once): from now on only what differs is sent."""
-        blit(self.sent, 0, other.sent, 0, len(self.sent), 0)
-        blit(self.sent_dx, 0, other.sent_dx, 0, PAGES, 0)
-        self.dirty = 0xFF           # every page compared with its own text
-        self.resend = 0
-        self._init = False
-        self._on = False
 
-
-def share(drivers):
-    """Make the OLED_FIFOs behind one multiplexer at one address twins of the
-    first of them (its start-up picture goes to all: OLED_FIFO.broadcast())."""
-    first = {}
-    for d in drivers:
-        if isinstance(d, OLED_FIFO) and d._mux is not None:
-            key = (id(d._mux), d.addr)
-            if key in first:
-                first[key].twins.append(d)
-            else:
-                first[key] = d
+def make(entry, parts, cls=None):
+    """The driver of an ("ssd1306" | "sh1106", bus, address[, mux_channel]) entry
+    on the I2C stream transport the caller gave (`parts.burst`, one made per I2C
+    controller): chips/build.py uses this module for the OLEDs then. `cls`: the
+    OLED_FIFO subclass of another controller (its module's make() passes it)."""
+    bus_id = parts.build["buses"][entry[1]]["id"]
+    burst = parts.shared.get(bus_id)
+    if burst is None:
+        burst = parts.shared[bus_id] = parts.burst(bus_id)
+    if cls is None:
+        cls = SH1106_FIFO if entry[0] == "sh1106" else SSD1306_FIFO
+    d = cls(bus(entry, parts), entry[2], burst=burst)
+    if d._mux is not None:
+        # the first OLED at this address behind this multiplexer sends its
+        # start-up picture to all of them (broadcast())
+        for first in parts.made:
+            if isinstance(first, OLED_FIFO) and first._mux is d._mux and first.addr == d.addr:
+                first.twins.append(d)
+                break
+    return d
 
 
 class SSD1306_FIFO(OLED_FIFO):

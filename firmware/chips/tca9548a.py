@@ -13,8 +13,9 @@ class TCA9548A:
         self._ctl = bytearray(1)
 
     def select(self, ch):
-        """Connect channel ch (0-7) alone; -1 disconnects all. (Written out, not
-        through connect(): this goes before every write to an OLED behind it.)"""
+        """Connect channel ch (0-7) alone; -1 disconnects all. It goes before
+        every write to an OLED behind it. (connect() written out:
+        docs/PERFORMANCE.md, "Calls written out")"""
         self._ctl[0] = 0 if ch < 0 else 1 << ch
         self.i2c.writeto(self.addr, self._ctl)
 

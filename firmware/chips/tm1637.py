@@ -103,3 +103,8 @@ class TM1637(SevenSegment):
     def _level(self):
         self._command(TM1637_CONTROL | TM1637_ON | (self.level >> 1))
         self._end()
+
+
+def make(entry, parts):
+    """The driver of a ("tm1637", clk_gpio, dio_gpio) entry (chips/build.py)."""
+    return TM1637(parts.pin(entry[1]), parts.pin(entry[2]))

@@ -3,7 +3,7 @@
 One viper function sends a whole frame (start, the bytes with their ACKs, stop) by writing the
 SIO registers, a half-bit being HALF_LOOPS turns of a busy loop: a 5-byte frame takes 0.25 ms,
 where the portable chips/tm1637.py took 1 ms a byte. Compiled with -march=armv6m; factory.py
-passes it to the drivers on the Pico (chips/build.py `tm1637`); elsewhere the portable driver
+chooses it for the drivers on the Pico (chips/build.py `native`); elsewhere the portable driver
 speaks the same frames. The registers and the timing: docs/DISPLAYS.md, "Native seven-segment
 transports".
 """
@@ -157,3 +157,9 @@ class TM1637SIO(SevenSegment):
 
     def _level(self):
         self._command(0x88 | (self.level >> 1))   # display on, pulse width 0-7
+
+
+def make(entry, parts):
+    """The driver of a ("tm1637", clk_gpio, dio_gpio) entry (chips/build.py), when
+    factory.py chose this module for the TM1637s."""
+    return TM1637SIO(parts.pin(entry[1]), parts.pin(entry[2]), entry[1], entry[2])

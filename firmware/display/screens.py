@@ -48,7 +48,7 @@ class Screens:
         cells = None
         for i in range(n):
             d = displays[i]
-            if hasattr(d, "show"):         # an OLED (chips/oled.py): text cells
+            if hasattr(d, "show"):         # an OLED (draw/cells.py Picture): text cells
                 self.kinds[i] = KIND_OLED
                 from views import oled as O       # only the layouts a build uses
                 lay = O.LayoutOLED()
@@ -420,15 +420,15 @@ class Screens:
             self.changed[i] = 0
 
 
-def build(build, buses, pin, tm1637=None, burst=None):
+def build(build, buses, pin, native=None, burst=None):
     """Drivers for the displays of a board build, wrapped in a Screens.
 
     `build`: an entry of board.config.BUILDS ("buses", "displays").
     `buses`: bus name -> ready bus object (machine.I2C / SPI or a fake).
     `pin`: GPIO number -> ready pin object (a callable or a dict); called once per
     GPIO, the same object is used for a shared clock.
-    `tm1637`, `burst`: the transports, as chips/build.py drivers() takes them
-    (None: the portable ones; factory.py gives the Pico's).
+    `native`, `burst`: the Pico's driver modules and transport, as chips/build.py
+    drivers() takes them (None: the portable ones; factory.py gives the Pico's).
     """
     from chips.build import drivers
-    return Screens(drivers(build, buses, pin, tm1637, burst))
+    return Screens(drivers(build, buses, pin, native, burst))

@@ -567,6 +567,30 @@ class ChainSeat:
         return self.chain.art(self.pos)
 
 
+def _oled(chip):
+    return lambda addr: OLEDDevice(addr, chip)
+
+
+# The display chips as devices (board/config.py CHIPS names them), for the fakes and the
+# tools: the model that decodes the chip's wire protocol (made as its entry's wiring says:
+# (clk, dio) wires, (cs wire, chain length) or an I2C address), the supply rail it is wired to
+# (tools/wiring.py; docs/ELECTRICAL.md), its Wokwi part (tools/wokwi_diagram.py; None: Wokwi
+# has none) and the pico-emulator's decoder of its protocol (tools/bench_pico.py,
+# host_tests/picoboard.py).
+DEVICES = {
+    "tm1637": {"model": lambda clk, dio: TM1637Device(clk, dio), "rail": "+3V3D",
+               "wokwi": "wokwi-tm1637-7segment", "decoder": "tm1637"},
+    "max7219": {"model": lambda cs, count: MAX7219Device(cs, count), "rail": "+5V",
+                "wokwi": None, "decoder": "max7219"},
+    "ht16k33": {"model": lambda addr: HT16K33Device(addr), "rail": "+5V",
+                "wokwi": None, "decoder": "ht16k33"},
+    "ssd1306": {"model": _oled("ssd1306"), "rail": "+3V3D",
+                "wokwi": "board-ssd1306", "decoder": "sh1106"},
+    "sh1106": {"model": _oled("sh1106"), "rail": "+3V3D",
+               "wokwi": "board-ssd1306", "decoder": "sh1106"},
+}
+
+
 def fake_board(build):
     """Fake buses, pins and device models for a board build (config.BUILDS entry).
 
@@ -574,6 +598,7 @@ def fake_board(build):
     that GPIO's wire, `models` one device model per seat (player 1 first).
     Pass buses and pin to display.screens.build()."""
     from fakebuses import I2C, SPI
+    from board.config import CHIPS
     nets = {}
 
     def net(n):
@@ -595,18 +620,18 @@ def fake_board(build):
     muxes = {}
     entries = build["displays"]
     for e in entries:
-        kind = e[0]
-        if kind == "tm1637":
-            models.append(TM1637Device(net(e[1]), net(e[2])))
-        elif kind == "max7219":
+        chip = e[0]
+        make = DEVICES[chip]["model"]
+        wiring = CHIPS[chip][2]
+        if wiring == "pins":
+            models.append(make(net(e[1]), net(e[2])))
+        elif wiring == "chain":
             name = e[1]
             if name not in chains:
-                count = sum(1 for x in entries if x[0] == "max7219" and x[1] == name)
+                count = sum(1 for x in entries if x[0] == chip and x[1] == name)
                 cs = net(build["buses"][name]["cs"])
-                chains[name] = buses[name].attach(MAX7219Device(cs, count))
+                chains[name] = buses[name].attach(make(cs, count))
             models.append(ChainSeat(chains[name], e[2]))
-        elif kind == "ht16k33":
-            models.append(buses[e[1]].attach(HT16K33Device(e[2])))
         else:
             bus = buses[e[1]]
             if len(e) > 3:
@@ -615,7 +640,7 @@ def fake_board(build):
                     addr = build["buses"][name].get("mux", 0x70)
                     muxes[name] = bus.attach(TCA9548ADevice(addr))
                 bus = muxes[name].channels[e[3]]
-            models.append(bus.attach(OLEDDevice(e[2], kind)))
+            models.append(bus.attach(make(e[2])))
     return buses, pin, models
 
 
