@@ -9,11 +9,7 @@ buffer: its own RAM is the picture. Nothing here allocates after construction, b
 its buffers at its first call. The layout and `lay`: docs/DISPLAYS.md, "Text cells"; the
 picture: "The OLED driver".
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(__x):
-        return __x
+from micropython import const
 
 from draw.glyphs import SMALL, BIG, BIG_INDEX, DOUBLE, BIG_PAGES
 from draw.blit import blit, changes, diff
