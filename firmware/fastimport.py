@@ -107,7 +107,7 @@ class Pack:
             raise ValueError("pack index and names disagree")
         self.files = {names[i]: i for i in range(count)}
         self.dirs = names[count:]
-        self.f = f
+        self.file = f
         self.cwd = "/"
 
     def _field(self, i, k):
@@ -118,7 +118,7 @@ class Pack:
         pass
 
     def umount(self):
-        self.f.close()
+        self.file.close()
 
     def stat(self, path):
         i = self.files.get(path)
@@ -135,7 +135,7 @@ class Pack:
         if i is None:
             raise OSError(_ENOENT)
         start = self.base + self._field(i, 0)
-        return _File(self.f, start, start + self._field(i, 4), "b" not in mode)
+        return _File(self.file, start, start + self._field(i, 4), "b" not in mode)
 
     def ilistdir(self, path):
         p = path.rstrip("/") + "/"
@@ -182,7 +182,7 @@ class _File(io.IOBase):
     buffer later cannot find room in); tools read it as a file."""
 
     def __init__(self, f, start, end, text=False):
-        self.f = f
+        self.file = f
         self.start = start
         self.pos = start
         self.end = end
@@ -192,8 +192,8 @@ class _File(io.IOBase):
         n = min(len(buf), self.end - self.pos)
         if n <= 0:
             return 0
-        self.f.seek(self.pos)
-        n = self.f.readinto(memoryview(buf)[:n])
+        self.file.seek(self.pos)
+        n = self.file.readinto(memoryview(buf)[:n])
         self.pos += n
         return n
 

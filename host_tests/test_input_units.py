@@ -177,7 +177,7 @@ def test_encoders_can_start_after_the_keys():
     inp.buttons.poll(0)
     assert inp.ring.get() == 0
     inp.start_encoders(encs, make_pin, lambda i, a, b: PinQuadrature(a, b))
-    assert inp.encoders.n == 2
+    assert inp.encoders.encoder_count == 2
     a = make_pin(config.ENCODER[1])
     b = make_pin(config.ENCODER[2])
     for t, (la, lb) in enumerate(((0, 1), (0, 0), (1, 0), (1, 1))):   # one detent

@@ -232,8 +232,8 @@ class Keys:
     def __init__(self, names):
         from app.keys import KEYS
         from app.panel import PRESS, RELEASE
-        from cowboy import facts as F
-        self.F = F
+        from cowboy import facts
+        self.facts = facts
         self.press = PRESS << 8
         self.release = RELEASE << 8
         src = {}
@@ -251,7 +251,7 @@ class Keys:
 
     def fill(self, kind, w, over):
         """Events for one action into self.buf; returns their number."""
-        F = self.F
+        facts = self.facts
         n = 0
         if over:                      # a new game: OK opens the menu, OK starts it
             n = self.key(n, 5)
@@ -261,18 +261,18 @@ class Keys:
         if kind == REDO:
             return self.key(n, 10)
         if kind == CHOICE:
-            return self.key(n, 5 if F.kind(w) == F.KIND_REPEAT else 11)
+            return self.key(n, 5 if facts.kind(w) == facts.KIND_REPEAT else 11)
         p = w & 7
         for b in range(3):
             if p & (1 << b):
                 n = self.key(n, b)
-        c = (w >> F.CAROM) & 3
+        c = (w >> facts.CAROM) & 3
         if c:
             n = self.key(n, 3 if c == 2 else 4)
-        cue = (w >> F.CUE) & 3
-        if cue == F.CUE_POCKET or cue == F.CUE_OFF:
+        cue = (w >> facts.CUE) & 3
+        if cue == facts.CUE_POCKET or cue == facts.CUE_OFF:
             return self.key(n, 8)
-        if w & F.F_FOUL:
+        if w & facts.F_FOUL:
             return self.key(n, 7)
         if p or c:
             return self.key(n, 5)

@@ -291,14 +291,14 @@ class Plan:
         self.pins = pins
         self.steps = []
         self.keys = []       # {label, key, acting, record (kind it adds), kind, what}
-        self.n = 0
+        self.presses = 0
 
     def step(self, **s):
         self.steps.append(s)
 
     def press(self, key, kind="latency", record=None, what="", ms=PRESS_MS, window_ms=None):
-        self.n += 1
-        label = "%d-%s" % (self.n, key)
+        self.presses += 1
+        label = "%d-%s" % (self.presses, key)
         self.step(press=self.pins[key], ms=ms, label=label)
         self.keys.append({"label": label, "key": key, "record": record, "kind": kind,
                           "what": what, "acting": "release" if key in LONG_KEYS else "press",

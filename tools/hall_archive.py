@@ -112,7 +112,7 @@ def parse_record(text):
         "innings": [stats.innings[i] for i in range(game.players)],
         "best": [stats.best[i] for i in range(game.players)],
     }
-    return number, ops.n, record.state_json(game, play.names), results
+    return number, ops.count, record.state_json(game, play.names), results
 
 
 def _replay(text):

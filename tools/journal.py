@@ -279,7 +279,7 @@ def binary_chunks(lines, header=None):
     block = bytearray(4 * 256)
     rec = bytearray(JF.RECORD_SIZE)
     k = 0
-    for i in range(ops.n):
+    for i in range(ops.count):
         v = ops[i]
         crc = JF.write_record(rec, v >> 20, v & JF.WORD_MASK, crc)
         block[k:k + 4] = rec

@@ -466,15 +466,15 @@ class Ints:
 
     def __init__(self):
         self._chunks = []
-        self.n = 0
+        self.count = 0
 
     def append(self, v):
-        n = self.n
+        n = self.count
         c = n >> 10
         if c == len(self._chunks):
             self._chunks.append(array("i", bytes(4 * self.CHUNK)))
         self._chunks[c][n & 1023] = v
-        self.n = n + 1
+        self.count = n + 1
 
     def __getitem__(self, i):
         return self._chunks[i >> 10][i & 1023]
@@ -539,7 +539,7 @@ class Replay:
             return C.OK
         err = g.apply(word)
         if err == C.OK:
-            if self.pos < self.line.n:
+            if self.pos < self.line.count:
                 self.line[self.pos] = word
             else:
                 self.line.append(word)
@@ -607,7 +607,7 @@ def _no_bom(line):
 def replay_ops(players, opener, ops, each, rules=0):
     """Replay checked actions; call each(game) after every one."""
     play = Replay(players, opener, rules=rules)
-    for i in range(ops.n):
+    for i in range(ops.count):
         v = ops[i]
         kind = _OP_KIND[v >> 20] or SHOT
         play.apply(kind, v & WORD_MASK)

@@ -26,7 +26,7 @@ class Buzzer:
     def __init__(self, pwm):
         self.pwm = pwm
         self.seq = None
-        self.i = 0            # index of the pair playing
+        self.index = 0        # index of the pair playing
         self.t0 = 0           # when it started
         self.pending = False  # a sequence was requested and starts at the next update
         self.muted = pwm is None
@@ -37,14 +37,14 @@ class Buzzer:
         if self.muted:
             return
         self.seq = seq
-        self.i = 0
+        self.index = 0
         self.pending = True
 
     def tick(self):
         # (_start() written out: docs/PERFORMANCE.md, "Calls written out")
         if not self.muted:
             self.seq = self.TICK
-            self.i = 0
+            self.index = 0
             self.pending = True
 
     def refuse(self):
@@ -73,11 +73,11 @@ class Buzzer:
             self.t0 = now
             self._tone(seq[0])
             return
-        while ticks_diff(now, self.t0) >= seq[self.i + 1]:
-            self.t0 = ticks_add(self.t0, seq[self.i + 1])
-            self.i += 2
-            if self.i >= len(seq):
+        while ticks_diff(now, self.t0) >= seq[self.index + 1]:
+            self.t0 = ticks_add(self.t0, seq[self.index + 1])
+            self.index += 2
+            if self.index >= len(seq):
                 self.seq = None
                 self.pwm.duty_u16(0)
                 return
-            self._tone(seq[self.i])
+            self._tone(seq[self.index])

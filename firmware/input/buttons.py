@@ -37,7 +37,7 @@ class Buttons:
     def __init__(self, pins, ring, first=0, active=0, clock=None):
         n = len(pins)
         self.pins = list(pins)
-        self.n = n
+        self.key_count = n
         self.ring = ring
         self.first = first
         self._flip = 1 if active == 0 else 0
@@ -82,7 +82,7 @@ class Buttons:
         at = -1
         raw = self._raw
         state = self._state
-        for i in range(self.n):
+        for i in range(self.key_count):
             if raw[i] != state[i]:
                 t = ticks_add(self._since[i], self.confirm_ms)
                 if self._flags[i] & _LOCKED:
@@ -100,14 +100,14 @@ class Buttons:
         self._eb = bytearray(size)            # i << 1 | level
         self._et = array("i", bytes(4 * size))
         now = clock()
-        for i in range(self.n):
+        for i in range(self.key_count):
             self._raw[i] = self.pins[i].value() ^ self._flip
             self._since[i] = now
             if self._raw[i]:
                 self._pending |= 1 << i
         self._started = True
         self.capturing = True
-        for i in range(self.n):
+        for i in range(self.key_count):
             p = self.pins[i]
             p.irq(self._handler(i, clock), p.IRQ_FALLING | p.IRQ_RISING, True)
 
@@ -143,7 +143,7 @@ class Buttons:
                 self._sample(now)
         else:
             if not self._started:
-                for i in range(self.n):
+                for i in range(self.key_count):
                     self._since[i] = now
                 self._started = True
             self._sample(now)
@@ -176,7 +176,7 @@ class Buttons:
         flip = self._flip
         raw = self._raw
         pins = self.pins
-        for i in range(self.n):
+        for i in range(self.key_count):
             p = pins[i].value() ^ flip
             if p != raw[i]:
                 raw[i] = p

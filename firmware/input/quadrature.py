@@ -82,14 +82,15 @@ class Encoders:
 
     def __init__(self, sources, ring, first=0):
         self.sources = list(sources)
-        self.n = len(self.sources)
+        self.encoder_count = len(self.sources)
         self.ring = ring
         self.first = first
-        self._base = array("i", bytes(4 * self.n))    # count at the last rest
-        self._skew = bytearray(self.n)                  # (count - place) & 3 last seen
-        self._jumps = array("i", bytes(4 * self.n))   # illegal transitions since the rest
+        n = self.encoder_count
+        self._base = array("i", bytes(4 * n))      # count at the last rest
+        self._skew = bytearray(n)                  # (count - place) & 3 last seen
+        self._jumps = array("i", bytes(4 * n))     # illegal transitions since the rest
         self._rest = bytearray(4)
-        self.position = array("i", bytes(4 * self.n))   # detents, signed, for the app
+        self.position = array("i", bytes(4 * n))   # detents, signed, for the app
         # Sources that keep their own count (PIO) need not be read every pass:
         # a read costs some 0.2 ms on the RP2040 (see PioQuadrature.READ_EVERY_MS).
         every = 0
@@ -108,7 +109,7 @@ class Encoders:
         rest[self.rest] = 1
         if self.steps == 2:
             rest[3 - self.rest] = 1
-        for i in range(self.n):
+        for i in range(self.encoder_count):
             w = self.sources[i].read()
             self._base[i] = w & 0xFFFF
             self._skew[i] = (w - _PLACE[w >> 16]) & 3
@@ -131,7 +132,7 @@ class Encoders:
                 return
             self._read_at = now
             self._read_once = True
-        for i in range(self.n):
+        for i in range(self.encoder_count):
             w = self.sources[i].read()
             state = w >> 16
             skew = (w - _PLACE[state]) & 3

@@ -60,13 +60,13 @@ class CurrentOps:
 
     def __init__(self, journal, n):
         self.journal = journal
-        self.n = n
+        self.length = n
         self._buf = bytearray(JF.RECORD_SIZE * self.BLOCK)
         self._first = 0
         self._have = 0          # values in the buffer, from _first
 
     def __len__(self):
-        return self.n
+        return self.length
 
     def __getitem__(self, i):
         j = self.journal
