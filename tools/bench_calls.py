@@ -20,20 +20,20 @@ N = 2000
 
 class Obj:
     def __init__(self):
-        self.n = 0
+        self.total = 0
 
     def m0(self):
-        self.n += 1
+        self.total += 1
 
     def m1(self, a):
-        self.n += a
+        self.total += a
 
     def m3(self, a, b, c):
-        self.n += a
+        self.total += a
 
     def big(self, a):
         b = c = d = e = f = g = h = j = k = m = a     # a frame of more than 11 words
-        self.n += a
+        self.total += a
 
 
 def f2(a, b):
@@ -42,7 +42,7 @@ def f2(a, b):
 
 def body0(o):
     for i in range(N):
-        o.n += 1
+        o.total += 1
 
 
 def call0(o):
@@ -53,7 +53,7 @@ def call0(o):
 def body1(o):
     a = 1
     for i in range(N):
-        o.n += a
+        o.total += a
 
 
 def call1(o):
@@ -73,7 +73,7 @@ def bodyf(o):
 
 def bodyc(o):
     for i in range(N):
-        x = o.n      # noqa: F841
+        x = o.total      # noqa: F841
 
 
 def callf(o):
@@ -85,7 +85,7 @@ def bodybig(o):
     a = 1
     for i in range(N):
         b = c = d = e = f = g = h = j = k = m = a     # noqa: F841
-        o.n += a
+        o.total += a
 
 
 def callbig(o):
@@ -95,7 +95,7 @@ def callbig(o):
 
 def callc(o):
     for i in range(N):
-        ticks_diff(i, o.n)
+        ticks_diff(i, o.total)
 
 
 def empty(o):

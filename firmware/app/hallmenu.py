@@ -62,7 +62,7 @@ class HallMenu(NameItem):
 
     def refresh(self):
         """MENU_NET: the connection state and the count not yet acknowledged."""
-        p = self.p
+        p = self.panel
         st = self.net.state()
         n = self.net.pending()
         if st != p.net_state or n != p.net_pending:
@@ -72,7 +72,7 @@ class HallMenu(NameItem):
 
     def load(self, item):
         """The item `item` comes on show: a name item's name into the editor."""
-        p = self.p
+        p = self.panel
         p.menu_value = HU.NAME_OK
         e = p.editor
         e.cursor = -1
@@ -89,7 +89,7 @@ class HallMenu(NameItem):
     def turn(self, d):
         """The character under the cursor (a turn on a name item opens the editor);
         a refused save's reason goes."""
-        p = self.p
+        p = self.panel
         if p.menu_item == U.MENU_NET:
             return
         e = p.editor
@@ -102,18 +102,18 @@ class HallMenu(NameItem):
     def key(self, k, enc):
         """A key on a hall item: the editor's (app/nameedit.py NameItem.key) on a
         name, the menu's usual meaning (False) on the connection."""
-        if self.p.menu_item == U.MENU_NET:
+        if self.panel.menu_item == U.MENU_NET:
             return False
         return NameItem.key(self, k, enc)
 
     def _leave(self):
         """UNDO: the name as it was, not editing."""
-        self.load(self.p.menu_item)
+        self.load(self.panel.menu_item)
 
     def _save(self):
         """Save the edited name through the network object; refused when it is
         not a valid name (the editor stays open) or could not be written."""
-        p = self.p
+        p = self.panel
         e = p.editor
         n = e.length
         if not name_ok(e.chars, n):

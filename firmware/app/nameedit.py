@@ -60,7 +60,7 @@ class NameItem:
     what UNDO puts back (`_leave`)."""
 
     def __init__(self, panel):
-        self.p = panel
+        self.panel = panel
         if panel.editor is None:
             panel.editor = NameEditor()
 
@@ -69,7 +69,7 @@ class NameItem:
         the next character or, on the end mark (or the last character the name may
         have), saves the name; UNDO leaves it unchanged. False: the menu's usual
         meaning."""
-        p = self.p
+        p = self.panel
         e = p.editor
         if e.cursor < 0:
             if k != K.OK:
@@ -91,7 +91,7 @@ class NameItem:
 
     def _open(self):
         """The editor opens, the cursor on the first character."""
-        self.p.editor.cursor = 0
+        self.panel.editor.cursor = 0
 
     def _save(self):
         """The name is finished: keep it (accepted or refused, the panel's _ok or
@@ -99,7 +99,7 @@ class NameItem:
 
     def _leave(self):
         """UNDO in the editor: the name as it was, not editing."""
-        self.p.editor.cursor = -1
+        self.panel.editor.cursor = -1
 
 
 class NamesItem(NameItem):
@@ -108,7 +108,7 @@ class NamesItem(NameItem):
 
     def load(self):
         """The item comes on show: the first seat picked, no editor."""
-        p = self.p
+        p = self.panel
         p.editor.cursor = -1
         if p.menu_value >= p.settings.players or p.menu_value < 0:
             p.menu_value = 0
@@ -116,7 +116,7 @@ class NamesItem(NameItem):
     def turn(self, d):
         """Not editing: pick the seat (wraps round the players). Editing: the
         character under the cursor."""
-        p = self.p
+        p = self.panel
         if p.editor.cursor < 0:
             p.menu_value = (p.menu_value + d) % p.settings.players
             return
@@ -126,7 +126,7 @@ class NamesItem(NameItem):
     def _open(self):
         """The picked seat's name in the editor: its characters that CHARS has
         (capitals as small letters), the others left out."""
-        p = self.p
+        p = self.panel
         e = p.editor
         b = p.names[p.menu_value]
         n = 0
@@ -143,7 +143,7 @@ class NamesItem(NameItem):
 
     def _save(self):
         """The seat's name is the edited one (an empty name: the seat has none)."""
-        p = self.p
+        p = self.panel
         e = p.editor
         p.names[p.menu_value] = bytes(e.chars[:e.length])
         from draw import fold
