@@ -106,12 +106,12 @@ def make(watchdog=None, root="/"):
     # still young: made after the display modules it could find no room there
     from cowboy.game import Game
     game = Game()
-    from display import screens as S
+    from display.screens import Screens, build as build_screens
     if ds is not None:
-        screens = S.Screens(ds)
+        screens = Screens(ds)
         screens.settle(None, None, shown)   # the same texts: nothing more is sent
     else:
-        screens = S.build(build, bus, display_pin, burst=fifo)
+        screens = build_screens(build, bus, display_pin, burst=fifo)
         if shown is not None:
             screens.assume(shown)           # the drivers take the recorded picture
         else:

@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 from board import config
-from display import screens as S
+from display.screens import build as build_screens
 from fakedisplays import DEVICES, fake_board, read_oled
 
 KINDS = ("4digit", "8digit", "oled")
@@ -41,7 +41,7 @@ def test_every_chip_is_declared_whole():
 def test_every_chip_shows_the_wiring_check_on_its_model(chip):
     build = two_seats(chip)
     buses, pin, models = fake_board(build)
-    screens = S.build(build, buses, pin)
+    screens = build_screens(build, buses, pin)
     screens.settle(None, None, 0)
     kind = config.CHIPS[chip][1]
     for i, m in enumerate(models):

@@ -5,7 +5,7 @@ import pytest
 
 from board import config
 from chips import build as D
-from display import screens as S
+from display.screens import Screens, build as build_screens
 from fakedisplays import fake_board, TM1637Device, HT16K33Device
 
 SEVEN = [name for name, b in config.BUILDS.items()
@@ -40,7 +40,7 @@ def traffic(buses, models):
 def test_hello_draws_what_the_screens_draw_and_they_send_nothing_more(name):
     build = config.BUILDS[name]
     buses, pin, models = fake_board(build)
-    screens = S.build(build, buses, pin)
+    screens = build_screens(build, buses, pin)
     screens.settle(None, None, 0)
     want = state(models)
     texts = [m.text() for m in models]
@@ -53,7 +53,7 @@ def test_hello_draws_what_the_screens_draw_and_they_send_nothing_more(name):
     assert state(models) == want
     sent = traffic(buses, models)
     assert sent
-    S.Screens(ds).settle(None, None, 0)
+    Screens(ds).settle(None, None, 0)
     assert traffic(buses, models) == sent
     assert state(models) == want
 
@@ -66,6 +66,6 @@ def test_a_failing_display_is_left_to_the_screens():
     D.hello(ds)                                   # no OSError out of it
     assert models[1].text().replace(" ", "") == "P2"
     assert models[3].text().replace(" ", "") == "P4"
-    screens = S.Screens(ds)
+    screens = Screens(ds)
     screens.settle(None, None, 0)
     assert screens.failed == 1 << 2

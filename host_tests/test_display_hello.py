@@ -14,7 +14,7 @@ from board import config
 from cowboy import facts as F
 from cowboy.game import Game
 from display import hello
-from display import screens as S
+from display.screens import build as build_screens
 from views import ui as U
 from displayrig import Panel
 from fakedisplays import fake_board, read_oled
@@ -53,7 +53,7 @@ def test_the_recording_shows_the_live_check_and_later_updates_send_the_same(name
     """(fifo: played as the Pico plays it, streams into the controllers' FIFOs,
     here decoded onto the fake buses; else one writeto() per transaction)"""
     build, buses_a, pin_a, seats_a, ids_a = board(name)
-    live = S.build(build, buses_a, pin_a, burst=fifo_of(ids_a))
+    live = build_screens(build, buses_a, pin_a, burst=fifo_of(ids_a))
     live.settle(None, None, 0)
 
     build, buses_b, pin_b, seats_b, ids = board(name)
@@ -67,7 +67,7 @@ def test_the_recording_shows_the_live_check_and_later_updates_send_the_same(name
     assert sorted(fed) == (sorted(ids) if fifo else [])
     assert [(a, d) for b in buses_b.values() for a, d in b.log] == \
         [(a, d) for c in sorted(ids) for i, a, d in hellorec.log(build) if i == c]
-    played = S.build(build, buses_b, pin_b, burst=fifo_of(ids))
+    played = build_screens(build, buses_b, pin_b, burst=fifo_of(ids))
     # nothing reaches the buses from here until a change
     for b in buses_b.values():
         b.clear_log()

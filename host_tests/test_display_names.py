@@ -170,12 +170,12 @@ def test_eight_and_four_digit_winner_pages_name_the_winner():
     rig.shot(WIN)
     assert sorted(rig.pages(0)) == sorted(["15t  101", "15t  ---", "AnnA 101", "AnnA ---"])
     assert sorted(rig.pages(1)) == sorted(["bob    0", "End    0"])
-    rig4 = Rig("tm1637")
-    rig4.panel.names = [b"Anna", b"Bob"] + [b""] * 6
-    rig4.game = rig.game
-    rig4.update()
-    assert sorted(rig4.pages(0)) == sorted([" 101", "----", "AnnA"])
-    assert rig4.pages(1) == ["   0", "End "]          # names show on its winner's pages
+    rig_4digits = Rig("tm1637")
+    rig_4digits.panel.names = [b"Anna", b"Bob"] + [b""] * 6
+    rig_4digits.game = rig.game
+    rig_4digits.update()
+    assert sorted(rig_4digits.pages(0)) == sorted([" 101", "----", "AnnA"])
+    assert rig_4digits.pages(1) == ["   0", "End "]          # names show on its winner's pages
 
 
 def test_four_digit_start_up_pages_player_name_build():

@@ -358,10 +358,10 @@ def test_fields_being_edited_alternate_with_the_preview():
              (U.FIELD_JUMPED, (F.B3 | F.B5) << F.JUMPED, "J35 "),
              (U.FIELD_HELD, 0, "h-  "),
              (U.FIELD_CUE, F.CUE_POCKET << F.CUE, "CPoc"))
-    for field, facts, seen in cases:
+    for field, bits, seen in cases:
         p.field = field
-        p.facts = facts
-        p.preview = rig.game.preview(facts)
+        p.facts = bits
+        p.preview = rig.game.preview(bits)
         pages = rig.pages(0)
         # with the preview in turn (a no-rail foul previews as its reason: the same text)
         assert seen in pages and len(pages) == (1 if seen in ("rL n", "CPoc") else 2), \

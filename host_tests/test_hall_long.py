@@ -336,8 +336,8 @@ def parts_of(g, lines, names=None):
 
 
 def new_archive(tmp_path):
-    import hall_archive as A
-    return A, A.Archive(str(tmp_path / "hall.db"))
+    import hall_archive
+    return hall_archive, hall_archive.Archive(str(tmp_path / "hall.db"))
 
 
 def kept(a):
@@ -350,62 +350,62 @@ def test_the_archive_joins_the_parts_of_one_record_only(tmp_path):
     game (sent again after an undo, or with other names) or of an earlier game: the
     archive joins only the parts of one record, stores it when all have come, and
     never mixes parts of two records."""
-    A, a = new_archive(tmp_path)
+    hall_archive, a = new_archive(tmp_path)
     t = "cowboy/club/t1/part"
     one = miss_game(1274) + [FOUL] * FOULS
     p1 = parts_of(1, one)
     assert len(p1) == 5
-    assert [A.receive(a, t, p) for p in p1[:2]] == ["part 1/5", "part 2/5"]
-    assert A.receive(a, t, p1[1]) == "part 2/5"              # again: kept once
-    assert [A.receive(a, t, p) for p in (p1[4], p1[3])] == ["part 5/5", "part 4/5"]
+    assert [hall_archive.receive(a, t, p) for p in p1[:2]] == ["part 1/5", "part 2/5"]
+    assert hall_archive.receive(a, t, p1[1]) == "part 2/5"              # again: kept once
+    assert [hall_archive.receive(a, t, p) for p in (p1[4], p1[3])] == ["part 5/5", "part 4/5"]
     assert len(kept(a)) == 4
-    a2 = A.Archive(str(tmp_path / "hall.db"))               # (an archive restarted)
-    assert A.receive(a2, t, p1[2]) == "new" and kept(a2) == []
+    a2 = hall_archive.Archive(str(tmp_path / "hall.db"))               # (an archive restarted)
+    assert hall_archive.receive(a2, t, p1[2]) == "new" and kept(a2) == []
     a = a2
     text = b"".join(p.split(b"\n", 1)[1] for p in p1).decode()
     assert [g[5] for g in a.rows()] == [text]
-    assert A.receive(a, t, p1[0]) == "same" and kept(a) == []   # a resend: nothing kept
+    assert hall_archive.receive(a, t, p1[0]) == "same" and kept(a) == []   # a resend: nothing kept
     # the game changed after its end: its record sent again, the first parts of it
     # come, then it is given names and sent again: the parts of the second never
     # join the third's
     two = one[:-1] + ['{"undo": true}', MISS, FOUL]
     p2 = parts_of(1, two)
     p3 = parts_of(1, two, ["Anna", "Zoë"])
-    assert A.receive(a, t, p2[0]) == "part 1/5"
-    assert A.receive(a, t, p2[1]) == "part 2/5"
+    assert hall_archive.receive(a, t, p2[0]) == "part 1/5"
+    assert hall_archive.receive(a, t, p2[1]) == "part 2/5"
     for p in p3[:-1]:
-        assert A.receive(a, t, p).startswith("part ")
-    assert A.receive(a, t, p2[2]) == "part 3/5"      # (a late one: the kept parts go)
+        assert hall_archive.receive(a, t, p).startswith("part ")
+    assert hall_archive.receive(a, t, p2[2]) == "part 3/5"      # (a late one: the kept parts go)
     assert [k[4] for k in kept(a)] == [3]
     for p in p3:
-        A.receive(a, t, p)
+        hall_archive.receive(a, t, p)
     assert kept(a) == []
     row = a.rows()[0]
     assert row[5] == b"".join(p.split(b"\n", 1)[1] for p in p3).decode()
     assert json.loads(row[6])["names"] == ["Anna", "Zoë"]
     for p in p1 + p3:               # a record of fewer actions, or this one: ignored
-        assert A.receive(a, t, p) == "same"
+        assert hall_archive.receive(a, t, p) == "same"
     assert kept(a) == [] and len(a.rows()) == 1
     # the next game's parts, with a resent part of the game before among them
     p4 = parts_of(2, one)
-    assert A.receive(a, t, p4[0]) == "part 1/5"
-    assert A.receive(a, t, p3[2]) == "same"
-    assert [A.receive(a, t, p) for p in p4[1:]][-1] == "new"
+    assert hall_archive.receive(a, t, p4[0]) == "part 1/5"
+    assert hall_archive.receive(a, t, p3[2]) == "same"
+    assert [hall_archive.receive(a, t, p) for p in p4[1:]][-1] == "new"
     assert [(r[1], r[2]) for r in a.rows()] == [("t1", 1), ("t1", 2)]
     # another table's parts are its own
-    assert A.receive(a, "cowboy/club/t2/part", p4[0]) == "part 1/5"
+    assert hall_archive.receive(a, "cowboy/club/t2/part", p4[0]) == "part 1/5"
     assert kept(a) == [("club", "t2", 2, 1274, 1)]
 
 
 def test_the_archive_refuses_parts_no_board_sends(tmp_path):
     """Each refused with its reason (ArchiveError), the table's kept parts of a good
     record untouched unless the bad part completes a set that makes no record."""
-    A, a = new_archive(tmp_path)
+    hall_archive, a = new_archive(tmp_path)
     t = "cowboy/club/t1/part"
     good = parts_of(3, miss_game(1274) + [FOUL] * FOULS)
     first, body = good[1].split(b"\n", 1)
     assert first == b"# game 3 part 2/5 actions 1274 names 0 bytes 16659"
-    assert A.receive(a, t, good[0]) == "part 1/5"
+    assert hall_archive.receive(a, t, good[0]) == "part 1/5"
 
     def line(text, rest=body):
         return text.encode() + b"\n" + rest
@@ -429,11 +429,11 @@ def test_the_archive_refuses_parts_no_board_sends(tmp_path):
         "does not begin": line("# game 3 part 1/5 actions 1274 names 0 bytes 16659"),
     }
     for why, payload in bad.items():
-        with pytest.raises(A.ArchiveError) as e:
-            A.receive(a, t, payload)
+        with pytest.raises(hall_archive.ArchiveError) as e:
+            hall_archive.receive(a, t, payload)
         assert why.strip() in str(e.value), (why, str(e.value))
-    with pytest.raises(A.ArchiveError):
-        A.receive(a, "cowboy/club/T1/part", good[1])
+    with pytest.raises(hall_archive.ArchiveError):
+        hall_archive.receive(a, "cowboy/club/T1/part", good[1])
     assert [k[4] for k in kept(a)] == [1]
     # parts that make no record: refused when the set is complete, and dropped
     for name, lines in (("an action line changed",
@@ -442,9 +442,9 @@ def test_the_archive_refuses_parts_no_board_sends(tmp_path):
                         ("another number of actions",
                          [x.replace(b"actions 1274", b"actions 1273") for x in good])):
         for p in lines[:-1]:
-            A.receive(a, "cowboy/club/t9/part", p)
-        with pytest.raises(A.ArchiveError):
-            A.receive(a, "cowboy/club/t9/part", lines[-1])
+            hall_archive.receive(a, "cowboy/club/t9/part", p)
+        with pytest.raises(hall_archive.ArchiveError):
+            hall_archive.receive(a, "cowboy/club/t9/part", lines[-1])
         assert [k[1] for k in kept(a)] == ["t1"], name
     assert a.rows() == []
 
@@ -453,18 +453,18 @@ def test_the_archive_keeps_incomplete_records_within_its_bound(tmp_path, monkeyp
     """The parts of incomplete records are kept to MAX_INCOMPLETE bytes together: a
     table's part that would take them past it drops other tables' incomplete
     records, the oldest first; a record longer than MAX_RECORD is refused."""
-    A, a = new_archive(tmp_path)
+    hall_archive, a = new_archive(tmp_path)
     p = parts_of(1, miss_game(4000) + [FOUL] * FOULS)
-    monkeypatch.setattr(A, "MAX_INCOMPLETE", 3 * 4096)
+    monkeypatch.setattr(hall_archive, "MAX_INCOMPLETE", 3 * 4096)
     for name in ("t1", "t2", "t3"):
-        A.receive(a, "cowboy/club/%s/part" % name, p[0])
-    A.receive(a, "cowboy/club/t3/part", p[1])
+        hall_archive.receive(a, "cowboy/club/%s/part" % name, p[0])
+    hall_archive.receive(a, "cowboy/club/t3/part", p[1])
     assert sorted({k[1] for k in kept(a)}) == ["t2", "t3"]
-    A.receive(a, "cowboy/club/t3/part", p[2])
+    hall_archive.receive(a, "cowboy/club/t3/part", p[2])
     assert sorted({k[1] for k in kept(a)}) == ["t3"]
-    monkeypatch.setattr(A, "MAX_RECORD", 50000)
-    with pytest.raises(A.ArchiveError) as e:
-        A.receive(a, "cowboy/club/t4/part", p[0])
+    monkeypatch.setattr(hall_archive, "MAX_RECORD", 50000)
+    with pytest.raises(hall_archive.ArchiveError) as e:
+        hall_archive.receive(a, "cowboy/club/t4/part", p[0])
     assert "more than 50000" in str(e.value)
 
 

@@ -15,7 +15,7 @@ from cowboy import recordtext as T
 from views import ui as U
 from views import hallui as HU
 from fakedisplays import read_oled
-from net import hall as H
+from net.hall import Hall, attach
 from net import hallsettings as HS
 
 
@@ -59,7 +59,7 @@ def board(tmp_path, build="tm1637", hall="club", table="t01"):
         json.dump({"ssid": "club", "broker": "127.0.0.1", "hall": hall, "table": table,
                    "user": table, "password": "pw"}, f)
     s = S.Sim(2, build, root=root)
-    s.hall = H.attach(s.app, root, client=Client)
+    s.hall = attach(s.app, root, client=Client)
     assert s.app.panel.net is s.hall
     return s
 
@@ -255,7 +255,7 @@ def test_a_failed_write_keeps_the_old_names(tmp_path, monkeypatch):
 
     def cut(a, b):
         raise OSError(28)
-    monkeypatch.setattr(H.os, "rename", cut)
+    monkeypatch.setattr(os, "rename", cut)      # net/hall.py's os
     keys(s, *TO_TABLE, "OK", "ENC+", "ENC", "ENC", "ENC")
     assert seen(s) == "FL5h"                   # S reads as 5
     assert hall_json(s)["table"] == "t1" and s.hall.prefix == "cowboy/club/t1/"
@@ -339,7 +339,7 @@ def test_names_and_state_without_a_loop():
     app.game = None
     app.panel = None
     app.journal = J()
-    h = H.Hall(app, {"hall": "club", "table": "t1", "broker": "b"}, "/nowhere/",
+    h = Hall(app, {"hall": "club", "table": "t1", "broker": "b"}, "/nowhere/",
                client=Client)
     assert (h.name(0), h.name(1), h.state(), h.pending()) == (b"club", b"t1",
                                                                HU.NET_NO_BROKER, 5)

@@ -245,24 +245,24 @@ def test_wiring_svg_follows_every_wire(build):
 # ------------------------------------------------------------ panel drawing
 
 def test_panel_svg_up_to_date_and_complete():
-    import panel_svg as panel
+    import panel_svg
     text = read("panel.svg")
-    assert text == panel.render(), "run python tools/panel_svg.py"
+    assert text == panel_svg.render(), "run python tools/panel_svg.py"
     groups = _svg_groups(text)
     keys = {g["data-key"]: int(g["data-gpio"]) for g in groups if "data-key" in g}
     assert keys == config.PANEL
     assert [g["data-key"] for g in groups if "data-key" in g] == \
-        [k for _, ks in panel.rows() for k in ks]
+        [k for _, ks in panel_svg.rows() for k in ks]
     encs = [g["data-encoder"] for g in groups if "data-encoder" in g]
     assert encs == [config.ENCODER[0], config.ENCODER2[0]]
 
 
 def test_panel_rows_keep_every_key(monkeypatch):
-    import panel_svg as panel
+    import panel_svg
     monkeypatch.setattr(config, "PANEL", dict(config.PANEL, NEW=14))
-    flat = [k for _, ks in panel.rows() for k in ks]
+    flat = [k for _, ks in panel_svg.rows() for k in ks]
     assert sorted(flat) == sorted(config.PANEL)
-    assert panel.rows()[-1] == ("Other", ["NEW"])
+    assert panel_svg.rows()[-1] == ("Other", ["NEW"])
 
 
 # ------------------------------------------------------------ Wokwi

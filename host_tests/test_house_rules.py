@@ -42,7 +42,7 @@ def game_at(actions, names=(), players=2):
     return g
 
 
-def facts(**kw):
+def stroke_facts(**kw):
     return record.facts_from_json(kw)
 
 
@@ -96,7 +96,7 @@ def test_carom_without_cushion_still_fouls_past_90(on):
     assert s["scores"] == [89, 0] and s["fouls"] == [1, 0]
     g = game_at(banked(89), [CAROM] if on else [])
     want = C.R_PAST_90 if on else C.R_NO_RAIL
-    assert C.reason(g.preview(facts(carom=3, rail=False))) == want
+    assert C.reason(g.preview(stroke_facts(carom=3, rail=False))) == want
 
 
 @OFF_ON
@@ -118,7 +118,7 @@ def test_carom_without_cushion_keeps_every_other_foul(on, other, reason):
     if not on and reason == C.R_FOUL:
         reason = C.R_NO_RAIL             # named first when the cushion is needed
     g = game_at(banked(40), [CAROM] if on else [])
-    out = g.preview(facts(**f))
+    out = g.preview(stroke_facts(**f))
     assert out & C.FOUL_FLAG and C.reason(out) == reason
     s = play(banked(40) + [shot(**f)], rules=rules(on, CAROM))
     assert s["fouls"] == [1, 0] and s["scores"] == [40, 0]
@@ -129,7 +129,7 @@ def test_stroke_without_carom_still_needs_the_cushion(on):
     s = play([shot(pocketed=[5]), shot(rail=False)], rules=rules(on, CAROM))
     assert s["inning"] == 0 and s["fouls"] == [1, 0] and s["shooter"] == 2
     g = game_at([shot(pocketed=[5])], [CAROM] if on else [])
-    assert C.reason(g.preview(facts(rail=False))) == C.R_NO_RAIL
+    assert C.reason(g.preview(stroke_facts(rail=False))) == C.R_NO_RAIL
 
 
 @OFF_ON
@@ -137,13 +137,13 @@ def test_carom_at_100_is_a_foul_anyway(on):
     s = play(banked(100) + [shot(carom=2, rail=False)], rules=rules(on, CAROM))
     assert s["scores"] == [100, 0] and s["fouls"] == [1, 0]
     g = game_at(banked(100), [CAROM] if on else [])
-    assert C.reason(g.preview(facts(carom=2, rail=False))) == C.R_OTHER_BALL
+    assert C.reason(g.preview(stroke_facts(carom=2, rail=False))) == C.R_OTHER_BALL
 
 
 @OFF_ON
 def test_carom_without_cushion_previews_as_legal(on):
     g = game_at([shot(pocketed=[3])], [CAROM] if on else [])
-    out = g.preview(facts(carom=2, rail=False))
+    out = g.preview(stroke_facts(carom=2, rail=False))
     if on:
         assert out == 1 and C.reason(out) == C.R_NONE
     else:
@@ -188,7 +188,7 @@ def test_ball_pocketed_at_90s_past_100_is_still_a_foul(on):
     assert s["scores"] == [99, 0] and s["fouls"] == [1, 0]
     g = game_at(banked(99), [POCKET90] if on else [])
     want = C.R_PAST_100 if on else C.R_BALL_AT_90
-    assert C.reason(g.preview(facts(pocketed=[5], carom=3))) == want
+    assert C.reason(g.preview(stroke_facts(pocketed=[5], carom=3))) == want
 
 
 @OFF_ON
@@ -201,13 +201,13 @@ def test_pocket_90s_changes_nothing_below_90_and_at_100(on):
 @OFF_ON
 def test_ball_pocketed_at_90s_previews_as_legal(on):
     g = game_at(banked(93), [POCKET90] if on else [])
-    out = g.preview(facts(pocketed=[1, 3], carom=2))
+    out = g.preview(stroke_facts(pocketed=[1, 3], carom=2))
     if on:
         assert out == 1
     else:
         assert out & C.FOUL_FLAG and C.reason(out) == C.R_BALL_AT_90
-    assert g.preview(facts(pocketed=[1])) == (C.ENDS_INNING if on else
-                                              g.preview(facts(pocketed=[1])))
+    assert g.preview(stroke_facts(pocketed=[1])) == (C.ENDS_INNING if on else
+                                              g.preview(stroke_facts(pocketed=[1])))
 
 
 # ---- win_pockets_nothing ---------------------------------------------------------
@@ -255,7 +255,7 @@ def test_win_pockets_nothing_changes_nothing_below_100(on):
 @OFF_ON
 def test_ball_pocketed_at_100_reason_and_preview(on):
     g = game_at(banked(100), [WIN] if on else [])
-    out = g.preview(facts(pocketed=[1], cue="called"))
+    out = g.preview(stroke_facts(pocketed=[1], cue="called"))
     if on:
         assert out & C.FOUL_FLAG and out & C.CUE_IN_HAND and not out & C.WIN
         assert C.reason(out) == C.R_BALL_AT_100
@@ -263,7 +263,7 @@ def test_ball_pocketed_at_100_reason_and_preview(on):
     else:
         assert out & C.WIN and not out & C.FOUL_FLAG
     # a more fundamental fault is named first: a plain scratch stays a scratch
-    assert C.reason(g.preview(facts(pocketed=[1], cue="pocket"))) == C.R_SCRATCH
+    assert C.reason(g.preview(stroke_facts(pocketed=[1], cue="pocket"))) == C.R_SCRATCH
 
 
 # ---- take_as_lies -----------------------------------------------------------------
@@ -419,9 +419,9 @@ def test_the_numbers_derived_from_the_house_rules_table_agree(tmp_path):
     for i, name in enumerate(HR.NAMES):
         assert getattr(HR, name.upper()) == 1 << i
     assert U.RULES == n and U.MENU_BUILD == U.MENU_RULE + n
-    assert len(W.RULE4) == len(W.RULE21) == n
-    assert len(W.MENU4) == len(W.MENU8) == len(W.MENU21) == U.MENU_CONFIRM + 1
-    assert W.MENU21[U.MENU_START] == b"START: PRESS OK"
+    assert len(W.RULE_4DIGITS) == len(W.RULE_OLED) == n
+    assert len(W.MENU_4DIGITS) == len(W.MENU_8DIGITS) == len(W.MENU_OLED) == U.MENU_CONFIRM + 1
+    assert W.MENU_OLED[U.MENU_START] == b"START: PRESS OK"
     # every mask up to ALL is a game's, a header's and a setting's; ALL + 1 is none's
     g = Game()
     assert g.new_game(2, 0, HR.ALL) == 0

@@ -30,8 +30,8 @@ class Seen:
         self.four = {}
         self.eight = {}
         self.ctx = VS.Context()
-        self.l4 = VD.Layout4()
-        self.l8 = VD.Layout8()
+        self.l4 = VD.Layout4Digits()
+        self.l8 = VD.Layout8Digits()
 
     def look(self, game, panel, where, eight=True):
         self.ctx.update(game)
@@ -105,13 +105,13 @@ def panel_states(seen):
     panel.note = 0
     panel.composing = True
     for field in range(6):
-        for facts in range(0, 1 << 18, 997):
-            if F.first(facts) > F.FIRST_B1 + 2:
+        for bits in range(0, 1 << 18, 997):
+            if F.first(bits) > F.FIRST_B1 + 2:
                 continue                        # no such value: the panel steps 0-4
             panel.field = field
-            panel.facts = facts
-            panel.preview = game.preview(facts)
-            seen.look(game, panel, "field %d %d" % (field, facts))
+            panel.facts = bits
+            panel.preview = game.preview(bits)
+            seen.look(game, panel, "field %d %d" % (field, bits))
 
 
 def hall_items(seen, game, panel):
@@ -148,7 +148,7 @@ def seen():
 
 
 def test_every_4_digit_text_in_play_is_in_the_legend(seen):
-    known = legend.shapes4()
+    known = legend.shapes_4digits()
     missing = {t: w for t, w in seen.four.items() if legend.shape(t) not in known}
     assert not missing, missing
     assert len(seen.four) > 150                 # the games did reach many situations
@@ -199,9 +199,9 @@ def test_every_8_digit_word_in_play_is_in_the_legend(seen):
 
 
 def test_the_coverage_check_fails_for_a_text_the_legend_lacks(monkeypatch):
-    known = legend.shapes4()
+    known = legend.shapes_4digits()
     s = Seen()
-    monkeypatch.setattr(VD, "CUE4", (b"tAb", b"Poc", b"CAL", b"XYZ"))   # a new text
+    monkeypatch.setattr(VD, "CUE_4DIGITS", (b"tAb", b"Poc", b"CAL", b"XYZ"))   # a new text
     game = Game()
     game.new_game(2, 0)
     panel = Panel(2)
@@ -214,14 +214,14 @@ def test_the_coverage_check_fails_for_a_text_the_legend_lacks(monkeypatch):
 
 
 def test_every_build_has_a_code_and_every_table_its_twin():
-    assert sorted(n.decode() for n, _ in W.BUILD4) == sorted(config.BUILDS)
-    assert len(W.REASON4) == len(W.REASON21) == len(C.REASON_TEXT)
-    assert len(W.NOTICE4) == len(W.NOTICE21)
-    assert len(W.RULE4) == len(W.RULE21) == U.RULES
-    for table in (W.REASON4, W.NOTE4, W.NOTICE4, W.CUE4, W.MENU4):
+    assert sorted(n.decode() for n, _ in W.BUILD_4DIGITS) == sorted(config.BUILDS)
+    assert len(W.REASON_4DIGITS) == len(W.REASON_OLED) == len(C.REASON_TEXT)
+    assert len(W.NOTICE_4DIGITS) == len(W.NOTICE_OLED)
+    assert len(W.RULE_4DIGITS) == len(W.RULE_OLED) == U.RULES
+    for table in (W.REASON_4DIGITS, W.NOTE_4DIGITS, W.NOTICE_4DIGITS, W.CUE_4DIGITS, W.MENU_4DIGITS):
         for code in table:
             assert len(code.replace(b".", b"")) <= 4, code
-    for table in (W.REASON21, W.NOTE21, W.NOTICE21, W.RULE21, W.MENU21, W.REJECT21):
+    for table in (W.REASON_OLED, W.NOTE_OLED, W.NOTICE_OLED, W.RULE_OLED, W.MENU_OLED, W.REJECT_OLED):
         for text in table:
             assert len(text) <= VO.COLS, text
 

@@ -17,7 +17,7 @@ from draw.cells import Cells
 from chips.oled import SH1106_I2C, SSD1306_I2C
 from chips.oled_fifo import SH1106_FIFO, SSD1306_FIFO, _STREAM
 from chips.tca9548a import TCA9548A
-from display import screens as S
+from display.screens import build as build_screens
 from views import oled as VO
 from board import config
 from xorshift import XorShift32
@@ -238,7 +238,7 @@ def test_behind_a_mux_start_up_writes_one_picture_to_all_then_the_differences():
             if seat.on and not was and i not in first_lit:
                 first_lit[i] = read_oled(seat.pixels())
         seat.i2c_write = write
-    screens = S.build(build, buses, pin, burst=burst)
+    screens = build_screens(build, buses, pin, burst=burst)
     mux = buses["i2c0"].devices[build["buses"]["i2c0"]["mux"]]
     mux.log.clear()
     screens.settle(None, None, 0)
@@ -260,7 +260,7 @@ def test_no_broadcast_once_a_twin_holds_a_picture():
     already drawn (here seat 4, out of turn) keeps its own and the others go one
     by one."""
     build, buses, pin, seats, recs, burst = _board_with_recorders("oled8")
-    screens = S.build(build, buses, pin, burst=burst)
+    screens = build_screens(build, buses, pin, burst=burst)
     assert len(screens.displays[0].twins) == 7
     d = screens.displays[3]
     d.show(b"X" * VO.OLED_TEXT)
@@ -277,7 +277,7 @@ def test_no_broadcast_once_a_twin_holds_a_picture():
 def test_start_up_sends_each_display_whole_as_one_stream():
     """(oled4: two displays on each I2C controller, two at a time, one on each)"""
     build, buses, pin, seats, recs, burst = _board_with_recorders("oled4")
-    screens = S.build(build, buses, pin, burst=burst)
+    screens = build_screens(build, buses, pin, burst=burst)
     screens.settle(None, None, 0)
     streams = [s for r in recs.values() for s in r.streams]
     assert len(streams) == len(build["displays"])

@@ -252,8 +252,8 @@ def test_output_in_a_missing_folder(tmp_path):
 
 
 def _journal_of(lines):
-    import journal
-    return journal.to_binary(lines)
+    import journal as journaltool
+    return journaltool.to_binary(lines)
 
 
 @pytest.mark.parametrize("script", [REPLAY, JOURNAL], ids=["replay", "journal"])

@@ -231,7 +231,7 @@ def test_live_mode_on_a_terminal(interp):
 
 def test_keyboard_reaches_every_panel_key_short_and_long():
     import sim                      # tools/ is on sys.path (conftest.py)
-    from app.keys import KEYS, LONG as LONG_KEYS
+    from app.keys import KEYS, LONG_PRESS as LONG_KEYS
     reach = set(sim.KEYMAP.values())
     for i, name in enumerate(KEYS):
         assert (name, False) in reach
@@ -434,7 +434,7 @@ def test_help_lists_every_key_and_the_codes_of_the_views_tables():
     text = "\n".join(sim.help_lines(80))
     for k in ("1 3 5", "Enter", "m  M", "f  F", "s  S", "u  r", "h "):
         assert k in text
-    for code in W.REASON4 + W.NOTE4[1:]:
+    for code in W.REASON_4DIGITS + W.NOTE_4DIGITS[1:]:
         c = code.decode().rstrip()
         if len(c.strip()) > 1:
             assert '"%s"' % c in text or '"%s"' % c.replace(".", "") in text, c

@@ -26,13 +26,13 @@ def measure(root, mode, n):
     """The measuring side (under micropython)."""
     import simboard as S
     from fakepins import apply_due
-    from net import hall as H
+    from net.hall import attach
     t = S.Sim(2, "tm1637", root=root)
     t.run_to(t.now + 3000)                      # past the start-up pages
     t.run_to(t.key("MISS") + 50)                # a game in progress: offers wait
     hall = None
     if mode != "off":
-        hall = H.attach(t.app, root)
+        hall = attach(t.app, root)
         end = time.ticks_add(time.ticks_ms(), 5000)
         while not hall.caught_up() and time.ticks_diff(end, time.ticks_ms()) > 0:
             t.run_to(t.now + 1)

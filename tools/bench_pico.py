@@ -206,8 +206,8 @@ def long_record():
 
 
 def journal_bytes(lines):
-    import journal
-    return journal.to_binary(lines)
+    import journal as journaltool
+    return journaltool.to_binary(lines)
 
 
 CHECKPOINT = True       # --no-checkpoint: the long journal alone

@@ -69,7 +69,7 @@ CUE = ("field CUE: the cue ball stayed on the table",
        "field CUE: cue ball pocketed; as a foul reason: scratch",
        "field CUE: cue ball in the called pocket",
        "field CUE: cue ball off the table; as a foul reason: the same")
-WORDS8 = (
+WORDS_8DIGITS = (
     ("PLAYEr 1", "8 digits, start-up: player 1's display"),
     ("1St  101", "8 digits: the winner"),
     ("1St  ---", "8 digits: the winner's blink"),
@@ -116,7 +116,7 @@ def _item(code, arg, seat=None):
     seat.items[0] = code
     seat.args[0] = arg
     t = TX.Text(8)
-    VD.item4(t, seat, 0)
+    VD.item_4digits(t, seat, 0)
     return _text(bytes(t.buf))
 
 
@@ -132,40 +132,40 @@ def entries():
         add(code, meaning)
     for name, arg, meaning in ITEMS:
         add(_item(getattr(VI, name), arg), meaning)
-    for k in range(1, len(W.REASON4)):
-        if W.REASON21[k] != W.REASON21[0]:
-            add(_item(VI.IT_REASON, k), "foul reason: " + _text(W.REASON21[k])[6:].lower())
+    for k in range(1, len(W.REASON_4DIGITS)):
+        if W.REASON_OLED[k] != W.REASON_OLED[0]:
+            add(_item(VI.IT_REASON, k), "foul reason: " + _text(W.REASON_OLED[k])[6:].lower())
     add(_item(VI.IT_REASON, C.R_FOUL), "foul reason: a foul of the general rules")
-    for k in range(1, len(W.NOTICE4)):
+    for k in range(1, len(W.NOTICE_4DIGITS)):
         add(_item(VI.IT_NOTICE, k), NOTICES[k])
-    for name, code in W.BUILD4:
+    for name, code in W.BUILD_4DIGITS:
         seat = VS.Seat(0)
         seat.build = name
         add(_item(VI.IT_BUILD, 0, seat), "start-up and set-up menu: the display build %s"
             % name.decode())
-    for k in range(len(W.RULE4)):
-        add(_item(VI.IT_RULE, k), "house rule on: " + _text(W.RULE21[k]).lower())
+    for k in range(len(W.RULE_4DIGITS)):
+        add(_item(VI.IT_RULE, k), "house rule on: " + _text(W.RULE_OLED[k]).lower())
         seat = VS.Seat(0)
         seat.value = 0
         add(_item(VI.IT_MENU, U.MENU_RULE + k, seat), "set-up menu: house rule %s off"
-            % W.RULE4[k].decode())
-    for k in range(1, len(W.NOTE4)):
+            % W.RULE_4DIGITS[k].decode())
+    for k in range(1, len(W.NOTE_4DIGITS)):
         if k == U.NOTE_REJECTED:
             continue
-        add(_text(W.NOTE4[k]), "note: " + _text(W.NOTE21[k]).lower())
-    for k in range(1, len(W.REJECT21)):
+        add(_text(W.NOTE_4DIGITS[k]), "note: " + _text(W.NOTE_OLED[k]).lower())
+    for k in range(1, len(W.REJECT_OLED)):
         add(_item(VI.IT_NOTE, U.NOTE_REJECTED, _seat_reject(k)),
-            "refused: " + _text(W.REJECT21[k]).lower())
+            "refused: " + _text(W.REJECT_OLED[k]).lower())
     add(_item(VI.IT_PREVIEW, 6), "preview before OK: the stroke scores 6")
     add(_item(VI.IT_PREVIEW, C.WIN), "preview before OK: the winning stroke, 101")
     add(_item(VI.IT_PREVIEW, C.FAILED_OPENING), "preview before OK: a failed opening")
     add(_item(VI.IT_PREVIEW, C.ELIMINATED | C.FOUL_FLAG), "preview before OK: a third foul, out")
     add(_item(VI.IT_CHOICE, 0), "failed opening: OK repeats, ENC takes")
-    for field, facts, meaning in FIELDS:
+    for field, bits, meaning in FIELDS:
         seat = VS.Seat(0)
-        seat.facts = facts
+        seat.facts = bits
         add(_item(VI.IT_FIELD, field, seat), meaning)
-    for k in range(len(W.CUE4)):
+    for k in range(len(W.CUE_4DIGITS)):
         seat = VS.Seat(0)
         seat.facts = k << F.CUE
         add(_item(VI.IT_FIELD, U.FIELD_CUE, seat), CUE[k])
@@ -176,18 +176,18 @@ def entries():
         add(_item(VI.IT_MENU, item, seat), "set-up menu: %s (here 3)" % what)
     add(_item(VI.IT_MENU, U.MENU_START), "set-up menu: start (OK or ENC)")
     add(_item(VI.IT_MENU, U.MENU_CONFIRM), "set-up menu: new house rules, OK starts a new game")
-    for k in range(1, len(HV.NET4)):
+    for k in range(1, len(HV.NET_4DIGITS)):
         seat = name_seat(b"", -1)
-        seat.hall.net_state = k
-        seat.hall.net_pending = 3
+        seat.menu_panel.net_state = k
+        seat.menu_panel.net_pending = 3
         add(_item(VI.IT_MENU, U.MENU_NET, seat), NET[k])
     for item, name, cursor, meaning in NAMES:
         add(_item(VI.IT_MENU, item, name_seat(name, cursor)), meaning)
-    for k in range(1, len(HV.NAMEERR4)):
+    for k in range(1, len(HV.NAMEERR_4DIGITS)):
         seat = name_seat(b"", 0)
-        seat.hall.menu_value = k
+        seat.menu_panel.menu_value = k
         add(_item(VI.IT_MENU, U.MENU_HALL, seat), NAME_ERRORS[k])
-    for code, meaning in WORDS8:
+    for code, meaning in WORDS_8DIGITS:
         add(code, meaning)
     return out
 
@@ -203,8 +203,8 @@ def name_seat(name, cursor):
     """A seat on a hall item, showing `name` (bytes) edited at `cursor` (-1: not
     editing)."""
     seat = VS.Seat(0)
-    seat.hall = _Panel()
-    seat.hall.editor = e = NameEditor()
+    seat.menu_panel = _Panel()
+    seat.menu_panel.editor = e = NameEditor()
     e.chars[:len(name)] = name
     e.length = len(name)
     e.cursor = cursor

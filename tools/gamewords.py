@@ -76,7 +76,7 @@ def situation(g, names=None):
     return s
 
 
-def facts(f):
+def stroke_facts(f):
     """The facts of a stroke in words: "the 3 pocketed, a carom off 2 balls"."""
     out = []
     if F.pocketed(f):
@@ -177,7 +177,7 @@ def panel_words(g, p):
     out = []
     if p.mode == U.MODE_GAME and p.composing:
         out.append("being entered: %s: %s (OK enters it, UNDO clears)"
-                   % (facts(p.facts), outcome(p.preview)))
+                   % (stroke_facts(p.facts), outcome(p.preview)))
     if p.note == U.NOTE_REJECTED:
         out.append("refused: " + C.REJECT_TEXT[p.reject])
     elif p.note:
@@ -190,7 +190,7 @@ def panel_words(g, p):
     return out
 
 
-# ui.NOTE_*: what a note means, in words (the views' NOTE21 in prose)
+# ui.NOTE_*: what a note means, in words (the views' NOTE_OLED in prose)
 _NOTES = ("", "enter the balls or the carom first, then OK",
           "clear the stroke being entered first (UNDO)", "not possible",
           "nothing to undo", "nothing to redo",

@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
 from board import config           # noqa: E402
 from display import hello          # noqa: E402
-from display import screens as S   # noqa: E402
+from display.screens import build as build_screens   # noqa: E402
 
 STOP = 0x200                       # IC_DATA_CMD: STOP after this byte
 
@@ -88,7 +88,7 @@ def log(build):
     """The check's transactions, [(controller id, addr, bytes)], in order."""
     out = []
     buses = {name: Bus(b["id"], out) for name, b in build["buses"].items()}
-    screens = S.build(build, buses, None, burst=lambda bus_id: Burst(Bus(bus_id, out)))
+    screens = build_screens(build, buses, None, burst=lambda bus_id: Burst(Bus(bus_id, out)))
     screens.settle(None, None, 0)
     return out
 

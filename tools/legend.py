@@ -33,7 +33,7 @@ def shape(text):
     return re.sub(r" *[0-9]+", "#", s).rstrip()
 
 
-def shapes4():
+def shapes_4digits():
     return set(shape(c) for c, _ in entries())
 
 

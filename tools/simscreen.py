@@ -17,7 +17,7 @@ RED = "\x1b[1;31m"      # the live screen's lit segments (tools/sim.py)
 OFF = "\x1b[0m"
 
 
-def big7(segs):
+def big_7seg(segs):
     """Seven-segment bytes (bit 0 = a ... bit 6 = g, bit 7 = point) drawn 5 rows high."""
     rows = ["", "", "", "", ""]
     for s in segs:
@@ -129,7 +129,7 @@ def _digits(m):
 
 
 def _seven_big(m):
-    return big7(_digits(m))
+    return big_7seg(_digits(m))
 
 
 def _seven_art(m):

@@ -5,11 +5,11 @@ the device build folds them into the modules that read them
 (tools/constfold.py)."""
 from micropython import const
 
-B1 = const(0)           # the ball keys 1, 3, 5
-B3 = const(1)
-B5 = const(2)
-C2 = const(3)           # a carom off two balls, three balls
-C3 = const(4)
+BALL1 = const(0)        # the ball keys 1, 3, 5
+BALL3 = const(1)
+BALL5 = const(2)
+CAROM2 = const(3)       # a carom off two balls, three balls
+CAROM3 = const(4)
 OK = const(5)
 MISS = const(6)
 FOUL = const(7)
@@ -22,5 +22,5 @@ KEYS = ("1", "3", "5", "C2", "C3", "OK", "MISS", "FOUL", "SCRATCH", "UNDO", "RED
         "ENC", "ENC2")
 
 # Keys with a long-press meaning: they act on release, short or long.
-LONG = const((1 << B1) | (1 << B3) | (1 << B5) | (1 << MISS) | (1 << FOUL) | (1 << SCRATCH)
-             | (1 << ENC) | (1 << ENC2))
+LONG_PRESS = const((1 << BALL1) | (1 << BALL3) | (1 << BALL5) | (1 << MISS) | (1 << FOUL)
+                   | (1 << SCRATCH) | (1 << ENC) | (1 << ENC2))

@@ -3,8 +3,8 @@ names"): one name edited on the encoder, a character at a time, from CHARS (`a`-
 without `w` and `x`, `0`-`9`, `-`: every one has a seven-segment form and is legal
 in an MQTT topic level).
 
-`NameEditor` is the state the views draw (`panel.editor`, views/digits.py editor7,
-views/oled.py editor21); `NameItem` is what the keys mean on an item whose name it
+`NameEditor` is the state the views draw (`panel.editor`, views/digits.py editor_7seg,
+views/oled.py editor_oled); `NameItem` is what the keys mean on an item whose name it
 edits. Two items are: the players' names (`NamesItem`, here, on every board) and
 hall mode's hall and table names (app/hallmenu.py HallMenu, which a plain Pico
 never loads). The panel loads this module when the first of them shows. Keys and

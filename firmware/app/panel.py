@@ -312,15 +312,15 @@ class Panel:
         if kind == PRESS:
             self.down |= bit
             self.longed &= ~bit
-            if not K.LONG & bit:
+            if not K.LONG_PRESS & bit:
                 self._key(src, False)
         elif kind == LONG:
-            if self.down & bit and K.LONG & bit and not self.longed & bit:
+            if self.down & bit and K.LONG_PRESS & bit and not self.longed & bit:
                 self.longed |= bit
                 if self.buzzer:
                     self.buzzer.tick()        # the long press registered: let go now
         elif kind == RELEASE:
-            if self.down & bit and K.LONG & bit:
+            if self.down & bit and K.LONG_PRESS & bit:
                 self._key(src, (self.longed & bit) != 0)
             self.down &= ~bit
             self.longed &= ~bit
@@ -421,7 +421,7 @@ class Panel:
 
     def _game_key(self, k, long):
         f = self.facts
-        if k <= K.B5:
+        if k <= K.BALL5:
             b = 1 << k
             if long:
                 f = (f ^ (b << F.JUMPED)) & ~b
@@ -429,8 +429,8 @@ class Panel:
                 f = (f ^ b) & ~(b << F.JUMPED)
             self._set(f)
             self._ok()
-        elif k == K.C2 or k == K.C3:
-            c = 2 if k == K.C2 else 3
+        elif k == K.CAROM2 or k == K.CAROM3:
+            c = 2 if k == K.CAROM2 else 3
             if F.carom(f) == c:
                 c = 0
             self._set((f & ~_CAROM_MASK) | (c << F.CAROM))

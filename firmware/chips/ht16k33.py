@@ -14,8 +14,8 @@ HT16K33_SYSTEM = const(0x20)      # | 1: oscillator on
 HT16K33_DISPLAY = const(0x80)     # | 1: display on, | blink << 1
 HT16K33_DIMMING = const(0xE0)     # | 0-15: duty 1/16 .. 16/16
 
-ROWS4 = b"\x00\x01\x03\x04"
-ROWS8 = b"\x00\x01\x02\x03\x04\x05\x06\x07"
+ROWS_4DIGITS = b"\x00\x01\x03\x04"
+ROWS_8DIGITS = b"\x00\x01\x02\x03\x04\x05\x06\x07"
 _BITS = b"\x01\x02\x04\x08\x10\x20\x40\x80"     # digit k -> bit k (changes())
 
 
@@ -24,7 +24,7 @@ class HT16K33(SevenSegment):
         SevenSegment.__init__(self, digits)
         self.i2c = i2c
         self.addr = addr
-        self.rows = ROWS4 if digits == 4 else ROWS8
+        self.rows = ROWS_4DIGITS if digits == 4 else ROWS_8DIGITS
         # The RAM write as it goes on the wire: frame[1 + a] is RAM byte a, and the
         # address command goes just before the first byte sent. One writeto(), no
         # writeto_mem(): MicroPython's hardware I2C joins the address and the data

@@ -18,8 +18,8 @@ from views.seat import Seat, Context
 from draw.blit import blit
 from views.ui import MAX_BRIGHTNESS
 
-KIND_4 = 4
-KIND_8 = 8
+KIND_4DIGITS = 4
+KIND_8DIGITS = 8
 KIND_OLED = 64
 
 # Columns the OLED picture moves right, in turn, against burn-in. (Vertically the
@@ -57,13 +57,13 @@ class Screens:
                     cells = Cells(O.OLED_CELLS, O.OLED_TEXT, O.OLED_INV, O.OLED_MARK_X)
                 d.layout(cells)
             elif d is not None and d.digits >= 8:
-                self.kinds[i] = KIND_8
-                from views.digits import Layout8
-                lay = Layout8()
+                self.kinds[i] = KIND_8DIGITS
+                from views.digits import Layout8Digits
+                lay = Layout8Digits()
             else:
-                self.kinds[i] = KIND_4
-                from views.digits import Layout4
-                lay = Layout4()
+                self.kinds[i] = KIND_4DIGITS
+                from views.digits import Layout4Digits
+                lay = Layout4Digits()
             self.layouts.append(lay)
             self.shown.append(Text(lay.text.size))
         self.ctx = Context()

@@ -138,7 +138,7 @@ def digits(b, at, n, width):
 class Folded:
     """Every seat's name as one display kind draws it: `len[i]` bytes of `text`
     from i * CAP (one buffer for all seats), and
-    for seven segments `cut4[i]`, `cut8[i]`: the bytes of its first 4 or 8 digits.
+    for seven segments `cut_4digits[i]`, `cut_8digits[i]`: the bytes of its first 4 or 8 digits.
     Folded again only when `names[i]` is another object than the one last folded
     (refresh()): a name is a bytes object, replaced, never changed in place (the
     panel's contract, views/ui.py), so a render checks one identity, not bytes."""
@@ -148,8 +148,8 @@ class Folded:
         self.cap = CAP            # text's bytes per seat
         self.text = bytearray(seats * CAP)
         self.len = bytearray(seats)
-        self.cut4 = bytearray(seats)
-        self.cut8 = bytearray(seats)
+        self.cut_4digits = bytearray(seats)
+        self.cut_8digits = bytearray(seats)
         self.src = [b""] * seats
 
     def refresh(self, names, i):
@@ -160,8 +160,8 @@ class Folded:
             b = self.text
             at = i * CAP
             n = self.len[i] = fold(raw, b, at, CAP, self.kind)
-            self.cut4[i] = digits(b, at, n, 4)
-            self.cut8[i] = digits(b, at, n, 8)
+            self.cut_4digits[i] = digits(b, at, n, 4)
+            self.cut_8digits[i] = digits(b, at, n, 8)
         return self.len[i]
 
 

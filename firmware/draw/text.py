@@ -25,7 +25,7 @@ class Text:
     def at(self, pos):
         self.pos = pos
 
-    def s(self, b):
+    def write(self, b):
         p = self.pos
         n = len(b)
         self.pos = p + n
@@ -43,12 +43,12 @@ class Text:
         if n > 0:
             blit(self.buf, p, b, at, n, 0)
 
-    def c(self, ch):
+    def char(self, ch):
         if self.pos < self.size:
             self.buf[self.pos] = ch
         self.pos += 1
 
-    def n(self, v, width=0):
+    def number(self, v, width=0):
         """v in decimal, right-aligned in `width` characters (0: as wide as needed)."""
         self.pos = decimal(self.buf, self.pos, self.size, v, width)
 
@@ -58,8 +58,8 @@ class Text:
         for k in range(3):
             if mask & (1 << k):
                 if not first and sep:
-                    self.c(sep)
-                self.c(49 + 2 * k)
+                    self.char(sep)
+                self.char(49 + 2 * k)
                 first = False
 
     def pad_digits(self, n):
@@ -83,7 +83,7 @@ class Text:
             d += 1
         self.pos = p
 
-    def ascii21(self, b, end):
+    def ascii_oled(self, b, end):
         """A name (UTF-8 bytes) up to position `end`, for the OLED's font: letters in
         capitals, other printable ASCII as it is, any other character one '?' (the
         set-up menu and the desk's offer; the game's pages fold names, draw/fold.py)."""
@@ -93,7 +93,7 @@ class Text:
                 continue                    # the rest of a character already shown
             if self.pos >= end:
                 return
-            self.c(c - 32 if 97 <= c <= 122 else c if 32 <= c < 127 else 63)
+            self.char(c - 32 if 97 <= c <= 122 else c if 32 <= c < 127 else 63)
 
     def same(self, other):
         return self.buf == other.buf

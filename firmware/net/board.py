@@ -31,7 +31,7 @@ def _load_now():
     the middle of the free heap and splits its largest block, docs/PERFORMANCE.md)."""
     import asyncio
     from draw import fold
-    from views import seat
-    seat.hall()
+    from views import seat as seatview
+    seatview.hall()
     fold.prepare()
     _ = asyncio.wait_for        # (MicroPython loads asyncio/funcs.py on first use)

@@ -1,6 +1,6 @@
 """The seven-segment layouts: what a seat's main value and items look like on
-4 digits (`Layout4`: the score page and the items take turns, urgent items
-alone) and on 8 (`Layout8`: an item, the player's name or number on the left,
+4 digits (`Layout4Digits`: the score page and the items take turns, urgent items
+alone) and on 8 (`Layout8Digits`: an item, the player's name or number on the left,
 the score always on the right three). Names show folded to what seven segments
 draw (draw/fold.py): 4 digits on the start-up and winner pages, 8 digits beside
 the score (4 digits) and on the start-up page (8). The player at the table shows the live total
@@ -18,9 +18,9 @@ from ticks import ticks_diff
 from views import ui as U
 from views import items as I
 from views.seat import turn, blink, outcome, field_balls, hall, folded
-from views.words import (REASON4, NOTE4, CUE4, MENU4, MENU8, RULE4, ONOFF4, ONOFF8, BUILD4,
-                         NOTICE4, RUN4, NEED4, LOST4, BEST4, INN4, AVG4, FOULS4, HELLO4,
-                         PREVIEW4, pick)
+from views.words import (REASON_4DIGITS, NOTE_4DIGITS, CUE_4DIGITS, MENU_4DIGITS, MENU_8DIGITS, RULE_4DIGITS, ONOFF_4DIGITS, ONOFF_8DIGITS, BUILD_4DIGITS,
+                         NOTICE_4DIGITS, RUN_4DIGITS, NEED_4DIGITS, LOST_4DIGITS, BEST_4DIGITS, INN_4DIGITS, AVG_4DIGITS, FOULS_4DIGITS, HELLO_4DIGITS,
+                         PREVIEW_4DIGITS, pick)
 
 _SPACE = const(32)
 _END = const(95)      # '_': the name editor's end mark
@@ -33,111 +33,111 @@ def _folded():
     return _NAMES
 
 
-def item4(t, seat, k):
+def item_4digits(t, seat, k):
     """Four characters for item k of the seat, at the write position of t."""
     it = seat.items[k]
     a = seat.args[k]
     if it == I.IT_INNING:
-        t.s(RUN4)
-        t.n(a, 3)
+        t.write(RUN_4DIGITS)
+        t.number(a, 3)
     elif it == I.IT_REASON:            # (the items a stroke shows, first)
-        t.s(REASON4[a] if 0 <= a < len(REASON4) else REASON4[0])   # pick()
+        t.write(REASON_4DIGITS[a] if 0 <= a < len(REASON_4DIGITS) else REASON_4DIGITS[0])   # pick()
     elif it == I.IT_HAND:
-        t.s(b"hAnd")
+        t.write(b"hAnd")
     elif it == I.IT_FOULS:
-        t.s(FOULS4)
-        t.n(a, 3)
+        t.write(FOULS_4DIGITS)
+        t.number(a, 3)
     elif it == I.IT_NEED:
-        t.s(NEED4)
-        t.n(a, 2)
+        t.write(NEED_4DIGITS)
+        t.number(a, 2)
     elif it == I.IT_CAROMS:
-        t.s(b"CAro")
+        t.write(b"CAro")
     elif it == I.IT_CALL:
-        t.s(b"CALL")
+        t.write(b"CALL")
     elif it == I.IT_OPENING:
-        t.s(b"oPEn")
+        t.write(b"oPEn")
     elif it == I.IT_HELD:
-        t.c(111)                     # 'o' for off
+        t.char(111)                     # 'o' for off
         start = t.pos
         t.balls(a, 0)
         while t.pos < start + 3:
-            t.c(_SPACE)
+            t.char(_SPACE)
     elif it == I.IT_OUT:
-        t.s(b"Out ")
+        t.write(b"Out ")
     elif it == I.IT_WAIT:
-        t.s(b"End ")
+        t.write(b"End ")
     elif it == I.IT_STAT_BEST:
         if a < 100:
-            t.s(BEST4)
-            t.n(a, 2)
+            t.write(BEST_4DIGITS)
+            t.number(a, 2)
         else:
-            t.c(BEST4[0])
-            t.n(a, 3)
+            t.char(BEST_4DIGITS[0])
+            t.number(a, 3)
     elif it == I.IT_STAT_INN:
         if a < 100:
-            t.s(INN4)
-            t.n(a, 2)
+            t.write(INN_4DIGITS)
+            t.number(a, 2)
         else:
-            t.c(INN4[1])
-            t.n(a, 3)
+            t.char(INN_4DIGITS[1])
+            t.number(a, 3)
     elif it == I.IT_STAT_AVG:
-        t.s(AVG4)
+        t.write(AVG_4DIGITS)
         if a >= 1000:
-            t.n(a // 10, 3)
+            t.number(a // 10, 3)
         else:
-            t.n(a // 10, 2)
-            t.c(46)
-            t.n(a % 10)
+            t.number(a // 10, 2)
+            t.char(46)
+            t.number(a % 10)
     elif it == I.IT_STAT_FOULS:
-        t.s(FOULS4)
-        t.n(a, 3)
+        t.write(FOULS_4DIGITS)
+        t.number(a, 3)
     elif it == I.IT_LOST:
-        t.s(LOST4)
-        t.n(a, 3)
+        t.write(LOST_4DIGITS)
+        t.number(a, 3)
     elif it == I.IT_BUILD:
-        t.s(_build4(seat.build))
+        t.write(_build_4digits(seat.build))
     elif it == I.IT_NOTICE:
-        t.s(pick(NOTICE4, a))
+        t.write(pick(NOTICE_4DIGITS, a))
     elif it == I.IT_RULE:
-        _rule4(t, a, 1)
+        _rule_4digits(t, a, 1)
     elif it == I.IT_NOTE:
         if a == U.NOTE_REJECTED:
-            t.s(b"E")
-            t.n(seat.reject, 3)
+            t.write(b"E")
+            t.number(seat.reject, 3)
         else:
-            t.s(pick(NOTE4, a))
+            t.write(pick(NOTE_4DIGITS, a))
     elif it == I.IT_CHOICE:
-        t.s(b"rEP?")
+        t.write(b"rEP?")
     elif it == I.IT_FIELD:
-        _field4(t, a, seat.facts)
+        _field_4digits(t, a, seat.facts)
     elif it == I.IT_PREVIEW:
         k = outcome(a)
-        t.s(PREVIEW4[k])
+        t.write(PREVIEW_4DIGITS[k])
         if k == I.PV_REJECT:
-            t.n(-a, 3)
+            t.number(-a, 3)
         elif k == I.PV_FOUL:
-            t.s(pick(REASON4, a >> C.REASON_SHIFT & C.REASON_MASK))
+            t.write(pick(REASON_4DIGITS, a >> C.REASON_SHIFT & C.REASON_MASK))
         elif k == I.PV_POINTS:
-            t.n(a & C.POINTS_MASK, 3)
+            t.number(a & C.POINTS_MASK, 3)
     elif it == I.IT_NAME:
         _name(t, seat, a, 4)
     elif it == I.IT_MENU:
         if U.MENU_RULE <= a < U.MENU_RULE + U.RULES:
-            _rule4(t, a - U.MENU_RULE, seat.value)
+            _rule_4digits(t, a - U.MENU_RULE, seat.value)
         elif a == U.MENU_BUILD:
-            t.s(_build4(seat.build))
+            t.write(_build_4digits(seat.build))
         elif a == U.MENU_NAMES:
-            names7(t, seat, 4)
+            names_7seg(t, seat, 4)
         elif a >= U.MENU_NET:
-            if not hall().item7(t, seat, a, 4):
-                editor7(t, seat.hall.editor, 4)
+            if not hall().item_7seg(t, seat, a, 4):
+                editor_7seg(t, seat.menu_panel.editor, 4)
         else:
-            t.s(MENU4[a])
+            t.write(MENU_4DIGITS[a])
             if a < U.MENU_RULE:
-                t.n(seat.value, 2)
+                t.number(seat.value, 2)
 
 
-def editor7(t, e, digits):
+def editor_7seg(t, e, digits):
     """The name editor `e` (app/nameedit.py NameEditor) on `digits` seven segments,
     on every name item: the `digits` characters up to the cursor, its point lit,
     `_` the end mark."""
@@ -145,36 +145,36 @@ def editor7(t, e, digits):
     n = e.length
     first = c - digits + 1 if c >= digits else 0
     for i in range(first, first + digits):
-        t.c(e.chars[i] if i < n else _END if i == c else _SPACE)
+        t.char(e.chars[i] if i < n else _END if i == c else _SPACE)
         if i == c:
-            t.c(46)
+            t.char(46)
 
 
-def names7(t, seat, digits):
+def names_7seg(t, seat, digits):
     """MENU_NAMES on `digits` seven segments: the seat picked `n.` and the start of
     its name (`n.--` without one), the others theirs (`P  2` without one); the
-    seat being edited the editor (editor7). A character past ASCII shows as `-`."""
-    p = seat.hall
+    seat being edited the editor (editor_7seg). A character past ASCII shows as `-`."""
+    p = seat.menu_panel
     if seat.at_table and p.editor.cursor >= 0:
-        editor7(t, p.editor, digits)
+        editor_7seg(t, p.editor, digits)
         return
     name = p.names[seat.index]
     k = digits
     if seat.at_table:
-        t.s(b"n.")
+        t.write(b"n.")
         k -= 1
         if not name:
-            t.s(b"--")
+            t.write(b"--")
     elif not name:
-        t.c(80)                               # P
-        t.n(seat.value, digits - 1)
+        t.char(80)                               # P
+        t.number(seat.value, digits - 1)
     for i in range(len(name)):
         b = name[i]
         if 0x80 <= b < 0xC0:
             continue                          # the rest of a UTF-8 character
         if k == 0:
             break
-        t.c(b if b < 0x80 else 45)
+        t.char(b if b < 0x80 else 45)
         k -= 1
 
 
@@ -185,57 +185,57 @@ def _name(t, seat, i, width):
     if f is None and seat.names[i]:
         f = _folded()
     if f is not None and f.refresh(seat.names, i):
-        t.part(f.text, i * f.cap, f.cut4[i] if width == 4 else f.cut8[i])
+        t.part(f.text, i * f.cap, f.cut_4digits[i] if width == 4 else f.cut_8digits[i])
     elif width == 4:
-        t.s(HELLO4)
-        t.n(i + 1, 3)
+        t.write(HELLO_4DIGITS)
+        t.number(i + 1, 3)
     else:
-        t.s(b"PLAYEr ")
-        t.n(i + 1)
+        t.write(b"PLAYEr ")
+        t.number(i + 1)
 
 
-def _rule4(t, k, on):
+def _rule_4digits(t, k, on):
     """`CA.on`: house rule k's short name, a point, on or off."""
-    t.s(RULE4[k])
-    t.c(46)
-    t.s(ONOFF4[1 if on else 0])
+    t.write(RULE_4DIGITS[k])
+    t.char(46)
+    t.write(ONOFF_4DIGITS[1 if on else 0])
 
 
-def _build4(name):
+def _build_4digits(name):
     """The 4-digit code of a display build's name (bytes)."""
-    for i in range(len(BUILD4)):
-        if BUILD4[i][0] == name:
-            return BUILD4[i][1]
+    for i in range(len(BUILD_4DIGITS)):
+        if BUILD_4DIGITS[i][0] == name:
+            return BUILD_4DIGITS[i][1]
     return b"----"
 
 
-def _field4(t, field, f):
+def _field_4digits(t, field, f):
     """`1St3`, `rL y`, `J35`, `h3`, `CPoc`: the field and its value in 4 digits."""
     if field == U.FIELD_FIRST:
-        t.s(b"1St")
+        t.write(b"1St")
         v = f >> F.FIRST & F.FIRST_MASK
         if v == F.FIRST_REQUIRED:
-            t.c(45)
+            t.char(45)
         elif v == F.FIRST_NONE:
-            t.c(48)
+            t.char(48)
         else:
-            t.c(49 + 2 * (v - F.FIRST_B1))
+            t.char(49 + 2 * (v - F.FIRST_B1))
     elif field == U.FIELD_RAIL:
-        t.s(b"rL n" if f & F.F_NO_RAIL else b"rL y")
+        t.write(b"rL n" if f & F.F_NO_RAIL else b"rL y")
     elif field == U.FIELD_JUMPED or field == U.FIELD_HELD:
-        t.c(74 if field == U.FIELD_JUMPED else 104)     # J or h
+        t.char(74 if field == U.FIELD_JUMPED else 104)     # J or h
         start = t.pos
         t.balls(field_balls(field, f), 0)
         if t.pos == start:
-            t.c(45)
+            t.char(45)
         while t.pos < start + 3:
-            t.c(_SPACE)
+            t.char(_SPACE)
     elif field == U.FIELD_CUE:
-        t.c(67)                      # C
-        t.s(CUE4[f >> F.CUE & F.CUE_MASK])
+        t.char(67)                      # C
+        t.write(CUE_4DIGITS[f >> F.CUE & F.CUE_MASK])
 
 
-class Layout4:
+class Layout4Digits:
     """4-digit seven-segment: score page and items take turns; urgent items alone."""
     DIGITS = 4
 
@@ -253,29 +253,29 @@ class Layout4:
         if m == I.MAIN_HELLO:
             k = turn(seat, ticks_diff(now_ms, seat.t0), True)
             if k >= 0:
-                item4(t, seat, k)
+                item_4digits(t, seat, k)
             else:
-                t.s(HELLO4)
-                t.n(seat.value, 3)
+                t.write(HELLO_4DIGITS)
+                t.number(seat.value, 3)
             return t
         if m == I.MAIN_MENU:
-            item4(t, seat, 0)
+            item_4digits(t, seat, 0)
             return t
         if m == I.MAIN_OFFER:
-            hall().offer7(t, seat, now_ms, 4)
+            hall().offer_7seg(t, seat, now_ms, 4)
             return t
         k = turn(seat, ticks_diff(now_ms, seat.t0), not seat.urgent) if seat.count else -1
         if k >= 0:
-            item4(t, seat, k)
+            item_4digits(t, seat, k)
             return t
         if m == I.MAIN_WIN:
             if blink(ticks_diff(now_ms, seat.t0)):
-                t.s(b"----")
+                t.write(b"----")
             else:
-                t.n(seat.value, 4)
+                t.number(seat.value, 4)
             return t
         if m == I.MAIN_OUT:
-            t.s(b"Out ")
+            t.write(b"Out ")
             return t
         _score_dots(t, seat.value, 4, seat.at_table)
         return t
@@ -285,7 +285,7 @@ def _score_dots(t, v, width, dots):
     """v right-aligned in `width` (3 or 4) digits; every digit gets a point when
     `dots`."""
     s = t.pos
-    t.n(v, width)
+    t.number(v, width)
     if dots:
         b = t.buf
         # the digits moved apart, the last first (no loop: this runs on every
@@ -301,7 +301,7 @@ def _score_dots(t, v, width, dots):
         t.pos = s + 2 * width
 
 
-class Layout8:
+class Layout8Digits:
     """8-digit seven-segment: item or player number left, banked score right."""
     DIGITS = 8
 
@@ -321,35 +321,35 @@ class Layout8:
             if k >= 0 and seat.items[k] == I.IT_NAME:
                 _name(t, seat, seat.args[k], 8)      # the whole width: no score beside it
             elif k >= 0:
-                item4(t, seat, k)
+                item_4digits(t, seat, k)
             else:
-                t.s(b"PLAYEr ")
-                t.n(seat.value)
+                t.write(b"PLAYEr ")
+                t.number(seat.value)
             return t
         if m == I.MAIN_OFFER:
-            hall().offer7(t, seat, now_ms, 8)
+            hall().offer_7seg(t, seat, now_ms, 8)
             return t
         if m == I.MAIN_MENU:
             a = seat.args[0]
             if U.MENU_RULE <= a < U.MENU_RULE + U.RULES:
-                t.s(RULE4[a - U.MENU_RULE])
+                t.write(RULE_4DIGITS[a - U.MENU_RULE])
                 t.at(5)
-                t.s(ONOFF8[1 if seat.value else 0])
+                t.write(ONOFF_8DIGITS[1 if seat.value else 0])
                 return t
             if a == U.MENU_NAMES:
-                names7(t, seat, 8)
+                names_7seg(t, seat, 8)
                 return t
             if a >= U.MENU_NET:
-                if not hall().item7(t, seat, a, 8):
-                    editor7(t, seat.hall.editor, 8)
+                if not hall().item_7seg(t, seat, a, 8):
+                    editor_7seg(t, seat.menu_panel.editor, 8)
                 return t
-            t.s(MENU8[a])
+            t.write(MENU_8DIGITS[a])
             if a < U.MENU_RULE:
                 t.at(5)
-                t.n(seat.value, 3)
+                t.number(seat.value, 3)
             elif a == U.MENU_BUILD:
                 t.at(4)
-                t.s(_build4(seat.build))
+                t.write(_build_4digits(seat.build))
             return t
         # the name, when the seat has one, is the left's first page, in turn with the
         # items (not with an urgent one); else `P1`, shown only without items
@@ -362,27 +362,27 @@ class Layout8:
         named = f is not None and f.len[i] and not seat.urgent
         k = turn(seat, ticks_diff(now_ms, seat.t0), named) if seat.count else -1
         if k >= 0:
-            item4(t, seat, k)
+            item_4digits(t, seat, k)
         elif m == I.MAIN_WIN:
-            t.s(b"1St ")
+            t.write(b"1St ")
         elif named:
-            t.part(f.text, i * f.cap, f.cut4[i])  # pyright: ignore[reportOptionalMemberAccess]  named: f
+            t.part(f.text, i * f.cap, f.cut_4digits[i])  # pyright: ignore[reportOptionalMemberAccess]  named: f
         elif seat.index < 9:
             b = t.buf                  # `P` and the seat's digit, no calls
             b[0] = 80
             b[1] = 49 + seat.index
             t.pos = 2
         else:
-            t.s(b"P")
-            t.n(seat.index + 1)
+            t.write(b"P")
+            t.number(seat.index + 1)
         if t.pos <= 5 and b"." not in t.buf:
             t.pos = 5        # no point in it: clear()'s spaces are the padding
         else:
             t.pad_digits(5)
         if m == I.MAIN_WIN and blink(ticks_diff(now_ms, seat.t0)):
-            t.s(b"---")
+            t.write(b"---")
         elif m == I.MAIN_OUT:
-            t.s(b"Out")
+            t.write(b"Out")
         else:
             _score_dots(t, seat.value, 3, seat.at_table)
         return t

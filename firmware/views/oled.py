@@ -16,8 +16,8 @@ from ticks import ticks_diff
 from views import ui as U
 from views import items as I
 from views.seat import turn, blink, outcome, field_balls, hall, folded
-from views.words import (REASON21, NOTE21, REJECT21, FIELD21, CUE21, MENU21, RULE21, ONOFF8,
-                         NOTICE21, PREVIEW21, FOUL21, FOULS_LAST21, OUT21, pick)
+from views.words import (REASON_OLED, NOTE_OLED, REJECT_OLED, FIELD_OLED, CUE_OLED, MENU_OLED, RULE_OLED, ONOFF_8DIGITS,
+                         NOTICE_OLED, PREVIEW_OLED, FOUL_OLED, FOULS_LAST_OLED, OUT_OLED, pick)
 
 _SPACE = const(32)
 _END = const(42)      # '*': the name editor's end mark (the small font has no '_')
@@ -59,116 +59,116 @@ OLED_CELLS = (
 )
 
 
-def item21(t, seat, k):
+def item_oled(t, seat, k):
     it = seat.items[k]
     a = seat.args[k]
     if it == I.IT_INNING:
-        t.s(b"BANKED ")
-        t.n(seat.value - a)
-        t.s(b" + RUN ")
-        t.n(a)
+        t.write(b"BANKED ")
+        t.number(seat.value - a)
+        t.write(b" + RUN ")
+        t.number(a)
     elif it == I.IT_NEED:
-        t.s(b"NEED ")
-        t.n(a)
-        t.s(b" FOR EXACTLY 90")
+        t.write(b"NEED ")
+        t.number(a)
+        t.write(b" FOR EXACTLY 90")
     elif it == I.IT_CAROMS:
-        t.s(b"CAROMS ONLY: ")
-        t.n(a)
-        t.s(b" LEFT")
+        t.write(b"CAROMS ONLY: ")
+        t.number(a)
+        t.write(b" LEFT")
     elif it == I.IT_CALL:
-        t.s(b"CALL THE 101ST POINT")
+        t.write(b"CALL THE 101ST POINT")
     elif it == I.IT_OPENING:
-        t.s(b"OPENING: 3 BALL FIRST")
+        t.write(b"OPENING: 3 BALL FIRST")
     elif it == I.IT_HAND:
-        t.s(b"CUE BALL IN HAND")
+        t.write(b"CUE BALL IN HAND")
     elif it == I.IT_HELD:
-        t.s(b"OFF THE TABLE: ")
+        t.write(b"OFF THE TABLE: ")
         t.balls(a, _SPACE)
     elif it == I.IT_FOULS:
         if a >= C.FOULS_LAST_CHANCE:
-            t.s(FOULS_LAST21)
+            t.write(FOULS_LAST_OLED)
         else:
-            t.s(FOUL21)
+            t.write(FOUL_OLED)
     elif it == I.IT_REASON:
-        t.s(pick(REASON21, a))
+        t.write(pick(REASON_OLED, a))
     elif it == I.IT_OUT:
-        t.s(OUT21)
+        t.write(OUT_OLED)
     elif it == I.IT_WAIT:
-        t.s(b"WINNER: ")
-        _name21(t, seat, a, COLS - 8)
+        t.write(b"WINNER: ")
+        _name_oled(t, seat, a, COLS - 8)
     elif it == I.IT_NAME:
-        _name21(t, seat, a, COLS)
+        _name_oled(t, seat, a, COLS)
     elif it == I.IT_STAT_BEST:
-        t.s(b"BEST INNING ")
-        t.n(a)
+        t.write(b"BEST INNING ")
+        t.number(a)
     elif it == I.IT_STAT_INN:
-        t.s(b"INNINGS ")
-        t.n(a)
+        t.write(b"INNINGS ")
+        t.number(a)
     elif it == I.IT_STAT_AVG:
-        t.s(b"AVERAGE ")
-        t.n(a // 10)
-        t.c(46)
-        t.n(a % 10)
+        t.write(b"AVERAGE ")
+        t.number(a // 10)
+        t.char(46)
+        t.number(a % 10)
     elif it == I.IT_STAT_FOULS:
-        t.s(b"FOULS ")
-        t.n(a)
+        t.write(b"FOULS ")
+        t.number(a)
     elif it == I.IT_LOST:
-        t.s(b"RUN LOST: ")
-        t.n(a)
+        t.write(b"RUN LOST: ")
+        t.number(a)
     elif it == I.IT_BUILD:
-        t.s(MENU21[U.MENU_BUILD])
+        t.write(MENU_OLED[U.MENU_BUILD])
         _upper(t, seat.build)
     elif it == I.IT_NOTICE:
-        t.s(pick(NOTICE21, a))
+        t.write(pick(NOTICE_OLED, a))
         if a == U.NOTICE_CUT:
-            t.n(seat.notice)
+            t.number(seat.notice)
     elif it == I.IT_RULE:
-        t.s(RULE21[a])
+        t.write(RULE_OLED[a])
     elif it == I.IT_NOTE:
         if a == U.NOTE_REJECTED:
-            t.s(b"NO: ")
-            t.s(pick(REJECT21, seat.reject))
+            t.write(b"NO: ")
+            t.write(pick(REJECT_OLED, seat.reject))
         else:
-            t.s(pick(NOTE21, a))
+            t.write(pick(NOTE_OLED, a))
     elif it == I.IT_CHOICE:
-        t.s(NOTE21[U.NOTE_CHOOSE])
+        t.write(NOTE_OLED[U.NOTE_CHOOSE])
     elif it == I.IT_FIELD:
-        _field21(t, a, seat.facts)
+        _field_oled(t, a, seat.facts)
     elif it == I.IT_PREVIEW:
         k = outcome(a)
-        t.s(PREVIEW21[k])
+        t.write(PREVIEW_OLED[k])
         if k == I.PV_REJECT:
-            t.s(pick(REJECT21, -a))
+            t.write(pick(REJECT_OLED, -a))
         elif k == I.PV_FOUL:
-            t.s(pick(REASON21, a >> C.REASON_SHIFT & C.REASON_MASK))
+            t.write(pick(REASON_OLED, a >> C.REASON_SHIFT & C.REASON_MASK))
         elif k == I.PV_POINTS:
-            t.n(a & C.POINTS_MASK)
+            t.number(a & C.POINTS_MASK)
             if a & C.ENDS_INNING:
-                t.s(b", INNING ENDS")
+                t.write(b", INNING ENDS")
     elif it == I.IT_MENU:
         if U.MENU_RULE <= a < U.MENU_RULE + U.RULES:
-            t.s(RULE21[a - U.MENU_RULE])
+            t.write(RULE_OLED[a - U.MENU_RULE])
         elif a == U.MENU_NAMES:
-            names21(t, seat)
+            names_oled(t, seat)
         elif a >= U.MENU_NET:
-            hall().item21(t, seat, a)
+            hall().item_oled(t, seat, a)
         else:
-            t.s(MENU21[a])
+            t.write(MENU_OLED[a])
             if a == U.MENU_BUILD:
                 _upper(t, seat.build)
 
 
-def names21(t, seat):
+def names_oled(t, seat):
     """MENU_NAMES on the item line: `NAME: ` and the seat's name (`-` without
     one), in capitals; a character past ASCII shows as `?`."""
-    t.s(b"NAME: ")
-    name = seat.hall.names[seat.index]
+    t.write(b"NAME: ")
+    name = seat.menu_panel.names[seat.index]
     if not name:
-        t.c(45)
-    t.ascii21(name, t.size)
+        t.char(45)
+    t.ascii_oled(name, t.size)
 
 
-def editor21(t, seat, a, dark):
+def editor_oled(t, seat, a, dark):
     """The name editor (app/nameedit.py NameEditor) open on item `a`: the name's
     title (`NAME 2`, `TABLE NAME`) and the cursor's place (`2/12`) on the status
     line, that place big, the cursor's character at double size beside it, the
@@ -176,32 +176,32 @@ def editor21(t, seat, a, dark):
     half of the blink (`*` is also the end mark); why a hall name's save was
     refused instead of the name. (Small letters need no capitals: the font's
     small letters are its capitals.)"""
-    e = seat.hall.editor
+    e = seat.menu_panel.editor
     c = e.cursor
     n = e.length
     if a == U.MENU_NAMES:
-        t.s(b"NAME ")
-        t.n(seat.value)
+        t.write(b"NAME ")
+        t.number(seat.value)
     else:
-        t.s(hall().EDIT21[a - U.MENU_HALL])
+        t.write(hall().EDIT_OLED[a - U.MENU_HALL])
     t.at(COLS - 5)
-    t.n(c + 1, 2)
-    t.c(47)                          # '/'
-    t.n(e.limit, 2)
+    t.number(c + 1, 2)
+    t.char(47)                          # '/'
+    t.number(e.limit, 2)
     t.at(_BIG)
-    t.n(c + 1, 3)
+    t.number(c + 1, 3)
     t.at(_SIDE + 1)
-    t.c(e.chars[c] if c < n else _END)
+    t.char(e.chars[c] if c < n else _END)
     t.at(_BOTTOM)
-    if a != U.MENU_NAMES and hall().refused21(t, seat):
+    if a != U.MENU_NAMES and hall().refused_oled(t, seat):
         return
     for i in range(n):
-        t.c(_END if i == c and dark else e.chars[i])
+        t.char(_END if i == c and dark else e.chars[i])
     if c >= n:
-        t.c(_END)
+        t.char(_END)
 
 
-def _name21(t, seat, i, cells):
+def _name_oled(t, seat, i, cells):
     """Seat i's name in at most `cells` cells, or `PLAYER n` when it has none
     that the font can draw (draw/fold.py)."""
     f = _NAMES
@@ -211,38 +211,38 @@ def _name21(t, seat, i, cells):
     if n and f is not None:
         t.part(f.text, i * f.cap, n if n < cells else cells)
     else:
-        t.s(b"PLAYER ")
-        t.n(i + 1)
+        t.write(b"PLAYER ")
+        t.number(i + 1)
 
 
 def _upper(t, name):
     """A build's name in capitals (the OLED font has no lower case)."""
     for i in range(len(name)):
         c = name[i]
-        t.c(c - 32 if 97 <= c <= 122 else c)
+        t.char(c - 32 if 97 <= c <= 122 else c)
 
 
-def _field21(t, field, f):
-    t.s(FIELD21[field])
-    t.c(_SPACE)
+def _field_oled(t, field, f):
+    t.write(FIELD_OLED[field])
+    t.char(_SPACE)
     if field == U.FIELD_FIRST:
         v = f >> F.FIRST & F.FIRST_MASK
         if v == F.FIRST_REQUIRED:
-            t.s(b"AS REQUIRED")
+            t.write(b"AS REQUIRED")
         elif v == F.FIRST_NONE:
-            t.s(b"NONE")
+            t.write(b"NONE")
         else:
-            t.c(49 + 2 * (v - F.FIRST_B1))
+            t.char(49 + 2 * (v - F.FIRST_B1))
     elif field == U.FIELD_RAIL:
-        t.s(b"NO" if f & F.F_NO_RAIL else b"YES")
+        t.write(b"NO" if f & F.F_NO_RAIL else b"YES")
     elif field == U.FIELD_JUMPED or field == U.FIELD_HELD:
         m = field_balls(field, f)
         if m:
             t.balls(m, _SPACE)
         else:
-            t.s(b"NONE")
+            t.write(b"NONE")
     elif field == U.FIELD_CUE:
-        t.s(CUE21[f >> F.CUE & F.CUE_MASK])
+        t.write(CUE_OLED[f >> F.CUE & F.CUE_MASK])
 
 
 class LayoutOLED:
@@ -260,49 +260,49 @@ class LayoutOLED:
         if m == I.MAIN_BLANK:
             return t
         if m == I.MAIN_HELLO:
-            t.s(b"PLAYER ")
-            t.n(seat.value)
+            t.write(b"PLAYER ")
+            t.number(seat.value)
             t.at(_BIG)
-            t.s(b"P")
-            t.n(seat.value, 1)
+            t.write(b"P")
+            t.number(seat.value, 1)
             k = turn(seat, ticks_diff(now_ms, seat.t0), True)
             if k >= 0 and seat.items[k] == I.IT_RULE:
                 t.at(11)
-                t.s(b"HOUSE RULE")
+                t.write(b"HOUSE RULE")
             t.at(_BOTTOM)
             if k >= 0:
-                item21(t, seat, k)
+                item_oled(t, seat, k)
             else:
-                t.s(b"HELLO")
+                t.write(b"HELLO")
             return t
         if m == I.MAIN_OFFER:
-            hall().offer21(t, seat, now_ms, COLS, _BIG, _BOTTOM)
+            hall().offer_oled(t, seat, now_ms, COLS, _BIG, _BOTTOM)
             return t
         if m == I.MAIN_MENU:
             a = seat.args[0]
             if (a >= U.MENU_HALL or a == U.MENU_NAMES and seat.at_table) and \
-                    seat.hall.editor.cursor >= 0:
-                editor21(t, seat, a, blink(now_ms))
+                    seat.menu_panel.editor.cursor >= 0:
+                editor_oled(t, seat, a, blink(now_ms))
                 return t
-            t.s(b"SET-UP")
+            t.write(b"SET-UP")
             t.at(COLS - len(seat.build))      # the display build, right-aligned
             _upper(t, seat.build)
             t.at(_BIG)
             if a >= U.MENU_NET:
-                hall().big21(t, seat, a)
+                hall().big_oled(t, seat, a)
             elif a < U.MENU_RULE or a == U.MENU_NAMES:
-                t.n(seat.value, 3)
+                t.number(seat.value, 3)
             elif a < U.MENU_RULE + U.RULES:
-                t.s(ONOFF8[1 if seat.value else 0])
+                t.write(ONOFF_8DIGITS[1 if seat.value else 0])
             elif a == U.MENU_START:
-                t.s(b" Go")
+                t.write(b" Go")
             elif a == U.MENU_CONFIRM:
-                t.s(b"Go?")
+                t.write(b"Go?")
             if seat.at_table:
                 t.at(_INV)
-                t.c(73)
+                t.char(73)
             t.at(_BOTTOM)
-            item21(t, seat, 0)
+            item_oled(t, seat, 0)
             return t
         # (the positions and single characters without Text's calls, at() and c()
         # written out: docs/PERFORMANCE.md, "Calls written out")
@@ -323,30 +323,30 @@ class LayoutOLED:
                 c = _NAME_ALL
             t.part(f.text, i * f.cap, n if n < c else c)
         else:
-            t.s(b"PLAYER ")
-            t.n(i + 1)
+            t.write(b"PLAYER ")
+            t.number(i + 1)
         t.pos = 12
         if m == I.MAIN_WIN:
             # the word blinks, the score stays: a blink costs a few columns of the
             # status line on the bus, not three big digits (480 bytes at 400 kHz),
             # and an UNDO of the win redraws only the digit that changes
             if not blink(ticks_diff(now_ms, seat.t0)):
-                t.s(b"  WINNER!")
+                t.write(b"  WINNER!")
         elif m == I.MAIN_OUT:
             t.pos = 18               # (a name may take the cells before it)
-            t.s(b"OUT")
+            t.write(b"OUT")
         elif m == I.MAIN_OVER:
-            t.s(b"GAME OVER")
+            t.write(b"GAME OVER")
         elif seat.at_table:
-            t.s(b" AT TABLE")
+            t.write(b" AT TABLE")
             t.buf[_INV] = 73         # 'I': the at-table mark (OLED_MARK_X)
         t.pos = _BIG
-        t.n(seat.value, 3)
+        t.number(seat.value, 3)
         if seat.at_table and seat.inning:
             t.buf[_SIDE] = 43        # '+'
             t.pos = _SIDE + 1
-            t.n(seat.inning)
+            t.number(seat.inning)
         t.pos = _BOTTOM
         if seat.count:
-            item21(t, seat, turn(seat, ticks_diff(now_ms, seat.t0), False))
+            item_oled(t, seat, turn(seat, ticks_diff(now_ms, seat.t0), False))
         return t

@@ -108,7 +108,7 @@ class Seat:
         self.urgent = False
         self.facts = 0
         self.reject = 0
-        self.hall = None         # the names and hall items of the menu: the panel they read
+        self.menu_panel = None   # the names and hall items of the menu: the panel they read
         self.names = NO_NAMES    # panel.names: every seat's name, UTF-8 (the layouts fold them)
         self.offer = None        # MAIN_OFFER: the offer (net/offers.py Offer)
 
@@ -179,20 +179,20 @@ class Seat:
         if game.shooter != i:
             # (at most three items from none: _add() written out,
             # docs/PERFORMANCE.md, "Calls written out")
-            items = self.items
+            kinds = self.items
             args = self.args
             n = 0
             if ctx.fouler == i:
-                items[0] = I.IT_REASON
+                kinds[0] = I.IT_REASON
                 args[0] = game.last >> C.REASON_SHIFT & C.REASON_MASK
                 n = 1
                 if ctx.lost:
-                    items[1] = I.IT_LOST
+                    kinds[1] = I.IT_LOST
                     args[1] = ctx.lost
                     n = 2
             f = game.fouls[i]
             if f:
-                items[n] = I.IT_FOULS
+                kinds[n] = I.IT_FOULS
                 args[n] = f
                 n += 1
             self.count = n
@@ -217,42 +217,42 @@ class Seat:
             return
         # (at most five items from none: _add() written out, as above)
         total = self.value
-        items = self.items
+        kinds = self.items
         args = self.args
         n = 0
         if self.inning:
-            items[0] = I.IT_INNING
+            kinds[0] = I.IT_INNING
             args[0] = self.inning
             n = 1
         ph = game.phase
         if ph == C.PHASE_OPENING:
-            items[n] = I.IT_OPENING
+            kinds[n] = I.IT_OPENING
             args[n] = 0
             n += 1
         elif ph == C.PHASE_POINTS:
             if 90 - total <= 11:
-                items[n] = I.IT_NEED
+                kinds[n] = I.IT_NEED
                 args[n] = 90 - total
                 n += 1
         elif ph == C.PHASE_CAROMS:
-            items[n] = I.IT_CAROMS
+            kinds[n] = I.IT_CAROMS
             args[n] = 100 - total
             n += 1
         elif ph == C.PHASE_FINAL:
-            items[n] = I.IT_CALL
+            kinds[n] = I.IT_CALL
             args[n] = 0
             n += 1
         if game.cue_in_hand:
-            items[n] = I.IT_HAND
+            kinds[n] = I.IT_HAND
             args[n] = 0
             n += 1
         if game.off_table:
-            items[n] = I.IT_HELD
+            kinds[n] = I.IT_HELD
             args[n] = game.off_table
             n += 1
         f = game.fouls[i]
         if f:
-            items[n] = I.IT_FOULS
+            kinds[n] = I.IT_FOULS
             args[n] = f
             n += 1
         self.count = n
@@ -293,9 +293,9 @@ class Seat:
         elif item == U.MENU_NAMES:       # each seat its name, the seat picked marked
             self.value = self.index + 1
             self.at_table = self.index == v
-            self.hall = panel
+            self.menu_panel = panel
         elif item >= U.MENU_NET:         # hall mode (views/hall.py)
-            self.hall = panel
+            self.menu_panel = panel
 
     def _offer(self, panel):
         """The desk's offer: this seat's place in the offered game (its number, the
@@ -373,7 +373,7 @@ def folded(kind):
     name: a board whose players have none never loads draw/fold.py. Names are set
     through app/playernames.py, which loads it and makes both kinds' Folded, so
     this allocates nothing when a layout asks."""
-    m = sys.modules.get("draw.fold")
-    if m is None:                       # (names set some other way: a test's panel)
-        from draw import fold as m
-    return m.folded(kind)
+    fold = sys.modules.get("draw.fold")
+    if fold is None:                    # (names set some other way: a test's panel)
+        from draw import fold
+    return fold.folded(kind)

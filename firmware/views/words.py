@@ -14,65 +14,65 @@ from cowboy import codes
 from views import ui as U
 
 # Foul reasons (cowboy.codes R_*): the cue-ball ones read as the CUE field's values.
-REASON4 = (b"FoUL", b"noHt", b"not1", b"othr", b"CoFF", b"CPoc", b"rL n", b"FoUL",
+REASON_4DIGITS = (b"FoUL", b"noHt", b"not1", b"othr", b"CoFF", b"CPoc", b"rL n", b"FoUL",
            b"b 90", b"P 90", b"P100", b"b100")
-REASON21 = (b"FOUL", b"FOUL: NO CONTACT", b"FOUL: 1 BALL NOT 1ST",
+REASON_OLED = (b"FOUL", b"FOUL: NO CONTACT", b"FOUL: 1 BALL NOT 1ST",
             b"FOUL: OTHER BALL HIT", b"FOUL: CUE BALL OFF", b"FOUL: SCRATCH",
             b"FOUL: NO RAIL", b"FOUL", b"FOUL: BALL AT 90+", b"FOUL: PAST 90",
             b"FOUL: PAST 100", b"FOUL: BALL AT 100")
-NOTE4 = (b"    ", b"bAL?", b"UndO", b"Err ", b"nonE", b"nonE", b"rEP?", b"101?",
+NOTE_4DIGITS = (b"    ", b"bAL?", b"UndO", b"Err ", b"nonE", b"nonE", b"rEP?", b"101?",
          b"End ", b"FLSh")
-NOTE21 = (b"", b"BALLS/CAROM, THEN OK", b"CLEAR FIRST (UNDO)", b"NOT POSSIBLE",
+NOTE_OLED = (b"", b"BALLS/CAROM, THEN OK", b"CLEAR FIRST (UNDO)", b"NOT POSSIBLE",
           b"NOTHING TO UNDO", b"NOTHING TO REDO", b"OK=REPEAT  ENC=TAKE",
           b"OK AGAIN: 101", b"GAME OVER", b"STORAGE FAILING")
-REJECT21 = (b"OK", b"CONTACT MISSING", b"NO RAIL BUT POCKETED", b"POCKETED AND JUMPED",
+REJECT_OLED = (b"OK", b"CONTACT MISSING", b"NO RAIL BUT POCKETED", b"POCKETED AND JUMPED",
             b"BALL IS OFF TABLE", b"CAROM: TOO MANY", b"HELD BALL ON TABLE",
             b"CANNOT HOLD ALL 3", b"CHOICE IS DUE", b"NO CHOICE DUE", b"GAME IS OVER",
             b"NOTHING TO UNDO", b"NOTHING TO REDO", b"VALUE OUT OF RANGE",
             b"PLAYERS 2 TO 8")
-FIELD21 = (b"", b"FIRST CONTACT:", b"RAIL AFTER CONTACT:", b"JUMPED:", b"HELD OFF:",
+FIELD_OLED = (b"", b"FIRST CONTACT:", b"RAIL AFTER CONTACT:", b"JUMPED:", b"HELD OFF:",
            b"CUE BALL:")
-CUE4 = (b"tAb", b"Poc", b"CAL", b"oFF")
-CUE21 = (b"TABLE", b"POCKET", b"CALLED", b"OFF")
-# Set-up menu items (ui.MENU_*, in order); the house rule items show RULE4/RULE21
+CUE_4DIGITS = (b"tAb", b"Poc", b"CAL", b"oFF")
+CUE_OLED = (b"TABLE", b"POCKET", b"CALLED", b"OFF")
+# Set-up menu items (ui.MENU_*, in order); the house rule items show RULE_4DIGITS/RULE_OLED
 # instead, so their places are blank here, one per rule.
 _RULE_ITEMS = (b"",) * U.RULES
-MENU4 = (b"PL", b"oP", b"br") + _RULE_ITEMS + (b"", b"Go", b"Go ?")
-MENU21 = (b"PLAYERS", b"OPENING PLAYER", b"BRIGHTNESS") + _RULE_ITEMS + (
+MENU_4DIGITS = (b"PL", b"oP", b"br") + _RULE_ITEMS + (b"", b"Go", b"Go ?")
+MENU_OLED = (b"PLAYERS", b"OPENING PLAYER", b"BRIGHTNESS") + _RULE_ITEMS + (
     b"DISPLAYS: ", b"START: PRESS OK", b"OK=NEW GAME UNDO=BACK")
-MENU8 = (b"PLAy ", b"oPEn ", b"brItE") + _RULE_ITEMS + (b"bLd", b"Go", b"Go ?")
+MENU_8DIGITS = (b"PLAy ", b"oPEn ", b"brItE") + _RULE_ITEMS + (b"bLd", b"Go", b"Go ?")
 # House rules (cowboy/houserules.py NAMES order): a short name, on or off.
-RULE4 = (b"CA", b"90", b"10", b"tA")
-RULE21 = (b"CAROM: NO CUSHION", b"90-99: POCKET NO FOUL", b"100: POCKETING = FOUL",
+RULE_4DIGITS = (b"CA", b"90", b"10", b"tA")
+RULE_OLED = (b"CAROM: NO CUSHION", b"90-99: POCKET NO FOUL", b"100: POCKETING = FOUL",
           b"TAKE AS THE BALLS LIE")
-ONOFF4 = (b"oF", b"on")
-ONOFF8 = (b"oFF", b" on")
+ONOFF_4DIGITS = (b"oF", b"on")
+ONOFF_8DIGITS = (b"oFF", b" on")
 # The display builds (board/config.py BUILDS names) and their 4-digit codes.
-BUILD4 = ((b"tm1637", b"1637"), (b"max7219", b"7219"), (b"ht16k33", b"Ht16"),
+BUILD_4DIGITS = ((b"tm1637", b"1637"), (b"max7219", b"7219"), (b"ht16k33", b"Ht16"),
           (b"oled4", b"oLd4"), (b"oled8", b"oLd8"))
 # What start-up found (ui.NOTICE_*).
-NOTICE4 = (b"", b"CUt ", b"bAd ", b"FLSh")
-NOTICE21 = (b"", b"LOST LAST ACTIONS: ", b"UNREADABLE: NEW GAME", b"STORAGE FAILING")
+NOTICE_4DIGITS = (b"", b"CUt ", b"bAd ", b"FLSh")
+NOTICE_OLED = (b"", b"LOST LAST ACTIONS: ", b"UNREADABLE: NEW GAME", b"STORAGE FAILING")
 # The items' own words (IT_*), each followed by its number where it has one.
-RUN4 = b"r"               # the run: r 17
-NEED4 = b"to"             # to 8: 8 points to exactly 90
-LOST4 = b"-"              # - 17: the run a foul wiped
-BEST4 = b"hi"             # statistics: high run (best inning)
-INN4 = b"In"              # statistics: innings played
-AVG4 = b"A"               # statistics: average
-FOULS4 = b"F"             # fouls in a row; statistics: fouls
-HELLO4 = b"P"             # start-up: the player number
+RUN_4DIGITS = b"r"               # the run: r 17
+NEED_4DIGITS = b"to"             # to 8: 8 points to exactly 90
+LOST_4DIGITS = b"-"              # - 17: the run a foul wiped
+BEST_4DIGITS = b"hi"             # statistics: high run (best inning)
+INN_4DIGITS = b"In"              # statistics: innings played
+AVG_4DIGITS = b"A"               # statistics: average
+FOULS_4DIGITS = b"F"             # fouls in a row; statistics: fouls
+HELLO_4DIGITS = b"P"             # start-up: the player number
 # Fouls in a row (IT_FOULS, IT_OUT, the third-foul preview), made once from the
 # limits of rule R6 (cowboy/codes.py FOULS_OUT, FOULS_LAST_CHANCE); where the text
 # spells the limit, _COUNT and _NTH give its word.
 _COUNT = (b"NO", b"ONE", b"TWO", b"THREE", b"FOUR", b"FIVE")
 _NTH = (b"", b"FIRST", b"SECOND", b"THIRD", b"FOURTH", b"FIFTH")
-FOUL21 = b"1 FOUL (%d LOSE)" % codes.FOULS_OUT
-FOULS_LAST21 = b"%d FOULS: LAST CHANCE" % codes.FOULS_LAST_CHANCE
-OUT21 = b"OUT: " + _COUNT[codes.FOULS_OUT] + b" FOULS"
+FOUL_OLED = b"1 FOUL (%d LOSE)" % codes.FOULS_OUT
+FOULS_LAST_OLED = b"%d FOULS: LAST CHANCE" % codes.FOULS_LAST_CHANCE
+OUT_OLED = b"OUT: " + _COUNT[codes.FOULS_OUT] + b" FOULS"
 # What a previewed stroke says (views/items.py PV_*).
-PREVIEW4 = (b"E", b" 101", b"not3", b"Out?", b"", b"=")
-PREVIEW21 = (b"NO: ", b"WINS THE GAME: 101", b"FAILED OPENING",
+PREVIEW_4DIGITS = (b"E", b" 101", b"not3", b"Out?", b"", b"=")
+PREVIEW_OLED = (b"NO: ", b"WINS THE GAME: 101", b"FAILED OPENING",
              _NTH[codes.FOULS_OUT] + b" FOUL: OUT", b"", b"STROKE +")
 
 

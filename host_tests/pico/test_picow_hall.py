@@ -264,9 +264,9 @@ def test_hall_mode_on_the_pico_w(build, tmp_path):
     records = r.actions()
     with open(os.path.join(folder, "journal-after.jsonl")) as f:
         header = json.loads(f.readline())
-    import journal
+    import journal as journaltool
     import record
-    names, _ = journal.read_names(os.path.join(folder, "fs-after", "journal.names"), 2)
+    names, _ = journaltool.read_names(os.path.join(folder, "fs-after", "journal.names"), 2)
     assert names == OFFER["names"] and header["players"] == 2
     header["names"] = names
     _, out = record.replay([json.dumps(header)] + list(records))
