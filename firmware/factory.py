@@ -89,9 +89,9 @@ def make(watchdog=None, root="/"):
     else:
         # a seven-segment build's wiring check drawn by its drivers alone, before
         # the screens and the views are imported (chips/build.py)
-        from chips import build as chips
+        from chips import build as chipbuild
         # on the Pico, TM1637 frames by direct SIO register writes (native code)
-        ds = chips.drivers(build, bus, display_pin, {"tm1637": "tm1637_sio"} if rp2 else None)
+        ds = chipbuild.drivers(build, bus, display_pin, {"tm1637": "tm1637_sio"} if rp2 else None)
         if rp2:
             # MAX7219 chains: a flush's frames in one native call (chips/max7219_viper.py)
             for i in range(len(build["displays"])):
@@ -101,7 +101,7 @@ def make(watchdog=None, root="/"):
                     b = build["buses"][e[1]]
                     ds[i].chain.use(max7219_viper, b["id"], b["cs"])
         shown = time.ticks_ms()
-        chips.hello(ds)
+        chipbuild.hello(ds)
     # the game's storage (its 8 KB undo history in one piece) while the heap is
     # still young: made after the display modules it could find no room there
     from cowboy.game import Game

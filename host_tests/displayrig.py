@@ -1,7 +1,7 @@
 """A board's displays on fakes, driven by the real rules core, read back as text."""
 from board import config
 from cowboy.game import Game
-from views import ui as U
+from views import ui
 from display.screens import build
 from fakedisplays import fake_board, read_oled, OLEDDevice
 from views.ui import PAGE_MS
@@ -35,9 +35,9 @@ class Panel:
             object.__setattr__(self, "version", getattr(self, "version", 0) + 1)
 
     def __init__(self, players=2, build=b"tm1637"):
-        self.mode = U.MODE_GAME
+        self.mode = ui.MODE_GAME
         self.t_start = 0
-        self.notice = U.NOTICE_NONE
+        self.notice = ui.NOTICE_NONE
         self.notice_arg = 0
         self.build = build
         self.version = 0
@@ -45,9 +45,9 @@ class Panel:
         self.facts = 0
         self.composing = False
         self.preview = 0
-        self.note = U.NOTE_NONE
+        self.note = ui.NOTE_NONE
         self.reject = 0
-        self.field = U.FIELD_NONE
+        self.field = ui.FIELD_NONE
         self.menu_item = 0
         self.menu_value = 0
         self.settings = Settings(players)

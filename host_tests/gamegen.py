@@ -1,7 +1,7 @@
 """Random but plausible Cowboy games, as record actions, for property and soak tests."""
 import record
-from cowboy import codes as C
-from cowboy import facts as F
+from cowboy import codes
+from cowboy import facts
 from cowboy.game import Game
 
 BALLS = (1, 3, 5)
@@ -16,7 +16,7 @@ def random_facts(rng, game):
     on = _balls_on(game)
     f = {}
     roll = rng.random()
-    final = game.phase == C.PHASE_FINAL
+    final = game.phase == codes.PHASE_FINAL
     if final and roll < 0.35:
         f["cue"] = "called"
         if rng.random() < 0.2:
@@ -24,7 +24,7 @@ def random_facts(rng, game):
         if game.rules and 1 in on and rng.random() < 0.2:
             f["pocketed"] = [1]                  # win_pockets_nothing decides
         return f
-    if game.phase == C.PHASE_CAROMS or final:
+    if game.phase == codes.PHASE_CAROMS or final:
         if rng.random() < 0.6:
             f["carom"] = rng.choice([2, 2, 3])
         if game.rules and on and rng.random() < 0.25:
@@ -36,7 +36,7 @@ def random_facts(rng, game):
             f["carom"] = rng.choice([2, 3])
     if rng.random() < 0.04:
         f["first"] = rng.choice([0, 1, 3, 5])
-    elif game.rules and game.phase == C.PHASE_OPENING and rng.random() < 0.3:
+    elif game.rules and game.phase == codes.PHASE_OPENING and rng.random() < 0.3:
         f["first"] = rng.choice([1, 5])          # failed openings: take_as_lies decides
     if rng.random() < 0.05:
         f["rail"] = False
@@ -72,14 +72,14 @@ def random_game(rng, max_actions=200, undo=0.08, redo=0.04, rules=0):
             act = {"undo": True}
         elif r < undo + redo and game.can_redo():
             act = {"redo": True}
-        elif game.phase == C.PHASE_OVER:
+        elif game.phase == codes.PHASE_OVER:
             break
-        elif game.phase == C.PHASE_CHOICE:
+        elif game.phase == codes.PHASE_CHOICE:
             act = {"choice": rng.choice(["repeat", "take"])}
         else:
             act = {"shot": random_facts(rng, game)}
         kind, word = record.parse_action(record.dumps(act))
-        if record.apply(game, kind, word) == C.OK:
+        if record.apply(game, kind, word) == codes.OK:
             actions.append(act)
     return players, opener, actions
 

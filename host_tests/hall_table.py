@@ -40,9 +40,9 @@ import time
 
 import toolpaths  # noqa: F401  (tools/ is on MICROPYPATH)
 
-import simboard as S
-from cowboy import recordtext as T
-from views import ui as U
+import simboard
+from cowboy import recordtext
+from views import ui
 
 
 def exists(path):
@@ -65,7 +65,7 @@ def main(argv):
         players, rules = int(args[1]), int(args[3])
         Settings(root).set(players=players, opener=int(args[2]) - 1)
         args = args[4:]
-    table = S.Sim(players=players, root=root, rules=rules)
+    table = simboard.Sim(players=players, root=root, rules=rules)
     hall = table.join_hall()
     if hall is None:
         print("no hall settings in", root)
@@ -77,7 +77,7 @@ def main(argv):
         i += 1
         if cmd == "play":
             f = open(args[i], "rb")
-            lines = S.parse_script(f.read(), table)
+            lines = simboard.parse_script(f.read(), table)
             f.close()
             i += 1
             for line in lines:
@@ -104,7 +104,7 @@ def main(argv):
             table.power_cut()           # the socket goes with the power, then back
             hall = table.hall
         elif cmd == "state":
-            print("STATE", T.state_json(table.game))
+            print("STATE", recordtext.state_json(table.game))
         elif cmd == "desk":
             d = hall.desk
             o = table.panel.offer
@@ -120,10 +120,10 @@ def main(argv):
                 names = b"|".join(o.names[:o.players]).decode() if o.names else "-"
                 print("ON", table.panel.mode, o.id, o.players, o.opener + 1, names)
         elif cmd == "wait-offer":
-            table.run_real(int(args[i]), lambda: table.panel.mode == U.MODE_OFFER)
+            table.run_real(int(args[i]), lambda: table.panel.mode == ui.MODE_OFFER)
             i += 1
             o = table.panel.offer
-            print("OFFER " + o.id if table.panel.mode == U.MODE_OFFER and o is not None else "NO OFFER")
+            print("OFFER " + o.id if table.panel.mode == ui.MODE_OFFER and o is not None else "NO OFFER")
         elif cmd == "until":
             path = args[i]
             table.run_real(int(args[i + 1]), lambda: exists(path))

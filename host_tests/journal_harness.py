@@ -2,11 +2,11 @@
 
 Runs under CPython and MicroPython (the littlefs power-cut scripts import it).
 """
-from cowboy import codes as C
-from cowboy import facts as F
+from cowboy import codes
+from cowboy import facts
 from xorshift import XorShift32
 
-_POCKET = (0, F.B1, F.B3, F.B5, F.B1 | F.B3, F.B3 | F.B5)
+_POCKET = (0, facts.B1, facts.B3, facts.B5, facts.B1 | facts.B3, facts.B3 | facts.B5)
 
 
 def random_facts(rng):
@@ -15,11 +15,11 @@ def random_facts(rng):
     if r < 5:
         return 0
     if r < 10:
-        return _POCKET[rng.getrandbits(8) % len(_POCKET)] | (rng.getrandbits(2) & 2) << F.CAROM
+        return _POCKET[rng.getrandbits(8) % len(_POCKET)] | (rng.getrandbits(2) & 2) << facts.CAROM
     if r < 12:
-        return F.F_FOUL
+        return facts.F_FOUL
     if r < 13:
-        return F.CUE_POCKET << F.CUE
+        return facts.CUE_POCKET << facts.CUE
     return rng.getrandbits(18)
 
 
@@ -36,11 +36,11 @@ def step(j, rng):
 def _action(j, rng):
     g = j.game
     r = rng.getrandbits(5)
-    if g.phase == C.PHASE_OVER or r < 3:
+    if g.phase == codes.PHASE_OVER or r < 3:
         return j.undo() == 0
     if r < 5:
         return j.redo() == 0
-    if g.phase == C.PHASE_CHOICE:
+    if g.phase == codes.PHASE_CHOICE:
         return j.choice(r & 1 == 1) == 0
     return j.shot(random_facts(rng)) == 0
 

@@ -21,7 +21,7 @@ from ramblock import PowerCut, mount
 from cowboy.game import Game
 from app.journal import Journal, prepare
 from app.journalformat import JOURNAL, TAIL, TAIL_RECORDS, joined
-import journal_harness as H
+import journal_harness
 
 MNT = "/fs"
 ROOT = MNT + "/"
@@ -63,9 +63,9 @@ def cut_during(image, cut, ops, action, tear=False):
 def check_cuts(played, count, tear, ckpt=False):
     """Cut power at every flash operation of each of `count` actions after `played`;
     with `ckpt`, a checkpoint written after `played`: every resume starts from it."""
-    rng = H.Rng(7)
+    rng = journal_harness.Rng(7)
     bd, j = power_up()
-    H.play(j, rng, played)
+    journal_harness.play(j, rng, played)
     if ckpt:
         assert j.checkpoint()
     j.close()
@@ -76,16 +76,16 @@ def check_cuts(played, count, tear, ckpt=False):
         seed = rng.getrandbits(16)
 
         def action(j):
-            r = H.Rng(seed)
-            while not H.step(j, r):
+            r = journal_harness.Rng(seed)
+            while not journal_harness.step(j, r):
                 pass
         # The action without a cut: its state and its number of flash operations.
         bd, j = power_up(image)
-        before = H.state(j.game)
+        before = journal_harness.state(j.game)
         bd.reset_counts()
         action(j)
         ops = bd.ops()
-        after = H.state(j.game)
+        after = journal_harness.state(j.game)
         j.close()
         power_down()
         next_image = bytes(bd.image)
@@ -93,7 +93,7 @@ def check_cuts(played, count, tear, ckpt=False):
             bd = cut_during(image, cut, ops, action, tear)
             bd2, j2 = power_up(bd.survivor())
             assert j2._ck_at == (played if ckpt else 0), "checkpoint not used"
-            s = H.state(j2.game)
+            s = journal_harness.state(j2.game)
             if s == before:
                 seen_before += 1
             elif s == after:
@@ -102,14 +102,14 @@ def check_cuts(played, count, tear, ckpt=False):
                 raise AssertionError("action %d, cut at op %d: neither before nor after"
                                      % (played + a, cut))
             # Appending after the recovery is clean: one more action survives a reboot.
-            r = H.Rng(seed + 1)
-            while not H.step(j2, r):
+            r = journal_harness.Rng(seed + 1)
+            while not journal_harness.step(j2, r):
                 pass
-            s2 = H.state(j2.game)
+            s2 = journal_harness.state(j2.game)
             j2.close()
             power_down()
             bd3, j3 = power_up(bd2.image)
-            assert H.state(j3.game) == s2, "cut at op %d: later append lost" % cut
+            assert journal_harness.state(j3.game) == s2, "cut at op %d: later append lost" % cut
             power_down()
             total += 1
         image = next_image
@@ -160,24 +160,24 @@ def resumed(image0, body, nb, tail=None, nt=0):
 
 
 def append_survives(j, seed, where):
-    r = H.Rng(seed)
-    while not H.step(j, r):
+    r = journal_harness.Rng(seed)
+    while not journal_harness.step(j, r):
         pass
-    s = H.state(j.game)
+    s = journal_harness.state(j.game)
     j.resume(3, 1)
-    assert H.state(j.game) == s, "append after %s lost" % where
+    assert journal_harness.state(j.game) == s, "append after %s lost" % where
 
 
 def check_bytes(played):
     """The journal cut at every byte offset (as one file, and with its last records
     in the tail file cut short), corrupt records, headers and tails."""
-    rng = H.Rng(11)
+    rng = journal_harness.Rng(11)
     bd, j = power_up()
-    fresh = H.state(j.game)
+    fresh = journal_harness.state(j.game)
     states = [fresh]
     for _ in range(played):
-        H.play(j, rng, 1)
-        states.append(H.state(j.game))
+        journal_harness.play(j, rng, 1)
+        states.append(journal_harness.state(j.game))
     j.close()
     data = on_flash()
     body = read_file(ROOT + JOURNAL)
@@ -194,7 +194,7 @@ def check_bytes(played):
             layouts.append((body, len(body), tail, 8 + cut - len(body)))
         for layout in layouts:
             j = resumed(image0, *layout)
-            assert H.state(j.game) == states[k], "cut at byte %d" % cut
+            assert journal_harness.state(j.game) == states[k], "cut at byte %d" % cut
             assert j.records == k
             if layout[2] is not None:              # the tail's lost records counted
                 assert j.dropped == 4 * (played - k), "tail cut at byte %d" % cut
@@ -210,14 +210,14 @@ def check_bytes(played):
         for bit in range(8):
             buf[byte] ^= 1 << bit
             j = resumed(image0, body, len(body), buf, len(buf))
-            assert H.state(j.game) == states[played - 1], "flip %d.%d" % (byte, bit)
+            assert journal_harness.state(j.game) == states[played - 1], "flip %d.%d" % (byte, bit)
             power_down()
             buf[byte] ^= 1 << bit
             flips += 1
     # A flipped bit in the tail's header: journal.bin's records, the tail dropped.
     buf[5] ^= 4
     j = resumed(image0, body, len(body), buf, len(buf))
-    assert H.state(j.game) == states[folded] and j.dropped == 4 * (played - folded)
+    assert journal_harness.state(j.game) == states[folded] and j.dropped == 4 * (played - folded)
     append_survives(j, 1, "a bad tail header")
     power_down()
     buf[5] ^= 4
@@ -226,12 +226,12 @@ def check_bytes(played):
     bad = bytearray(body)
     bad[8 + 4 * mid + 1] ^= 0x10
     j = resumed(image0, bad, len(bad), tail, len(tail))
-    assert H.state(j.game) == states[mid]
+    assert journal_harness.state(j.game) == states[mid]
     append_survives(j, 2, "a corrupt record")
     power_down()
     # A fold cut short: journal.bin has the tail's records too; read once.
     j = resumed(image0, data, size, tail, len(tail))
-    assert H.state(j.game) == states[played] and j.dropped == 0
+    assert journal_harness.state(j.game) == states[played] and j.dropped == 0
     assert on_flash() == data
     append_survives(j, 3, "a fold cut short")
     power_down()
@@ -239,13 +239,13 @@ def check_bytes(played):
     bad = bytearray(data)
     bad[len(body) + 2] ^= 1
     j = resumed(image0, bad, size, tail, len(tail))
-    assert H.state(j.game) == states[played]
+    assert journal_harness.state(j.game) == states[played]
     power_down()
     # journal.bin goes on with another valid record than the tail's: the tail is
     # not used (a record is valid only in its place).
-    from app import journalformat as JF
+    from app import journalformat
     other = bytearray(body) + bytearray(4)
-    JF.write_record(memoryview(other)[len(body):], JF.UNDO, 0, body[-1])
+    journalformat.write_record(memoryview(other)[len(body):], journalformat.UNDO, 0, body[-1])
     j = resumed(image0, other, len(other), tail, len(tail))
     assert (j.records, j.dropped) == (folded + 1, 4 * (played - folded)), (j.records, j.dropped)
     power_down()
@@ -253,7 +253,7 @@ def check_bytes(played):
     tails = (b"\xff" * 7, b"\x00" * 4, b"\x00" * 9, b"\x10\x00\x00", b"\xff\xff\xff\xff\xff")
     for junk in tails:
         j = resumed(image0, data + junk, size + len(junk))
-        assert H.state(j.game) == states[played], "tail %r" % (junk,)
+        assert journal_harness.state(j.game) == states[played], "tail %r" % (junk,)
         assert j.dropped == len(junk)
         power_down()
     return size, flips
@@ -261,25 +261,25 @@ def check_bytes(played):
 
 def check_migration(played):
     """A version-1 journal.bin (one file, older firmware) resumes and is rewritten."""
-    from app import journalformat as JF
-    rng = H.Rng(12)
+    from app import journalformat
+    rng = journal_harness.Rng(12)
     bd, j = power_up()
-    H.play(j, rng, played)
-    want = H.state(j.game)
+    journal_harness.play(j, rng, played)
+    want = journal_harness.state(j.game)
     j.close()
     data = on_flash()
     # the same records as version 1: version byte 1, the chain re-seeded
     v1 = bytearray(data)
     v1[2] = 1
-    crc = v1[7] = JF.crc8(0, v1, 0, 7)
+    crc = v1[7] = journalformat.crc8(0, v1, 0, 7)
     for pos in range(8, len(v1), 4):
-        crc = v1[pos + 3] = JF.crc8(crc, v1, pos, 3)
+        crc = v1[pos + 3] = journalformat.crc8(crc, v1, pos, 3)
     for stale in (False, True):       # with no tail, or a stale one of the same game
         j.close()
         files(v1, len(v1), read_file(ROOT + TAIL) if stale else None, TAIL_SIZE_ALL)
-        assert JF.read_header(v1, 8) >= 0 and v1[2] == 1
+        assert journalformat.read_header(v1, 8) >= 0 and v1[2] == 1
         j.resume(3, 1)
-        assert H.state(j.game) == want and j.records == played and j.archived is None
+        assert journal_harness.state(j.game) == want and j.records == played and j.archived is None
         assert on_flash() == data, "not rewritten as version 2"
         append_survives(j, 4, "a migration")
         j.close()
@@ -300,10 +300,10 @@ def check_rename():
     prepare(), cuts that hid one with prepare() first)."""
     bd, j = power_up()
     write_file(ROOT + "settings.json", b'{"players": 3, "opener": 1, "brightness": 8}\n', 45)
-    H.play(j, H.Rng(13), 50)
+    journal_harness.play(j, journal_harness.Rng(13), 50)
     assert j.checkpoint()       # new_game deletes it: that is cut too
-    H.play(j, H.Rng(14), 10)
-    before = H.state(j.game)
+    journal_harness.play(j, journal_harness.Rng(14), 10)
+    before = journal_harness.state(j.game)
     j.close()
     data = on_flash()
     power_down()
@@ -327,7 +327,7 @@ def check_rename():
         hidden_after += not settings_readable()
         j = Journal(Game(), ROOT)
         j.resume(3, 1)
-        s = H.state(j.game)
+        s = journal_harness.state(j.game)
         if s != before:
             # archived whole (the tail's records in it), a new game started
             assert j.game._n == 0, "cut at op %d" % cut
@@ -350,24 +350,24 @@ def settings_readable():
 def check_heap():
     import micropython
     bd, j = power_up()
-    H.play(j, H.Rng(3), 20)
+    journal_harness.play(j, journal_harness.Rng(3), 20)
     j.shot(0)
     j.undo()
     j.redo()
-    before = H.state(j.game)
+    before = journal_harness.state(j.game)
     n = appended(j, 300)
-    after = H.state(j.game)
+    after = journal_harness.state(j.game)
     assert before != after and n == 900
     j.close()
     power_down()
     bd, j = power_up(bd.image)
-    assert H.state(j.game) == after
+    assert journal_harness.state(j.game) == after
     n += chosen(j, 100)
-    s = H.state(j.game)
+    s = journal_harness.state(j.game)
     j.close()
     power_down()
     bd, j = power_up(bd.image)
-    assert H.state(j.game) == s and j.records == 201
+    assert journal_harness.state(j.game) == s and j.records == 201
     return n
 
 
@@ -389,9 +389,9 @@ def appended(j, rounds):
 def chosen(j, rounds):
     """Failed opening, then choice / undo / redo with the heap locked; records written."""
     import micropython
-    from cowboy import facts as F
+    from cowboy import facts
     j.new_game(2, 0)
-    assert j.shot(F.FIRST_NONE << F.FIRST) == 0     # the opening missed: a choice is due
+    assert j.shot(facts.FIRST_NONE << facts.FIRST) == 0     # the opening missed: a choice is due
     n0 = j.records
     micropython.heap_lock()
     try:
@@ -428,14 +428,14 @@ def _fresh(blocks):
 def wear(actions, blocks):
     """Erases and bytes programmed per action: the journal, and the layouts it was
     chosen from (the same number of 4-byte records, one commit each)."""
-    rng = H.Rng(5)
+    rng = journal_harness.Rng(5)
     bd = _fresh(blocks)
     j = Journal(Game(), ROOT)
     j.resume(3, 1)
     marks = []
     bd.reset_counts()
     for k in range(actions):
-        H.play(j, rng, 1)
+        journal_harness.play(j, rng, 1)
         if (k + 1) % 100 == 0:
             marks.append((k + 1, bd.erases, bd.bytes))
     j.close()
@@ -500,9 +500,9 @@ def wear(actions, blocks):
 
 
 def deep(g):
-    """H.state and the history: the action words undo and redo reach."""
-    return H.state(g) + (g._base, g.rules, g.last,
-                         tuple(g.action(p) for p in range(g.oldest(), g._top)))
+    """journal_harness.state and the history: the action words undo and redo reach."""
+    return journal_harness.state(g) + (g._base, g.rules, g.last,
+                                       tuple(g.action(p) for p in range(g.oldest(), g._top)))
 
 
 def check_ckpt_write(played, older, tear):
@@ -510,10 +510,10 @@ def check_ckpt_write(played, older, tear):
     (an older one, after `older`, on flash): the game resumes the same from the old
     checkpoint or the new one, never anything else; the next one is written whole."""
     bd, j = power_up()
-    rng = H.Rng(21)
-    H.play(j, rng, older)
+    rng = journal_harness.Rng(21)
+    journal_harness.play(j, rng, older)
     assert j.checkpoint()
-    H.play(j, rng, played - older)
+    journal_harness.play(j, rng, played - older)
     want = deep(j.game)
     j.close()
     power_down()
@@ -531,7 +531,7 @@ def check_ckpt_write(played, older, tear):
         seen[j2._ck_at] = seen.get(j2._ck_at, 0) + 1
         assert deep(j2.game) == want, "cut at op %d: another game" % cut
         assert j2.checkpoint()          # a new one after the cut, and it is used
-        H.play(j2, H.Rng(cut), 3)
+        journal_harness.play(j2, journal_harness.Rng(cut), 3)
         s = deep(j2.game)
         j2.close()
         power_down()
@@ -546,11 +546,11 @@ def check_ckpt_bytes(played, at):
     flash: the state after the last whole record, from the checkpoint when the
     stream still holds its records, else by the full replay (and it is deleted)."""
     from app.journalformat import CKPT
-    rng = H.Rng(22)
+    rng = journal_harness.Rng(22)
     bd, j = power_up()
     states = [deep(j.game)]
     for k in range(played):
-        H.play(j, rng, 1)
+        journal_harness.play(j, rng, 1)
         states.append(deep(j.game))
         if k + 1 == at:
             assert j.checkpoint()
@@ -579,7 +579,7 @@ def check_ckpt_bytes(played, at):
 def ckpt_wear(actions, every, blocks, detail=False):
     """Erases and bytes per action of the journal with a checkpoint every `every`
     actions (as the loop writes them: after the action's record)."""
-    rng = H.Rng(5)
+    rng = journal_harness.Rng(5)
     bd = _fresh(blocks)
     j = Journal(Game(), ROOT)
     j.resume(3, 1)
@@ -587,7 +587,7 @@ def ckpt_wear(actions, every, blocks, detail=False):
     ck = 0
     marks = []
     for k in range(actions):
-        H.play(j, rng, 1)
+        journal_harness.play(j, rng, 1)
         if every and (k + 1) % every == 0:
             assert j.checkpoint()
             ck += 1
@@ -604,13 +604,13 @@ def check_pico_heap(actions):
     import gc
     gc.collect()
     bd, j = power_up(blocks=12)
-    H.play(j, H.Rng(8), actions)
-    want = H.state(j.game)
+    journal_harness.play(j, journal_harness.Rng(8), actions)
+    want = journal_harness.state(j.game)
     j.close()
     power_down()
     gc.collect()
     bd, j = power_up(bd.survivor())
-    assert H.state(j.game) == want and j.records == actions
+    assert journal_harness.state(j.game) == want and j.records == actions
     return actions
 
 

@@ -17,7 +17,7 @@ import vfs
 from ramblock import PowerCut, mount
 from cowboy.game import Game
 from app.journal import Journal, prepare, KEEP_OTHER
-from app import playernames as PN
+from app import playernames
 
 MNT = "/fs"
 ROOT = MNT + "/"
@@ -54,13 +54,13 @@ def read(path):
 
 def save():
     bd, j = up()
-    PN.save(ROOT, OLD, 2)
+    playernames.save(ROOT, OLD, 2)
     j.close()
     down()
     image = bytes(bd.image)
     bd, j = up(image)
     bd.reset_counts()
-    PN.save(ROOT, NEW, 2)
+    playernames.save(ROOT, NEW, 2)
     ops = bd.ops()
     down()
     old = new = 0
@@ -68,7 +68,7 @@ def save():
         bd, j = up(image)
         bd.cut_after(cut)
         try:
-            PN.save(ROOT, NEW, 2)
+            playernames.save(ROOT, NEW, 2)
             if cut < ops:
                 print("BAD no cut", cut)
         except PowerCut:
@@ -77,7 +77,7 @@ def save():
         down()
         bd, j = up(bytes(bd.survivor()))
         leftovers(cut)
-        got = PN.load(ROOT, 2)
+        got = playernames.load(ROOT, 2)
         if got == OLD:
             old += 1
         elif got == NEW:
@@ -93,7 +93,7 @@ def archive():
     for f in (0, 0, 0):             # three misses
         j.shot(f)
         j.sync()
-    PN.save(ROOT, OLD, 2)
+    playernames.save(ROOT, OLD, 2)
     j.close()
     down()
     image = bytes(bd.image)
@@ -114,8 +114,8 @@ def archive():
         _KEEP.append(j)
         down()
         bd, j = up(bytes(bd.survivor()))
-        cur = PN.load(ROOT, 2)
-        arch = PN.archived(ROOT, "games", 1, 2)
+        cur = playernames.load(ROOT, 2)
+        arch = playernames.archived(ROOT, "games", 1, 2)
         if j.records == 3 and cur == OLD and arch is None:
             kept += 1
         elif j.records == 0 and cur == [b""] * 8 and arch == ["anna", "ben"] \
@@ -130,7 +130,7 @@ def archive():
 def leftovers(cut):
     """Say BAD for what a cut may leave and a boot must clean: names.tmp, a
     games/NNNNNN.names whose game is gone."""
-    if read(ROOT + PN.TMP) is not None:
+    if read(ROOT + playernames.TMP) is not None:
         print("BAD names.tmp left after cut", cut)
     listed = os.listdir(ROOT + "games")
     games = [n[:6] for n in listed if not n.endswith(".names")]
@@ -146,7 +146,7 @@ def prune():
             j.new_game(2, 0)
         j.shot(0)
         j.sync()
-        PN.save(ROOT, OLD, 2)
+        playernames.save(ROOT, OLD, 2)
     j.close()
     down()
     image = bytes(bd.image)

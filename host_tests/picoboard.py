@@ -28,14 +28,14 @@ TOOLS = os.path.join(ROOT, "tools")
 for p in (TOOLS, os.path.join(HERE, "fakes")):
     if p not in sys.path:
         sys.path.insert(0, p)
-import bench_pico as B  # noqa: E402  (plans, wiring and decoding of the bench)
+import bench_pico  # noqa: E402  (plans, wiring and decoding of the bench)
 from fakedisplays import seg_text  # noqa: E402
 
 EMU = os.path.join(ROOT, "build", "pico-emulator")
 DEVICE = os.path.join(ROOT, "build", "device")
 PLAN = os.path.join(TOOLS, "bench_pico_plan.mjs")
-TARGETS = B.TARGETS
-PICO, PICO_W = B.BENCHED          # the project's image on a Pico and on a Pico W
+TARGETS = bench_pico.TARGETS
+PICO, PICO_W = bench_pico.BENCHED          # the project's image on a Pico and on a Pico W
 
 
 def ready():
@@ -55,7 +55,7 @@ def device_copy(dest, build, target=PICO, hall=None):
     """build/device/ as `make deploy BUILD=build` leaves a board of `target`, with a
     new 2-player game in its settings (the bench's tree, no journal); `hall`: the
     text of its hall.json."""
-    B.device_tree(build, "short", dest, target=TARGETS[target], hall=hall)
+    bench_pico.device_tree(build, "short", dest, target=TARGETS[target], hall=hall)
     return dest
 
 
@@ -68,14 +68,14 @@ class Run:
         self.log = os.path.join(folder, name + ".jsonl")
         with open(os.path.join(folder, name + ".summary.json")) as f:
             self.summary = json.load(f)
-        self.events = B.read_log(self.log)
+        self.events = bench_pico.read_log(self.log)
         self.serial = self.summary.get("serial", "")
 
     def actions(self):
         """The game's action lines in the flash after the run (journal and tail),
         or None when there is no journal."""
-        return B.journal_records(os.path.join(self.folder, self.name + ".fs-after.img"),
-                                 EMU, self.folder)
+        return bench_pico.journal_records(os.path.join(self.folder, self.name + ".fs-after.img"),
+                                          EMU, self.folder)
 
     def marks(self, prefix):
         return [(e["name"][len(prefix):], e["t"]) for e in self.events
@@ -119,8 +119,8 @@ def _oled(ram, on):
 
 def emulated_histories(r, build):
     """Per display, [(t ms, what it shows)] decoded from the run's wires."""
-    hist = B.display_histories(r.log, r.events, build, EMU)
-    kind = B.decoder(build)
+    hist = bench_pico.display_histories(r.log, r.events, build, EMU)
+    kind = bench_pico.decoder(build)
     out = []
     for h in hist:
         seq = []

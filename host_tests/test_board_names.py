@@ -12,12 +12,12 @@ import sys
 
 import pytest
 
-import simboard as S
-from app import playernames as PN
-from app import nameedit as NE
-from cowboy import recordtext as T
-from views import ui as U
-from views import hallui as HU
+import simboard
+from app import playernames
+from app import nameedit
+from cowboy import recordtext
+from views import ui
+from views import hallui
 from fakedisplays import read_oled
 from mpy import FAKES, FIRMWARE, MICROPYTHON, check
 
@@ -27,7 +27,7 @@ TO_NAMES = ["HOLD ENC"] + ["ENC"] * 8    # players, opener, brightness, 4 rules,
 
 
 def keys(s, *lines):
-    s.play(S.parse_script("\n".join(lines), s))
+    s.play(simboard.parse_script("\n".join(lines), s))
     s.run_to(s.now + 30)
 
 
@@ -43,22 +43,22 @@ def names_file(root):
 
 def board(tmp_path, players=2, build="tm1637", names=None):
     tmp_path.mkdir(exist_ok=True)
-    return S.Sim(players, build, root=str(tmp_path) + "/", names=names)
+    return simboard.Sim(players, build, root=str(tmp_path) + "/", names=names)
 
 
 # ---- the names file -------------------------------------------------------------
 
 def test_header_names_fill_seats_without_one_and_read_back_empty():
     names = [b"anna", b"", "Zoë".encode()] + [b""] * 5
-    lst = PN.header_names(names, 3)
+    lst = playernames.header_names(names, 3)
     assert lst == ["anna", "Player 2", "Zoë"]
-    assert PN.seat_names(lst) == names
-    assert PN.header_names([b""] * 8, 3) is None
-    assert PN.fingerprint(None) == 0
-    assert PN.fingerprint(lst) != PN.fingerprint(["anna", "Player 2", "Zoe"])
-    assert 0 < PN.fingerprint(lst) < 2 ** 30
+    assert playernames.seat_names(lst) == names
+    assert playernames.header_names([b""] * 8, 3) is None
+    assert playernames.fingerprint(None) == 0
+    assert playernames.fingerprint(lst) != playernames.fingerprint(["anna", "Player 2", "Zoe"])
+    assert 0 < playernames.fingerprint(lst) < 2 ** 30
     with pytest.raises(ValueError, match="name 2 ends with a space"):
-        PN.given(["Anna", "Ben "])
+        playernames.given(["Anna", "Ben "])
 
 
 def run_lfs(what):
@@ -95,13 +95,13 @@ def test_names_move_into_games_with_their_game_and_go_with_pruning(tmp_path):
     assert os.path.exists(root + "games/000001.part")
     # the new game keeps the names on show (the same players)
     assert names_file(root) == b"anna\nben\n"
-    from app import journal as J
-    for i in range(J.KEEP_OTHER + 1):          # abandoned games: the oldest pruned
+    from app import journal
+    for i in range(journal.KEEP_OTHER + 1):          # abandoned games: the oldest pruned
         keys(s, "MISS", "HOLD ENC", "OK")
     left = sorted(os.listdir(root + "games"))
     assert "000001.part" not in left and "000001.names" not in left
-    assert sum(n.endswith(".part") for n in left) == J.KEEP_OTHER
-    assert sum(n.endswith(".names") for n in left) == J.KEEP_OTHER
+    assert sum(n.endswith(".part") for n in left) == journal.KEEP_OTHER
+    assert sum(n.endswith(".names") for n in left) == journal.KEEP_OTHER
 
 
 def test_a_names_file_whose_game_is_gone_goes_at_the_next_archive(tmp_path):
@@ -118,7 +118,7 @@ def test_a_names_file_left_without_its_journal_goes_to_the_newest_game(tmp_path)
     os.mkdir(root + "games")
     open(root + "games/000004.jnl", "wb").write(b"x")
     open(root + "journal.names", "wb").write(b"a\nb\n")
-    s = S.Sim(2, "tm1637", root=root)
+    s = simboard.Sim(2, "tm1637", root=root)
     assert open(root + "games/000004.names", "rb").read() == b"a\nb\n"
     assert names_file(root) is None and s.panel.names == [b""] * 8
 
@@ -127,19 +127,19 @@ def test_a_names_file_left_without_its_journal_goes_to_the_newest_game(tmp_path)
 
 def test_the_editor_has_the_hall_names_characters():
     from app import hallmenu
-    assert [c for c in range(256) if hallmenu.name_ok(bytes([c]))] == sorted(NE.CHARS)
-    assert hallmenu.name_ok(NE.CHARS[:HU.MAX_NAME])
-    assert not hallmenu.name_ok(NE.CHARS[:HU.MAX_NAME + 1])
-    assert b"w" not in NE.CHARS and b"x" not in NE.CHARS
-    from cowboy import names as N
-    for c in NE.CHARS:
-        assert N.check_name(chr(c) * NE.MAX) is None
+    assert [c for c in range(256) if hallmenu.name_ok(bytes([c]))] == sorted(nameedit.CHARS)
+    assert hallmenu.name_ok(nameedit.CHARS[:hallui.MAX_NAME])
+    assert not hallmenu.name_ok(nameedit.CHARS[:hallui.MAX_NAME + 1])
+    assert b"w" not in nameedit.CHARS and b"x" not in nameedit.CHARS
+    from cowboy import names as namerules
+    for c in nameedit.CHARS:
+        assert namerules.check_name(chr(c) * nameedit.MAX) is None
 
 
 def test_editing_a_name_on_four_digits(tmp_path):
     s = board(tmp_path, players=3)
     keys(s, *TO_NAMES)
-    assert s.panel.menu_item == U.MENU_NAMES
+    assert s.panel.menu_item == ui.MENU_NAMES
     assert [seen(s, i) for i in range(3)] == ["n.-- ", "P  2", "P  3"]
     keys(s, "ENC+")                             # seat 2 picked
     assert [seen(s, i) for i in range(3)] == ["P  1", "n.-- ", "P  3"]
@@ -151,7 +151,7 @@ def test_editing_a_name_on_four_digits(tmp_path):
     assert s.panel.names[1] == b"ab" and s.panel.editor.cursor < 0
     assert names_file(s.root) is None           # saved when the menu is left
     keys(s, "UNDO")
-    assert s.panel.mode == U.MODE_GAME
+    assert s.panel.mode == ui.MODE_GAME
     assert names_file(s.root) == b"Player 1\nab\nPlayer 3\n"
     keys(s, *TO_NAMES, "ENC+")
     assert seen(s, 1) == "n.Ab "       # (seven segments: a capital A)
@@ -169,7 +169,7 @@ def test_the_names_item_on_eight_digits_and_oled(tmp_path):
     assert seen(s, 0) == "n.AnnA   " and seen(s, 1) == "2o-     "     # (z reads as 2)
     keys(s, "ENC+", "OK")                       # Zoë: the editor keeps z, o
     e = s.panel.editor
-    assert e.chars[:e.length] == b"zo" and e.limit == NE.MAX
+    assert e.chars[:e.length] == b"zo" and e.limit == nameedit.MAX
     o = board(tmp_path / "b", build="oled8", names=["Anna", "Zoë"])
     keys(o, *TO_NAMES)
     assert seen(o, 0)["bottom"] == "NAME: ANNA" and seen(o, 0)["big"] == "1"
@@ -183,7 +183,7 @@ def test_the_names_item_on_eight_digits_and_oled(tmp_path):
 def test_the_menu_still_walks_to_start(tmp_path):
     s = board(tmp_path)
     keys(s, *TO_NAMES, "ENC")
-    assert s.panel.menu_item == U.MENU_START
+    assert s.panel.menu_item == ui.MENU_START
 
 
 def test_undo_and_redo_never_touch_names(tmp_path):
@@ -259,7 +259,7 @@ def test_export_puts_the_names_in_the_headers(tmp_path):
     from test_deploy import FAKE, DEPLOY  # noqa: F401
     board_dir = tmp_path / "board"
     board_dir.mkdir()
-    s = S.Sim(2, "tm1637", root=str(board_dir) + "/", names=["Anna", "Zoë"])
+    s = simboard.Sim(2, "tm1637", root=str(board_dir) + "/", names=["Anna", "Zoë"])
     keys(s, "MISS", "HOLD ENC", "OK", "MISS")
     s.panel.set_names(["Anna", "Bo"])
     s.run_to(s.now + 50)
@@ -278,44 +278,44 @@ def test_export_puts_the_names_in_the_headers(tmp_path):
 # ---- the hall: a correction after the end ----------------------------------------
 
 def test_a_correction_after_the_end_sends_state_and_record_again(tmp_path):
-    import test_hall_menu as HM
-    HM.Client.up, HM.Client.made, HM.Client.log = True, [], []
-    s = HM.board(tmp_path)
+    import test_hall_menu
+    test_hall_menu.Client.up, test_hall_menu.Client.made, test_hall_menu.Client.log = True, [], []
+    s = test_hall_menu.board(tmp_path)
     s.panel.set_names(["anna", "ben"])
-    HM.keys(s, "FOUL", "FOUL", "FOUL", "FOUL", "FOUL")      # P1 out on three fouls
+    test_hall_menu.keys(s, "FOUL", "FOUL", "FOUL", "FOUL", "FOUL")      # P1 out on three fouls
 
     def records():
-        return [e[2] for e in HM.Client.log if e[1].endswith("/game")]
-    HM.until(s, lambda: len(records()) == 1 and s.hall.caught_up())
+        return [e[2] for e in test_hall_menu.Client.log if e[1].endswith("/game")]
+    test_hall_menu.until(s, lambda: len(records()) == 1 and s.hall.caught_up())
     head = json.loads(bytes(records()[0]).decode().splitlines()[1])
     assert head["names"] == ["anna", "ben"] and s.game.winner == 1
     keys(s, "HOLD ENC", *["ENC"] * 11, "OK", "ENC+", "ENC", "ENC", "ENC", "ENC", "ENC", "UNDO")
     assert s.panel.names[0] == b"bnna"          # corrected after the end, in the menu
-    HM.until(s, lambda: len(records()) == 2 and s.hall.caught_up())
+    test_hall_menu.until(s, lambda: len(records()) == 2 and s.hall.caught_up())
     text = bytes(records()[1]).decode()
     assert json.loads(text.splitlines()[1])["names"] == ["bnna", "ben"]
     assert text.splitlines()[2:] == bytes(records()[0]).decode().splitlines()[2:]
-    states = [json.loads(e[2]) for e in HM.Client.log if e[1].endswith("/state")]
+    states = [json.loads(e[2]) for e in test_hall_menu.Client.log if e[1].endswith("/state")]
     assert states[-1]["names"] == ["bnna", "ben"]
     ack = open(s.root + "hall.ack").read().split()
-    assert len(ack) == 5 and int(ack[4]) == PN.fingerprint(["bnna", "ben"])
+    assert len(ack) == 5 and int(ack[4]) == playernames.fingerprint(["bnna", "ben"])
     # a reboot does not send it again: the acknowledged record's key is kept
     s.hall.close()
-    HM.Client.log = []
+    test_hall_menu.Client.log = []
     s.power_cut()
-    s.hall = HM.H.attach(s.app, s.root, client=HM.Client)
-    HM.until(s, lambda: s.hall.caught_up())
+    s.hall = test_hall_menu.H.attach(s.app, s.root, client=test_hall_menu.Client)
+    test_hall_menu.until(s, lambda: s.hall.caught_up())
     assert records() == []
 
 
 def test_the_archive_replaces_a_record_whose_names_changed(tmp_path):
     sys.path.insert(0, TOOLS)
-    import hall_archive as A
+    import hall_archive
     lines = ['{"players": 2, "opener": 1, "names": ["anna", "ben"]}'] + \
         ['{"shot": {"foul": true}}'] * 5
     first = "# game 3\n" + "\n".join(lines) + "\n"
     fixed = first.replace('"anna"', '"bnna"')
-    a = A.Archive(str(tmp_path / "hall.db"))
+    a = hall_archive.Archive(str(tmp_path / "hall.db"))
     t0 = (2026, 1, 9, 21, 0, 0, 4, 9, -1)
     assert a.add("club", "t01", first, now=t0) == "new"
     assert a.add("club", "t01", first) == "same"
@@ -326,7 +326,7 @@ def test_the_archive_replaces_a_record_whose_names_changed(tmp_path):
     assert rows[0][3] == "2026-01-09"           # the game keeps its night
     assert json.loads(rows[0][6])["names"] == ["bnna", "ben"]
     shorter = "# game 3\n" + "\n".join(lines[:-1]) + "\n"
-    with pytest.raises(A.ArchiveError):
+    with pytest.raises(hall_archive.ArchiveError):
         a.add("club", "t01", shorter)           # (a game not over: refused anyway)
 
 
@@ -405,7 +405,7 @@ def test_the_start_up_lasts_a_page_longer_when_a_seat_has_a_name(tmp_path):
     from app.panel import Panel
     from app.settings import Settings
     from cowboy.game import Game
-    from views import ui as U
+    from views import ui
     lengths = []
     for names in (None, ["Anna", "Ben"]):
         s = Settings(str(tmp_path) + "/")
@@ -415,4 +415,4 @@ def test_the_start_up_lasts_a_page_longer_when_a_seat_has_a_name(tmp_path):
             p.set_names(names)
         p.start(0)
         lengths.append(p.hello_ms)
-    assert lengths[1] == lengths[0] + U.PAGE_MS
+    assert lengths[1] == lengths[0] + ui.PAGE_MS

@@ -7,11 +7,11 @@ import sys
 import pytest
 
 from mpy import FAKES, ROOT, TOOLS, check
-from app import journal as J
+from app import journal
 from board import config
 from display import hello
 from cowboy.game import Game
-import journal_harness as H
+import journal_harness
 import record
 
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -289,17 +289,17 @@ def test_deploy_refuses_a_board_that_cannot_run_the_build(fake, ident, message):
 
 def test_export_writes_json_lines(fake, tmp_path):
     board = fake.board
-    j = J.Journal(Game(), str(board) + "/")
+    j = journal.Journal(Game(), str(board) + "/")
     j.resume(3, 0)
-    rng = H.Rng(5)
+    rng = journal_harness.Rng(5)
     while j.game.winner < 0:                 # one finished game into the archive
         if j.game.phase == 1:
             j.choice(False)
         else:
-            j.shot(H.random_facts(rng))
+            j.shot(journal_harness.random_facts(rng))
     j.new_game(3, 1)
-    H.play(j, rng, 100)                      # 96 records in journal.bin, 4 in its tail
-    current = H.state(j.game)
+    journal_harness.play(j, rng, 100)                      # 96 records in journal.bin, 4 in its tail
+    current = journal_harness.state(j.game)
     j.close()
     out = tmp_path / "export"
     res = fake("export", "--out", str(out))
@@ -309,7 +309,7 @@ def test_export_writes_json_lines(fake, tmp_path):
     lines = (out / "current.jsonl").read_text().splitlines()
     assert len(lines) == 1 + 100             # the header, then every action of both files
     game, _ = record.replay(lines)
-    assert H.state(game) == current
+    assert journal_harness.state(game) == current
     game, _ = record.replay((out / "000001-jnl.jsonl").read_text().splitlines())
     assert game.winner >= 0
     assert fake.log.read_text().splitlines()[-1] == "reset"   # the scoreboard restarts

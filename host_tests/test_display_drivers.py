@@ -14,7 +14,7 @@ from chips.oled import SSD1306_I2C, SH1106_I2C, SSD1306_SPI
 from chips.tca9548a import TCA9548A
 from draw.cells import Cells
 from draw import fonts
-from views import oled as VO
+from views import oled as oledview
 from fakedisplays import read_oled
 from draw.segments import CHARS, encode
 from mpy import check
@@ -294,18 +294,18 @@ def page_writes(log):
 
 def oled_text(top=b"", big=b"", side=b"", bottom=b"", inverted=False):
     """A LayoutOLED text: status line, big characters, side text, item line."""
-    t = bytearray(b" " * VO.OLED_TEXT)
+    t = bytearray(b" " * oledview.OLED_TEXT)
     t[0:len(top)] = top
     t[22:22 + len(big)] = big
     t[26:26 + len(side)] = side
     t[30:30 + len(bottom)] = bottom
     if inverted:
-        t[VO.OLED_INV] = ord("I")
+        t[oledview.OLED_INV] = ord("I")
     return t
 
 
 def oled_cells():
-    return Cells(VO.OLED_CELLS, VO.OLED_TEXT, VO.OLED_INV, VO.OLED_MARK_X)
+    return Cells(oledview.OLED_CELLS, oledview.OLED_TEXT, oledview.OLED_INV, oledview.OLED_MARK_X)
 
 
 @pytest.mark.parametrize("cls,chip,offset", [(SSD1306_I2C, "ssd1306", 0),
@@ -397,13 +397,13 @@ def test_oled_at_table_mark_sends_its_columns_and_a_shift_resends_whole_pages():
     i2c.clear_log()
     d.show(oled_text(top, b" 12", inverted=True))
     # page 0 from the mark's column to the edge, one write
-    assert d.flush() == 128 - VO.OLED_MARK_X
-    assert [(p, c) for p, c, _ in page_writes(i2c.log)] == [(0, VO.OLED_MARK_X + 2)]
+    assert d.flush() == 128 - oledview.OLED_MARK_X
+    assert [(p, c) for p, c, _ in page_writes(i2c.log)] == [(0, oledview.OLED_MARK_X + 2)]
     seen = read_oled(dev.pixels())
     assert seen["inverted"] and seen["top"] == "PLAYER 1     AT TABLE"
-    assert dev.ram[0][2 + VO.OLED_MARK_X] == 0xFF            # a lit margin
+    assert dev.ram[0][2 + oledview.OLED_MARK_X] == 0xFF            # a lit margin
     assert dev.ram[0][2 + 127] == 0xFF
-    assert dev.ram[0][2 + VO.OLED_MARK_X - 1] == 0x00        # left of it: dark
+    assert dev.ram[0][2 + oledview.OLED_MARK_X - 1] == 0x00        # left of it: dark
     d.show(oled_text(top, b" 12", inverted=True), 2)
     assert d.flush() == 8 * 128
     px = dev.pixels()

@@ -4,7 +4,7 @@ the same picture as the screens draw, and the screens made next send nothing."""
 import pytest
 
 from board import config
-from chips import build as D
+from chips import build as chipbuild
 from display.screens import Screens, build as build_screens
 from fakedisplays import fake_board, TM1637Device, HT16K33Device
 
@@ -48,8 +48,8 @@ def test_hello_draws_what_the_screens_draw_and_they_send_nothing_more(name):
     assert texts[-1].replace(" ", "") in ("P%d" % len(models), "PLAyEr%d" % len(models))
 
     buses, pin, models = fake_board(build)
-    ds = D.drivers(build, buses, pin)
-    D.hello(ds)
+    ds = chipbuild.drivers(build, buses, pin)
+    chipbuild.hello(ds)
     assert state(models) == want
     sent = traffic(buses, models)
     assert sent
@@ -62,8 +62,8 @@ def test_a_failing_display_is_left_to_the_screens():
     build = config.BUILDS["ht16k33"]
     buses, pin, models = fake_board(build)
     models[2].present = False                     # NACK: not plugged in
-    ds = D.drivers(build, buses, pin)
-    D.hello(ds)                                   # no OSError out of it
+    ds = chipbuild.drivers(build, buses, pin)
+    chipbuild.hello(ds)                                   # no OSError out of it
     assert models[1].text().replace(" ", "") == "P2"
     assert models[3].text().replace(" ", "") == "P4"
     screens = Screens(ds)

@@ -11,11 +11,11 @@ import pytest
 import hellorec
 from mpy import run
 from board import config
-from cowboy import facts as F
+from cowboy import facts
 from cowboy.game import Game
 from display import hello
 from display.screens import build as build_screens
-from views import ui as U
+from views import ui
 from displayrig import Panel
 from fakedisplays import fake_board, read_oled
 
@@ -88,9 +88,9 @@ def test_the_recording_shows_the_live_check_and_later_updates_send_the_same(name
         game = Game()
         game.new_game(players, 0)
         panel = Panel(players, name.encode())
-        panel.mode = U.MODE_HELLO
-        steps = [(50, None), (1300, None), (2600, U.MODE_GAME), (2700, F.B5), (2800, 0),
-                 (2900, F.B1 | F.B3)]
+        panel.mode = ui.MODE_HELLO
+        steps = [(50, None), (1300, None), (2600, ui.MODE_GAME), (2700, facts.B5), (2800, 0),
+                 (2900, facts.B1 | facts.B3)]
         for now, what in steps:
             if what is not None:
                 if now == 2600:

@@ -5,15 +5,15 @@ import unicodedata
 
 import pytest
 
-from cowboy import facts as F
-from draw import fold as FD
+from cowboy import facts
+from draw import fold
 from draw import segments, glyphs
-from views import ui as U
+from views import ui
 from displayrig import Rig
 
-ELEVEN = F.B1 | F.B3 | F.B5 | (3 << F.CAROM)
-CAROM3 = 3 << F.CAROM
-WIN = (F.FIRST_B1 << F.FIRST) | (F.CUE_CALLED << F.CUE)
+ELEVEN = facts.B1 | facts.B3 | facts.B5 | (3 << facts.CAROM)
+CAROM3 = 3 << facts.CAROM
+WIN = (facts.FIRST_B1 << facts.FIRST) | (facts.CUE_CALLED << facts.CUE)
 
 # Every class of character a name may hold, through every display kind: what a
 # person reads (4 digits: the start-up page of the name; 8 digits: the same page,
@@ -45,9 +45,9 @@ def hello_name_page(build, name):
     rig = Rig(build)
     p = rig.panel
     p.names = [name.encode()] + [b""] * 7
-    p.mode = U.MODE_HELLO
+    p.mode = ui.MODE_HELLO
     p.t_start = 100000
-    rig.now = p.t_start + U.PAGE_MS + 10
+    rig.now = p.t_start + ui.PAGE_MS + 10
     rig.drain()
     return rig.seen(0)
 
@@ -76,32 +76,32 @@ def test_the_fold_tables_are_what_the_displays_draw():
         if base is None:
             d = unicodedata.normalize("NFD", chr(cp))[0]
             base = d if d.isascii() and d.isalpha() else ""
-        a = FD.LATIN[cp - 0xC0]
-        got = FD.PAIRS[2 * a - 2:2 * a] if 0 < a < 10 else bytes([a]) if a else b""
+        a = fold.LATIN[cp - 0xC0]
+        got = fold.PAIRS[2 * a - 2:2 * a] if 0 < a < 10 else bytes([a]) if a else b""
         assert got == base.encode(), hex(cp)
     # every character a map gives is one the display draws (never blank but a space)
     for c in range(128):
-        m = FD.SEVEN_MAP[c]
+        m = fold.SEVEN_MAP[c]
         assert m in (0, 1) or m == 32 or m == 46 or segments.CHARS[m], chr(c)
-        m = FD.OLED_MAP[c]
+        m = fold.OLED_MAP[c]
         assert m == 0 or m == 32 or any(glyphs.SMALL[m * 5:m * 5 + 5]), chr(c)
     # and every printable ASCII character a display draws is kept (case aside)
     for c in range(33, 127):
         if segments.CHARS[c] and chr(c) not in "O({)}":
-            assert FD.SEVEN_MAP[c] == c, chr(c)
+            assert fold.SEVEN_MAP[c] == c, chr(c)
         if any(glyphs.SMALL[c * 5:c * 5 + 5]):
-            assert FD.OLED_MAP[c] == ord(chr(c).upper()), chr(c)
+            assert fold.OLED_MAP[c] == ord(chr(c).upper()), chr(c)
 
 
 def test_bad_utf8_folds_to_placeholders_never_out_of_range():
-    d = bytearray(FD.CAP)
+    d = bytearray(fold.CAP)
     for raw in (b"\xff\xfeAb", b"Ab\xe2\x82", b"Ab\xf0\x9f", b"A\x80\x80b"):
-        n = FD.fold(raw, d, 0, FD.CAP, FD.OLED)
+        n = fold.fold(raw, d, 0, fold.CAP, fold.OLED)
         assert n and b"?" in d[:n] and d[:n].replace(b"?", b"") == b"AB", raw
-    assert FD.fold(b"\xc3", d, 0, FD.CAP, FD.OLED) == 0          # a placeholder alone: the number
-    assert FD.fold("Ĳsselmeer Œuvre".encode() * 4, d, 0, FD.CAP, FD.SEVEN) == FD.CAP   # cut
+    assert fold.fold(b"\xc3", d, 0, fold.CAP, fold.OLED) == 0          # a placeholder alone: the number
+    assert fold.fold("Ĳsselmeer Œuvre".encode() * 4, d, 0, fold.CAP, fold.SEVEN) == fold.CAP   # cut
     d = bytearray(b"=" * 40)
-    assert FD.fold(b"Bob", d, 30, 4, FD.OLED) == 3 and d == b"=" * 30 + b"BOB" + b"=" * 7
+    assert fold.fold(b"Bob", d, 30, 4, fold.OLED) == 3 and d == b"=" * 30 + b"BOB" + b"=" * 7
 
 
 def test_oled_status_line_names_the_player_and_keeps_the_mark():
@@ -125,7 +125,7 @@ def test_oled_winner_out_and_game_over_with_names():
     rig.update()
     rig.shot(0)
     for _ in range(3):                   # player 2 fouls three times: out
-        rig.shot(F.CUE_POCKET << F.CUE)
+        rig.shot(facts.CUE_POCKET << facts.CUE)
         rig.shot(0)
         rig.shot(0)
     assert rig.seen(1)["top"] == "BARTHOLOMEW-JONE  OUT"           # 17 cells beside OUT
@@ -156,7 +156,7 @@ def test_eight_digits_name_beside_the_score_in_turn_with_the_items():
     rig.shot(ELEVEN)                              # player 1 at the table, a run of 11
     dots = " .1.1."                               # the live total, points lit
     assert sorted(rig.pages(0)) == sorted(["AnnA " + dots, "r 11 " + dots])
-    rig.panel.note = U.NOTE_NO_UNDO               # urgent: the note alone
+    rig.panel.note = ui.NOTE_NO_UNDO               # urgent: the note alone
     assert rig.pages(0) == ["nonE " + dots]
 
 
@@ -182,11 +182,11 @@ def test_four_digit_start_up_pages_player_name_build():
     rig = Rig("ht16k33")
     p = rig.panel
     p.names = [b"", b"Bob"] + [b""] * 6
-    p.mode = U.MODE_HELLO
+    p.mode = ui.MODE_HELLO
     p.t_start = 100000
     seen = []
     for k in range(3):
-        rig.now = p.t_start + k * U.PAGE_MS + 10
+        rig.now = p.t_start + k * ui.PAGE_MS + 10
         rig.drain()
         seen.append((rig.seen(0), rig.seen(1)))
     assert seen == [("P  1", "P  2"), ("Ht16", "bob "), ("P  1", "Ht16")]
@@ -194,13 +194,13 @@ def test_four_digit_start_up_pages_player_name_build():
 
 def test_a_name_is_folded_once_per_change_not_per_render(monkeypatch):
     calls = []
-    real = FD.fold
+    real = fold.fold
 
     def counting(src, dst, at, cap, kind):
         calls.append(bytes(src))
         return real(src, dst, at, cap, kind)
 
-    monkeypatch.setattr(FD, "fold", counting)
+    monkeypatch.setattr(fold, "fold", counting)
     for build in ("max7219", "oled4"):
         rig = Rig(build)
         rig.panel.names = [b"Anna", b"Bob"] + [b""] * 6

@@ -2,8 +2,8 @@
 recovers an upset display, OLEDs dim and shift, only changes go on the wire."""
 import pytest
 
-from cowboy import facts as F
-from views import ui as U
+from cowboy import facts
+from views import ui
 from display.screens import Screens, SHIFTS
 from displayrig import Rig
 from fakedisplays import read_oled
@@ -11,16 +11,16 @@ from fakedisplays import read_oled
 
 def test_unplugged_display_is_noted_others_carry_on_and_it_comes_back():
     rig = Rig("ht16k33")
-    rig.shot(F.B5)
+    rig.shot(facts.B5)
     rig.shot(0)
     dev = rig.models[1]
     dev.present = False
-    rig.shot(F.B3)                         # player 2 scores while unplugged
+    rig.shot(facts.B3)                         # player 2 scores while unplugged
     rig.shot(0)
     scr = rig.screens
     assert scr.failed == 0b10 and scr.errors[1] >= 1
     assert rig.seen(0) == " . . .5."       # player 1 back at the table
-    rig.shot(F.B1)                         # player 1 at the table: 5 banked, +1
+    rig.shot(facts.B1)                         # player 1 at the table: 5 banked, +1
     assert "r  1" in rig.pages(0)          # display 1 still follows the game
     dev.present = True
     dev.ram[:] = bytes(16)                 # it lost power: RAM and modes cleared
@@ -33,7 +33,7 @@ def test_unplugged_display_is_noted_others_carry_on_and_it_comes_back():
 def test_tm1637_on_a_shared_clock_fails_alone():
     rig = Rig("tm1637", players=3)
     rig.models[2].present = False
-    rig.shot(F.B5)
+    rig.shot(facts.B5)
     rig.shot(0)
     for _ in range(2 * Screens.REFRESH_MS // 100 + 2):
         rig.update(100)                    # found out at its next refresh
@@ -44,7 +44,7 @@ def test_tm1637_on_a_shared_clock_fails_alone():
 
 def test_periodic_full_refresh_repairs_an_upset_display():
     rig = Rig("max7219")
-    rig.shot(F.B5)
+    rig.shot(facts.B5)
     rig.shot(0)
     chain = rig.models[0].chain
     chain.chips[0].reg[0x0C] = 0           # a glitch shut chip 0 down
@@ -62,7 +62,7 @@ def test_an_unchanged_picture_sends_nothing():
     bus.clear_log()
     rig.update(5)                          # no refresh due yet, nothing changed
     assert bus.log == []
-    rig.shot(F.B5)                         # a score change: a few spans
+    rig.shot(facts.B5)                         # a score change: a few spans
     assert 0 < bus.bytes < 450             # the total in big digits, the run, the item line
 
 
@@ -96,7 +96,7 @@ def test_brightness_reaches_seven_segment_displays():
 
 def test_oled_content_moves_a_pixel_now_and_then_and_reads_the_same():
     rig = Rig("oled4")
-    rig.shot(F.B5)
+    rig.shot(facts.B5)
     before = rig.seen(0)
     pictures = []
     moved = set()
@@ -114,10 +114,10 @@ def test_oled_content_moves_a_pixel_now_and_then_and_reads_the_same():
 
 def test_startup_shows_player_numbers_until_the_game_starts():
     rig = Rig("tm1637")
-    rig.panel.mode = U.MODE_HELLO
+    rig.panel.mode = ui.MODE_HELLO
     rig.update()
     assert rig.seen(5) == "P  6"
-    rig.panel.mode = U.MODE_GAME
+    rig.panel.mode = ui.MODE_GAME
     rig.update()
     assert rig.seen(5) == "    "
 
@@ -146,7 +146,7 @@ def test_renders_at_once_on_a_change_and_at_most_every_frame_otherwise():
     assert calls == []                     # nothing changed, within RENDER_MS
     rig.update(Screens.RENDER_MS)
     assert calls == [1]
-    rig.shot(F.B3)                         # a stroke renders at once
+    rig.shot(facts.B3)                         # a stroke renders at once
     assert calls == [1, 1]
 
 
@@ -168,7 +168,7 @@ def _clear(rig):
 
 def test_each_update_does_one_slice_and_the_shooter_goes_first():
     rig = Rig("oled4", players=3)
-    rig.shot(F.B5)
+    rig.shot(facts.B5)
     _clear(rig)
     assert rig.game.shot(0) == 0           # a miss: player 2 comes to the table
     scr = rig.screens
@@ -236,7 +236,7 @@ def _refresh_started():
 def test_a_change_overtakes_a_periodic_refresh():
     rig, _ = _refresh_started()
     scr = rig.screens
-    rig.game.shot(F.B5)                        # player 1 scores
+    rig.game.shot(facts.B5)                        # player 1 scores
     _clear(rig)
     rig.now += 1
     while True:
@@ -254,7 +254,7 @@ def test_once_its_change_is_sent_a_display_under_refresh_does_not_make_busy():
     scr = rig.screens
     settling = [True]                          # the next key's edge, all along
     scr.hold = lambda: settling[0]
-    rig.game.shot(F.B5)                        # player 1 scores
+    rig.game.shot(facts.B5)                        # player 1 scores
     rig.now += 1
     for _ in range(20):
         scr.update(rig.game, rig.panel, rig.now)
@@ -278,7 +278,7 @@ def test_a_change_on_another_display_goes_before_a_refresh_s_whole_pages():
     refresh: its changed columns go first, then the other display's change, and
     only then the refresh's remaining whole pages."""
     rig = Rig("oled4", players=2)
-    rig.shot(F.B5)
+    rig.shot(facts.B5)
     rig.shot(0)                                 # player 2 to the table
     scr = rig.screens
     rig.update(Screens.REFRESH_MS)
@@ -305,7 +305,7 @@ def test_a_change_on_another_display_goes_before_a_refresh_s_whole_pages():
 
 def test_after_a_change_the_two_changed_displays_are_sent_before_other_seats_render():
     rig = Rig("oled4", players=3)
-    rig.shot(F.B5)
+    rig.shot(facts.B5)
     _clear(rig)
     assert rig.game.shot(0) == 0           # a miss: player 2 comes to the table
     scr = rig.screens
@@ -326,11 +326,11 @@ def test_after_a_change_the_two_changed_displays_are_sent_before_other_seats_ren
 
 def test_after_a_scoring_stroke_the_shooters_display_is_sent_before_others_render():
     rig = Rig("oled4", players=3)
-    rig.shot(F.B1 | F.B3 | (3 << F.CAROM))  # the opening: 7 points
+    rig.shot(facts.B1 | facts.B3 | (3 << facts.CAROM))  # the opening: 7 points
     rig.shot(0)                            # player 2 to the table, player 1 left it
-    rig.shot(F.B3)
+    rig.shot(facts.B3)
     _clear(rig)
-    rig.game.shot(F.B5)                    # player 2 scores again
+    rig.game.shot(facts.B5)                    # player 2 scores again
     assert rig.game.shooter == 1
     scr = rig.screens
     for d in scr.displays:
@@ -394,10 +394,10 @@ def test_a_redo_shows_what_its_stroke_showed_in_one_picture(build, before, key):
     import simboard
     s = simboard.Sim(2, build)
     s.play(simboard.parse_script("WAIT 2100\n" + before, s))
-    wait = U.PAGE_MS // 2 - 50 if key == "OK" else U.PAGE_MS - 50
+    wait = ui.PAGE_MS // 2 - 50 if key == "OK" else ui.PAGE_MS - 50
     stroke = _pictures(s, key, wait)
     assert all(len(p) == 1 for p in stroke), stroke
-    for extra in range(0, U.PAGE_MS, 300):
+    for extra in range(0, ui.PAGE_MS, 300):
         s.play(simboard.parse_script("UNDO\nWAIT %d\n" % (300 + extra), s))
         redo = _pictures(s, "REDO", wait)
         assert redo == stroke, (extra, stroke, redo)

@@ -1,18 +1,18 @@
 """What each player's display shows, in each state of the game, read back from
 the fake devices (characters on seven segments, text read off OLED pixels)."""
 
-from cowboy import codes as C
-from cowboy import facts as F
-from views import ui as U
-from views import ui as U
+from cowboy import codes
+from cowboy import facts
+from views import ui
+from views import ui
 from displayrig import Rig
 
-ELEVEN = F.B1 | F.B3 | F.B5 | (3 << F.CAROM)     # 1 + 3 + 5 + 2
+ELEVEN = facts.B1 | facts.B3 | facts.B5 | (3 << facts.CAROM)     # 1 + 3 + 5 + 2
 MISS = 0
-SCRATCH = F.CUE_POCKET << F.CUE
-CAROM2 = 2 << F.CAROM                            # 1 point
-CAROM3 = 3 << F.CAROM                            # 2 points
-FAILED_OPENING = F.FIRST_NONE << F.FIRST
+SCRATCH = facts.CUE_POCKET << facts.CUE
+CAROM2 = 2 << facts.CAROM                            # 1 point
+CAROM3 = 3 << facts.CAROM                            # 2 points
+FAILED_OPENING = facts.FIRST_NONE << facts.FIRST
 
 
 # Seven-segment text is compared as a person reads it: S looks like 5, O like 0.
@@ -26,11 +26,11 @@ def test_hello_shows_each_player_number():
     for name, expect in (("tm1637", "P  %d"), ("ht16k33", "P  %d"),
                          ("max7219", "PLAyEr %d")):
         rig = Rig(name)
-        rig.panel.mode = U.MODE_HELLO
+        rig.panel.mode = ui.MODE_HELLO
         rig.update()
         assert [rig.seen(i) for i in range(8)] == [expect % (i + 1) for i in range(8)]
     rig = Rig("oled8")
-    rig.panel.mode = U.MODE_HELLO
+    rig.panel.mode = ui.MODE_HELLO
     rig.update()
     for i in range(8):
         s = rig.seen(i)
@@ -53,21 +53,21 @@ def test_opening_player_sees_score_opening_and_ball_in_hand():
 def test_the_player_at_the_table_shows_the_live_total_and_the_run():
     rig = Rig("ht16k33")
     rig.shot(ELEVEN)
-    rig.shot(F.B5)
+    rig.shot(facts.B5)
     assert rig.pages(0) == [dots("  16"), "r 16"]     # points lit: provisional
     rig.shot(MISS)                                 # inning ends: 16 banked
     assert rig.pages(0) == ["  16"]
     assert rig.pages(1) == [dots("   0")]
     rig.shot(ELEVEN)                               # player 2
     rig.shot(MISS)
-    rig.shot(F.B3)                                 # player 1 again: 16 + 3
+    rig.shot(facts.B3)                                 # player 1 again: 16 + 3
     assert rig.pages(0) == [dots("  19"), "r  3"]
     rig = Rig("max7219")
     rig.shot(ELEVEN)
     assert rig.pages(0) == ["r 11 " + dots(" 11")]
     rig = Rig("oled4")
     rig.shot(ELEVEN)
-    rig.shot(F.B5)
+    rig.shot(facts.B5)
     s = rig.seen(0)
     assert s["top"] == "PLAYER 1     AT TABLE" and s["inverted"]
     assert (s["big"], s["side"]) == ("16", "+16")
@@ -102,12 +102,12 @@ def test_points_needed_for_exactly_90():
     rig = Rig("tm1637")
     for _ in range(7):
         rig.shot(ELEVEN)
-    rig.shot(F.B5)                                 # total 82
+    rig.shot(facts.B5)                                 # total 82
     assert "to 8" in rig.pages(0)
     rig = Rig("oled4")
     for _ in range(7):
         rig.shot(ELEVEN)
-    rig.shot(F.B5)
+    rig.shot(facts.B5)
     assert "NEED 8 FOR EXACTLY 90" in rig.pages(0, "bottom")
 
 
@@ -131,7 +131,7 @@ def test_caroms_only_then_the_called_101st_point():
 
 def test_foul_reason_then_the_warning_on_the_fouling_players_display():
     rig = Rig("tm1637")
-    rig.shot(F.B5)
+    rig.shot(facts.B5)
     rig.shot(SCRATCH)                              # player 1 fouls, inning lost
     assert rig.pages(0) == ["   0", "CPoc", "-  5", "F  1"]
     assert "hAnd" in rig.pages(1)                  # incoming player: ball in hand
@@ -162,7 +162,7 @@ def test_winner_and_the_others_when_the_game_is_over():
         rig.shot(ELEVEN)
     for _ in range(6):
         rig.shot(CAROM3)                           # 100
-    win = (F.FIRST_B1 << F.FIRST) | (F.CUE_CALLED << F.CUE)
+    win = (facts.FIRST_B1 << facts.FIRST) | (facts.CUE_CALLED << facts.CUE)
     rig.shot(win)
     assert rig.game.winner == 0
     assert rig.pages(0) == ["15t  101", "15t  ---"]
@@ -175,11 +175,11 @@ def test_winner_and_the_others_when_the_game_is_over():
 
 def test_balls_held_off_the_table():
     rig = Rig("tm1637")
-    rig.shot(F.B3 | (F.B3 << F.HELD))
-    assert rig.game.off_table == F.B3
+    rig.shot(facts.B3 | (facts.B3 << facts.HELD))
+    assert rig.game.off_table == facts.B3
     assert "o3  " in rig.pages(0)
     rig = Rig("oled4")
-    rig.shot(F.B3 | F.B5 | ((F.B3 | F.B5) << F.HELD))
+    rig.shot(facts.B3 | facts.B5 | ((facts.B3 | facts.B5) << facts.HELD))
     assert "OFF THE TABLE: 3 5" in rig.pages(0, "bottom")
 
 
@@ -187,68 +187,68 @@ def test_preview_of_the_stroke_being_composed():
     rig = Rig("tm1637")
     g, p = rig.game, rig.panel
     p.composing = True
-    p.facts = F.B5 | CAROM2
+    p.facts = facts.B5 | CAROM2
     p.preview = g.preview(p.facts)
     assert rig.pages(0) == ["=  6"]
     p.facts = SCRATCH
     p.preview = g.preview(p.facts)
     assert rig.pages(0) == ["CPoc"]
-    p.facts = F.B1 | (F.B1 << F.JUMPED)
+    p.facts = facts.B1 | (facts.B1 << facts.JUMPED)
     p.preview = g.preview(p.facts)
-    assert p.preview == -C.E_POCKET_AND_JUMP
+    assert p.preview == -codes.E_POCKET_AND_JUMP
     assert rig.pages(0) == ["E  3"]
     rig = Rig("oled4")
     rig.panel.composing = True
-    rig.panel.facts = F.B5 | CAROM2
+    rig.panel.facts = facts.B5 | CAROM2
     rig.panel.preview = rig.game.preview(rig.panel.facts)
     assert rig.pages(0, "bottom") == ["STROKE +6"]
-    rig.panel.field = U.FIELD_FIRST
-    rig.panel.facts = F.B5 | (3 << F.FIRST)
+    rig.panel.field = ui.FIELD_FIRST
+    rig.panel.facts = facts.B5 | (3 << facts.FIRST)
     rig.panel.preview = rig.game.preview(rig.panel.facts)
     assert rig.pages(0, "bottom") == ["FIRST CONTACT: 3", "STROKE +5"]
 
 
 def test_notes_show_on_the_shooters_display_only():
     rig = Rig("max7219")
-    rig.panel.note = U.NOTE_NO_UNDO
+    rig.panel.note = ui.NOTE_NO_UNDO
     assert rig.pages(0) == ["nonE " + dots("  0")]
     assert rig.pages(1) == ["P2     0"]
     rig = Rig("oled4")
-    rig.panel.note = U.NOTE_REJECTED
-    rig.panel.reject = C.E_BALL_OFF_TABLE
+    rig.panel.note = ui.NOTE_REJECTED
+    rig.panel.reject = codes.E_BALL_OFF_TABLE
     assert rig.pages(0, "bottom") == ["NO: BALL IS OFF TABLE"]
 
 
 def test_failed_opening_asks_the_incoming_player_to_choose():
     rig = Rig("ht16k33")
     rig.shot(FAILED_OPENING)
-    assert rig.game.phase == C.PHASE_CHOICE and rig.game.shooter == 1
+    assert rig.game.phase == codes.PHASE_CHOICE and rig.game.shooter == 1
     assert rig.pages(1) == ["rEP?"]
     assert rig.pages(0) == ["   0"]
 
 
 def test_menu_shows_the_setting_and_which_seats_play():
     rig = Rig("tm1637")
-    rig.panel.mode = U.MODE_MENU
-    rig.panel.menu_item = U.MENU_PLAYERS
+    rig.panel.mode = ui.MODE_MENU
+    rig.panel.menu_item = ui.MENU_PLAYERS
     rig.panel.menu_value = 3
     rig.panel.settings.players = 3
     rig.update()
     assert [rig.seen(i) for i in range(5)] == ["PL 3"] * 3 + ["    "] * 2
-    rig.panel.menu_item = U.MENU_BRIGHTNESS
+    rig.panel.menu_item = ui.MENU_BRIGHTNESS
     rig.panel.menu_value = 12
     rig.update()
     assert [rig.seen(i) for i in range(5)] == ["br12"] * 3 + ["    "] * 2
-    for item, value, seen in ((U.MENU_OPENER, 1, "oP 2"), (U.MENU_RULE, 1, "CA.on"),
-                              (U.MENU_RULE + 3, 0, "tA.oF"), (U.MENU_BUILD, 0, "1637"),
-                              (U.MENU_START, 0, "Go  "), (U.MENU_CONFIRM, 0, "Go ?")):
+    for item, value, seen in ((ui.MENU_OPENER, 1, "oP 2"), (ui.MENU_RULE, 1, "CA.on"),
+                              (ui.MENU_RULE + 3, 0, "tA.oF"), (ui.MENU_BUILD, 0, "1637"),
+                              (ui.MENU_START, 0, "Go  "), (ui.MENU_CONFIRM, 0, "Go ?")):
         rig.panel.menu_item = item
         rig.panel.menu_value = value
         rig.update()
         assert [rig.seen(i) for i in range(5)] == [seen] * 3 + ["    "] * 2, item
     rig = Rig("oled4")
-    rig.panel.mode = U.MODE_MENU
-    rig.panel.menu_item = U.MENU_OPENER
+    rig.panel.mode = ui.MODE_MENU
+    rig.panel.menu_item = ui.MENU_OPENER
     rig.panel.menu_value = 1
     rig.update()
     s = rig.seen(1)
@@ -256,17 +256,17 @@ def test_menu_shows_the_setting_and_which_seats_play():
         "SET-UP          OLED4", "2", "OPENING PLAYER", True)
     assert not rig.seen(0)["inverted"]
     assert rig.seen(2)["top"] == ""                # seat 3 does not play
-    rig.panel.menu_item = U.MENU_RULE + 1
+    rig.panel.menu_item = ui.MENU_RULE + 1
     rig.update()
     s = rig.seen(0)
     assert (s["big"], s["bottom"]) == ("on", "90-99: POCKET NO FOUL")
-    rig.panel.menu_item = U.MENU_BUILD
+    rig.panel.menu_item = ui.MENU_BUILD
     rig.update()
     assert rig.seen(0)["bottom"] == "DISPLAYS: OLED4"
     rig = Rig("max7219")
-    rig.panel.mode = U.MODE_MENU
-    for item, value, seen in ((U.MENU_PLAYERS, 2, "PLAy   2"), (U.MENU_RULE + 2, 0, "10   oFF"),
-                              (U.MENU_RULE, 1, "CA    on"), (U.MENU_BUILD, 0, "bLd 7219")):
+    rig.panel.mode = ui.MODE_MENU
+    for item, value, seen in ((ui.MENU_PLAYERS, 2, "PLAy   2"), (ui.MENU_RULE + 2, 0, "10   oFF"),
+                              (ui.MENU_RULE, 1, "CA    on"), (ui.MENU_BUILD, 0, "bLd 7219")):
         rig.panel.menu_item = item
         rig.panel.menu_value = value
         rig.update()
@@ -278,7 +278,7 @@ def win(rig):
         rig.shot(ELEVEN)
     for _ in range(6):
         rig.shot(CAROM3)                           # 100
-    rig.shot((F.FIRST_B1 << F.FIRST) | (F.CUE_CALLED << F.CUE))
+    rig.shot((facts.FIRST_B1 << facts.FIRST) | (facts.CUE_CALLED << facts.CUE))
     assert rig.game.winner == 0
 
 
@@ -286,7 +286,7 @@ def test_statistics_join_the_winner_view_once_counted():
     rig = Rig("tm1637")
     win(rig)
     p = rig.panel
-    p.mode = U.MODE_STATS
+    p.mode = ui.MODE_STATS
     p.stats.ready = False                          # still counting: the winner view
     assert rig.pages(0) == [" 101", "----"]
     assert rig.pages(1) == ["   0", "End "]
@@ -299,14 +299,14 @@ def test_statistics_join_the_winner_view_once_counted():
     p.stats.fouls[1] = 2
     assert rig.pages(0) == [" 101", "----", "h101", "In 1", "A101", "F  0"]
     assert rig.pages(1) == ["   0", "End ", "hi 9", "In12", "A 0.0", "F  2"]
-    p.note = U.NOTE_GAME_OVER                      # a refused key: End on every display
+    p.note = ui.NOTE_GAME_OVER                      # a refused key: End on every display
     assert rig.pages(0) == ["End "] and rig.pages(1) == ["End "]
-    p.note = U.NOTE_NONE
+    p.note = ui.NOTE_NONE
     assert rig.pages(0)[:2] == [" 101", "----"]    # the winner view stays
     rig = Rig("max7219")                         # 8 digits: item left, score right
     win(rig)
     p = rig.panel
-    p.mode = U.MODE_STATS
+    p.mode = ui.MODE_STATS
     p.stats.best[0] = 101
     p.stats.innings[0] = 1
     p.stats.best[1] = 9
@@ -317,7 +317,7 @@ def test_statistics_join_the_winner_view_once_counted():
     assert rig.pages(1) == ["End    0", "hi 9   0", "In12   0", "A 0.0   0", "F  2   0"]
     rig = Rig("oled4")
     win(rig)
-    rig.panel.mode = U.MODE_STATS
+    rig.panel.mode = ui.MODE_STATS
     rig.panel.stats.best[1] = 9
     assert "BEST INNING 9" in rig.pages(1, "bottom")
     # OLED: the word WINNER! blinks, the score stays
@@ -352,12 +352,12 @@ def test_fields_being_edited_alternate_with_the_preview():
     rig = Rig("tm1637")
     p = rig.panel
     p.composing = True
-    cases = ((U.FIELD_FIRST, 3 << F.FIRST, "15t3"),         # S reads as 5
-             (U.FIELD_FIRST, 0, "15t-"),
-             (U.FIELD_RAIL, F.F_NO_RAIL, "rL n"),
-             (U.FIELD_JUMPED, (F.B3 | F.B5) << F.JUMPED, "J35 "),
-             (U.FIELD_HELD, 0, "h-  "),
-             (U.FIELD_CUE, F.CUE_POCKET << F.CUE, "CPoc"))
+    cases = ((ui.FIELD_FIRST, 3 << facts.FIRST, "15t3"),         # S reads as 5
+             (ui.FIELD_FIRST, 0, "15t-"),
+             (ui.FIELD_RAIL, facts.F_NO_RAIL, "rL n"),
+             (ui.FIELD_JUMPED, (facts.B3 | facts.B5) << facts.JUMPED, "J35 "),
+             (ui.FIELD_HELD, 0, "h-  "),
+             (ui.FIELD_CUE, facts.CUE_POCKET << facts.CUE, "CPoc"))
     for field, bits, seen in cases:
         p.field = field
         p.facts = bits
@@ -395,63 +395,63 @@ def test_previews_of_a_failed_opening_and_of_a_third_foul():
 
 def test_a_refused_stroke_shows_its_reject_code_on_seven_segments():
     rig = Rig("ht16k33")
-    rig.panel.note = U.NOTE_REJECTED
-    rig.panel.reject = C.E_CAROM_TOO_MANY
+    rig.panel.note = ui.NOTE_REJECTED
+    rig.panel.reject = codes.E_CAROM_TOO_MANY
     assert rig.pages(0) == ["E  5"]
 
 
 def test_start_up_pages_player_build_notice_and_house_rules_on_every_layout():
-    from cowboy import houserules as H
+    from cowboy import houserules
     for name, pages in (
             ("tm1637", ["P  1", "1637", "CUt ", "CA.on", "10.on"]),
             ("ht16k33", ["P  1", "Ht16", "CUt ", "CA.on", "10.on"]),
             ("max7219", ["PLAyEr 1", "7219    ", "CUt     ", "CA.on    ", "10.on    "])):
         rig = Rig(name)
-        rig.game.new_game(2, 0, H.CAROM_NO_CUSHION | H.WIN_POCKETS_NOTHING)
+        rig.game.new_game(2, 0, houserules.CAROM_NO_CUSHION | houserules.WIN_POCKETS_NOTHING)
         p = rig.panel
-        p.mode = U.MODE_HELLO
-        p.notice = U.NOTICE_CUT
+        p.mode = ui.MODE_HELLO
+        p.notice = ui.NOTICE_CUT
         p.notice_arg = 2
         p.t_start = 100000
         seen = []
         for k in range(5):                       # the pages in order from the first
-            rig.now = p.t_start + k * U.PAGE_MS + 10
+            rig.now = p.t_start + k * ui.PAGE_MS + 10
             rig.drain()
             seen.append(rig.seen(0))
         assert seen == pages, name
     rig = Rig("oled4")
-    rig.game.new_game(2, 0, H.TAKE_AS_LIES)
+    rig.game.new_game(2, 0, houserules.TAKE_AS_LIES)
     p = rig.panel
-    p.mode = U.MODE_HELLO
-    p.notice = U.NOTICE_NEW
+    p.mode = ui.MODE_HELLO
+    p.notice = ui.NOTICE_NEW
     p.t_start = 5000
     seen = []
     for k in range(4):
-        rig.now = p.t_start + k * U.PAGE_MS + 10
+        rig.now = p.t_start + k * ui.PAGE_MS + 10
         rig.drain()
         s = rig.seen(1)
         seen.append((s["top"], s["big"], s["bottom"]))
     assert seen == [("PLAYER 2", "P2", "HELLO"), ("PLAYER 2", "P2", "DISPLAYS: OLED4"),
                     ("PLAYER 2", "P2", "UNREADABLE: NEW GAME"),
                     ("PLAYER 2   HOUSE RULE", "P2", "TAKE AS THE BALLS LIE")]
-    p.notice = U.NOTICE_CUT
+    p.notice = ui.NOTICE_CUT
     p.notice_arg = 3
     p.version += 1                               # the panel's changes bump it
-    rig.now = p.t_start + 2 * U.PAGE_MS + 10
+    rig.now = p.t_start + 2 * ui.PAGE_MS + 10
     rig.drain()
     assert rig.seen(0)["bottom"] == "LOST LAST ACTIONS: 3"
 
 
 def test_a_foul_at_100_under_win_pockets_nothing_names_its_reason():
-    from cowboy import houserules as H
+    from cowboy import houserules
     for name, reason in (("tm1637", "b100"), ("oled4", "FOUL: BALL AT 100")):
         rig = Rig(name)
-        rig.game.new_game(2, 0, H.WIN_POCKETS_NOTHING)
+        rig.game.new_game(2, 0, houserules.WIN_POCKETS_NOTHING)
         for _ in range(8):
             rig.shot(ELEVEN)
         for _ in range(6):
             rig.shot(CAROM3)                           # 100
-        rig.shot(F.B1 | (F.FIRST_B1 << F.FIRST) | (F.CUE_CALLED << F.CUE))
-        assert C.reason(rig.game.last) == C.R_BALL_AT_100
+        rig.shot(facts.B1 | (facts.FIRST_B1 << facts.FIRST) | (facts.CUE_CALLED << facts.CUE))
+        assert codes.reason(rig.game.last) == codes.R_BALL_AT_100
         pages = rig.pages(0, "bottom" if name == "oled4" else None)
         assert reason in pages, pages

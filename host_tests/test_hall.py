@@ -456,13 +456,13 @@ def long_game(limit):
     (long fouls and misses, never a third foul in a row), then player 2 fouls out.
     Returns (lines, length of the record)."""
     import record
-    from cowboy import codes as C
-    from cowboy import recordtext as T
+    from cowboy import codes
+    from cowboy import recordtext
     from cowboy.game import Game
 
     def text(f):
         try:
-            return T.action_to_json(T.SHOT, f)
+            return recordtext.action_to_json(recordtext.SHOT, f)
         except IndexError:          # not a facts int the panel can make
             return ""
     pool = sorted(((len(text(f)), f) for f in range(1 << 18)), reverse=True)
@@ -470,15 +470,15 @@ def long_game(limit):
     g = Game()
     g.new_game(2, 0)
     lines = []
-    size = len("# game 1\n" + T.header_json(2, 0) + "\n")
+    size = len("# game 1\n" + recordtext.header_json(2, 0) + "\n")
     out_lines = ['{"shot": {"first": 0}}', '{"shot": {}}']       # P2's foul, P1's miss
     finish = 3 * sum(len(x) + 1 for x in out_lines) + len(out_lines[1]) + 1
     used = []                       # strokes taken, longest first: tried first
     while True:
         for n, f in used + pool:
             out = g.preview(f)
-            if out >= 0 and not out & (C.WIN | C.ELIMINATED | C.FAILED_OPENING) and \
-                    not (C.reason(out) and g.fouls[g.shooter] >= 1):
+            if out >= 0 and not out & (codes.WIN | codes.ELIMINATED | codes.FAILED_OPENING) and \
+                    not (codes.reason(out) and g.fouls[g.shooter] >= 1):
                 break
         else:
             raise AssertionError("no stroke to lengthen the game with")
@@ -600,7 +600,7 @@ def test_the_pages_login_cannot_take_over_a_table_or_the_archive(tmp_path):
     with the archive's client id and a persistent session does not take the games
     queued for the archive: back, it archives both games finished while it was away
     (retained messages hold only the last)."""
-    import test_hall_page as P
+    import test_hall_page
     broker = start_broker(tmp_path, ["h1"])
     db = tmp_path / "hall.db"
     (tmp_path / "next.keys").write_text("OK\nOK\n" + open(os.path.join(DATA, "game2.keys")).read())
@@ -609,10 +609,10 @@ def test_the_pages_login_cannot_take_over_a_table_or_the_archive(tmp_path):
         arch = archive(broker, db, 0, 1)         # its persistent session, then away
         arch.communicate(timeout=30)
         reader = Reader(broker, "cowboy/%s/h1/status" % HALL).start()
-        proc = P.Lines(table(tmp_path, broker, "h1", "play",
-                             os.path.join(DATA, "game2.keys"), "settle", "20000", "idle",
-                             "2500", "play", str(tmp_path / "next.keys"), "settle", "20000",
-                             "stats", "idle", "1000"))
+        proc = test_hall_page.Lines(table(tmp_path, broker, "h1", "play",
+                                          os.path.join(DATA, "game2.keys"), "settle", "20000", "idle",
+                                          "2500", "play", str(tmp_path / "next.keys"), "settle", "20000",
+                                          "stats", "idle", "1000"))
         proc.wait_for(lambda line: line == "SETTLED", 30)
         for cid in ("cowboy-%s-h1" % HALL, "h1", "cowboy-archive", "archive"):
             attackers.append(hallbroker.client(broker, "hall2", client_id=cid, clean=False))

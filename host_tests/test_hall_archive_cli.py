@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-import hall_archive as H
+import hall_archive
 import hallbroker
 from mpy import TOOLS
 from test_hall_standings import GAME_A
@@ -40,7 +40,7 @@ def refused(res, *words):
 @pytest.fixture
 def db(tmp_path):
     path = str(tmp_path / "hall.db")
-    archive = H.Archive(path)
+    archive = hall_archive.Archive(path)
     assert archive.add("club", "t1", "# game 1\n" + GAME_A) == "new"
     archive.db.close()
     return path

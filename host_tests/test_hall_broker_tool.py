@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-import hall_broker as B
+import hall_broker
 import hallbroker
 from mpy import ROOT, TOOLS
 
@@ -31,7 +31,7 @@ def tool(*args):
 
 
 def test_password_lines_are_mosquittos_pbkdf2():
-    line = B.password_line("t01", "secret", salt=b"0123456789ab")
+    line = hall_broker.password_line("t01", "secret", salt=b"0123456789ab")
     assert line.startswith("t01:$7$101$")
     _, _, it, salt, h = line.split("$")
     assert base64.b64decode(salt) == b"0123456789ab"
@@ -82,7 +82,7 @@ def test_a_real_mosquitto_runs_the_folder_and_takes_every_login(tmp_path):
     for user, password in logins.items():
         assert re.search(r"^  %s +%s$" % (re.escape(user), re.escape(password)), out, re.M), user
     assert oct(os.stat(folder / "passwords").st_mode & 0o777) == "0o600"
-    assert (folder / "acl").read_text() == B.acl_text("club", ["t01", "t02", "t03"])
+    assert (folder / "acl").read_text() == hall_broker.acl_text("club", ["t01", "t02", "t03"])
     t02 = json.loads((folder / "tables" / "t02.json").read_text())
     assert t02 == {"broker": "127.0.0.1", "port": port, "hall": "club", "table": "t02",
                    "user": "t02", "password": logins["t02"]}
@@ -168,7 +168,7 @@ def test_bad_options_are_one_line(tmp_path, args, word):
 def test_the_defaults_everywhere_are_its_logins():
     """The logins the pages' forms, `make hall`'s hint and the Makefile suggest are
     logins the folder has (they ended in `Not authorized` before)."""
-    made = set(B.PAGES) | {B.DESK}
+    made = set(hall_broker.PAGES) | {hall_broker.DESK}
     forms = {}
     for page in ("view.js", "overlay.js", "desk.js"):
         text = open(os.path.join(ROOT, "hall", page)).read()

@@ -25,7 +25,7 @@ import pytest
 
 from mpy import MICROPYTHON, ROOT, TOOLS
 import hallbroker
-import test_hall_page as P
+import test_hall_page
 import test_web
 from test_hall_club import game_keys
 
@@ -109,7 +109,7 @@ class Probe:
         self.proc = subprocess.Popen(["node", PROBE, test_web.CHROMIUM], cwd=ROOT, text=True,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE)
-        self.lines = P.Lines(self.proc)
+        self.lines = test_hall_page.Lines(self.proc)
         self.seen = 0
 
     def ask(self, msg, key, timeout=30):
@@ -138,14 +138,14 @@ class Probe:
 
 
 def test_the_desk_sends_games_and_the_hall_shows_the_standings(tmp_path):
-    P.ensure_tools()
-    site = P.serve_site(str(tmp_path / "site"))
+    test_hall_page.ensure_tools()
+    site = test_hall_page.serve_site(str(tmp_path / "site"))
     broker = hallbroker.Broker(tmp_path / "broker", HALL, ["t1", "t2", "t3"]).start()
     db = tmp_path / "hall.db"
     auth = {"broker": "ws://127.0.0.1:%d/" % broker.ws_port, "password": hallbroker.PASSWORD,
             "hall": HALL}
     url = lambda page, **kw: site + page + "?" + urllib.parse.urlencode(dict(auth, **kw))
-    os.makedirs(P.SHOTS, exist_ok=True)
+    os.makedirs(test_hall_page.SHOTS, exist_ok=True)
     arch = subprocess.Popen([sys.executable, os.path.join(TOOLS, "hall_archive.py"),
                              "--db", str(db), "--port", str(broker.port), "--user", "archive",
                              "--password", hallbroker.PASSWORD, "--hall", HALL,
@@ -158,7 +158,7 @@ def test_the_desk_sends_games_and_the_hall_shows_the_standings(tmp_path):
         # two tables, on and waiting for the desk: each accepts the offer with OK and
         # plays it (the opener, the first named, pockets the 3 k times and wins)
         for name, k in (("t1", 1), ("t2", 2)):
-            procs[name] = P.Lines(hallbroker.table(
+            procs[name] = test_hall_page.Lines(hallbroker.table(
                 tmp_path, broker, HALL, name, "setup", "2", "2", "0",
                 "wait-offer", "30000", "key", "OK", *game_keys(k),
                 "settle", "10000", "names", "state", "idle", "60000"))
@@ -236,8 +236,8 @@ def test_the_desk_sends_games_and_the_hall_shows_the_standings(tmp_path):
         assert hall["markup"] == 0 and ZOE in hall["names"]
         desk = probe.until("desk", READ_DESK, lambda d: d["standings"] == want)
         time.sleep(0.3)
-        probe.ask({"shot": "desk", "path": os.path.join(P.SHOTS, "desk.png")}, "shot")
-        probe.ask({"shot": "hall", "path": os.path.join(P.SHOTS, "standings.png")}, "shot")
+        probe.ask({"shot": "desk", "path": os.path.join(test_hall_page.SHOTS, "desk.png")}, "shot")
+        probe.ask({"shot": "hall", "path": os.path.join(test_hall_page.SHOTS, "standings.png")}, "shot")
         end = probe.ask({"end": True}, "end")
     finally:
         for p in procs.values():
@@ -252,4 +252,4 @@ def test_the_desk_sends_games_and_the_hall_shows_the_standings(tmp_path):
     assert "error" not in end, end["error"]
     assert end["console"] == []
     for shot in ("desk.png", "standings.png"):
-        assert os.path.getsize(os.path.join(P.SHOTS, shot)) > 10000
+        assert os.path.getsize(os.path.join(test_hall_page.SHOTS, shot)) > 10000

@@ -14,7 +14,7 @@ import time
 import pytest
 
 import hallbroker
-import simboard as S
+import simboard
 from mpy import MICROPYTHON
 
 HALL = "club"
@@ -130,9 +130,9 @@ def test_hostile_offers_are_refused_and_the_table_plays_on(tmp_path):
     assert d[4:] == ["1", "after-fuzz"]      # the game goes on (MODE_GAME), the offer waits
     assert "NO OFFER" in lines
     # the game is exactly what the keys entered, as the same keys give in the simulator
-    sim = S.Sim(2, "tm1637")
+    sim = simboard.Sim(2, "tm1637")
     sim.run_to(2500)
-    sim.play(S.parse_script("3\nOK\nMISS\nFOUL\n3\nC2\nOK\n", sim))
+    sim.play(simboard.parse_script("3\nOK\nMISS\nFOUL\n3\nC2\nOK\n", sim))
     state = [line[6:] for line in lines if line.startswith("STATE ")][0]
     assert json.loads(state) == json.loads(sim.state())
     keys = [line for line in lines if line.startswith("T key")]

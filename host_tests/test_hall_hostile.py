@@ -19,7 +19,7 @@ import pytest
 
 from mpy import MICROPYTHON, ROOT
 import hallbroker
-import test_hall_page as P
+import test_hall_page
 import test_web
 
 PROBE = os.path.join(ROOT, "host_tests", "web", "hallprobe.mjs")
@@ -71,7 +71,7 @@ class Probe:
         self.proc = subprocess.Popen(["node", PROBE, test_web.CHROMIUM], cwd=ROOT, text=True,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE)
-        self.out = P.Lines(self.proc)
+        self.out = test_hall_page.Lines(self.proc)
 
     def ask(self, msg, key, timeout=30):
         self.proc.stdin.write(json.dumps(msg) + "\n")
@@ -115,8 +115,8 @@ def scores(seen, table):
 
 
 def test_hostile_messages_are_refused_and_the_page_goes_on(tmp_path):
-    P.ensure_tools()
-    site = P.serve_site(str(tmp_path / "site"))
+    test_hall_page.ensure_tools()
+    site = test_hall_page.serve_site(str(tmp_path / "site"))
     broker = hallbroker.Broker(tmp_path / "broker", HALL, ["t01", "t02"],
                                writes=[("t02", "cowboy/#")]).start()
     auth = {"broker": "ws://127.0.0.1:%d/" % broker.ws_port, "user": "hall",
@@ -260,8 +260,8 @@ def test_names_show_as_text_never_as_markup(tmp_path):
     """Players' names (the state's `names`, GAME-RECORD.md) on the hall view, the overlay
     and the finished games, as text: markup in a name stays characters on the page; a
     name the record would refuse (too long) refuses the state."""
-    P.ensure_tools()
-    site = P.serve_site(str(tmp_path / "site"))
+    test_hall_page.ensure_tools()
+    site = test_hall_page.serve_site(str(tmp_path / "site"))
     broker = hallbroker.Broker(tmp_path / "broker", HALL, ["t01"]).start()
     auth = {"broker": "ws://127.0.0.1:%d/" % broker.ws_port, "user": "hall",
             "password": hallbroker.PASSWORD}

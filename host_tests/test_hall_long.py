@@ -272,9 +272,9 @@ def test_a_new_game_begun_mid_send_the_record_goes_on_from_games(tmp_path):
     flight, their PUBACKs held): the finished game moves from the journal into
     games/, and the rest of its record is read from there, without an error (the
     journal now holds the next game); the parts make the record whole."""
-    import simboard as S
-    import test_hall_menu as HM
-    from net import hall as H
+    import simboard
+    import test_hall_menu
+    from net import hall
     root = tmp_path / "board"
     root.mkdir()
     lines = miss_game(4000) + [FOUL] * FOULS
@@ -285,17 +285,17 @@ def test_a_new_game_begun_mid_send_the_record_goes_on_from_games(tmp_path):
                                                 "table": "n1"}))
     (root / "hall.ack").write_text("1 4000 0 0 0\n")
     HeldClient.allowed, HeldClient.log, HeldClient.parts = 2, [], {}
-    s = S.Sim(2, "tm1637", root=str(root) + "/")
-    s.hall = H.attach(s.app, s.root, client=HeldClient)
+    s = simboard.Sim(2, "tm1637", root=str(root) + "/")
+    s.hall = hall.attach(s.app, s.root, client=HeldClient)
 
     def parts():
         return [p for t, p in HeldClient.log if t.endswith("/part")]
-    HM.until(s, lambda: len(parts()) == 10 and s.hall.parts == 2, 20)
-    HM.keys(s, "OK", "OK", "3", "OK", "MISS")            # the next game, begun
+    test_hall_menu.until(s, lambda: len(parts()) == 10 and s.hall.parts == 2, 20)
+    test_hall_menu.keys(s, "OK", "OK", "3", "OK", "MISS")            # the next game, begun
     assert s.hall.current_game() == 2 and (root / "games" / "000001.jnl").exists()
     assert len(parts()) == 10                           # (the window full meanwhile)
     HeldClient.allowed = 14
-    HM.until(s, s.hall.caught_up, 20)
+    test_hall_menu.until(s, s.hall.caught_up, 20)
     last = {}
     for p in parts():
         head, body = p.split(b"\n", 1)
@@ -317,8 +317,8 @@ def parts_of(g, lines, names=None):
     """The messages a board sends of game g's record (record lines: header, actions),
     built by net/records.py as the board builds them."""
     import record
-    from app import playernames as PN
-    from net import records as R
+    from app import playernames
+    from net import records
     ops = []
     for line in lines[1:]:
         obj = json.loads(line)
@@ -326,7 +326,8 @@ def parts_of(g, lines, names=None):
             ops.append(1 << 20 | record.facts_from_json(obj["shot"]))
         else:
             ops.append((2 if "undo" in obj else 3) << 20)
-    rec = R.Record(g, json.loads(lines[0])["players"], 0, 0, ops, names, PN.fingerprint(names))
+    rec = records.Record(g, json.loads(lines[0])["players"], 0, 0, ops, names,
+                         playernames.fingerprint(names))
     while not rec.measure():
         pass
     out = []

@@ -10,13 +10,13 @@ import pytest
 
 import fakemqtt
 
-import simboard as S
-from cowboy import recordtext as T
-from views import ui as U
-from views import hallui as HU
+import simboard
+from cowboy import recordtext
+from views import ui
+from views import hallui
 from fakedisplays import read_oled
 from net.hall import Hall, attach
-from net import hallsettings as HS
+from net import hallsettings
 
 
 class Client(fakemqtt.Client):
@@ -58,14 +58,14 @@ def board(tmp_path, build="tm1637", hall="club", table="t01"):
     with open(root + "hall.json", "w") as f:
         json.dump({"ssid": "club", "broker": "127.0.0.1", "hall": hall, "table": table,
                    "user": table, "password": "pw"}, f)
-    s = S.Sim(2, build, root=root)
+    s = simboard.Sim(2, build, root=root)
     s.hall = attach(s.app, root, client=Client)
     assert s.app.panel.net is s.hall
     return s
 
 
 def keys(s, *lines):
-    s.play(S.parse_script("\n".join(lines), s))
+    s.play(simboard.parse_script("\n".join(lines), s))
     s.run_to(s.now + 30)
 
 
@@ -94,13 +94,13 @@ TO_TABLE = TO_NET + ["ENC", "ENC"]
 
 
 def test_the_plain_pico_menu_has_no_hall_items(tmp_path):
-    s = S.Sim(2, "tm1637", root=str(tmp_path) + "/")
+    s = simboard.Sim(2, "tm1637", root=str(tmp_path) + "/")
     keys(s, *TO_NET)                           # the build, then the players' names
-    assert s.panel.menu_item == U.MENU_NAMES
+    assert s.panel.menu_item == ui.MENU_NAMES
     keys(s, "ENC")
-    assert s.panel.menu_item == U.MENU_START and seen(s) == "Go  "
+    assert s.panel.menu_item == ui.MENU_START and seen(s) == "Go  "
     keys(s, "ENC")                             # ENC on "start" starts the game
-    assert s.panel.mode == U.MODE_GAME
+    assert s.panel.mode == ui.MODE_GAME
 
 
 @pytest.mark.parametrize("build,no_wifi,no_broker,online", [
@@ -118,14 +118,14 @@ def test_the_menu_shows_the_connection(tmp_path, build, no_wifi, no_broker, onli
         v = seen(s)
         return (v["bottom"], v["big"]) if isinstance(v, dict) else v
     keys(s, *TO_NET)
-    assert s.panel.menu_item == U.MENU_NET
+    assert s.panel.menu_item == ui.MENU_NET
     assert shown() == no_wifi
     s.hall.wlan.up = True
     until(s, lambda: shown() == no_broker)
     Client.up = True
     until(s, lambda: shown() == online)
     keys(s, "ENC")
-    assert s.panel.menu_item == U.MENU_HALL
+    assert s.panel.menu_item == ui.MENU_HALL
 
 
 def test_actions_not_yet_acknowledged_are_counted(tmp_path):
@@ -180,13 +180,13 @@ def test_editing_the_table_name_on_four_digits(tmp_path):
     assert c.will[0] == "cowboy/club/t11a/status"
     mine = [e for e in Client.log if e[0] == "cowboy-club-t11a"]
     assert mine[0][1:] == ("cowboy/club/t11a/status", "online", True)
-    assert ("cowboy/club/t11a/state", T.state_json(s.game), True) in [e[1:] for e in mine]
+    assert ("cowboy/club/t11a/state", recordtext.state_json(s.game), True) in [e[1:] for e in mine]
     # the game goes on under the new name
     keys(s, "HOLD ENC", "3", "OK")
     until(s, s.hall.caught_up)
     mine = [e for e in Client.log if e[0] == "cowboy-club-t11a"]
     assert all(e[1].startswith("cowboy/club/t11a/") for e in mine)
-    assert [e[2] for e in mine if e[1].endswith("/state")][-1] == T.state_json(s.game)
+    assert [e[2] for e in mine if e[1].endswith("/state")][-1] == recordtext.state_json(s.game)
     assert json.loads([e[2] for e in mine if e[1].endswith("/action")][-1])["pos"] == 1
 
 
@@ -262,7 +262,7 @@ def test_a_failed_write_keeps_the_old_names(tmp_path, monkeypatch):
     monkeypatch.undo()
     keys(s, "ENC")                                    # again, with the flash working
     assert hall_json(s)["table"] == "u1" and seen(s) == "t.u1 "
-    assert HS.load_settings(s.app.journal.root)["table"] == "u1"
+    assert hallsettings.load_settings(s.app.journal.root)["table"] == "u1"
 
 
 def test_renamed_while_offline_the_old_topic_is_marked_offline_on_connect(tmp_path):
@@ -340,8 +340,8 @@ def test_names_and_state_without_a_loop():
     app.panel = None
     app.journal = J()
     h = Hall(app, {"hall": "club", "table": "t1", "broker": "b"}, "/nowhere/",
-               client=Client)
+             client=Client)
     assert (h.name(0), h.name(1), h.state(), h.pending()) == (b"club", b"t1",
-                                                               HU.NET_NO_BROKER, 5)
+                                                              hallui.NET_NO_BROKER, 5)
     h.wlan = Wlan(False)
-    assert h.state() == HU.NET_NO_WIFI
+    assert h.state() == hallui.NET_NO_WIFI

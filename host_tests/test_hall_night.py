@@ -23,7 +23,7 @@ import time
 import pytest
 
 import hallbroker
-import test_hall_page as P
+import test_hall_page
 from mpy import FAKES, FIRMWARE, MICROPYTHON, ROOT, TOOLS
 from test_deploy import FAKE
 from test_hall_club import game_keys
@@ -149,7 +149,7 @@ def printed(out, start):
 
 
 def test_a_club_night_from_the_commands_of_the_docs(tmp_path):
-    P.ensure_tools()                            # chromium, node; npm ci in hall/
+    test_hall_page.ensure_tools()                            # chromium, node; npm ci in hall/
     folder = tmp_path / "broker"
     port, ws, web = hallbroker.free_port(), hallbroker.free_port(), hallbroker.free_port()
     procs = []
@@ -180,10 +180,10 @@ def test_a_club_night_from_the_commands_of_the_docs(tmp_path):
         assert archive_cmd == COMMANDS[3].replace("broker/hall.db", str(folder / "hall.db")) \
             .replace("ADDRESS", "127.0.0.1").replace("1883", str(port)) \
             .replace("PASSWORD", logins["archive"])
-        archive = P.Lines(subprocess.Popen(shlex.split(archive_cmd), cwd=ROOT, text=True,
-                                           preexec_fn=hallbroker.ctrl_c_stops,
-                                           env=hallbroker.one_night(),
-                                           stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+        archive = test_hall_page.Lines(subprocess.Popen(shlex.split(archive_cmd), cwd=ROOT, text=True,
+                                                        preexec_fn=hallbroker.ctrl_c_stops,
+                                                        env=hallbroker.one_night(),
+                                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE))
         procs.append(archive.proc)
         archive.wait_for(lambda s: s.startswith("connected to"), 30)
         # 5. make deploy onto the stand-in board, which then plays as a board
@@ -198,7 +198,7 @@ def test_a_club_night_from_the_commands_of_the_docs(tmp_path):
             in res.stdout
         assert (tmp_path / "pico" / "hall.json").read_text() == t01.read_text()
         env = dict(os.environ, MICROPYPATH=":".join([TOOLS, FAKES, FIRMWARE, ".frozen"]))
-        board = P.Lines(subprocess.Popen(
+        board = test_hall_page.Lines(subprocess.Popen(
             [MICROPYTHON, os.path.join(ROOT, "host_tests", "hall_table.py"), str(tmp_path / "pico"),
              "setup", "2", "1", "0", "wait-offer", "60000", "key", "OK", *game_keys(1),
              "settle", "10000", "state", "idle", "60000"],

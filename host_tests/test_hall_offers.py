@@ -13,13 +13,13 @@ import pytest
 
 import fakemqtt
 
-import simboard as S
-from cowboy import codes as C
-from cowboy import recordtext as T
-from views import ui as U
+import simboard
+from cowboy import codes
+from cowboy import recordtext
+from views import ui
 from fakedisplays import read_oled
 from mpy import MICROPYTHON, run
-from net import offers as O
+from net import offers
 
 HALL, TABLE = "club", "t01"
 TOPIC = "cowboy-desk/club/t01/offer"
@@ -49,14 +49,14 @@ def board(root, build="tm1637", players=2):
         with open(root + "hall.json", "w") as f:
             json.dump({"broker": "127.0.0.1", "hall": HALL, "table": TABLE,
                        "user": TABLE, "password": "pw"}, f)
-    s = S.Sim(players, build, root=root)
+    s = simboard.Sim(players, build, root=root)
     s.join_hall(Client)
-    run_until(s, lambda: s.panel.mode != U.MODE_HELLO, 5000)    # past the start-up pages
+    run_until(s, lambda: s.panel.mode != ui.MODE_HELLO, 5000)    # past the start-up pages
     return s
 
 
 def keys(s, *lines):
-    s.play(S.parse_script("\n".join(lines), s))
+    s.play(simboard.parse_script("\n".join(lines), s))
     s.run_to(s.now + 30)
 
 
@@ -94,7 +94,7 @@ GOOD = {"id": "n1-t01-1", "players": 3, "opener": 2, "names": ["Anna B", "Zoë",
 # ---- the check -------------------------------------------------------------------
 
 BAD = [
-    (b"x" * (O.OFFER_MAX + 1), "too long: 2049 bytes, at most 2048", None),
+    (b"x" * (offers.OFFER_MAX + 1), "too long: 2049 bytes, at most 2048", None),
     (b"\xff{}", "not UTF-8", None),
     (b"\xed\xa0\x80", "not UTF-8", None),                     # an encoded surrogate
     (b'{"id": "a", "players": 2', "not JSON", None),
@@ -152,13 +152,13 @@ BAD = [
 
 @pytest.mark.parametrize("payload,why,oid", BAD)
 def test_a_bad_offer_is_refused_with_why(payload, why, oid):
-    o, got, got_id = O.parse(payload, 8)
+    o, got, got_id = offers.parse(payload, 8)
     assert o is None and got == why and got_id == oid
 
 
 def test_players_are_bounded_by_the_builds_seats():
-    assert O.parse(b'{"id": "a", "players": 5}', 4)[1] == "players must be a number from 2 to 4"
-    assert O.parse(b'{"id": "a", "players": 4}', 4)[0].players == 4
+    assert offers.parse(b'{"id": "a", "players": 5}', 4)[1] == "players must be a number from 2 to 4"
+    assert offers.parse(b'{"id": "a", "players": 4}', 4)[0].players == 4
 
 
 # names with emoji and accents, written as the desk's JSON may write them: \u escapes
@@ -172,21 +172,21 @@ EMOJI_NAMES = ["\U0001F3B1 Ben".encode(), "Zo\u00eb".encode(), "\U0001F600".enco
 
 def test_names_with_emoji_and_accents():
     for payload in EMOJI:
-        o, why, oid = O.parse(payload, 8)
+        o, why, oid = offers.parse(payload, 8)
         assert why is None and o.names == EMOJI_NAMES + [b""] * 5, (payload, why)
 
 
 def test_a_good_offer():
-    o, why, oid = O.parse(json.dumps(GOOD).encode(), 8)
+    o, why, oid = offers.parse(json.dumps(GOOD).encode(), 8)
     assert why is None and oid == "n1-t01-1"
     assert (o.id, o.players, o.opener, o.rules) == ("n1-t01-1", 3, 1, 8)
     assert o.names == [b"Anna B", "Zoë".encode(), b"Ben"] + [b""] * 5
-    o, why, oid = O.parse(b'{"id": "x", "players": 2}', 8)
+    o, why, oid = offers.parse(b'{"id": "x", "players": 2}', 8)
     assert (o.opener, o.rules, o.names) == (0, 0, None)
 
 
 def test_an_oversized_message_the_client_dropped_is_refused():
-    assert O.parse(60000, 8)[1] == "too long: 60000 bytes, at most 2048"
+    assert offers.parse(60000, 8)[1] == "too long: 60000 bytes, at most 2048"
 
 
 def test_the_same_answers_under_micropython(tmp_path):
@@ -213,7 +213,7 @@ while i < len(data):
     assert res.status == 0, res.err
     mine = []
     for c in cases:
-        o, why, oid = O.parse(c, 8)
+        o, why, oid = offers.parse(c, 8)
         mine.append(repr((why, oid, None if o is None else (o.id, o.players, o.opener,
                                                              o.rules, o.names, o.fp))))
     theirs = res.lines()
@@ -223,7 +223,7 @@ while i < len(data):
     # refuses: the one difference (the values themselves are checked alike)
     assert mine[lax:] == ["('not JSON', None, None)"] * 2
     assert theirs[lax:] == ["(None, 'a', ('a', 2, 0, 0, None, %d))"
-                            % O.fingerprint(2, 0, 0, None)] * 2
+                            % offers.fingerprint(2, 0, 0, None)] * 2
 
 
 # ---- on the table ----------------------------------------------------------------
@@ -239,7 +239,7 @@ def test_the_table_subscribes_to_its_offer_topic(tmp_path):
 def test_ok_starts_the_offered_game(tmp_path, build):
     s = board(tmp_path, build)
     offer(s, GOOD)
-    assert s.panel.mode == U.MODE_OFFER
+    assert s.panel.mode == ui.MODE_OFFER
     assert answers()[-1] == {"id": "n1-t01-1", "answer": "seen", "waits": "operator"}
     if build == "tm1637":
         pages = [set(), set(), set(), set()]
@@ -262,11 +262,11 @@ def test_ok_starts_the_offered_game(tmp_path, build):
     keys(s, "OK")
     g = s.game
     assert (s.panel.mode, g.players, g.opener, g.rules, g.position()) == (
-        U.MODE_GAME, 3, 1, 8, 0)
+        ui.MODE_GAME, 3, 1, 8, 0)
     assert s.panel.names[:3] == [b"Anna B", "Zoë".encode(), b"Ben"]
     assert s.panel.offer is None and before == 0
     # the id, the number of the game it started and the offer's fingerprint
-    fp = O.fingerprint(3, 1, 8, [b"Anna B", "Zoë".encode(), b"Ben"] + [b""] * 5)
+    fp = offers.fingerprint(3, 1, 8, [b"Anna B", "Zoë".encode(), b"Ben"] + [b""] * 5)
     assert open(str(tmp_path) + "/offer.ack").read() == "accepted n1-t01-1 1 %d\n" % fp
     run_until(s, lambda: answers()[-1] == {"id": "n1-t01-1", "answer": "accepted"})
     # the journal has the new game: a power cut resumes it with its players and rules
@@ -281,33 +281,33 @@ def test_a_game_in_progress_is_never_changed(tmp_path):
     state = s.state()
     offer(s, GOOD)
     assert answers()[-1] == {"id": "n1-t01-1", "answer": "seen", "waits": "game"}
-    assert s.panel.mode == U.MODE_GAME and s.state() == state
+    assert s.panel.mode == ui.MODE_GAME and s.state() == state
     keys(s, "OK")                                # OK with nothing composed: a hint only
-    assert s.panel.mode == U.MODE_GAME and s.state() == state
+    assert s.panel.mode == ui.MODE_GAME and s.state() == state
     s.run_to(s.now + 3000)
-    assert s.panel.mode == U.MODE_GAME and s.state() == state
+    assert s.panel.mode == ui.MODE_GAME and s.state() == state
     keys(s, "UNDO", "UNDO")            # taken back to no action: no game in progress
-    run_until(s, lambda: s.panel.mode == U.MODE_OFFER)
+    run_until(s, lambda: s.panel.mode == ui.MODE_OFFER)
 
 
 def test_the_offer_comes_when_the_game_ends(tmp_path):
     s = board(tmp_path)
     keys(s, "3", "OK")
     offer(s, GOOD)
-    assert s.panel.mode == U.MODE_GAME
+    assert s.panel.mode == ui.MODE_GAME
     # three fouls in a row for each player but the last... two players: player 2
     # fouls out after player 1's miss
     keys(s, "MISS", "FOUL", "MISS", "FOUL", "MISS", "FOUL")
-    assert (s.game.phase, s.game.winner) == (C.PHASE_OVER, 0)     # player 1 wins
-    run_until(s, lambda: s.panel.mode == U.MODE_OFFER)
+    assert (s.game.phase, s.game.winner) == (codes.PHASE_OVER, 0)     # player 1 wins
+    run_until(s, lambda: s.panel.mode == ui.MODE_OFFER)
     keys(s, "UNDO")                              # back to the winner's view
-    assert s.panel.mode == U.MODE_STATS and s.game.winner == 0
+    assert s.panel.mode == ui.MODE_STATS and s.game.winner == 0
     s.run_to(s.now + 3000)
-    assert s.panel.mode == U.MODE_STATS
+    assert s.panel.mode == ui.MODE_STATS
     keys(s, "OK")                                # OK after a game: the offer again
-    assert s.panel.mode == U.MODE_OFFER
+    assert s.panel.mode == ui.MODE_OFFER
     keys(s, "OK")
-    assert (s.game.players, s.game.position(), s.panel.mode) == (3, 0, U.MODE_GAME)
+    assert (s.game.players, s.game.position(), s.panel.mode) == (3, 0, ui.MODE_GAME)
     assert any(n.endswith(".jnl") for n in os.listdir(str(tmp_path) + "/games"))
 
 
@@ -317,16 +317,16 @@ def test_an_accepted_offer_is_not_offered_again_after_a_reboot(tmp_path):
     keys(s, "OK")
     s.power_cut()                                # (its connection closed, then back)
     Client.log = []
-    run_until(s, lambda: s.panel.mode != U.MODE_HELLO, 5000)
+    run_until(s, lambda: s.panel.mode != ui.MODE_HELLO, 5000)
     offer(s, GOOD)                               # the retained offer, on the new connection
-    assert s.panel.offer is None and s.panel.mode == U.MODE_GAME
+    assert s.panel.offer is None and s.panel.mode == ui.MODE_GAME
     assert answers()[-1] == {"id": "n1-t01-1", "answer": "accepted"}
     other = dict(GOOD, id="n1-t01-2", players=2, names=["Cleo", "Dan"])
     offer(s, other)                  # a new offer is, once the accepted game is left
     assert answers()[-1] == {"id": "n1-t01-2", "answer": "seen", "waits": "game"}
     keys(s, "HOLD ENC", "OK")                   # the menu's new game
     keys(s, "OK")
-    assert s.panel.mode == U.MODE_OFFER and s.panel.offer.id == "n1-t01-2"
+    assert s.panel.mode == ui.MODE_OFFER and s.panel.offer.id == "n1-t01-2"
 
 
 TWO = {"id": "n1-t01-1", "players": 2, "opener": 1, "names": ["Anna B", "Zoë"]}
@@ -336,15 +336,15 @@ FINISH = ("3", "OK", "MISS", "FOUL", "MISS", "FOUL", "MISS", "FOUL")   # player 
 def test_the_fingerprint_tells_offered_games_apart():
     """The same game however the JSON is written; any other players, opener, rules
     or names another fingerprint; 1 to 2^24 - 1."""
-    fp = O.parse(json.dumps(TWO).encode(), 8)[0].fp
-    assert O.parse(json.dumps(TWO, ensure_ascii=False).encode(), 8)[0].fp == fp
-    assert O.parse(b'{"names": ["Anna B", "Zo\\u00eb"], "opener": 1, "players": 2, '
-                   b'"rules": [], "id": "n1-t01-1"}', 8)[0].fp == fp
+    fp = offers.parse(json.dumps(TWO).encode(), 8)[0].fp
+    assert offers.parse(json.dumps(TWO, ensure_ascii=False).encode(), 8)[0].fp == fp
+    assert offers.parse(b'{"names": ["Anna B", "Zo\\u00eb"], "opener": 1, "players": 2, '
+                        b'"rules": [], "id": "n1-t01-1"}', 8)[0].fp == fp
     others = [dict(TWO, opener=2), dict(TWO, names=["Zoë", "Anna B"]),
               dict(TWO, names=["Anna", "B Zoë"]), dict(TWO, rules=["take_as_lies"]),
               dict(TWO, players=3, names=["Anna B", "Zoë", "Ben"]),
               {k: v for k, v in TWO.items() if k != "names"}]
-    fps = [O.parse(json.dumps(o).encode(), 8)[0].fp for o in others]
+    fps = [offers.parse(json.dumps(o).encode(), 8)[0].fp for o in others]
     assert len(set(fps + [fp])) == len(others) + 1
     assert all(0 < f < 1 << 24 for f in fps + [fp])
 
@@ -356,11 +356,11 @@ def test_the_same_offer_again_changes_nothing(tmp_path):
     for payload in (TWO, json.dumps(TWO, ensure_ascii=False).encode()):
         offer(s, payload)                        # sent again, \u escapes or UTF-8
         assert answers()[-1] == {"id": "n1-t01-1", "answer": "seen", "waits": "operator"}
-        assert s.panel.offer is held and s.panel.mode == U.MODE_OFFER
+        assert s.panel.offer is held and s.panel.mode == ui.MODE_OFFER
     keys(s, "UNDO")                              # put aside: the same offer again
     offer(s, TWO)                                # does not bring it back
     s.run_to(s.now + 1000)
-    assert s.panel.mode == U.MODE_GAME and s.panel.offer is held
+    assert s.panel.mode == ui.MODE_GAME and s.panel.offer is held
 
 
 def test_other_content_under_the_same_id_replaces_the_offer_on_the_table(tmp_path):
@@ -372,11 +372,11 @@ def test_other_content_under_the_same_id_replaces_the_offer_on_the_table(tmp_pat
     assert answers()[-1] == {"id": "n1-t01-1", "answer": "seen", "waits": "game"}
     assert (s.panel.offer.opener, s.panel.offer.names[:2]) == (1, [b"Anna B", "Zoë Q".encode()])
     keys(s, *FINISH[2:])
-    run_until(s, lambda: s.panel.mode == U.MODE_OFFER)
+    run_until(s, lambda: s.panel.mode == ui.MODE_OFFER)
     keys(s, "UNDO")
     offer(s, dict(changed, rules=["take_as_lies"]))     # changed again: shown again
     assert answers()[-1] == {"id": "n1-t01-1", "answer": "seen", "waits": "operator"}
-    run_until(s, lambda: s.panel.mode == U.MODE_OFFER)
+    run_until(s, lambda: s.panel.mode == ui.MODE_OFFER)
     keys(s, "OK")
     assert (s.game.opener, s.game.rules, s.panel.names[:2]) == (1, 8, [b"Anna B", "Zoë Q".encode()])
 
@@ -397,7 +397,7 @@ def test_other_content_under_an_accepted_id_is_refused(tmp_path):
         assert answers()[-1] == {"id": "n1-t01-1", "answer": "accepted"}
         assert s.panel.offer is None
         s.power_cut()
-        run_until(s, lambda: s.panel.mode != U.MODE_HELLO, 5000)
+        run_until(s, lambda: s.panel.mode != ui.MODE_HELLO, 5000)
 
 
 def test_an_accepted_id_of_older_firmware_is_accepted_whatever_it_offers(tmp_path):
@@ -420,20 +420,20 @@ def test_the_next_offer_waits_for_an_accepted_game_not_yet_begun(tmp_path, cut):
     keys(s, "OK")
     if cut:
         s.power_cut()
-        run_until(s, lambda: s.panel.mode != U.MODE_HELLO, 5000)
+        run_until(s, lambda: s.panel.mode != ui.MODE_HELLO, 5000)
     state = s.state()
     nxt = {"id": "n1-t01-2", "players": 2, "opener": 2, "names": ["Cleo", "Dan"]}
     offer(s, nxt)
     assert answers()[-1] == {"id": "n1-t01-2", "answer": "seen", "waits": "game"}
     s.run_to(s.now + 3000)
-    assert s.panel.mode == U.MODE_GAME and s.state() == state
+    assert s.panel.mode == ui.MODE_GAME and s.state() == state
     keys(s, "OK")                                # OK with nothing composed: a hint only
     keys(s, "3", "OK", "UNDO")                   # a stroke taken back: still that game
     s.run_to(s.now + 3000)
-    assert s.panel.mode == U.MODE_GAME and s.state() == state
+    assert s.panel.mode == ui.MODE_GAME and s.state() == state
     assert s.panel.names[:2] == [b"Anna B", "Zoë".encode()]
     keys(s, *FINISH)
-    run_until(s, lambda: s.panel.mode == U.MODE_OFFER)
+    run_until(s, lambda: s.panel.mode == ui.MODE_OFFER)
     keys(s, "OK")
     assert s.panel.names[:2] == [b"Cleo", b"Dan"] and s.game.opener == 1
     assert sorted(os.listdir(str(tmp_path) + "/games")) == ["000001.jnl", "000001.names"]
@@ -455,31 +455,31 @@ def test_a_refused_offer_changes_nothing(tmp_path):
 def test_the_desk_withdraws_an_offer(tmp_path):
     s = board(tmp_path)
     offer(s, GOOD)
-    assert s.panel.mode == U.MODE_OFFER
+    assert s.panel.mode == ui.MODE_OFFER
     offer(s, b"")                                # the retained offer deleted
-    assert s.panel.mode == U.MODE_GAME and s.panel.offer is None
+    assert s.panel.mode == ui.MODE_GAME and s.panel.offer is None
 
 
 def test_undo_puts_the_notice_aside_and_ok_brings_it_back(tmp_path):
     s = board(tmp_path)
     offer(s, GOOD)
     keys(s, "UNDO")
-    assert s.panel.mode == U.MODE_GAME and s.panel.offer is not None
+    assert s.panel.mode == ui.MODE_GAME and s.panel.offer is not None
     s.run_to(s.now + 2000)
-    assert s.panel.mode == U.MODE_GAME
+    assert s.panel.mode == ui.MODE_GAME
     keys(s, "OK")
-    assert s.panel.mode == U.MODE_OFFER
+    assert s.panel.mode == ui.MODE_OFFER
     keys(s, "MISS")                              # other keys: refused, nothing changes
-    assert s.panel.mode == U.MODE_OFFER and s.game.position() == 0
+    assert s.panel.mode == ui.MODE_OFFER and s.game.position() == 0
 
 
 def test_a_new_game_from_the_menu_keeps_the_offer_waiting(tmp_path):
     s = board(tmp_path)
     offer(s, GOOD)
     keys(s, "HOLD ENC", "OK")                   # the menu's new game
-    assert s.panel.mode == U.MODE_GAME and s.panel.offer is not None
+    assert s.panel.mode == ui.MODE_GAME and s.panel.offer is not None
     s.run_to(s.now + 2000)
-    assert s.panel.mode == U.MODE_GAME
+    assert s.panel.mode == ui.MODE_GAME
 
 
 def test_answers_are_sent_again_on_every_connect(tmp_path):
@@ -532,7 +532,7 @@ def test_the_client_drops_a_long_message_as_it_comes():
     """net/mqtt.py keeps no packet longer than its buffer: a 60 KB message is read
     in pieces of the buffer's size and dropped, its topic and packet id kept."""
     from net import mqtt
-    c = mqtt.Client("t01", "127.0.0.1", limit=O.OFFER_MAX + 256)
+    c = mqtt.Client("t01", "127.0.0.1", limit=offers.OFFER_MAX + 256)
     big = publish_packet(TOPIC, b"x" * 60000)            # 4 bytes of fixed header
     small = publish_packet(TOPIC, b'{"id": "a"}')
     c._reader = Stream(big + small)
@@ -540,7 +540,7 @@ def test_the_client_drops_a_long_message_as_it_comes():
     assert kind == 0x33 and n == -(len(big) - 4)
     head = publish_packet(TOPIC, b"")[2:]                   # topic, packet id
     assert bytes(c._buf[:len(head)]) == head
-    assert c._reader.most <= O.OFFER_MAX + 256
+    assert c._reader.most <= offers.OFFER_MAX + 256
     got = []
     c.on_message = lambda topic, payload, retain: got.append((topic, payload, retain))
     c._incoming(kind, n)

@@ -73,7 +73,7 @@ import time
 import pytest
 
 import hallbroker
-import test_hall_club as club
+import test_hall_club
 from mpy import MICROPYTHON, TOOLS
 
 HALL = "club"
@@ -325,7 +325,7 @@ def evening(folder):
     return [s1, s2, s3]
 
 
-class Desk(club.Desk):
+class Desk(test_hall_club.Desk):
     """test_hall_club.py's desk, whose answers are also read in order."""
 
     def answer(self, table, i, seconds=30):

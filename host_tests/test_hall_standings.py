@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-import hall_archive as H
+import hall_archive
 from mpy import TOOLS
 
 TOOL = os.path.join(TOOLS, "hall_archive.py")
@@ -105,7 +105,7 @@ FIELDS = ["rank", "name", "games", "wins", "points", "innings", "average", "best
 @pytest.fixture
 def db(tmp_path):
     path = str(tmp_path / "hall.db")
-    archive = H.Archive(path)
+    archive = hall_archive.Archive(path)
     for hall, table, game, text, when in GAMES:
         now = time.strptime(when, "%Y-%m-%d %H:%M")
         assert archive.add(hall, table, "# game %d\n%s" % (game, text), now) == "new"
@@ -199,18 +199,18 @@ def test_night_games_csv_and_jsonl(db):
 
 def test_formula_guard_and_average():
     for text in ("=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx"):
-        assert H.csv_cell(text) == "'" + text
+        assert hall_archive.csv_cell(text) == "'" + text
     for text in ("Anna", "'quoted", " =x", "1.50", "\u674e"):
-        assert H.csv_cell(text) == text
-    assert H.csv_cell(-3) == -3
+        assert hall_archive.csv_cell(text) == text
+    assert hall_archive.csv_cell(-3) == -3
     # rounded half up: 1/8 = 0.125, 5/8 = 0.625, 2/3 = 0.666..
-    assert [H.average_text(p, n) for p, n in ((1, 8), (5, 8), (2, 3), (0, 0), (101, 1))] == \
+    assert [hall_archive.average_text(p, n) for p, n in ((1, 8), (5, 8), (2, 3), (0, 0), (101, 1))] == \
         ["0.13", "0.63", "0.67", "0.00", "101.00"]
 
 
 def test_names_with_non_ascii_and_commas(tmp_path):
     path = str(tmp_path / "h.db")
-    archive = H.Archive(path)
+    archive = hall_archive.Archive(path)
     text = GAME_A.replace('["Anna", "Ben"]', '["Zo\u00eb, \\"Z\\"", "\u674e\u5c0f\u9f99"]')
     archive.add("club", "t1", "# game 1\n" + text, time.strptime("2025-03-14 20", "%Y-%m-%d %H"))
     archive.db.close()
@@ -235,7 +235,7 @@ def test_results_name_each_games_winner_and_players(db, tmp_path):
     assert rows[("club / t3", 1)].endswith("Ben, =Cleo, Anna")
     # names beyond ASCII, whatever the locale
     path = str(tmp_path / "utf8.db")
-    archive = H.Archive(path)
+    archive = hall_archive.Archive(path)
     text = GAME_A.replace('"Anna", "Ben"', '"Zo\u00eb", "\u674e\u5c0f\u9f8d"')
     assert archive.add("club", "t9", "# game 1\n" + text, time.localtime()) == "new"
     archive.db.close()

@@ -301,8 +301,8 @@ def _wokwi_functions(diagram):
 
 
 def test_wokwi_diagram_up_to_date():
-    import wokwi_diagram as wokwi
-    assert read("wokwi", "diagram.json") == wokwi.render(), "run python tools/wokwi_diagram.py"
+    import wokwi_diagram
+    assert read("wokwi", "diagram.json") == wokwi_diagram.render(), "run python tools/wokwi_diagram.py"
 
 
 def test_wokwi_every_gpio_matches_the_configuration():

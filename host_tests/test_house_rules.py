@@ -9,9 +9,9 @@ import sys
 import pytest
 
 import record
-from cowboy import codes as C
-from cowboy import facts as F
-from cowboy import houserules as HR
+from cowboy import codes
+from cowboy import facts
+from cowboy import houserules
 from cowboy.game import Game
 from recordkit import MISS, banked, lines, play, run_to, shot, trace
 
@@ -34,11 +34,11 @@ def game_at(actions, names=(), players=2):
     g = Game()
     mask = 0
     for n in names:
-        mask |= HR.bit(n)
-    assert g.new_game(players, 0, mask) == C.OK
+        mask |= houserules.bit(n)
+    assert g.new_game(players, 0, mask) == codes.OK
     for a in actions:
         kind, word = record.parse_action(json.dumps(a))
-        assert record.apply(g, kind, word) == C.OK
+        assert record.apply(g, kind, word) == codes.OK
     return g
 
 
@@ -48,20 +48,21 @@ def stroke_facts(**kw):
 
 # ---- names and bits -----------------------------------------------------------
 def test_names_and_bits_match_the_record_names():
-    assert HR.NAMES == (CAROM, POCKET90, WIN, TAKE)
-    assert [HR.bit(n) for n in HR.NAMES] == [HR.CAROM_NO_CUSHION, HR.POCKET_90S_NO_FOUL,
-                                             HR.WIN_POCKETS_NOTHING, HR.TAKE_AS_LIES]
-    assert HR.bit("") == 0 and HR.bit("Carom_no_cushion") == 0
-    assert HR.names(HR.ALL) == list(HR.NAMES) and HR.names(0) == []
-    assert HR.names(HR.WIN_POCKETS_NOTHING | HR.CAROM_NO_CUSHION) == [CAROM, WIN]
+    assert houserules.NAMES == (CAROM, POCKET90, WIN, TAKE)
+    assert [houserules.bit(n) for n in houserules.NAMES] == [
+        houserules.CAROM_NO_CUSHION, houserules.POCKET_90S_NO_FOUL,
+        houserules.WIN_POCKETS_NOTHING, houserules.TAKE_AS_LIES]
+    assert houserules.bit("") == 0 and houserules.bit("Carom_no_cushion") == 0
+    assert houserules.names(houserules.ALL) == list(houserules.NAMES) and houserules.names(0) == []
+    assert houserules.names(houserules.WIN_POCKETS_NOTHING | houserules.CAROM_NO_CUSHION) == [CAROM, WIN]
 
 
 def test_new_game_takes_a_mask_and_refuses_other_values():
     g = Game()
-    assert g.new_game(3, 1, HR.ALL) == C.OK and g.rules == HR.ALL
-    assert g.new_game(3, 1) == C.OK and g.rules == 0
-    assert g.new_game(2, 0, 16) == C.E_BAD_VALUE and g.players == 3
-    assert g.new_game(2, 0, -1) == C.E_BAD_VALUE
+    assert g.new_game(3, 1, houserules.ALL) == codes.OK and g.rules == houserules.ALL
+    assert g.new_game(3, 1) == codes.OK and g.rules == 0
+    assert g.new_game(2, 0, 16) == codes.E_BAD_VALUE and g.players == 3
+    assert g.new_game(2, 0, -1) == codes.E_BAD_VALUE
 
 
 # ---- carom_no_cushion -----------------------------------------------------------
@@ -95,8 +96,8 @@ def test_carom_without_cushion_still_fouls_past_90(on):
     s = play(banked(89) + [shot(carom=3, rail=False)], rules=rules(on, CAROM))
     assert s["scores"] == [89, 0] and s["fouls"] == [1, 0]
     g = game_at(banked(89), [CAROM] if on else [])
-    want = C.R_PAST_90 if on else C.R_NO_RAIL
-    assert C.reason(g.preview(stroke_facts(carom=3, rail=False))) == want
+    want = codes.R_PAST_90 if on else codes.R_NO_RAIL
+    assert codes.reason(g.preview(stroke_facts(carom=3, rail=False))) == want
 
 
 @OFF_ON
@@ -107,19 +108,19 @@ def test_carom_without_cushion_still_fouls_past_100(on):
 
 @OFF_ON
 @pytest.mark.parametrize("other, reason", [
-    ({"cue": "off"}, C.R_CUE_OFF), ({"foul": True}, C.R_FOUL),
-    ({"first": 0}, C.R_NO_CONTACT)])
+    ({"cue": "off"}, codes.R_CUE_OFF), ({"foul": True}, codes.R_FOUL),
+    ({"first": 0}, codes.R_NO_CONTACT)])
 def test_carom_without_cushion_keeps_every_other_foul(on, other, reason):
     f = dict(carom=2, rail=False)
     f.update(other)
     if other.get("first") == 0:
         del f["carom"]                   # no contact, no carom (GAME-RECORD.md)
-        reason = C.R_NO_CONTACT
-    if not on and reason == C.R_FOUL:
-        reason = C.R_NO_RAIL             # named first when the cushion is needed
+        reason = codes.R_NO_CONTACT
+    if not on and reason == codes.R_FOUL:
+        reason = codes.R_NO_RAIL             # named first when the cushion is needed
     g = game_at(banked(40), [CAROM] if on else [])
     out = g.preview(stroke_facts(**f))
-    assert out & C.FOUL_FLAG and C.reason(out) == reason
+    assert out & codes.FOUL_FLAG and codes.reason(out) == reason
     s = play(banked(40) + [shot(**f)], rules=rules(on, CAROM))
     assert s["fouls"] == [1, 0] and s["scores"] == [40, 0]
 
@@ -129,7 +130,7 @@ def test_stroke_without_carom_still_needs_the_cushion(on):
     s = play([shot(pocketed=[5]), shot(rail=False)], rules=rules(on, CAROM))
     assert s["inning"] == 0 and s["fouls"] == [1, 0] and s["shooter"] == 2
     g = game_at([shot(pocketed=[5])], [CAROM] if on else [])
-    assert C.reason(g.preview(stroke_facts(rail=False))) == C.R_NO_RAIL
+    assert codes.reason(g.preview(stroke_facts(rail=False))) == codes.R_NO_RAIL
 
 
 @OFF_ON
@@ -137,7 +138,7 @@ def test_carom_at_100_is_a_foul_anyway(on):
     s = play(banked(100) + [shot(carom=2, rail=False)], rules=rules(on, CAROM))
     assert s["scores"] == [100, 0] and s["fouls"] == [1, 0]
     g = game_at(banked(100), [CAROM] if on else [])
-    assert C.reason(g.preview(stroke_facts(carom=2, rail=False))) == C.R_OTHER_BALL
+    assert codes.reason(g.preview(stroke_facts(carom=2, rail=False))) == codes.R_OTHER_BALL
 
 
 @OFF_ON
@@ -145,9 +146,9 @@ def test_carom_without_cushion_previews_as_legal(on):
     g = game_at([shot(pocketed=[3])], [CAROM] if on else [])
     out = g.preview(stroke_facts(carom=2, rail=False))
     if on:
-        assert out == 1 and C.reason(out) == C.R_NONE
+        assert out == 1 and codes.reason(out) == codes.R_NONE
     else:
-        assert out & C.FOUL_FLAG and C.reason(out) == C.R_NO_RAIL
+        assert out & codes.FOUL_FLAG and codes.reason(out) == codes.R_NO_RAIL
 
 
 # ---- pocket_90s_no_foul --------------------------------------------------------
@@ -187,8 +188,8 @@ def test_ball_pocketed_at_90s_past_100_is_still_a_foul(on):
     s = play(banked(99) + [shot(pocketed=[5], carom=3)], rules=rules(on, POCKET90))
     assert s["scores"] == [99, 0] and s["fouls"] == [1, 0]
     g = game_at(banked(99), [POCKET90] if on else [])
-    want = C.R_PAST_100 if on else C.R_BALL_AT_90
-    assert C.reason(g.preview(stroke_facts(pocketed=[5], carom=3))) == want
+    want = codes.R_PAST_100 if on else codes.R_BALL_AT_90
+    assert codes.reason(g.preview(stroke_facts(pocketed=[5], carom=3))) == want
 
 
 @OFF_ON
@@ -205,9 +206,9 @@ def test_ball_pocketed_at_90s_previews_as_legal(on):
     if on:
         assert out == 1
     else:
-        assert out & C.FOUL_FLAG and C.reason(out) == C.R_BALL_AT_90
-    assert g.preview(stroke_facts(pocketed=[1])) == (C.ENDS_INNING if on else
-                                              g.preview(stroke_facts(pocketed=[1])))
+        assert out & codes.FOUL_FLAG and codes.reason(out) == codes.R_BALL_AT_90
+    assert g.preview(stroke_facts(pocketed=[1])) == (codes.ENDS_INNING if on else
+                                                     g.preview(stroke_facts(pocketed=[1])))
 
 
 # ---- win_pockets_nothing ---------------------------------------------------------
@@ -257,13 +258,13 @@ def test_ball_pocketed_at_100_reason_and_preview(on):
     g = game_at(banked(100), [WIN] if on else [])
     out = g.preview(stroke_facts(pocketed=[1], cue="called"))
     if on:
-        assert out & C.FOUL_FLAG and out & C.CUE_IN_HAND and not out & C.WIN
-        assert C.reason(out) == C.R_BALL_AT_100
-        assert C.REASON_TEXT[C.R_BALL_AT_100] == "ball pocketed at 100"
+        assert out & codes.FOUL_FLAG and out & codes.CUE_IN_HAND and not out & codes.WIN
+        assert codes.reason(out) == codes.R_BALL_AT_100
+        assert codes.REASON_TEXT[codes.R_BALL_AT_100] == "ball pocketed at 100"
     else:
-        assert out & C.WIN and not out & C.FOUL_FLAG
+        assert out & codes.WIN and not out & codes.FOUL_FLAG
     # a more fundamental fault is named first: a plain scratch stays a scratch
-    assert C.reason(g.preview(stroke_facts(pocketed=[1], cue="pocket"))) == C.R_SCRATCH
+    assert codes.reason(g.preview(stroke_facts(pocketed=[1], cue="pocket"))) == codes.R_SCRATCH
 
 
 # ---- take_as_lies -----------------------------------------------------------------
@@ -343,7 +344,7 @@ def test_take_undo_and_redo(on):
 def test_all_switches_on_together():
     acts = [shot(first=1, cue="pocket"), {"choice": "take"},        # 2 in hand
             shot(carom=2, rail=False)] + run_to(89)[:-1]
-    s = play(acts, rules=list(HR.NAMES))
+    s = play(acts, rules=list(houserules.NAMES))
     assert s["shooter"] == 2 and s["phase"] in ("points", "caroms") and s["fouls"] == [0, 0]
 
 
@@ -388,15 +389,15 @@ def test_header_rules_errors(tmp_path, value, reason):
 def test_state_lines_are_unchanged_by_the_header_key():
     """--trace lines keep the keys of GAME-RECORD.md: the rules are not among them."""
     keys = list(trace([FAILED])[0])
-    states = trace([FAILED, {"choice": "take"}], rules=list(HR.NAMES))
+    states = trace([FAILED, {"choice": "take"}], rules=list(houserules.NAMES))
     assert [list(s) for s in states] == [keys, keys] and len(keys) == 10
 
 
 def test_header_round_trip_text():
     assert record.header_json(3, 0, 0) == '{"players": 3, "opener": 1}'
-    h = record.header_json(2, 1, HR.TAKE_AS_LIES | HR.CAROM_NO_CUSHION)
+    h = record.header_json(2, 1, houserules.TAKE_AS_LIES | houserules.CAROM_NO_CUSHION)
     assert h == '{"players": 2, "opener": 2, "rules": ["carom_no_cushion", "take_as_lies"]}'
-    assert record.parse_header(h) == (2, 1, HR.TAKE_AS_LIES | HR.CAROM_NO_CUSHION)
+    assert record.parse_header(h) == (2, 1, houserules.TAKE_AS_LIES | houserules.CAROM_NO_CUSHION)
 
 
 def test_replay_undo_past_the_core_history_keeps_the_rules():
@@ -408,28 +409,28 @@ def test_replay_undo_past_the_core_history_keeps_the_rules():
 
 
 def test_the_numbers_derived_from_the_house_rules_table_agree(tmp_path):
-    """cowboy/HR.py is the one table; what other modules hold of it (the
+    """cowboy/houserules.py is the one table; what other modules hold of it (the
     menu's rule items, the texts, the masks they accept) must follow it."""
-    from app import journalformat as JF
+    from app import journalformat
     from app.settings import Settings
-    from views import ui as U
-    from views import words as W
-    n = len(HR.NAMES)
-    assert HR.COUNT == n and HR.ALL == (1 << n) - 1
-    for i, name in enumerate(HR.NAMES):
-        assert getattr(HR, name.upper()) == 1 << i
-    assert U.RULES == n and U.MENU_BUILD == U.MENU_RULE + n
-    assert len(W.RULE_4DIGITS) == len(W.RULE_OLED) == n
-    assert len(W.MENU_4DIGITS) == len(W.MENU_8DIGITS) == len(W.MENU_OLED) == U.MENU_CONFIRM + 1
-    assert W.MENU_OLED[U.MENU_START] == b"START: PRESS OK"
+    from views import ui
+    from views import words
+    n = len(houserules.NAMES)
+    assert houserules.COUNT == n and houserules.ALL == (1 << n) - 1
+    for i, name in enumerate(houserules.NAMES):
+        assert getattr(houserules, name.upper()) == 1 << i
+    assert ui.RULES == n and ui.MENU_BUILD == ui.MENU_RULE + n
+    assert len(words.RULE_4DIGITS) == len(words.RULE_OLED) == n
+    assert len(words.MENU_4DIGITS) == len(words.MENU_8DIGITS) == len(words.MENU_OLED) == ui.MENU_CONFIRM + 1
+    assert words.MENU_OLED[ui.MENU_START] == b"START: PRESS OK"
     # every mask up to ALL is a game's, a header's and a setting's; ALL + 1 is none's
     g = Game()
-    assert g.new_game(2, 0, HR.ALL) == 0
-    assert g.new_game(2, 0, HR.ALL + 1) != 0
-    buf = bytearray(JF.HEADER_SIZE)
-    for rules, ok in ((HR.ALL, True), (HR.ALL + 1, False)):
-        JF.write_header(buf, 2, 0, rules)
-        assert (JF.read_header(buf, len(buf)) >= 0) is ok
+    assert g.new_game(2, 0, houserules.ALL) == 0
+    assert g.new_game(2, 0, houserules.ALL + 1) != 0
+    buf = bytearray(journalformat.HEADER_SIZE)
+    for rules, ok in ((houserules.ALL, True), (houserules.ALL + 1, False)):
+        journalformat.write_header(buf, 2, 0, rules)
+        assert (journalformat.read_header(buf, len(buf)) >= 0) is ok
     s = Settings(str(tmp_path) + "/")
-    s.set(rules=HR.ALL + 1)
-    assert s.rules == (HR.ALL + 1) & HR.ALL
+    s.set(rules=houserules.ALL + 1)
+    assert s.rules == (houserules.ALL + 1) & houserules.ALL

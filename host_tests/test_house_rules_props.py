@@ -6,18 +6,18 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-import journal as T
+import journal as journaltool
 import record
-from app import journal as J
-from app import journalformat as JF
-from cowboy import codes as C
-from cowboy import houserules as HR
+from app import journal
+from app import journalformat
+from cowboy import codes
+from cowboy import houserules
 from cowboy.game import Game
 from gamegen import random_facts, random_game, record_lines
 from mpy import FIRMWARE, HERE_MPY, TOOLS, check
 
 SMALL = 2 ** 30
-FOUL = C.FOUL_FLAG
+FOUL = codes.FOUL_FLAG
 
 
 def state(g):
@@ -31,15 +31,15 @@ def ruled_games(**kw):
     def make(seed_rules):
         seed, rules = seed_rules
         return random_game(random.Random(seed), rules=rules, **kw) + (rules,)
-    return st.tuples(st.integers(0, 2 ** 32), st.integers(0, HR.ALL)).map(make)
+    return st.tuples(st.integers(0, 2 ** 32), st.integers(0, houserules.ALL)).map(make)
 
 
 def stepwise(players, opener, actions, rules):
     g = Game()
-    assert g.new_game(players, opener - 1, rules) == C.OK
+    assert g.new_game(players, opener - 1, rules) == codes.OK
     for a in actions:
         kind, word = record.parse_action(record.dumps(a))
-        assert record.apply(g, kind, word) == C.OK
+        assert record.apply(g, kind, word) == codes.OK
         yield a, g
 
 
@@ -69,20 +69,20 @@ def test_undo_redo_and_seek_restore_the_state_with_its_rules(game):
         seen[g.position()] = state(g)
         if g.can_undo():
             s = state(g)
-            assert g.undo() == C.OK and g.redo() == C.OK and state(g) == s
+            assert g.undo() == codes.OK and g.redo() == codes.OK and state(g) == s
     if g is None:
         return
     rng = random.Random(g.position())
     for pos in [rng.randint(g.oldest(), g.position()) for _ in range(6)]:
         if pos in seen:
-            assert g.seek(pos) == C.OK and state(g) == seen[pos]
+            assert g.seek(pos) == codes.OK and state(g) == seen[pos]
 
 
 @settings(max_examples=100, deadline=None)
 @given(ruled_games(undo=0, redo=0))
 def test_preview_predicts_the_outcome(game):
     for _, g in stepwise(*game):
-        if g.phase in (C.PHASE_OVER, C.PHASE_CHOICE):
+        if g.phase in (codes.PHASE_OVER, codes.PHASE_CHOICE):
             continue
         f = record.facts_from_json(random_facts(random.Random(g._n), g))
         p = g.preview(f)
@@ -91,8 +91,8 @@ def test_preview_predicts_the_outcome(game):
         if p < 0:
             assert err == -p and state(g) == s
         else:
-            assert err == C.OK and g.last & ~(C.RESPOT | C.CUE_IN_HAND) == \
-                p & ~(C.RESPOT | C.CUE_IN_HAND)
+            assert err == codes.OK and g.last & ~(codes.RESPOT | codes.CUE_IN_HAND) == \
+                p & ~(codes.RESPOT | codes.CUE_IN_HAND)
             assert bool(g.last & FOUL) == bool(p & FOUL)
             g.undo()
 
@@ -116,27 +116,27 @@ def test_each_switch_changes_only_what_its_row_says(game):
     90-99), win_pockets_nothing only adds one (a ball pocketed at 100), and
     take_as_lies changes no stroke at all."""
     for _, g in stepwise(*game):
-        if g.phase in (C.PHASE_OVER, C.PHASE_CHOICE):
+        if g.phase in (codes.PHASE_OVER, codes.PHASE_CHOICE):
             continue
         rng = random.Random(g._n)
         for _ in range(4):
             fj = random_facts(rng, g)
             f = record.facts_from_json(fj)
             total = g.total(g.shooter)
-            off, on = _toggle(g, f, HR.CAROM_NO_CUSHION)
+            off, on = _toggle(g, f, houserules.CAROM_NO_CUSHION)
             if off != on:
-                assert off & FOUL and C.reason(off) == C.R_NO_RAIL and total < 100
+                assert off & FOUL and codes.reason(off) == codes.R_NO_RAIL and total < 100
                 assert fj.get("carom") and fj.get("rail") is False
-                assert not on & FOUL or C.reason(on) > C.R_NO_RAIL
-            off, on = _toggle(g, f, HR.POCKET_90S_NO_FOUL)
+                assert not on & FOUL or codes.reason(on) > codes.R_NO_RAIL
+            off, on = _toggle(g, f, houserules.POCKET_90S_NO_FOUL)
             if off != on:
-                assert C.reason(off) == C.R_BALL_AT_90 and 90 <= total < 100
-                assert not on & FOUL or C.reason(on) == C.R_PAST_100
-            off, on = _toggle(g, f, HR.WIN_POCKETS_NOTHING)
+                assert codes.reason(off) == codes.R_BALL_AT_90 and 90 <= total < 100
+                assert not on & FOUL or codes.reason(on) == codes.R_PAST_100
+            off, on = _toggle(g, f, houserules.WIN_POCKETS_NOTHING)
             if off != on:
                 assert total == 100 and fj.get("pocketed")
-                assert not off & FOUL and C.reason(on) == C.R_BALL_AT_100
-            off, on = _toggle(g, f, HR.TAKE_AS_LIES)
+                assert not off & FOUL and codes.reason(on) == codes.R_BALL_AT_100
+            off, on = _toggle(g, f, houserules.TAKE_AS_LIES)
             assert off == on
 
 
@@ -145,15 +145,15 @@ def test_switches_are_exercised_by_the_generator():
     test would pass vacuously otherwise)."""
     hits = [0, 0, 0, 0]
     for seed in range(60):
-        players, opener, actions, rules = (random_game(random.Random(seed), rules=HR.ALL,
-                                                       max_actions=500) + (HR.ALL,))
+        players, opener, actions, rules = (random_game(random.Random(seed), rules=houserules.ALL,
+                                                       max_actions=500) + (houserules.ALL,))
         for a, g in stepwise(players, opener, actions, rules):
-            if g.phase in (C.PHASE_OVER, C.PHASE_CHOICE):
+            if g.phase in (codes.PHASE_OVER, codes.PHASE_CHOICE):
                 continue
             rng = random.Random(g._n)
             f = record.facts_from_json(random_facts(rng, g))
-            for i, bit in enumerate((HR.CAROM_NO_CUSHION, HR.POCKET_90S_NO_FOUL,
-                                     HR.WIN_POCKETS_NOTHING)):
+            for i, bit in enumerate((houserules.CAROM_NO_CUSHION, houserules.POCKET_90S_NO_FOUL,
+                                     houserules.WIN_POCKETS_NOTHING)):
                 off, on = _toggle(g, f, bit)
                 hits[i] += off != on
             if "choice" in a and a["choice"] == "take":
@@ -167,71 +167,72 @@ def test_switches_are_exercised_by_the_generator():
 def test_journal_round_trip_keeps_the_rules(game):
     players, opener, actions, rules = game
     lines = record_lines(players, opener, actions, rules)
-    data = T.to_binary(lines)
+    data = journaltool.to_binary(lines)
     assert data[2] == (3 if rules else 2) and data[5] == rules
-    back = T.to_json(data).splitlines()
+    back = journaltool.to_json(data).splitlines()
     assert record.parse_header(back[0]) == (players, opener - 1, rules)
     _, want = record.replay(lines, trace=True)
     _, got = record.replay(back, trace=True)
     assert got == want
-    assert T.to_binary(back) == data
+    assert journaltool.to_binary(back) == data
 
 
 def test_journal_header_codec_versions():
     buf = bytearray(8)
-    JF.write_header(buf, 3, 2)
+    journalformat.write_header(buf, 3, 2)
     plain = bytes(buf)
-    assert plain[2] == JF.SPLIT == 2 and plain[5] == plain[6] == 0   # format 2, as before
-    assert JF.read_header(buf, 8) == 3 * 16 + 2 and JF.header_rules(buf) == 0
-    for mask in range(1, HR.ALL + 1):
-        c = JF.write_header(buf, 3, 2, mask)
-        assert c == buf[7] and buf[2] == JF.VERSION == 3 and buf[5] == mask
-        assert JF.read_header(buf, 8) == 3 * 16 + 2 and JF.header_rules(buf) == mask
+    assert plain[2] == journalformat.SPLIT == 2 and plain[5] == plain[6] == 0   # format 2, as before
+    assert journalformat.read_header(buf, 8) == 3 * 16 + 2 and journalformat.header_rules(buf) == 0
+    for mask in range(1, houserules.ALL + 1):
+        c = journalformat.write_header(buf, 3, 2, mask)
+        assert c == buf[7] and buf[2] == journalformat.VERSION == 3 and buf[5] == mask
+        assert journalformat.read_header(buf, 8) == 3 * 16 + 2 and journalformat.header_rules(buf) == mask
         # a reader of formats 1 and 2 only (the firmware before house rules) treats
         # byte 2 > 2 as another format and archives the game: never replayed without
         # its rules
         assert buf[2] > 2
     bad = bytearray(plain)
     bad[5] = 8                                                 # rules in a format 2 header
-    bad[7] = JF.crc8(0, bad, 0, 7)
-    assert JF.read_header(bad, 8) == JF.BAD
-    JF.write_header(buf, 3, 2, 15)
+    bad[7] = journalformat.crc8(0, bad, 0, 7)
+    assert journalformat.read_header(bad, 8) == journalformat.BAD
+    journalformat.write_header(buf, 3, 2, 15)
     buf[5] = 16                                                # no such rule
-    buf[7] = JF.crc8(0, buf, 0, 7)
-    assert JF.read_header(buf, 8) == JF.BAD
+    buf[7] = journalformat.crc8(0, buf, 0, 7)
+    assert journalformat.read_header(buf, 8) == journalformat.BAD
 
 
 def test_resumed_game_keeps_its_journal_rules(tmp_path):
     root = str(tmp_path) + "/"
-    j = J.Journal(Game(), root)
-    j.resume(3, 1, HR.TAKE_AS_LIES | HR.WIN_POCKETS_NOTHING)
-    assert j.game.rules == HR.TAKE_AS_LIES | HR.WIN_POCKETS_NOTHING
+    j = journal.Journal(Game(), root)
+    j.resume(3, 1, houserules.TAKE_AS_LIES | houserules.WIN_POCKETS_NOTHING)
+    assert j.game.rules == houserules.TAKE_AS_LIES | houserules.WIN_POCKETS_NOTHING
     failed = record.facts_from_json({"first": 5, "pocketed": [5], "held": [5]})
     assert j.shot(failed) == 0 and j.choice(True) == 0
     j.close()
     want = state(j.game)
     assert want[8] == 4                                         # the 5 ball held off
-    j2 = J.Journal(Game(), root)
+    j2 = journal.Journal(Game(), root)
     assert j2.resume(2, 0, 0) == 2                              # the settings say none
     assert state(j2.game) == want
     # a new game takes the rules it is given, and writes them into its header
-    j2.new_game(2, 0, HR.CAROM_NO_CUSHION)
+    j2.new_game(2, 0, houserules.CAROM_NO_CUSHION)
     j2.close()
-    j3 = J.Journal(Game(), root)
+    j3 = journal.Journal(Game(), root)
     j3.resume(4, 0, 0)
-    assert j3.game.rules == HR.CAROM_NO_CUSHION and j3.game.players == 2
+    assert j3.game.rules == houserules.CAROM_NO_CUSHION and j3.game.players == 2
 
 
 def test_old_format_journal_resumes_without_rules(tmp_path):
     """A version 1 journal (firmware before house rules) is still read."""
     root = str(tmp_path) + "/"
     buf, rec = bytearray(8), bytearray(4)
-    crc = JF.write_header(buf, 2, 0)
-    crc = JF.write_record(rec, JF.ACTION, record.facts_from_json({"pocketed": [5]}), crc)
-    with open(root + JF.JOURNAL, "wb") as f:
+    crc = journalformat.write_header(buf, 2, 0)
+    crc = journalformat.write_record(rec, journalformat.ACTION,
+                                     record.facts_from_json({"pocketed": [5]}), crc)
+    with open(root + journalformat.JOURNAL, "wb") as f:
         f.write(bytes(buf) + bytes(rec))
-    j = J.Journal(Game(), root)
-    assert j.resume(2, 0, HR.ALL) == 1
+    j = journal.Journal(Game(), root)
+    assert j.resume(2, 0, houserules.ALL) == 1
     assert j.game.rules == 0 and j.game.inning == 5 and j.archived is None
 
 
@@ -240,7 +241,7 @@ def test_random_ruled_records_identical_under_micropython(tmp_path):
     rng = random.Random(1510)
     paths, expected = [], []
     for i in range(160):
-        rules = rng.randint(0, HR.ALL)
+        rules = rng.randint(0, houserules.ALL)
         players, opener, actions = random_game(rng, max_actions=rng.choice([30, 90]),
                                                rules=rules)
         lines = record_lines(players, opener, actions, rules)
@@ -258,18 +259,18 @@ def test_random_ruled_records_identical_under_micropython(tmp_path):
 
 def test_journal_tool_under_micropython_keeps_the_rules(tmp_path):
     players, opener, actions = random_game(random.Random(44), max_actions=60,
-                                           rules=HR.ALL)
-    lines = record_lines(players, opener, actions, HR.ALL)
+                                           rules=houserules.ALL)
+    lines = record_lines(players, opener, actions, houserules.ALL)
     (tmp_path / "r.jsonl").write_text("\n".join(lines) + "\n")
     tool = os.path.join(TOOLS, "journal.py")
     check(script=tool, args=["to-binary", str(tmp_path / "r.jsonl"),
                              str(tmp_path / "r.bin")], path=())
     data = (tmp_path / "r.bin").read_bytes()
-    assert data == T.to_binary(lines)
+    assert data == journaltool.to_binary(lines)
     res = check(script=tool, args=["to-json", str(tmp_path / "r.bin")], path=())
     got = [json.loads(x) for x in res.out.splitlines()]
-    assert got[0]["rules"] == list(HR.NAMES)
-    assert got == [json.loads(x) for x in T.to_json(data).splitlines()]
+    assert got[0]["rules"] == list(houserules.NAMES)
+    assert got == [json.loads(x) for x in journaltool.to_json(data).splitlines()]
 
 
 HEAP_SCRIPT = """
@@ -305,11 +306,11 @@ def test_choice_undo_preview_heap_locked_under_every_switch_set():
     assert len(rows) == 16
     for rules, a, b, c, d, phase, off, hand, e in rows:
         assert a == b == c == d == 0
-        if rules & HR.TAKE_AS_LIES:
-            assert (phase, off, hand) == (C.PHASE_POINTS, 4, 1)
+        if rules & houserules.TAKE_AS_LIES:
+            assert (phase, off, hand) == (codes.PHASE_POINTS, 4, 1)
         else:
-            assert (phase, off, hand) == (C.PHASE_OPENING, 0, 1)
-        if rules & HR.CAROM_NO_CUSHION:
+            assert (phase, off, hand) == (codes.PHASE_OPENING, 0, 1)
+        if rules & houserules.CAROM_NO_CUSHION:
             assert e == 1
         else:
-            assert e & FOUL and C.reason(e) == C.R_NO_RAIL
+            assert e & FOUL and codes.reason(e) == codes.R_NO_RAIL

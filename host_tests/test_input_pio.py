@@ -9,7 +9,7 @@ import pytest
 
 import rp2
 from fakepins import Pin
-from input import pio_quadrature as pq
+from input import pio_quadrature
 from input.quadrature import STEP, Encoders, PinQuadrature
 from input.ring import EventRing
 from input.events import CW, CCW
@@ -70,14 +70,14 @@ def test_start_up_instructions_are_encoded_as_their_text_assembles():
     assembles it on the chip, some 4 ms each); the words are the text's. (On the
     emulated Pico, MicroPython v1.24.1 and v1.26.1's own rp2.asm_pio_encode gave
     the same four words.)"""
-    assert pq.SET_X_0 == rp2.asm_pio_encode("set(x, 0)", 0) == 0xE020
-    assert pq.MOV_ISR_NULL == rp2.asm_pio_encode("mov(isr, null)", 0) == 0xA0C3
-    assert pq.IN_PINS_2 == rp2.asm_pio_encode("in_(pins, 2)", 0) == 0x4002
-    assert pq.MOV_OSR_ISR == rp2.asm_pio_encode("mov(osr, isr)", 0) == 0xA0E6
+    assert pio_quadrature.SET_X_0 == rp2.asm_pio_encode("set(x, 0)", 0) == 0xE020
+    assert pio_quadrature.MOV_ISR_NULL == rp2.asm_pio_encode("mov(isr, null)", 0) == 0xA0C3
+    assert pio_quadrature.IN_PINS_2 == rp2.asm_pio_encode("in_(pins, 2)", 0) == 0x4002
+    assert pio_quadrature.MOV_OSR_ISR == rp2.asm_pio_encode("mov(osr, isr)", 0) == 0xA0E6
 
 
 def test_program_fills_memory_and_jumps_through_a_table():
-    prog = pq.program()
+    prog = pio_quadrature.program()
     words = list(prog[0])
     assert len(words) == 32                       # forces load address 0
     assert all(w >> 5 == 0 for w in words[:16])   # 16 unconditional jmps
@@ -89,13 +89,13 @@ def test_program_fills_memory_and_jumps_through_a_table():
 
 def test_loader_places_it_at_zero_and_encoders_share_it():
     a, b = pins()
-    q0 = pq.PioQuadrature(0, a)
+    q0 = pio_quadrature.PioQuadrature(0, a)
     c = Pin(14, Pin.IN, Pin.PULL_UP)
     Pin(15, Pin.IN, Pin.PULL_UP)
-    q1 = pq.PioQuadrature(1, c)
+    q1 = pio_quadrature.PioQuadrature(1, c)
     assert q0.sm.offset == 0 and q1.sm.offset == 0
     with pytest.raises(OSError):                  # nothing else fits in PIO0
-        rp2.PIO(0).add_program(pq._assemble(rp2))
+        rp2.PIO(0).add_program(pio_quadrature._assemble(rp2))
 
 
 # -- instruction by instruction ------------------------------------------------
@@ -105,7 +105,7 @@ def test_loader_places_it_at_zero_and_encoders_share_it():
 def test_each_transition_matches_the_table(prev, cur):
     a, b = pins()
     put(a, b, prev)
-    q = pq.PioQuadrature(0, a)
+    q = pio_quadrature.PioQuadrature(0, a)
     q.sm.run(60)
     x0 = q.sm.state.x_register
     put(a, b, cur)
@@ -118,7 +118,7 @@ def test_samples_at_least_every_13_cycles():
     """Whatever path a pass takes (none, +1, -1), the pins are read again
     within 13 PIO cycles, so any state lasting that long is seen."""
     a, b = pins()
-    q = pq.PioQuadrature(0, a)
+    q = pio_quadrature.PioQuadrature(0, a)
     sm = q.sm
     seq = [3, 2, 0, 1, 3, 1, 0, 2, 3, 0, 3]
     reads = []
@@ -156,7 +156,7 @@ def walk(rng, n):
 @pytest.mark.parametrize("seed,hold", [(1, 40), (2, 20), (3, 13)])
 def test_random_paths_match_portable_decoder(seed, hold):
     a, b = pins()
-    q = pq.PioQuadrature(0, a)
+    q = pio_quadrature.PioQuadrature(0, a)
     p = PinQuadrature(a, b)
     r1, r2 = EventRing(256), EventRing(256)
     e1, e2 = Encoders([q], r1), Encoders([p], r2)
@@ -175,7 +175,7 @@ def test_random_paths_match_portable_decoder(seed, hold):
 
 def test_fast_turn_at_minimum_hold():
     a, b = pins()
-    q = pq.PioQuadrature(0, a)
+    q = pio_quadrature.PioQuadrature(0, a)
     ring = EventRing(64)
     enc = Encoders([q], ring)
     for _ in range(10):
@@ -190,7 +190,7 @@ def test_no_step_lost_while_cpu_is_busy():
     """25 detents turned while nobody reads (a GC pause, a flash write): the
     FIFO overflows and drops words, but the count lives in X and is exact."""
     a, b = pins()
-    q = pq.PioQuadrature(0, a)
+    q = pio_quadrature.PioQuadrature(0, a)
     ring = EventRing(64)
     enc = Encoders([q], ring)
     for _ in range(25):
@@ -207,10 +207,10 @@ def test_pio_count_read_every_few_ms_loses_nothing():
     """The loop polls every ms but the PIO FIFO is read only every READ_EVERY_MS
     (a read costs about 0.2 ms on the chip); detents come out all the same."""
     a, b = pins()
-    q = pq.PioQuadrature(0, a)
+    q = pio_quadrature.PioQuadrature(0, a)
     ring = EventRing(64)
     enc = Encoders([q], ring)
-    assert enc.every_ms == pq.PioQuadrature.READ_EVERY_MS == 4
+    assert enc.every_ms == pio_quadrature.PioQuadrature.READ_EVERY_MS == 4
     reads = [0]
     real = q.read
 
@@ -232,7 +232,7 @@ def test_pio_count_read_every_few_ms_loses_nothing():
 
 def test_jitter_on_one_line_gives_nothing():
     a, b = pins()
-    q = pq.PioQuadrature(0, a)
+    q = pio_quadrature.PioQuadrature(0, a)
     ring = EventRing(64)
     enc = Encoders([q], ring)
     for k in range(60):

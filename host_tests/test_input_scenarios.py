@@ -3,13 +3,14 @@ import os
 
 import pytest
 
-import input_scenarios as S
+import input_scenarios
 from mpy import FAKES, FIRMWARE, check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-@pytest.mark.parametrize("sc", S.SCENARIOS, ids=[sc.__name__ for sc in S.SCENARIOS])
+@pytest.mark.parametrize("sc", input_scenarios.SCENARIOS,
+                         ids=[sc.__name__ for sc in input_scenarios.SCENARIOS])
 def test_scenario_cpython_and_micropython(sc):
     got, want = sc()
     assert got == want
@@ -24,7 +25,7 @@ def test_generated_bounce_defeats_a_naive_edge_detector(monkeypatch):
     from input.buttons import Buttons
     monkeypatch.setattr(Buttons, "confirm_ms", 0)
     monkeypatch.setattr(Buttons, "lockout_ms", 0)
-    got, want = S.run_bounce(1000, 2, 1602, 6200)
+    got, want = input_scenarios.run_bounce(1000, 2, 1602, 6200)
     made, presses = got[0], got[1]
     assert made == 1000
     assert presses > made
@@ -34,5 +35,5 @@ def test_lockout_shorter_than_bursts_double_counts(monkeypatch):
     """Bursts up to 20 ms need confirm + lockout above 20 ms; 10 ms is not enough."""
     from input.buttons import Buttons
     monkeypatch.setattr(Buttons, "lockout_ms", 10)
-    got, want = S.run_bounce(1000, 2, 2020, 20000)
+    got, want = input_scenarios.run_bounce(1000, 2, 2020, 20000)
     assert got[1] > 1000

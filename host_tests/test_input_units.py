@@ -3,7 +3,7 @@ import pytest
 
 from board import config
 from fakepins import Pin
-from input import events as E
+from input import events
 from input.build import Input, key_names
 from input.quadrature import Encoders, PinQuadrature
 from input.ring import EventRing
@@ -24,7 +24,7 @@ def test_ring_is_fifo_with_times_and_wraps_around():
     r = EventRing(4)
     out = []
     for n in range(50):
-        assert r.put(E.event(E.PRESS, n % 7), 1000 + n)
+        assert r.put(events.event(events.PRESS, n % 7), 1000 + n)
         if n % 3 == 2:
             while r.count():
                 ev = r.get()
@@ -32,25 +32,25 @@ def test_ring_is_fifo_with_times_and_wraps_around():
     while r.count():
         ev = r.get()
         out.append((ev, r.time))
-    assert out == [(E.PRESS << 8 | n % 7, 1000 + n) for n in range(50)]
-    assert r.get() == E.NONE
+    assert out == [(events.PRESS << 8 | n % 7, 1000 + n) for n in range(50)]
+    assert r.get() == events.NONE
 
 
 def test_ring_overflow_is_counted_not_raised():
     r = EventRing(8)
-    results = [r.put(E.event(E.CW, 0), n) for n in range(20)]
+    results = [r.put(events.event(events.CW, 0), n) for n in range(20)]
     assert results == [True] * 8 + [False] * 12
     assert r.overflows == 12 and r.count() == 8
-    assert [r.get() for _ in range(8)] == [E.CW << 8] * 8
+    assert [r.get() for _ in range(8)] == [events.CW << 8] * 8
     assert r.time == 7                     # the oldest were kept
-    r.put(E.event(E.LONG, 3), 99)
+    r.put(events.event(events.LONG, 3), 99)
     r.clear()
-    assert r.count() == 0 and r.get() == E.NONE
+    assert r.count() == 0 and r.get() == events.NONE
 
 
 def test_event_helpers():
-    ev = E.event(E.LONG, 12)
-    assert ev == 3 << 8 | 12 and E.kind(ev) == E.LONG and E.source(ev) == 12
+    ev = events.event(events.LONG, 12)
+    assert ev == 3 << 8 | 12 and events.kind(ev) == events.LONG and events.source(ev) == 12
 
 
 # -- ticks ----------------------------------------------------------------------
@@ -94,7 +94,7 @@ def test_encoders_on_pin_interrupts_see_steps_between_polls():
             if s in (0, 3):
                 enc.poll(t)
     got = [ring.get() for _ in range(ring.count())]
-    assert got == [E.CW << 8 | 1] * 5
+    assert got == [events.CW << 8 | 1] * 5
     assert polled.illegal == 10 and irq.illegal == 0
 
 
@@ -111,7 +111,7 @@ def test_two_encoders_reverse_and_position():
         drive(pins[2], pins[3], s)
         enc.poll(5)
     got = [(ring.get(), ring.time) for _ in range(ring.count())]
-    assert got == [(E.CCW << 8, 0)] * 3 + [(E.CW << 8 | 1, 5)]
+    assert got == [(events.CCW << 8, 0)] * 3 + [(events.CW << 8 | 1, 5)]
     assert list(enc.position) == [3, -1]
 
 
@@ -149,11 +149,11 @@ def test_builder_wires_every_configured_pin():
     got = []
     while inp.ring.count():
         ev = inp.ring.get()
-        got.append((E.kind(ev), E.source(ev), inp.ring.time))
-    assert got == [(E.PRESS, inp.key("OK"), 5), (E.RELEASE, inp.key("OK"), 40),
-                   (E.PRESS, 11, 105), (E.RELEASE, 11, 140),
-                   (E.PRESS, 12, 205), (E.RELEASE, 12, 240),
-                   (E.CW, 1, 303)]
+        got.append((events.kind(ev), events.source(ev), inp.ring.time))
+    assert got == [(events.PRESS, inp.key("OK"), 5), (events.RELEASE, inp.key("OK"), 40),
+                   (events.PRESS, 11, 105), (events.RELEASE, 11, 140),
+                   (events.PRESS, 12, 205), (events.RELEASE, 12, 240),
+                   (events.CW, 1, 303)]
     assert inp.key("ENC2") == 12 and inp.encoder_names == ("ENC", "ENC2")
 
 
@@ -185,7 +185,7 @@ def test_encoders_can_start_after_the_keys():
         b.drive(lb)
         inp.encoders.poll(10 + t)
     ev = inp.ring.get()
-    assert ev >> 8 in (E.CW, E.CCW) and ev & 0xFF == 0     # encoder 0 turned
+    assert ev >> 8 in (events.CW, events.CCW) and ev & 0xFF == 0     # encoder 0 turned
 
 
 def test_due_names_the_moment_a_settling_key_will_be_accepted():
@@ -205,7 +205,7 @@ def test_due_names_the_moment_a_settling_key_will_be_accepted():
     assert b.due() == 1000 + Buttons.confirm_ms
     now[0] = 1000 + Buttons.confirm_ms
     b.poll(now[0])
-    assert ring.get() >> 8 == E.PRESS and b.due() == -1
+    assert ring.get() >> 8 == events.PRESS and b.due() == -1
     now[0] = 1010
     pins[1].drive(1)                          # released inside the lockout
     b.poll(now[0])
@@ -228,7 +228,7 @@ def test_active_while_a_key_is_down_settling_or_locked_out():
         now[0] = t
         b.poll(t)
         assert b.active()                     # settling, then down
-    assert ring.get() >> 8 == E.PRESS
+    assert ring.get() >> 8 == events.PRESS
     now[0] = 1500
     b.poll(now[0])
     assert b.active()                         # held down

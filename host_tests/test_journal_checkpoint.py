@@ -6,12 +6,12 @@ import shutil
 
 import pytest
 
-from app import journal as J
-from app import journalformat as JF
-from cowboy import game as G
+from app import journal
+from app import journalformat
+from cowboy import game
 from cowboy.game import Game
 
-import journal_harness as H
+import journal_harness
 
 
 def deep(g):
@@ -39,16 +39,16 @@ class Counting:
 
     def __init__(self, monkeypatch):
         self.n = 0
-        real = JF.apply_record
+        real = journalformat.apply_record
 
         def counted(game, v):
             self.n += 1
             return real(game, v)
-        monkeypatch.setattr(JF, "apply_record", counted)
+        monkeypatch.setattr(journalformat, "apply_record", counted)
 
 
 def resume(root):
-    j = J.Journal(Game(), root)
+    j = journal.Journal(Game(), root)
     j.resume(2, 0)
     return j
 
@@ -64,12 +64,12 @@ def played(tmp_path, seed, actions, at, players=3, rules=0):
     """A game of `actions` records with a checkpoint written after `at` of them."""
     root = str(tmp_path / "board") + "/"
     os.mkdir(root)
-    j = J.Journal(Game(), root)
+    j = journal.Journal(Game(), root)
     j.resume(players, 0, rules)
-    rng = H.Rng(seed)
-    H.play(j, rng, at)
+    rng = journal_harness.Rng(seed)
+    journal_harness.play(j, rng, at)
     assert j.checkpoint()
-    H.play(j, rng, actions - at)
+    journal_harness.play(j, rng, actions - at)
     j.close()
     return root, j
 
@@ -84,7 +84,7 @@ def played(tmp_path, seed, actions, at, players=3, rules=0):
 def test_checkpoint_and_tail_equal_the_full_replay(tmp_path, monkeypatch, seed, actions, at):
     root, live = played(tmp_path, seed, actions, at, rules=seed % 16)
     full_root = twin(tmp_path, root, "full")
-    os.remove(full_root + JF.CKPT)
+    os.remove(full_root + journalformat.CKPT)
     count = Counting(monkeypatch)
     fast = resume(root)
     assert fast.records == actions and fast._ck_at == at
@@ -99,13 +99,13 @@ def test_checkpoint_and_tail_equal_the_full_replay(tmp_path, monkeypatch, seed, 
 def test_undo_back_through_the_checkpoint_then_new_records(tmp_path):
     root, _ = played(tmp_path, 7, 300, 280)
     full_root = twin(tmp_path, root, "full")
-    os.remove(full_root + JF.CKPT)
+    os.remove(full_root + journalformat.CKPT)
     a, b = resume(root), resume(full_root)
     for j in (a, b):                # back past the checkpoint, then a new branch
         for _ in range(40):
             assert j.undo() == 0
             j.sync()
-        H.play(j, H.Rng(8), 30)
+        journal_harness.play(j, journal_harness.Rng(8), 30)
         j.close()
     a2, b2 = resume(root), resume(full_root)
     assert a2._ck_at == 280 and b2._ck_at == 0
@@ -115,20 +115,20 @@ def test_undo_back_through_the_checkpoint_then_new_records(tmp_path):
 
 def test_checkpoint_due_every_ckpt_every_records(tmp_path):
     root = str(tmp_path) + "/"
-    j = J.Journal(Game(), root)
+    j = journal.Journal(Game(), root)
     j.resume(2, 0)
-    rng = H.Rng(9)
-    H.play(j, rng, JF.CKPT_EVERY - 1)
+    rng = journal_harness.Rng(9)
+    journal_harness.play(j, rng, journalformat.CKPT_EVERY - 1)
     assert not j.checkpoint_due()
-    H.play(j, rng, 1)
+    journal_harness.play(j, rng, 1)
     assert j.checkpoint_due()
     assert j.checkpoint()
     assert not j.checkpoint_due()
-    assert os.path.getsize(root + JF.CKPT) == JF.CKPT_HEAD + G.IMAGE_SIZE
-    H.play(j, rng, JF.CKPT_EVERY)
+    assert os.path.getsize(root + journalformat.CKPT) == journalformat.CKPT_HEAD + game.IMAGE_SIZE
+    journal_harness.play(j, rng, journalformat.CKPT_EVERY)
     assert j.checkpoint_due()
     j.new_game(2, 1)                # the old game's checkpoint goes with it
-    assert not os.path.exists(root + JF.CKPT) and not j.checkpoint_due()
+    assert not os.path.exists(root + journalformat.CKPT) and not j.checkpoint_due()
 
 
 def _full_replay_instead(root, monkeypatch, actions):
@@ -136,31 +136,31 @@ def _full_replay_instead(root, monkeypatch, actions):
     count = Counting(monkeypatch)
     j = resume(root)
     assert j._ck_at == 0 and count.n == j.records
-    assert not os.path.exists(root + JF.CKPT)
+    assert not os.path.exists(root + journalformat.CKPT)
     return j
 
 
 def test_damaged_checkpoints_are_refused(tmp_path, monkeypatch):
     root, live = played(tmp_path, 11, 150, 120)
     want = deep(live.game)
-    with open(root + JF.CKPT, "rb") as f:
+    with open(root + journalformat.CKPT, "rb") as f:
         good = f.read()
     cases = {
         "cut short": good[:-1],
-        "header only": good[:JF.CKPT_HEAD],
+        "header only": good[:journalformat.CKPT_HEAD],
         "empty": b"",
-        "other format": good[:2] + bytes([JF.CKPT_FORMAT + 1]) + good[3:],
-        "other image format": good[:3] + bytes([G.IMAGE_FORMAT + 1]) + good[4:],
+        "other format": good[:2] + bytes([journalformat.CKPT_FORMAT + 1]) + good[3:],
+        "other image format": good[:3] + bytes([game.IMAGE_FORMAT + 1]) + good[4:],
         "more records than the journal": good[:7] + bytes([good[7] + 40]) + good[8:],
         "fewer records": good[:7] + bytes([good[7] - 1]) + good[8:],
     }
-    for pos in (0, 9, 17, 21, JF.CKPT_HEAD + 3, JF.CKPT_HEAD + 50, len(good) - 1):
+    for pos in (0, 9, 17, 21, journalformat.CKPT_HEAD + 3, journalformat.CKPT_HEAD + 50, len(good) - 1):
         b = bytearray(good)
         b[pos] ^= 0x10
         cases["bit at %d" % pos] = bytes(b)
     for name, data in cases.items():
         r = twin(tmp_path, root, name.replace(" ", "_"))
-        with open(r + JF.CKPT, "wb") as f:
+        with open(r + journalformat.CKPT, "wb") as f:
             f.write(data)
         j = _full_replay_instead(r, monkeypatch, 150)
         assert deep(j.game) == want, name
@@ -171,15 +171,15 @@ def test_a_checkpoint_of_another_stream_is_refused(tmp_path, monkeypatch):
     a, _ = played(tmp_path, 12, 150, 120)
     os.rename(a, str(tmp_path / "a"))
     b, live = played(tmp_path, 13, 150, 120)
-    shutil.copy(str(tmp_path / "a" / JF.CKPT), b + JF.CKPT)
+    shutil.copy(str(tmp_path / "a" / journalformat.CKPT), b + journalformat.CKPT)
     j = _full_replay_instead(b, monkeypatch, 150)
     assert deep(j.game) == deep(live.game)
 
 
 def test_a_checkpoint_past_dropped_records_is_refused(tmp_path, monkeypatch):
     root, _ = played(tmp_path, 14, 130, 130)
-    with open(root + JF.TAIL, "r+b") as f:       # the last record's CRC broken
-        f.seek(JF.HEADER_SIZE + JF.RECORD_SIZE * (130 - 96) - 1)
+    with open(root + journalformat.TAIL, "r+b") as f:       # the last record's CRC broken
+        f.seek(journalformat.HEADER_SIZE + journalformat.RECORD_SIZE * (130 - 96) - 1)
         v = f.read(1)[0]
         f.seek(-1, 1)
         f.write(bytes([v ^ 1]))
@@ -193,12 +193,12 @@ def test_fold_cut_short_with_a_checkpoint_in_the_tail(tmp_path, monkeypatch):
     # commit leaves it: the records are read once, the checkpoint still fits.
     root, live = played(tmp_path, 15, 120, 110)
     full_root = twin(tmp_path, root, "full")
-    os.remove(full_root + JF.CKPT)
+    os.remove(full_root + journalformat.CKPT)
     for r in (root, full_root):
-        with open(r + JF.TAIL, "rb") as f:
+        with open(r + journalformat.TAIL, "rb") as f:
             tail = f.read()
-        with open(r + JF.JOURNAL, "ab") as f:
-            f.write(tail[JF.HEADER_SIZE:JF.HEADER_SIZE + 4 * 20])
+        with open(r + journalformat.JOURNAL, "ab") as f:
+            f.write(tail[journalformat.HEADER_SIZE:journalformat.HEADER_SIZE + 4 * 20])
     count = Counting(monkeypatch)
     fast = resume(root)
     assert fast._ck_at == 110 and count.n == 10 and fast.records == 120
@@ -212,18 +212,18 @@ def test_the_loop_writes_it_when_the_players_pause_and_a_reset_uses_it(tmp_path)
     root = str(tmp_path) + "/"
     s = simboard.Sim(2, "tm1637", root=root)
     s.run_to(s.now + 2500)          # past the start-up pages
-    s.play(simboard.parse_script("MISS\n" * (JF.CKPT_EVERY + 3), s))
+    s.play(simboard.parse_script("MISS\n" * (journalformat.CKPT_EVERY + 3), s))
     j = s.app.journal
-    assert j.records == JF.CKPT_EVERY + 3 and j.checkpoint_due()
-    assert not os.path.exists(root + JF.CKPT)        # due, but the keys kept coming
+    assert j.records == journalformat.CKPT_EVERY + 3 and j.checkpoint_due()
+    assert not os.path.exists(root + journalformat.CKPT)        # due, but the keys kept coming
     s.run_to(s.app.event_at + s.app.QUIET_MS - 10)
-    assert not os.path.exists(root + JF.CKPT)
+    assert not os.path.exists(root + journalformat.CKPT)
     s.run_to(s.app.event_at + s.app.QUIET_MS + 10)
-    assert os.path.exists(root + JF.CKPT) and s.app.checkpoints == 1
+    assert os.path.exists(root + journalformat.CKPT) and s.app.checkpoints == 1
     s.play(simboard.parse_script("MISS\nMISS\n", s))
     before, shown = s.state(), s.texts()
     s.power_cut()
-    assert s.app.journal._ck_at == JF.CKPT_EVERY + 3
+    assert s.app.journal._ck_at == journalformat.CKPT_EVERY + 3
     assert s.state() == before
     t0 = s.now
     s.run_to(t0 + s.panel.RESUMED_MS - 10)      # the wiring check, briefly

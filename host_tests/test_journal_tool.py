@@ -6,12 +6,12 @@ import sys
 
 import pytest
 
-import journal as T
+import journal as journaltool
 import record
-from app import journal as J
-from app import journalformat as JF
+from app import journal
+from app import journalformat
 from cowboy.game import Game
-import journal_harness as H
+import journal_harness
 from mpy import ROOT, TOOLS, run as mpy_run
 
 TOOL = os.path.join(TOOLS, "journal.py")
@@ -20,24 +20,24 @@ REPLAY = os.path.join(TOOLS, "replay.py")
 
 def board_journal(tmp_path, seed, actions, players=4, opener=1):
     """A journal written by the firmware's Journal during random play."""
-    j = J.Journal(Game(), str(tmp_path) + "/")
+    j = journal.Journal(Game(), str(tmp_path) + "/")
     j.resume(players, opener)
-    H.play(j, H.Rng(seed), actions)
+    journal_harness.play(j, journal_harness.Rng(seed), actions)
     j.close()
-    with open(str(tmp_path) + "/" + JF.JOURNAL, "rb") as f, \
-            open(str(tmp_path) + "/" + JF.TAIL, "rb") as t:
-        return JF.joined(f.read(), t.read())     # the game as one stream
+    with open(str(tmp_path) + "/" + journalformat.JOURNAL, "rb") as f, \
+            open(str(tmp_path) + "/" + journalformat.TAIL, "rb") as t:
+        return journalformat.joined(f.read(), t.read())     # the game as one stream
 
 
 def binary_trace(data):
     """State JSON after every action of a journal, replayed as the board does."""
     g = Game()
-    h = JF.read_header(bytearray(data[:8]), 8)
+    h = journalformat.read_header(bytearray(data[:8]), 8)
     g.new_game(h >> 4, h & 15)
     crc, out = data[7], []
     for pos in range(8, len(data), 4):
-        v = JF.read_record(bytearray(data[pos:pos + 4]), crc)
-        assert v >= 0 and JF.apply_record(g, v) == 0
+        v = journalformat.read_record(bytearray(data[pos:pos + 4]), crc)
+        assert v >= 0 and journalformat.apply_record(g, v) == 0
         crc = data[pos + 3]
         out.append(record.state_json(g))
     return out
@@ -95,7 +95,7 @@ def test_the_same_under_micropython(tmp_path):
     assert res.status == 0, res.out + res.err
     # MicroPython's dicts do not keep insertion order: compare the objects
     got = [json.loads(ln) for ln in res.out.splitlines()]
-    assert got == [json.loads(ln) for ln in T.to_json(data).splitlines()]
+    assert got == [json.loads(ln) for ln in journaltool.to_json(data).splitlines()]
 
 
 @pytest.mark.parametrize("mutate,message", [
@@ -103,7 +103,7 @@ def test_the_same_under_micropython(tmp_path):
     (lambda d: d[:-2], "record 30 (byte 124): torn"),
     (lambda d: d[:40] + bytes([d[40] ^ 4]) + d[41:], "record 9 (byte 40): bad checksum"),
     (lambda d: b"XX" + d[2:], "header: not a journal"),
-    (lambda d: d[:2] + bytes([JF.VERSION + 1]) + d[3:], "format version"),
+    (lambda d: d[:2] + bytes([journalformat.VERSION + 1]) + d[3:], "format version"),
 ])
 def test_bad_binary_names_the_record(tmp_path, mutate, message):
     data = board_journal(tmp_path, 4, 30)
@@ -115,8 +115,8 @@ def test_bad_binary_names_the_record(tmp_path, mutate, message):
 
 def test_binary_refused_by_the_rules(tmp_path):
     buf, rec = bytearray(8), bytearray(4)
-    crc = JF.write_header(buf, 2, 0)
-    crc2 = JF.write_record(rec, JF.UNDO, 0, crc)     # undo with nothing to undo
+    crc = journalformat.write_header(buf, 2, 0)
+    crc2 = journalformat.write_record(rec, journalformat.UNDO, 0, crc)     # undo with nothing to undo
     (tmp_path / "u.bin").write_bytes(bytes(buf) + bytes(rec))
     res = tool("to-json", str(tmp_path / "u.bin"))
     assert res.returncode == 2 and b"record 1 (byte 8): refused by the rules" in res.stderr
@@ -178,7 +178,7 @@ def test_journal_bin_and_its_tail_give_the_whole_game(tmp_path, actions):
     flash, stream = current_game(tmp_path, 5, actions)
     res = tool("to-json", str(flash / "journal.bin"))
     assert res.returncode == 0 and res.stderr == b"", res.stderr
-    assert res.stdout.decode() == T.to_json(stream)
+    assert res.stdout.decode() == journaltool.to_json(stream)
     assert res.stdout.decode().count("\n") == 1 + actions
 
 
@@ -190,7 +190,7 @@ def test_a_tail_of_another_game_is_left_out_and_said(tmp_path):
     (flash / "journal.tail").write_bytes((other / "journal.tail").read_bytes())
     res = tool("to-json", str(flash))
     assert res.returncode == 0
-    assert res.stdout.decode() == T.to_json(stream[:8 + 4 * 48])  # what the board resumes
+    assert res.stdout.decode() == journaltool.to_json(stream[:8 + 4 * 48])  # what the board resumes
     err = res.stderr.decode()
     assert "journal.tail" in err and "left out" in err and "20 records" in err, err
 
@@ -202,7 +202,7 @@ def test_a_damaged_tail_record_is_left_out_with_those_after_it(tmp_path):
     (flash / "journal.tail").write_bytes(bytes(tail))
     res = tool("to-json", str(flash / "journal.bin"))
     assert res.returncode == 0
-    assert res.stdout.decode() == T.to_json(stream[:8 + 4 * 53])
+    assert res.stdout.decode() == journaltool.to_json(stream[:8 + 4 * 53])
     err = res.stderr.decode()
     assert "record 54" in err and "7 records left out" in err, err
 
@@ -214,7 +214,7 @@ def test_a_tail_cut_short_says_what_it_lost(tmp_path, size, kept):
     (flash / "journal.tail").write_bytes(tail[:size])
     res = tool("to-json", str(flash))
     assert res.returncode == 0
-    assert res.stdout.decode() == T.to_json(stream[:8 + 4 * (48 + kept)])
+    assert res.stdout.decode() == journaltool.to_json(stream[:8 + 4 * (48 + kept)])
     err = res.stderr.decode()
     assert "journal.tail" in err and "cut short" in err, err
     assert "%d records left out" % (12 - kept) in err, err
@@ -225,7 +225,7 @@ def test_journal_bin_without_its_tail_is_said(tmp_path):
     os.remove(str(flash / "journal.tail"))
     res = tool("to-json", str(flash / "journal.bin"))
     assert res.returncode == 0
-    assert res.stdout.decode() == T.to_json(stream[:8 + 4 * 48])
+    assert res.stdout.decode() == journaltool.to_json(stream[:8 + 4 * 48])
     assert b"no journal.tail" in res.stderr
 
 
@@ -235,7 +235,7 @@ def test_archived_games_and_bad_folders(tmp_path):
     (games / "000001.jnl").write_bytes(stream)          # an archived game: one stream
     res = tool("to-json", str(games / "000001.jnl"))
     assert res.returncode == 0 and res.stderr == b""
-    assert res.stdout.decode() == T.to_json(stream)
+    assert res.stdout.decode() == journaltool.to_json(stream)
     empty = tmp_path / "empty"
     empty.mkdir()
     res = tool("to-json", str(empty))
@@ -247,7 +247,7 @@ def test_a_sim_folder_under_micropython(tmp_path):
     res = mpy_run(script=TOOL, args=["to-json", str(flash)], path=())
     assert res.status == 0 and res.err == "", res.out + res.err
     got = [json.loads(ln) for ln in res.out.splitlines()]
-    assert got == [json.loads(ln) for ln in T.to_json(stream).splitlines()]
+    assert got == [json.loads(ln) for ln in journaltool.to_json(stream).splitlines()]
     tail = bytearray((flash / "journal.tail").read_bytes())
     tail[8 + 4 * 3] ^= 0x01                              # the tail's 4th record: the 52nd
     (flash / "journal.tail").write_bytes(bytes(tail))

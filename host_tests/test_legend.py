@@ -10,17 +10,17 @@ import legend
 import record
 from app.nameedit import NameEditor
 from board import config
-from cowboy import codes as C
-from cowboy import facts as F
+from cowboy import codes
+from cowboy import facts
 from cowboy.game import Game
-from views import ui as U
-from views import digits as VD
-from views import oled as VO
-from views import seat as VS
-from views import words as W
+from views import ui
+from views import digits
+from views import oled as oledview
+from views import seat as seatview
+from views import words
 from displayrig import Panel
 
-TIMES = [k * U.PAGE_MS // 2 + 1 for k in range(24)]    # every page, both blink halves
+TIMES = [k * ui.PAGE_MS // 2 + 1 for k in range(24)]    # every page, both blink halves
 
 
 class Seen:
@@ -29,14 +29,14 @@ class Seen:
     def __init__(self):
         self.four = {}
         self.eight = {}
-        self.ctx = VS.Context()
-        self.l4 = VD.Layout4Digits()
-        self.l8 = VD.Layout8Digits()
+        self.ctx = seatview.Context()
+        self.l4 = digits.Layout4Digits()
+        self.l8 = digits.Layout8Digits()
 
     def look(self, game, panel, where, eight=True):
         self.ctx.update(game)
         for i in range(8):
-            seat = VS.Seat(i)
+            seat = seatview.Seat(i)
             seat.update(game, panel, self.ctx)
             for t in TIMES:
                 a = bytes(self.l4.render(seat, t).buf).decode()
@@ -55,17 +55,17 @@ def play(seen, rng, rules):
     panel.settings.players = players
     for n, act in enumerate(actions):
         kind, word = record.parse_action(record.dumps(act))
-        assert record.apply(game, kind, word) == C.OK
+        assert record.apply(game, kind, word) == codes.OK
         seen.look(game, panel, act)
-        if n % 7 == 0 and game.phase not in (C.PHASE_OVER, C.PHASE_CHOICE):
+        if n % 7 == 0 and game.phase not in (codes.PHASE_OVER, codes.PHASE_CHOICE):
             panel.composing = True
             panel.facts = gamegen.facts_int(gamegen.random_facts(rng, game))
             panel.preview = game.preview(panel.facts)
             panel.field = rng.randrange(6)
             seen.look(game, panel, "preview %r" % panel.facts)
             panel.composing = False
-            panel.field = U.FIELD_NONE
-    panel.mode = U.MODE_STATS
+            panel.field = ui.FIELD_NONE
+    panel.mode = ui.MODE_STATS
     for k in range(8):
         panel.stats.best[k] = rng.randrange(102)
         panel.stats.innings[k] = rng.randrange(200)
@@ -84,13 +84,13 @@ def panel_states(seen):
         game.new_game(3, 0, rules)
         for name in config.BUILDS:
             panel = Panel(3, name.encode())
-            panel.mode = U.MODE_HELLO
+            panel.mode = ui.MODE_HELLO
             for notice in range(4):
                 panel.notice = notice
                 panel.notice_arg = 7
                 seen.look(game, panel, "hello %s %d" % (name, notice))
-            panel.mode = U.MODE_MENU
-            for item in range(U.MENU_CONFIRM + 1):
+            panel.mode = ui.MODE_MENU
+            for item in range(ui.MENU_CONFIRM + 1):
                 for value in (0, 1, 2, 8, 15):
                     panel.menu_item = item
                     panel.menu_value = value
@@ -106,7 +106,7 @@ def panel_states(seen):
     panel.composing = True
     for field in range(6):
         for bits in range(0, 1 << 18, 997):
-            if F.first(bits) > F.FIRST_B1 + 2:
+            if facts.first(bits) > facts.FIRST_B1 + 2:
                 continue                        # no such value: the panel steps 0-4
             panel.field = field
             panel.facts = bits
@@ -118,13 +118,13 @@ def hall_items(seen, game, panel):
     """Hall mode: the connection, the legend's sample names shown (the table's
     edited at every position), the refused saves (8 digits: the connection and the
     table's name shown; a name's window splits into words at the cursor's point)."""
-    panel.menu_item = U.MENU_NET
+    panel.menu_item = ui.MENU_NET
     for state in range(1, 4):
         for pending in (0, 3, 150):
             panel.net_state = state
             panel.net_pending = pending
             seen.look(game, panel, "net %d %d" % (state, pending))
-    for item, name, edit in ((U.MENU_HALL, b"bar", False), (U.MENU_TABLE, b"t01", True)):
+    for item, name, edit in ((ui.MENU_HALL, b"bar", False), (ui.MENU_TABLE, b"t01", True)):
         panel.menu_item = item
         panel.editor = e = NameEditor()
         e.chars[:len(name)] = name
@@ -201,29 +201,31 @@ def test_every_8_digit_word_in_play_is_in_the_legend(seen):
 def test_the_coverage_check_fails_for_a_text_the_legend_lacks(monkeypatch):
     known = legend.shapes_4digits()
     s = Seen()
-    monkeypatch.setattr(VD, "CUE_4DIGITS", (b"tAb", b"Poc", b"CAL", b"XYZ"))   # a new text
+    monkeypatch.setattr(digits, "CUE_4DIGITS", (b"tAb", b"Poc", b"CAL", b"XYZ"))   # a new text
     game = Game()
     game.new_game(2, 0)
     panel = Panel(2)
     panel.composing = True
-    panel.field = U.FIELD_CUE
-    panel.facts = F.CUE_OFF << F.CUE
+    panel.field = ui.FIELD_CUE
+    panel.facts = facts.CUE_OFF << facts.CUE
     panel.preview = game.preview(panel.facts)
     s.look(game, panel, "cue off")
     assert [t.strip() for t in s.four if legend.shape(t) not in known] == ["CXYZ"]
 
 
 def test_every_build_has_a_code_and_every_table_its_twin():
-    assert sorted(n.decode() for n, _ in W.BUILD_4DIGITS) == sorted(config.BUILDS)
-    assert len(W.REASON_4DIGITS) == len(W.REASON_OLED) == len(C.REASON_TEXT)
-    assert len(W.NOTICE_4DIGITS) == len(W.NOTICE_OLED)
-    assert len(W.RULE_4DIGITS) == len(W.RULE_OLED) == U.RULES
-    for table in (W.REASON_4DIGITS, W.NOTE_4DIGITS, W.NOTICE_4DIGITS, W.CUE_4DIGITS, W.MENU_4DIGITS):
+    assert sorted(n.decode() for n, _ in words.BUILD_4DIGITS) == sorted(config.BUILDS)
+    assert len(words.REASON_4DIGITS) == len(words.REASON_OLED) == len(codes.REASON_TEXT)
+    assert len(words.NOTICE_4DIGITS) == len(words.NOTICE_OLED)
+    assert len(words.RULE_4DIGITS) == len(words.RULE_OLED) == ui.RULES
+    for table in (words.REASON_4DIGITS, words.NOTE_4DIGITS, words.NOTICE_4DIGITS,
+                  words.CUE_4DIGITS, words.MENU_4DIGITS):
         for code in table:
             assert len(code.replace(b".", b"")) <= 4, code
-    for table in (W.REASON_OLED, W.NOTE_OLED, W.NOTICE_OLED, W.RULE_OLED, W.MENU_OLED, W.REJECT_OLED):
+    for table in (words.REASON_OLED, words.NOTE_OLED, words.NOTICE_OLED, words.RULE_OLED,
+                  words.MENU_OLED, words.REJECT_OLED):
         for text in table:
-            assert len(text) <= VO.COLS, text
+            assert len(text) <= oledview.COLS, text
 
 
 def test_the_docs_carry_the_generated_legend():

@@ -9,7 +9,7 @@ import re
 import shutil
 import subprocess
 
-from cowboy import names as N
+from cowboy import names as namerules
 from mpy import ROOT, run as mpy_run
 
 HALL_JS = os.path.join(ROOT, "hall", "hall.js")
@@ -53,14 +53,14 @@ def test_every_code_point_as_the_specification_lists():
     wrong = []
     for cp in range(0x110000):
         name = "a%sb" % chr(cp) if cp in (0x20, 0xA0) else chr(cp)
-        if N.check_name(name) != expected(cp):
+        if namerules.check_name(name) != expected(cp):
             wrong.append(cp)
     assert not wrong, ["U+%04X" % c for c in wrong[:20]]
 
 
 def test_the_issue_examples_refused_with_one_message():
     for cp in (0x00AD, 0x061C, 0x3164, 0xE0041, 0x2028, 0x2029, 0x200B, 0xFE0F):
-        assert N.check(["Anna", "B%sen" % chr(cp)], 2) == "names: name 2 " + INVISIBLE % cp
+        assert namerules.check(["Anna", "B%sen" % chr(cp)], 2) == "names: name 2 " + INVISIBLE % cp
 
 
 def test_the_same_under_micropython():
@@ -70,7 +70,7 @@ def test_the_same_under_micropython():
             "    print(N.check_name(chr(c)))\n" % (cps,))
     res = mpy_run(code=code)
     assert res.status == 0, res.err
-    assert res.lines() == [str(N.check_name(chr(c))) for c in cps]
+    assert res.lines() == [str(namerules.check_name(chr(c))) for c in cps]
 
 
 def js_table():
@@ -82,7 +82,7 @@ def js_table():
 
 
 def test_the_pages_copy_is_the_table():
-    assert js_table() == list(N.INVISIBLE)
+    assert js_table() == list(namerules.INVISIBLE)
 
 
 def node():
@@ -115,4 +115,4 @@ def test_the_pages_check_gives_the_same_words():
     res = subprocess.run([node(), "-e", CHECK_IN_NODE, HALL_JS], input=text,
                          capture_output=True, text=True, timeout=60)
     assert res.returncode == 0, res.stderr
-    assert json.loads(res.stdout) == [N.check_name(n) for n in names]
+    assert json.loads(res.stdout) == [namerules.check_name(n) for n in names]

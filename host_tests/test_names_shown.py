@@ -10,7 +10,7 @@ import sys
 import pytest
 
 import record
-import simboard as S
+import simboard
 from mpy import MICROPYTHON, ROOT, TOOLS, run as mpy_run
 from test_names_invisible import node
 
@@ -151,13 +151,13 @@ def test_the_words_name_the_players(tmp_path, exe):
 
 def test_the_simulators_labels_name_the_players():
     from simscreen import frame, picture
-    s = S.Sim(2, "tm1637", names=["Anna", "Zo\u00eb"])
+    s = simboard.Sim(2, "tm1637", names=["Anna", "Zo\u00eb"])
     s.run_to(3000)
     assert picture(s, n=2)[0].split() == ["P1", "Anna", "P2", "Zo\u00eb"]
     lines, layout, body = frame(s, 120, 40)
     assert layout == "big" and lines[0].split() == ["P1", "Anna", "◀", "at", "the", "table",
                                                     "P2", "Zo\u00eb"]
-    s = S.Sim(2, "oled4", names=["Anna"])
+    s = simboard.Sim(2, "oled4", names=["Anna"])
     assert [x for x in picture(s, n=2) if x.startswith("P")] == ["P1 Anna", "P2"]
 
 

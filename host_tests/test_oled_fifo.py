@@ -18,7 +18,7 @@ from chips.oled import SH1106_I2C, SSD1306_I2C
 from chips.oled_fifo import SH1106_FIFO, SSD1306_FIFO, _STREAM
 from chips.tca9548a import TCA9548A
 from display.screens import build as build_screens
-from views import oled as VO
+from views import oled as oledview
 from board import config
 from xorshift import XorShift32
 
@@ -71,13 +71,13 @@ class Recorder:
 
 
 def cells():
-    return Cells(VO.OLED_CELLS, VO.OLED_TEXT, VO.OLED_INV, VO.OLED_MARK_X)
+    return Cells(oledview.OLED_CELLS, oledview.OLED_TEXT, oledview.OLED_INV, oledview.OLED_MARK_X)
 
 
 def texts(seed, count):
     rnd = XorShift32(seed)
     out = []
-    t = bytearray(VO.OLED_TEXT)
+    t = bytearray(oledview.OLED_TEXT)
     for k in range(count):
         for i in range(len(t)):
             if rnd.next() % 4 == 0 or k == 0:
@@ -263,7 +263,7 @@ def test_no_broadcast_once_a_twin_holds_a_picture():
     screens = build_screens(build, buses, pin, burst=burst)
     assert len(screens.displays[0].twins) == 7
     d = screens.displays[3]
-    d.show(b"X" * VO.OLED_TEXT)
+    d.show(b"X" * oledview.OLED_TEXT)
     d.flush()
     mux = buses["i2c0"].devices[build["buses"]["i2c0"]["mux"]]
     mux.log.clear()

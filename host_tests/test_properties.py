@@ -5,7 +5,7 @@ import random
 from hypothesis import given, settings, strategies as st
 
 import record
-from cowboy import codes as C
+from cowboy import codes
 from cowboy.game import Game, HISTORY, STEP
 from gamegen import random_facts, random_game, record_lines
 
@@ -34,7 +34,7 @@ def stepwise(players, opener, actions):
     for a in actions:
         kind, word = record.parse_action(record.dumps(a))
         before = (bytes(g.scores), g.shooter, g.inning, g.fouls[g.shooter] if g.shooter >= 0 else 0)
-        assert record.apply(g, kind, word) == C.OK
+        assert record.apply(g, kind, word) == codes.OK
         yield a, g, before
 
 
@@ -54,7 +54,7 @@ def test_scores_and_limits(game):
             continue
         # banked scores never decrease except by undo; a foul never changes them
         assert all(g.scores[i] >= scores_before[i] for i in range(players))
-        if g.last & C.FOUL_FLAG:
+        if g.last & codes.FOUL_FLAG:
             assert bytes(g.scores) == scores_before and g.inning == 0
         # no stroke takes a total past 90 (from below) or past 100
         if shooter >= 0 and g.shooter == shooter:
@@ -71,8 +71,8 @@ def test_undo_then_redo_restores_the_identical_state(game):
     for a, g, _ in stepwise(*game):
         if g.can_undo():
             s = state(g)
-            assert g.undo() == C.OK
-            assert g.redo() == C.OK
+            assert g.undo() == codes.OK
+            assert g.redo() == codes.OK
             assert state(g) == s
 
 
@@ -91,7 +91,7 @@ def test_undo_equals_never_having_played(game):
             record.apply(g, kind, word)
         s = state(g)
         kind, word = record.parse_action(record.dumps(shots[cut]))
-        if record.apply(g, kind, word) == C.OK:
+        if record.apply(g, kind, word) == codes.OK:
             g.undo()
             assert state(g) == s
 
@@ -109,7 +109,7 @@ def test_replaying_a_record_equals_playing_it_stroke_by_stroke(game):
 @given(games(undo=0, redo=0))
 def test_preview_predicts_the_outcome(game):
     for a, g, _ in stepwise(*game):
-        if g.phase in (C.PHASE_OVER, C.PHASE_CHOICE):
+        if g.phase in (codes.PHASE_OVER, codes.PHASE_CHOICE):
             continue
         f = record.facts_from_json(random_facts(random.Random(g._n), g))
         p = g.preview(f)
@@ -118,8 +118,8 @@ def test_preview_predicts_the_outcome(game):
         if p < 0:
             assert err == -p and state(g) == s
         else:
-            assert err == C.OK and g.last & ~(C.RESPOT | C.CUE_IN_HAND) == \
-                p & ~(C.RESPOT | C.CUE_IN_HAND)
+            assert err == codes.OK and g.last & ~(codes.RESPOT | codes.CUE_IN_HAND) == \
+                p & ~(codes.RESPOT | codes.CUE_IN_HAND)
             g.undo()
 
 
@@ -129,15 +129,15 @@ def test_history_longer_than_the_ring_keeps_playing():
     g.new_game(2, 0)
     miss = 0
     for _ in range(HISTORY * 2 + 5):
-        assert g.shot(miss) == C.OK
+        assert g.shot(miss) == codes.OK
     undone = 0
-    while g.undo() == C.OK:
+    while g.undo() == codes.OK:
         undone += 1
     assert HISTORY - STEP <= undone <= HISTORY
     s = state(g)
     for _ in range(undone):
-        assert g.redo() == C.OK
-    assert g.redo() == C.E_NOTHING_TO_REDO
+        assert g.redo() == codes.OK
+    assert g.redo() == codes.E_NOTHING_TO_REDO
     assert g.shooter == (HISTORY * 2 + 5) % 2 and state(g) != s
 
 
@@ -149,14 +149,14 @@ def _long_game(rng, actions, players=8, live=False):
     g.live = live
     states = [state(g)]
     while len(states) <= actions:
-        if g.phase == C.PHASE_CHOICE:
+        if g.phase == codes.PHASE_CHOICE:
             ok = g.choice(rng.random() < 0.5)
         else:
             f = record.facts_from_json(random_facts(rng, g))
-            if g.preview(f) & (C.WIN | C.ELIMINATED):
+            if g.preview(f) & (codes.WIN | codes.ELIMINATED):
                 continue
             ok = g.shot(f)
-        if ok == C.OK:
+        if ok == codes.OK:
             if live:
                 g.keep()
             states.append(state(g))
@@ -165,14 +165,14 @@ def _long_game(rng, actions, players=8, live=False):
 
 def _count_replays(monkeypatch):
     """A list whose last item counts the actions Game replays from now on."""
-    from cowboy import game as G
+    from cowboy import game
     replays = [0]
-    real = G.Game._step
+    real = game.Game._step
 
     def counting(self, action):
         replays[-1] += 1
         real(self, action)
-    monkeypatch.setattr(G.Game, "_step", counting)
+    monkeypatch.setattr(game.Game, "_step", counting)
     return replays
 
 
@@ -181,17 +181,17 @@ def test_undo_replays_at_most_three_actions_near_the_end(monkeypatch):
     replayed actions over the newest 60 positions (64 near slots, every NEAR-th
     filled); further back, a STEP - 1 replay once per STEP, after which near
     snapshots are there again."""
-    from cowboy import game as G
+    from cowboy import game
     g, states = _long_game(random.Random(3), 1500)
     replays = _count_replays(monkeypatch)
     replays.clear()                    # one count per undo below
     for k in range(900):
         replays.append(0)
-        assert g.undo() == C.OK
+        assert g.undo() == codes.OK
         assert state(g) == states[-2 - k]
-    assert max(replays[:60]) == G.NEAR - 1
+    assert max(replays[:60]) == game.NEAR - 1
     assert max(replays[60:]) == STEP - 1
-    deep = [r for r in replays[60:] if r > G.NEAR - 1]
+    deep = [r for r in replays[60:] if r > game.NEAR - 1]
     assert len(deep) <= (900 - 60) // STEP + 2
 
 
@@ -201,9 +201,9 @@ def test_in_live_play_undo_and_redo_replay_nothing(monkeypatch):
     g, states = _long_game(random.Random(5), 300, players=4, live=True)
     replays = _count_replays(monkeypatch)
     for k in range(63):
-        assert g.undo() == C.OK and state(g) == states[-2 - k]
+        assert g.undo() == codes.OK and state(g) == states[-2 - k]
     for k in range(63):
-        assert g.redo() == C.OK and state(g) == states[-63 + k]
+        assert g.redo() == codes.OK and state(g) == states[-63 + k]
     assert replays[0] == 0
 
 
@@ -223,17 +223,17 @@ def test_live_play_with_keep_sometimes_missed_keeps_undo_exact(game, seed):
         if "shot" not in a and "choice" not in a:
             continue
         kind, word = record.parse_action(record.dumps(a))
-        if record.apply(g, kind, word) == C.OK:
+        if record.apply(g, kind, word) == codes.OK:
             seen.append(state(g))
             if rng.random() < 0.5:
                 g.keep()
             if rng.random() < 0.2:      # undone: the next action replaces it
-                assert g.undo() == C.OK
+                assert g.undo() == codes.OK
                 seen.pop()
     for expected in reversed(seen[:-1]):
-        assert g.undo() == C.OK and state(g) == expected
+        assert g.undo() == codes.OK and state(g) == expected
     for expected in seen[1:]:
-        assert g.redo() == C.OK and state(g) == expected
+        assert g.redo() == codes.OK and state(g) == expected
 
 
 def test_undo_reaches_back_2000_actions():
@@ -242,19 +242,19 @@ def test_undo_reaches_back_2000_actions():
     g.new_game(8, 0)
     states = [state(g)]
     while len(states) <= 2000:
-        if g.phase == C.PHASE_CHOICE:
+        if g.phase == codes.PHASE_CHOICE:
             ok = g.choice(rng.random() < 0.5)
         else:
             f = record.facts_from_json(random_facts(rng, g))
-            if g.preview(f) & (C.WIN | C.ELIMINATED):
+            if g.preview(f) & (codes.WIN | codes.ELIMINATED):
                 continue                 # keep this game going past 2000 actions
             ok = g.shot(f)
-        if ok == C.OK:
+        if ok == codes.OK:
             states.append(state(g))
     for expected in reversed(states[:-1]):
-        assert g.undo() == C.OK
+        assert g.undo() == codes.OK
         assert state(g) == expected
-    assert g.undo() == C.E_NOTHING_TO_UNDO
+    assert g.undo() == codes.E_NOTHING_TO_UNDO
 
 
 @settings(max_examples=60, deadline=None)
@@ -280,6 +280,6 @@ def test_seek_anywhere_equals_undo_or_redo_step_by_step(game):
         seen[top] = state(g)
     rng = random.Random(end)
     for pos in [rng.randint(g.oldest(), top) for _ in range(10)] + [end]:
-        assert g.seek(pos) == C.OK and g.position() == pos
+        assert g.seek(pos) == codes.OK and g.position() == pos
         assert state(g) == seen[pos]
-    assert g.seek(top + 1) == C.E_BAD_VALUE and g.seek(g.oldest() - 1) == C.E_BAD_VALUE
+    assert g.seek(top + 1) == codes.E_BAD_VALUE and g.seek(g.oldest() - 1) == codes.E_BAD_VALUE

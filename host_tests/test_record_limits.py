@@ -13,8 +13,8 @@ import time
 import pytest
 
 import record
-from app import journal as J
-from app import journalformat as JF
+from app import journal
+from app import journalformat
 from cowboy.game import Game
 from mpy import MICROPYTHON, TOOLS
 
@@ -82,7 +82,7 @@ def test_20000_action_journal_converts_under_micropython(tmp_path):
     res = tool(MICROPYTHON, JOURNAL, "to-binary", src, tmp_path / "j.bin")
     assert res.returncode == 0, res.stderr.decode()
     data = (tmp_path / "j.bin").read_bytes()
-    assert len(data) == JF.HEADER_SIZE + 20000 * JF.RECORD_SIZE
+    assert len(data) == journalformat.HEADER_SIZE + 20000 * journalformat.RECORD_SIZE
     res = tool(MICROPYTHON, JOURNAL, "to-json", tmp_path / "j.bin")
     assert res.returncode == 0, res.stderr.decode()
     back = res.stdout.decode().splitlines()
@@ -230,12 +230,12 @@ def test_to_binary_refuses_undo_deeper_than_the_board(tmp_path):
         assert not (tmp_path / "deep.bin").exists()
     assert tool(sys.executable, REPLAY, src).returncode == 0     # the replay tool goes deeper
     ok = write(tmp_path, "ok.jsonl", "\n".join(deep[:-1]) + "\n")
-    res = tool(sys.executable, JOURNAL, "to-binary", ok, tmp_path / JF.JOURNAL)
+    res = tool(sys.executable, JOURNAL, "to-binary", ok, tmp_path / journalformat.JOURNAL)
     assert res.returncode == 0, res.stderr
-    j = J.Journal(Game(), str(tmp_path) + "/")              # the board resumes all of it
+    j = journal.Journal(Game(), str(tmp_path) + "/")              # the board resumes all of it
     assert j.resume() == n + depth and j.dropped == 0
     j.close()
-    res = tool(sys.executable, JOURNAL, "to-json", tmp_path / JF.JOURNAL)
+    res = tool(sys.executable, JOURNAL, "to-json", tmp_path / journalformat.JOURNAL)
     assert res.returncode == 0 and len(res.stdout.splitlines()) == 1 + n + depth
 
 

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import record
-from cowboy import names as N
+from cowboy import names as namerules
 from cowboy.recordtext import header_json, json_string
 from mpy import MICROPYTHON, TOOLS, run as mpy_run
 
@@ -270,7 +270,7 @@ CHECK_CASES = [
 
 def test_check_name_cases_in_cpython():
     for cps, want in CHECK_CASES:
-        assert N.check_name("".join(chr(c) for c in cps)) == want, cps
+        assert namerules.check_name("".join(chr(c) for c in cps)) == want, cps
 
 
 def test_check_the_same_under_micropython():
@@ -304,9 +304,9 @@ def test_header_and_strings_are_written_as_utf8():
 
 # ---- the names file ------------------------------------------------------------------
 def test_names_file_format():
-    assert N.to_bytes(["Zo\u00eb", "Bob"]) == b"Zo\xc3\xab\nBob\n"
-    assert N.from_bytes(b"Zo\xc3\xab\nBob\n", 2) == (["Zo\u00eb", "Bob"], None)
-    assert N.from_bytes(b"Anna\nAnna\nCy\n", 3) == (["Anna", "Anna", "Cy"], None)
+    assert namerules.to_bytes(["Zo\u00eb", "Bob"]) == b"Zo\xc3\xab\nBob\n"
+    assert namerules.from_bytes(b"Zo\xc3\xab\nBob\n", 2) == (["Zo\u00eb", "Bob"], None)
+    assert namerules.from_bytes(b"Anna\nAnna\nCy\n", 3) == (["Anna", "Anna", "Cy"], None)
     for b, players, why in (
             (b"Anna\nBob", 2, "names file: does not end with a line end"),
             (b"", 2, "names file: does not end with a line end"),
@@ -320,7 +320,7 @@ def test_names_file_format():
             (b"Anna\nB\xed\xa0\x80\n", 2, "names file: not valid UTF-8"),
             (b"Anna\nB\xff\n", 2, "names file: not valid UTF-8"),
             (b"Anna\nBob \n", 2, "names file: names: name 2 ends with a space")):
-        assert N.from_bytes(b, players) == (None, why), b
+        assert namerules.from_bytes(b, players) == (None, why), b
 
 
 def test_names_file_the_same_under_micropython():

@@ -7,8 +7,8 @@ import sys
 import pytest
 
 import record
-from cowboy import codes as C
-from cowboy import facts as F
+from cowboy import codes
+from cowboy import facts
 from cowboy.game import Game
 from recordkit import MISS, banked, reject, shot
 
@@ -70,16 +70,16 @@ def test_empty_record_has_no_header():
 
 # ---- facts that contradict each other ---------------------------------------
 @pytest.mark.parametrize("facts, code", [
-    ({"first": 0, "carom": 2}, C.E_CAROM_NO_CONTACT),
-    ({"first": 0, "pocketed": [3]}, C.E_CAROM_NO_CONTACT),
-    ({"first": 0, "jumped": [1]}, C.E_CAROM_NO_CONTACT),
-    ({"rail": False, "pocketed": [1]}, C.E_RAIL_POCKET),
-    ({"rail": False, "cue": "pocket"}, C.E_RAIL_POCKET),
-    ({"rail": False, "cue": "called"}, C.E_RAIL_POCKET),
-    ({"pocketed": [5], "jumped": [5]}, C.E_POCKET_AND_JUMP),
+    ({"first": 0, "carom": 2}, codes.E_CAROM_NO_CONTACT),
+    ({"first": 0, "pocketed": [3]}, codes.E_CAROM_NO_CONTACT),
+    ({"first": 0, "jumped": [1]}, codes.E_CAROM_NO_CONTACT),
+    ({"rail": False, "pocketed": [1]}, codes.E_RAIL_POCKET),
+    ({"rail": False, "cue": "pocket"}, codes.E_RAIL_POCKET),
+    ({"rail": False, "cue": "called"}, codes.E_RAIL_POCKET),
+    ({"pocketed": [5], "jumped": [5]}, codes.E_POCKET_AND_JUMP),
 ])
 def test_contradicting_facts(facts, code):
-    assert reject([MISS, shot(**facts)]) == "line 3: " + C.REJECT_TEXT[code]
+    assert reject([MISS, shot(**facts)]) == "line 3: " + codes.REJECT_TEXT[code]
 
 
 # ---- facts impossible on the table as it stands ------------------------------
@@ -87,20 +87,20 @@ HOLD5 = shot(pocketed=[5], held=[5])          # player 1 keeps shooting, 5 ball 
 
 
 @pytest.mark.parametrize("facts, code", [
-    ({"first": 5}, C.E_BALL_OFF_TABLE),
-    ({"pocketed": [5]}, C.E_BALL_OFF_TABLE),
-    ({"jumped": [5]}, C.E_BALL_OFF_TABLE),
-    ({"carom": 3}, C.E_CAROM_TOO_MANY),
-    ({"held": [3]}, C.E_HELD_ON_TABLE),
-    ({"pocketed": [1, 3], "held": [1, 3, 5]}, C.E_HELD_ALL),
+    ({"first": 5}, codes.E_BALL_OFF_TABLE),
+    ({"pocketed": [5]}, codes.E_BALL_OFF_TABLE),
+    ({"jumped": [5]}, codes.E_BALL_OFF_TABLE),
+    ({"carom": 3}, codes.E_CAROM_TOO_MANY),
+    ({"held": [3]}, codes.E_HELD_ON_TABLE),
+    ({"pocketed": [1, 3], "held": [1, 3, 5]}, codes.E_HELD_ALL),
 ])
 def test_impossible_facts(facts, code):
-    assert reject([HOLD5, shot(**facts)]) == "line 3: " + C.REJECT_TEXT[code]
+    assert reject([HOLD5, shot(**facts)]) == "line 3: " + codes.REJECT_TEXT[code]
 
 
 def test_carom_two_needs_two_balls_on_the_table():
     acts = [shot(pocketed=[3, 5], held=[3, 5]), shot(carom=2)]
-    assert reject(acts) == "line 3: " + C.REJECT_TEXT[C.E_CAROM_TOO_MANY]
+    assert reject(acts) == "line 3: " + codes.REJECT_TEXT[codes.E_CAROM_TOO_MANY]
 
 
 def test_held_ball_that_was_off_the_table_is_accepted():
@@ -110,27 +110,27 @@ def test_held_ball_that_was_off_the_table_is_accepted():
 
 # ---- actions that do not fit the moment --------------------------------------
 def test_stroke_while_choice_is_due():
-    assert reject([shot(first=1), MISS]) == "line 3: " + C.REJECT_TEXT[C.E_CHOICE_DUE]
+    assert reject([shot(first=1), MISS]) == "line 3: " + codes.REJECT_TEXT[codes.E_CHOICE_DUE]
 
 
 def test_choice_when_none_is_due():
-    assert reject([{"choice": "take"}]) == "line 2: " + C.REJECT_TEXT[C.E_NO_CHOICE]
+    assert reject([{"choice": "take"}]) == "line 2: " + codes.REJECT_TEXT[codes.E_NO_CHOICE]
 
 
 def test_stroke_and_choice_after_game_over():
     won = banked(100) + [shot(cue="called")]
     n = len(won) + 2
-    assert reject(won + [MISS]) == "line %d: %s" % (n, C.REJECT_TEXT[C.E_GAME_OVER])
-    assert reject(won + [{"choice": "repeat"}]).endswith(C.REJECT_TEXT[C.E_GAME_OVER])
+    assert reject(won + [MISS]) == "line %d: %s" % (n, codes.REJECT_TEXT[codes.E_GAME_OVER])
+    assert reject(won + [{"choice": "repeat"}]).endswith(codes.REJECT_TEXT[codes.E_GAME_OVER])
 
 
 def test_undo_with_nothing_to_undo():
-    assert reject([{"undo": True}]) == "line 2: " + C.REJECT_TEXT[C.E_NOTHING_TO_UNDO]
+    assert reject([{"undo": True}]) == "line 2: " + codes.REJECT_TEXT[codes.E_NOTHING_TO_UNDO]
     assert reject([MISS, {"undo": True}, {"undo": True}]).startswith("line 4: ")
 
 
 def test_redo_with_nothing_to_redo():
-    assert reject([MISS, {"redo": True}]) == "line 3: " + C.REJECT_TEXT[C.E_NOTHING_TO_REDO]
+    assert reject([MISS, {"redo": True}]) == "line 3: " + codes.REJECT_TEXT[codes.E_NOTHING_TO_REDO]
     assert reject([MISS, {"undo": True}, MISS, {"redo": True}]).startswith("line 5: ")
 
 
@@ -150,22 +150,22 @@ def snapshot(g):
 def test_rejected_stroke_changes_nothing():
     g = Game()
     g.new_game(3, 0)
-    g.shot(F.make(pocketed=F.B5, held=F.B5))
-    g.shot(F.make(pocketed=F.B1))
+    g.shot(facts.make(pocketed=facts.B5, held=facts.B5))
+    g.shot(facts.make(pocketed=facts.B1))
     g.undo()
     before = snapshot(g)
-    for f in (F.make(first=F.FIRST_B1 + 2), F.make(carom=3), F.make(carom=1),
-              F.make(held=F.B3), -1, 1 << 18, F.make(first=7)):
-        assert g.shot(f) != C.OK
+    for f in (facts.make(first=facts.FIRST_B1 + 2), facts.make(carom=3), facts.make(carom=1),
+              facts.make(held=facts.B3), -1, 1 << 18, facts.make(first=7)):
+        assert g.shot(f) != codes.OK
         assert g.preview(f) < 0
         assert snapshot(g) == before
-    assert g.choice(True) == C.E_NO_CHOICE and snapshot(g) == before
+    assert g.choice(True) == codes.E_NO_CHOICE and snapshot(g) == before
 
 
 def test_bad_action_word_is_rejected():
     g = Game()
-    assert g.apply(3 << F.KIND) == C.E_BAD_VALUE
-    assert g.new_game(9, 0) == C.E_PLAYERS and g.new_game(2, 2) == C.E_PLAYERS
+    assert g.apply(3 << facts.KIND) == codes.E_BAD_VALUE
+    assert g.new_game(9, 0) == codes.E_PLAYERS and g.new_game(2, 2) == codes.E_PLAYERS
 
 
 # ---- the tool: exit status 2, the line on stderr, nothing on stdout ----------
@@ -178,7 +178,7 @@ def test_tool_rejects_with_status_2_and_nothing_on_stdout():
     res = run_tool(HEADER + "\n" + json.dumps(MISS) + "\n\n# note\n{\"shot\": {\"carom\": 3, \"first\": 0}}\n",
                    "--trace")
     assert res.returncode == 2 and res.stdout == ""
-    assert "line 5" in res.stderr and C.REJECT_TEXT[C.E_CAROM_NO_CONTACT] in res.stderr
+    assert "line 5" in res.stderr and codes.REJECT_TEXT[codes.E_CAROM_NO_CONTACT] in res.stderr
 
 
 def test_tool_missing_file_and_usage():
@@ -257,7 +257,7 @@ def test_replay_undo_and_redo_past_the_boards_history():
     _, out = record.replay(['{"players": 3}'] + [json.dumps(a) for a in acts + undo + redo])
     assert out == full
     msg = reject(acts + undo + [{"undo": True}], players=3)
-    assert msg.endswith(C.REJECT_TEXT[C.E_NOTHING_TO_UNDO])
+    assert msg.endswith(codes.REJECT_TEXT[codes.E_NOTHING_TO_UNDO])
 
 
 # ---- what a message says of a value, and a byte order mark -------------------

@@ -393,7 +393,7 @@ def test_status_speaks_pool():
 
 def test_status_names_the_stages_from_the_core():
     import simboard
-    from cowboy import codes as C
+    from cowboy import codes
     s = simboard.Sim(2)
 
     class Over:                        # a game at any stage, read as the core shows it
@@ -406,7 +406,7 @@ def test_status_names_the_stages_from_the_core():
         inning = 0
         cue_in_hand = False
         off_table = 0
-        phase = C.PHASE_POINTS
+        phase = codes.PHASE_POINTS
 
         def total(self, i):
             return self.scores[i] + self.inning
@@ -416,13 +416,13 @@ def test_status_names_the_stages_from_the_core():
     assert "needs 8 for exactly 90" in s.status()
     g.scores[0] = 90
     g.inning = 3
-    g.phase = C.PHASE_CAROMS
+    g.phase = codes.PHASE_CAROMS
     assert "run 3 (total 93), caroms only, 7 to go" in s.status()
     g.scores[0] = 100
     g.inning = 0
-    g.phase = C.PHASE_FINAL
+    g.phase = codes.PHASE_FINAL
     assert "call the 101st point" in s.status()
-    g.phase = C.PHASE_OVER
+    g.phase = codes.PHASE_OVER
     g.winner = 1
     assert s.status().startswith("Game over: P2 wins; OK or a push of the encoder starts "
                                  "the next game")
@@ -430,11 +430,11 @@ def test_status_names_the_stages_from_the_core():
 
 def test_help_lists_every_key_and_the_codes_of_the_views_tables():
     import sim
-    from views import words as W
+    from views import words
     text = "\n".join(sim.help_lines(80))
     for k in ("1 3 5", "Enter", "m  M", "f  F", "s  S", "u  r", "h "):
         assert k in text
-    for code in W.REASON_4DIGITS + W.NOTE_4DIGITS[1:]:
+    for code in words.REASON_4DIGITS + words.NOTE_4DIGITS[1:]:
         c = code.decode().rstrip()
         if len(c.strip()) > 1:
             assert '"%s"' % c in text or '"%s"' % c.replace(".", "") in text, c
@@ -611,24 +611,24 @@ def test_unknown_rule_exits_2(tmp_path, value):
 
 def test_start_up_tells_a_cut_back_journal_and_a_key_ends_it(tmp_path):
     import simboard
-    from app import journalformat as JF
-    from views import ui as U
+    from app import journalformat
+    from views import ui
     root = str(tmp_path) + "/"
     s = simboard.Sim(2, "tm1637", root=root)
     s.play(simboard.parse_script("3\nC2\nOK\n", s))
     assert s.game.inning == 4
-    with open(root + JF.JOURNAL, "ab") as f:
+    with open(root + journalformat.JOURNAL, "ab") as f:
         f.write(b"\x55\xaa\x55\xaa")             # a record that does not check out
     s.power_cut()
     p = s.panel
-    assert (p.notice, p.notice_arg) == (U.NOTICE_CUT, 1) and s.game.inning == 4
+    assert (p.notice, p.notice_arg) == (ui.NOTICE_CUT, 1) and s.game.inning == 4
     seen = []
     for k in range(3):
-        s.run_to(p.t_start + k * U.PAGE_MS + 400)    # frames render a seat a call
+        s.run_to(p.t_start + k * ui.PAGE_MS + 400)    # frames render a seat a call
         seen.append(s.models[0].text())
     assert seen == ["P  1", "1637", "CUt "]
     s.play(simboard.parse_script("5\n", s))           # a key: the game, with the key applied
-    assert p.mode == U.MODE_GAME and s.models[0].text() == "=  5"   # its preview
+    assert p.mode == ui.MODE_GAME and s.models[0].text() == "=  5"   # its preview
 
 
 @pytest.mark.parametrize("size,lost", [(5, 12), (8, 12), (13, 11)])
@@ -636,22 +636,22 @@ def test_start_up_tells_the_actions_a_tail_cut_short_lost(tmp_path, size, lost):
     """journal.tail cut to its header (or a record and a byte): the board resumes
     without the records it lost, and says how many on its display."""
     import simboard
-    from app import journalformat as JF
+    from app import journalformat
     from fakedisplays import read_oled
-    from views import ui as U
+    from views import ui
     root = str(tmp_path) + "/"
     s = simboard.Sim(2, "oled4", root=root)
     s.play(simboard.parse_script("WAIT 2100\n" + "MISS\n" * 60, s))
     assert s.game.position() == 60                  # 48 in journal.bin, 12 in the tail
-    with open(root + JF.TAIL, "rb") as f:
+    with open(root + journalformat.TAIL, "rb") as f:
         tail = f.read()
-    with open(root + JF.TAIL, "wb") as f:
+    with open(root + journalformat.TAIL, "wb") as f:
         f.write(tail[:size])
     s.power_cut()
     assert s.game.position() == 60 - lost
     seen = []
     for k in range(3):
-        s.run_to(s.panel.t_start + k * U.PAGE_MS + 400)
+        s.run_to(s.panel.t_start + k * ui.PAGE_MS + 400)
         seen.append(read_oled(s.models[0].pixels())["bottom"])
     assert "LOST LAST ACTIONS: %d" % lost in seen, seen
 

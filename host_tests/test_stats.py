@@ -1,13 +1,13 @@
 """Statistics recounted from the game's history: right, and the game left as it was."""
 from app.stats import Stats
-from cowboy import facts as F
+from cowboy import facts
 from cowboy.game import Game
 
 
 def test_recount_keeps_position_and_redo_list():
     g = Game()
     g.new_game(2, 0)
-    for f in (F.make(pocketed=F.B5), 0, F.make(foul=True), F.make(pocketed=F.B3), 0, 0):
+    for f in (facts.make(pocketed=facts.B5), 0, facts.make(foul=True), facts.make(pocketed=facts.B3), 0, 0):
         assert g.shot(f) == 0
     g.undo()
     g.undo()                          # two actions left to redo

@@ -172,8 +172,8 @@ def test_import_keeps_the_game_it_replaces_in_the_archive(tmp_path):
     assert [n[-5:] for n in kept] == [".part"]               # archived, as New game does
     assert b.set_aside == "games/" + kept[0]                 # and said, for the page
     with open(root + "games/" + kept[0], "rb") as f:
-        import journal as tool
-        assert tool.to_json(f.read()) == before               # the whole game, tail too
+        import journal as journaltool
+        assert journaltool.to_json(f.read()) == before               # the whole game, tail too
     again = webboard.Board("tm1637", root)
     assert again.state() == replay(os.path.join(DATA, "game2.jsonl"))
     # A bad record changes nothing: no archive, the game stays.

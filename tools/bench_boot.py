@@ -23,7 +23,7 @@ def main(name, root):
     from app.settings import Settings
     from app import journal, buzzer                # noqa: F401 (loaded by make())
     from display import screens                     # noqa: F401
-    from input import build as build_input          # noqa: F401
+    from input import build as inputbuild          # noqa: F401
     gc.collect()
     code = gc.mem_alloc()
     if name == "ssd1306":

@@ -24,10 +24,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) if hasattr(os
 
 def measure(root, mode, n):
     """The measuring side (under micropython)."""
-    import simboard as S
+    import simboard
     from fakepins import apply_due
     from net.hall import attach
-    t = S.Sim(2, "tm1637", root=root)
+    t = simboard.Sim(2, "tm1637", root=root)
     t.run_to(t.now + 3000)                      # past the start-up pages
     t.run_to(t.key("MISS") + 50)                # a game in progress: offers wait
     hall = None

@@ -162,7 +162,7 @@ def mode_undo(actions):
     each of the last 64 undos timed (every distance from a snapshot), undo/redo of
     the last action repeated, and one recount of the statistics over that history."""
     from cowboy.game import Game, STEP
-    import journal_harness as H
+    import journal_harness
 
     class Own(Game):
         @property
@@ -170,9 +170,9 @@ def mode_undo(actions):
             return self
     g = Own()
     g.new_game(8, 0)
-    rng = H.Rng(12)
+    rng = journal_harness.Rng(12)
     while g.position() < actions:
-        H.step(g, rng)
+        journal_harness.step(g, rng)
     k = 2 * STEP
     each = array("i", bytes(4 * k))
     for i in range(k):
@@ -320,7 +320,7 @@ def play_path(app, keys, games, acts, now, times, limit, over):
 
 
 def mode_event(name, path, limit):
-    from cowboy import codes as C
+    from cowboy import codes
     from chips.tm1637 import TM1637
     # The bit delay is a real sleep_us: on the host one costs ~80 us of scheduler time,
     # which says nothing about the Pico. The bus time is reported separately.
@@ -337,7 +337,7 @@ def mode_event(name, path, limit):
     if limit and limit < na:
         na = limit
     times = array("i", bytes(4 * (na * 12 + 1)))
-    over = C.PHASE_OVER
+    over = codes.PHASE_OVER
     now = play_path(app, keys, games, acts, now, None, limit, over)   # warm-up
     gc.collect()
     gc.disable()

@@ -222,21 +222,22 @@ def board_journal(stream, dest, checkpoint=True):
     `checkpoint` the journal.ckpt its loop writes at the next pause in play, made
     by the firmware's own code (app/journal.py) replaying the stream."""
     sys.path.insert(0, os.path.join(ROOT, "firmware"))
-    from app import journal as J
-    from app import journalformat as JF
+    from app import journal
+    from app import journalformat
     from cowboy.game import Game
     with tempfile.TemporaryDirectory() as tmp:
         root = tmp + "/"
-        with open(root + JF.JOURNAL, "wb") as f:
+        with open(root + journalformat.JOURNAL, "wb") as f:
             f.write(stream)
-        j = J.Journal(Game(), root)
+        j = journal.Journal(Game(), root)
         j.resume()
-        if j.records * JF.RECORD_SIZE + JF.HEADER_SIZE != len(stream):
+        if j.records * journalformat.RECORD_SIZE + journalformat.HEADER_SIZE != len(stream):
             raise BenchError("long journal: %d of its records replay" % j.records)
         if checkpoint and not j.checkpoint():
             raise BenchError("long journal: no checkpoint written")
         j.close()
-        for name in (JF.JOURNAL, JF.CKPT):    # (the firmware writes the tail at boot)
+        # (the firmware writes the tail at boot)
+        for name in (journalformat.JOURNAL, journalformat.CKPT):
             if os.path.exists(root + name):
                 os.makedirs(os.path.dirname(os.path.join(dest, name)), exist_ok=True)
                 shutil.copy(root + name, os.path.join(dest, name))
@@ -275,10 +276,10 @@ def device_tree(build, scenario, dest, target=None, hall=None):
         board_journal(journal_bytes(long_record()), dest, CHECKPOINT)
         if NAMES:
             sys.path.insert(0, os.path.join(ROOT, "firmware"))
-            from app import journalformat as JF
-            from cowboy import names as N
-            with open(os.path.join(dest, JF.NAMES), "wb") as f:
-                f.write(N.to_bytes(list(NAMES)))
+            from app import journalformat
+            from cowboy import names as namerules
+            with open(os.path.join(dest, journalformat.NAMES), "wb") as f:
+                f.write(namerules.to_bytes(list(NAMES)))
 
 
 # ---- plans (what the emulated hands do) ----------------------------------------------------

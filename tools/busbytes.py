@@ -22,7 +22,7 @@ for p in ("host_tests", os.path.join("host_tests", "fakes"), "firmware"):
     sys.path.insert(0, os.path.join(ROOT, p))
 
 from board import config                       # noqa: E402
-from cowboy import facts as F                  # noqa: E402
+from cowboy import facts                  # noqa: E402
 from views.ui import PAGE_MS              # noqa: E402
 from displayrig import Rig                     # noqa: E402
 
@@ -80,11 +80,11 @@ def measure(cfg):
         rig = Rig(cfg, players=2)
         meter = Meter(rig)
         rig.now = PAGE_MS * 60 + phase * PAGE_MS + 1
-        for f in (F.B1 | F.B3 | (3 << F.CAROM), 0, F.B3, 0, F.B5):
+        for f in (facts.B1 | facts.B3 | (3 << facts.CAROM), 0, facts.B3, 0, facts.B5):
             rig.game.shot(f)
         rig.drain()
         b0, t0 = meter.read()
-        rig.game.shot(F.B3 | (2 << F.CAROM))
+        rig.game.shot(facts.B3 | (2 << facts.CAROM))
         rig.drain()
         b1, t1 = meter.read()
         if "stroke" not in out or b1 - b0 > out["stroke"][0]:

@@ -1,7 +1,7 @@
 """Fold the shared named constants into the modules that use them (device build).
 
 MicroPython folds a `const()` only inside the module that defines it: in another
-module, `C.FOUL_FLAG` is a global lookup plus an attribute lookup at run time,
+module, `codes.FOUL_FLAG` is a global lookup plus an attribute lookup at run time,
 about 3.5 us each on the RP2040, and a stroke's path (rules core, panel, views)
 makes a hundred of them. `tools/deploy.py build` therefore compiles each firmware
 module from a copy in which a reference `alias.NAME` to an integer `const()` of
@@ -9,7 +9,7 @@ one of MODULES is replaced by its number. The source stays as written; lines and
 columns of everything else do not move, so tracebacks still point at the source.
 
 Only plain reads are folded: `alias` must be a module imported at the top level
-(`from cowboy import codes as C`, `from views import ui`), NAME a top-level
+(`from cowboy import codes`, or under another name), NAME a top-level
 `NAME = const(<int expression>)` of that module. A store into such a name, or
 the alias used for something else, stops the build (FoldError). An import
 that only constants needed then goes (`from events import PRESS` becomes
@@ -125,7 +125,7 @@ def fold(source, consts, name="<source>"):
 
 def _drop_imports(source, tree, aliases, consts):
     """`source` without the imports that only constants needed: an alias import
-    (`from views import ui as U`) no longer used once its constants are folded
+    (`from views import ui`) no longer used once its constants are folded
     is blanked, and `from views.ui import A, B` of integer constants becomes
     `A, B = value, value`, so a constant module is imported only where something else
     of it is used (an import costs milliseconds on the RP2040). Lines keep their

@@ -678,7 +678,7 @@ def deploy(port="auto", dry_run=False, out=sys.stdout, build_name=None, hall=Non
 def export(port="auto", dest="export", out=sys.stdout):
     """Fetch the journal and the archived games; write JSON Lines beside them."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
-    import journal as tool
+    import journal as journaltool
     probe(port, "make export")
     names = []
     for top in ("", "games"):
@@ -711,16 +711,16 @@ def export(port="auto", dest="export", out=sys.stdout):
         if p == "journal.bin" and "journal.tail" in names:
             # the current game's last records are in the tail: one stream of both
             with open(os.path.join(raw, "journal.tail"), "rb") as f:
-                data = tool.JF.joined(data, f.read())
+                data = journaltool.JF.joined(data, f.read())
         try:
             # the players' names beside the journal go into its header
-            got = tool.JF.read_header(bytearray(data[:8]), len(data[:8]))
+            got = journaltool.JF.read_header(bytearray(data[:8]), len(data[:8]))
             who, why = (None, None) if got < 0 else \
-                tool.read_names(tool.names_path(os.path.join(raw, p)), got >> 4)
+                journaltool.read_names(journaltool.names_path(os.path.join(raw, p)), got >> 4)
             if why:
                 print("  " + why, file=out)
-            text = tool.to_json(data, who)
-        except tool.JournalError as e:
+            text = journaltool.to_json(data, who)
+        except journaltool.JournalError as e:
             print("  %s: not converted: %s (kept in %s)" % (p, e, raw), file=out)
             failed += 1
             continue

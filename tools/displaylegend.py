@@ -8,15 +8,15 @@ import toolpaths
 
 toolpaths.add("../firmware")
 
-from cowboy import facts as F  # noqa: E402
-from cowboy import codes as C  # noqa: E402
-from views import ui as U  # noqa: E402
-from draw import text as TX  # noqa: E402
-from views import digits as VD  # noqa: E402
-from views import items as VI  # noqa: E402
-from views import seat as VS  # noqa: E402
-from views import words as W  # noqa: E402
-from views import hall as HV  # noqa: E402
+from cowboy import facts  # noqa: E402
+from cowboy import codes  # noqa: E402
+from views import ui  # noqa: E402
+from draw import text  # noqa: E402
+from views import digits  # noqa: E402
+from views import items  # noqa: E402
+from views import seat as seatview  # noqa: E402
+from views import words  # noqa: E402
+from views import hall as hallview  # noqa: E402
 from app.nameedit import NameEditor  # noqa: E402
 
 # Items of the game (IT_*): a sample argument and what the page means.
@@ -28,7 +28,7 @@ ITEMS = (
     ("IT_CALL", 0, "100 reached: call the pocket of the 101st point"),
     ("IT_OPENING", 0, "the opening stroke: the 3 ball first"),
     ("IT_HAND", 0, "cue ball in hand"),
-    ("IT_HELD", F.B3 | F.B5, "balls 3 and 5 held off the table (their spots are covered)"),
+    ("IT_HELD", facts.B3 | facts.B5, "balls 3 and 5 held off the table (their spots are covered)"),
     ("IT_FOULS", 2, "fouls in a row (here 2; the third puts the player out)"),
     ("IT_LOST", 66, "a foul just wiped this player's run of 66"),
     ("IT_OUT", 0, "out of the game after three fouls in a row"),
@@ -50,15 +50,17 @@ MAIN = (
     ("P  1", "start-up: this display is player 1's (wiring check)"),
 )
 FIELDS = (
-    (U.FIELD_FIRST, 3 << F.FIRST, "field FIRST: the first ball contacted, here the 3"),
-    (U.FIELD_FIRST, F.FIRST_REQUIRED << F.FIRST, "field FIRST: the ball the rules require"),
-    (U.FIELD_FIRST, F.FIRST_NONE << F.FIRST, "field FIRST: no ball contacted"),
-    (U.FIELD_RAIL, 0, "field RAIL: a ball or the cue ball reached a cushion after contact"),
-    (U.FIELD_RAIL, F.F_NO_RAIL, "field RAIL: no rail; as a foul reason: no rail"),
-    (U.FIELD_JUMPED, (F.B3 | F.B5) << F.JUMPED, "field JUMPED: balls 3 and 5 left the table"),
-    (U.FIELD_JUMPED, 0, "field JUMPED: none"),
-    (U.FIELD_HELD, F.B3 << F.HELD, "field HELD: ball 3 stays off the table"),
-    (U.FIELD_HELD, 0, "field HELD: none"),
+    (ui.FIELD_FIRST, 3 << facts.FIRST, "field FIRST: the first ball contacted, here the 3"),
+    (ui.FIELD_FIRST, facts.FIRST_REQUIRED << facts.FIRST,
+     "field FIRST: the ball the rules require"),
+    (ui.FIELD_FIRST, facts.FIRST_NONE << facts.FIRST, "field FIRST: no ball contacted"),
+    (ui.FIELD_RAIL, 0, "field RAIL: a ball or the cue ball reached a cushion after contact"),
+    (ui.FIELD_RAIL, facts.F_NO_RAIL, "field RAIL: no rail; as a foul reason: no rail"),
+    (ui.FIELD_JUMPED, (facts.B3 | facts.B5) << facts.JUMPED,
+     "field JUMPED: balls 3 and 5 left the table"),
+    (ui.FIELD_JUMPED, 0, "field JUMPED: none"),
+    (ui.FIELD_HELD, facts.B3 << facts.HELD, "field HELD: ball 3 stays off the table"),
+    (ui.FIELD_HELD, 0, "field HELD: none"),
 )
 NOTICES = ("", "start-up: the journal's last records could not be read; the game goes on "
               "from its last good record (the OLEDs say how many actions were lost)",
@@ -91,13 +93,13 @@ NET = ("", "set-up menu (hall mode): no Wi-Fi",
        "set-up menu (hall mode): online; 3 actions not yet acknowledged by the broker "
        "(at most 99 shown)")
 NAMES = (
-    (U.MENU_HALL, b"bar", -1, "set-up menu (hall mode): the hall's name (here bar; 4 "
+    (ui.MENU_HALL, b"bar", -1, "set-up menu (hall mode): the hall's name (here bar; 4 "
                               "digits show its first three characters, 8 digits seven)"),
-    (U.MENU_TABLE, b"t01", -1, "set-up menu (hall mode): the table's name (here t01)"),
-    (U.MENU_TABLE, b"t01", 1, "name editor: the point marks the character under the "
+    (ui.MENU_TABLE, b"t01", -1, "set-up menu (hall mode): the table's name (here t01)"),
+    (ui.MENU_TABLE, b"t01", 1, "name editor: the point marks the character under the "
                               "cursor (here the 0 of t01); a longer name shows the four "
                               "(8 digits: eight) characters up to the cursor"),
-    (U.MENU_TABLE, b"t01", 3, "name editor: `_` is the end mark: turn for a character "
+    (ui.MENU_TABLE, b"t01", 3, "name editor: `_` is the end mark: turn for a character "
                               "more, ENC or OK saves the name"),
 )
 NAME_ERRORS = ("", "name editor: not saved: the name is empty or has a character other "
@@ -111,12 +113,12 @@ def _text(b):
 
 def _item(code, arg, seat=None):
     """Item `code` with `arg`, drawn by the views' own 4-digit code."""
-    seat = seat or VS.Seat(0)
+    seat = seat or seatview.Seat(0)
     seat.count = 1
     seat.items[0] = code
     seat.args[0] = arg
-    t = TX.Text(8)
-    VD.item_4digits(t, seat, 0)
+    t = text.Text(8)
+    digits.item_4digits(t, seat, 0)
     return _text(bytes(t.buf))
 
 
@@ -131,62 +133,64 @@ def entries():
     for code, meaning in MAIN:
         add(code, meaning)
     for name, arg, meaning in ITEMS:
-        add(_item(getattr(VI, name), arg), meaning)
-    for k in range(1, len(W.REASON_4DIGITS)):
-        if W.REASON_OLED[k] != W.REASON_OLED[0]:
-            add(_item(VI.IT_REASON, k), "foul reason: " + _text(W.REASON_OLED[k])[6:].lower())
-    add(_item(VI.IT_REASON, C.R_FOUL), "foul reason: a foul of the general rules")
-    for k in range(1, len(W.NOTICE_4DIGITS)):
-        add(_item(VI.IT_NOTICE, k), NOTICES[k])
-    for name, code in W.BUILD_4DIGITS:
-        seat = VS.Seat(0)
+        add(_item(getattr(items, name), arg), meaning)
+    for k in range(1, len(words.REASON_4DIGITS)):
+        if words.REASON_OLED[k] != words.REASON_OLED[0]:
+            add(_item(items.IT_REASON, k),
+                "foul reason: " + _text(words.REASON_OLED[k])[6:].lower())
+    add(_item(items.IT_REASON, codes.R_FOUL), "foul reason: a foul of the general rules")
+    for k in range(1, len(words.NOTICE_4DIGITS)):
+        add(_item(items.IT_NOTICE, k), NOTICES[k])
+    for name, code in words.BUILD_4DIGITS:
+        seat = seatview.Seat(0)
         seat.build = name
-        add(_item(VI.IT_BUILD, 0, seat), "start-up and set-up menu: the display build %s"
+        add(_item(items.IT_BUILD, 0, seat), "start-up and set-up menu: the display build %s"
             % name.decode())
-    for k in range(len(W.RULE_4DIGITS)):
-        add(_item(VI.IT_RULE, k), "house rule on: " + _text(W.RULE_OLED[k]).lower())
-        seat = VS.Seat(0)
+    for k in range(len(words.RULE_4DIGITS)):
+        add(_item(items.IT_RULE, k), "house rule on: " + _text(words.RULE_OLED[k]).lower())
+        seat = seatview.Seat(0)
         seat.value = 0
-        add(_item(VI.IT_MENU, U.MENU_RULE + k, seat), "set-up menu: house rule %s off"
-            % W.RULE_4DIGITS[k].decode())
-    for k in range(1, len(W.NOTE_4DIGITS)):
-        if k == U.NOTE_REJECTED:
+        add(_item(items.IT_MENU, ui.MENU_RULE + k, seat), "set-up menu: house rule %s off"
+            % words.RULE_4DIGITS[k].decode())
+    for k in range(1, len(words.NOTE_4DIGITS)):
+        if k == ui.NOTE_REJECTED:
             continue
-        add(_text(W.NOTE_4DIGITS[k]), "note: " + _text(W.NOTE_OLED[k]).lower())
-    for k in range(1, len(W.REJECT_OLED)):
-        add(_item(VI.IT_NOTE, U.NOTE_REJECTED, _seat_reject(k)),
-            "refused: " + _text(W.REJECT_OLED[k]).lower())
-    add(_item(VI.IT_PREVIEW, 6), "preview before OK: the stroke scores 6")
-    add(_item(VI.IT_PREVIEW, C.WIN), "preview before OK: the winning stroke, 101")
-    add(_item(VI.IT_PREVIEW, C.FAILED_OPENING), "preview before OK: a failed opening")
-    add(_item(VI.IT_PREVIEW, C.ELIMINATED | C.FOUL_FLAG), "preview before OK: a third foul, out")
-    add(_item(VI.IT_CHOICE, 0), "failed opening: OK repeats, ENC takes")
+        add(_text(words.NOTE_4DIGITS[k]), "note: " + _text(words.NOTE_OLED[k]).lower())
+    for k in range(1, len(words.REJECT_OLED)):
+        add(_item(items.IT_NOTE, ui.NOTE_REJECTED, _seat_reject(k)),
+            "refused: " + _text(words.REJECT_OLED[k]).lower())
+    add(_item(items.IT_PREVIEW, 6), "preview before OK: the stroke scores 6")
+    add(_item(items.IT_PREVIEW, codes.WIN), "preview before OK: the winning stroke, 101")
+    add(_item(items.IT_PREVIEW, codes.FAILED_OPENING), "preview before OK: a failed opening")
+    add(_item(items.IT_PREVIEW, codes.ELIMINATED | codes.FOUL_FLAG),
+        "preview before OK: a third foul, out")
+    add(_item(items.IT_CHOICE, 0), "failed opening: OK repeats, ENC takes")
     for field, bits, meaning in FIELDS:
-        seat = VS.Seat(0)
+        seat = seatview.Seat(0)
         seat.facts = bits
-        add(_item(VI.IT_FIELD, field, seat), meaning)
-    for k in range(len(W.CUE_4DIGITS)):
-        seat = VS.Seat(0)
-        seat.facts = k << F.CUE
-        add(_item(VI.IT_FIELD, U.FIELD_CUE, seat), CUE[k])
-    for item, what in ((U.MENU_PLAYERS, "players"), (U.MENU_OPENER, "who opens"),
-                       (U.MENU_BRIGHTNESS, "brightness")):
-        seat = VS.Seat(0)
+        add(_item(items.IT_FIELD, field, seat), meaning)
+    for k in range(len(words.CUE_4DIGITS)):
+        seat = seatview.Seat(0)
+        seat.facts = k << facts.CUE
+        add(_item(items.IT_FIELD, ui.FIELD_CUE, seat), CUE[k])
+    for item, what in ((ui.MENU_PLAYERS, "players"), (ui.MENU_OPENER, "who opens"),
+                       (ui.MENU_BRIGHTNESS, "brightness")):
+        seat = seatview.Seat(0)
         seat.value = 3
-        add(_item(VI.IT_MENU, item, seat), "set-up menu: %s (here 3)" % what)
-    add(_item(VI.IT_MENU, U.MENU_START), "set-up menu: start (OK or ENC)")
-    add(_item(VI.IT_MENU, U.MENU_CONFIRM), "set-up menu: new house rules, OK starts a new game")
-    for k in range(1, len(HV.NET_4DIGITS)):
+        add(_item(items.IT_MENU, item, seat), "set-up menu: %s (here 3)" % what)
+    add(_item(items.IT_MENU, ui.MENU_START), "set-up menu: start (OK or ENC)")
+    add(_item(items.IT_MENU, ui.MENU_CONFIRM), "set-up menu: new house rules, OK starts a new game")
+    for k in range(1, len(hallview.NET_4DIGITS)):
         seat = name_seat(b"", -1)
         seat.menu_panel.net_state = k
         seat.menu_panel.net_pending = 3
-        add(_item(VI.IT_MENU, U.MENU_NET, seat), NET[k])
+        add(_item(items.IT_MENU, ui.MENU_NET, seat), NET[k])
     for item, name, cursor, meaning in NAMES:
-        add(_item(VI.IT_MENU, item, name_seat(name, cursor)), meaning)
-    for k in range(1, len(HV.NAMEERR_4DIGITS)):
+        add(_item(items.IT_MENU, item, name_seat(name, cursor)), meaning)
+    for k in range(1, len(hallview.NAMEERR_4DIGITS)):
         seat = name_seat(b"", 0)
         seat.menu_panel.menu_value = k
-        add(_item(VI.IT_MENU, U.MENU_HALL, seat), NAME_ERRORS[k])
+        add(_item(items.IT_MENU, ui.MENU_HALL, seat), NAME_ERRORS[k])
     for code, meaning in WORDS_8DIGITS:
         add(code, meaning)
     return out
@@ -202,7 +206,7 @@ class _Panel:
 def name_seat(name, cursor):
     """A seat on a hall item, showing `name` (bytes) edited at `cursor` (-1: not
     editing)."""
-    seat = VS.Seat(0)
+    seat = seatview.Seat(0)
     seat.menu_panel = _Panel()
     seat.menu_panel.editor = e = NameEditor()
     e.chars[:len(name)] = name
@@ -212,6 +216,6 @@ def name_seat(name, cursor):
 
 
 def _seat_reject(k):
-    seat = VS.Seat(0)
+    seat = seatview.Seat(0)
     seat.reject = k
     return seat

@@ -7,10 +7,10 @@ It reads the rules core's public state and what the panel shows (views/ui.py).
 Keys are named as on the panel (OK, UNDO, the encoder's push); players by their
 names where the game has them (the panel's), else P1, P2 ...
 """
-from cowboy import codes as C
-from cowboy import facts as F
+from cowboy import codes
+from cowboy import facts
 from cowboy import houserules
-from views import ui as U
+from views import ui
 
 _BALLS = (1, 3, 5)
 _CUE = ("", "cue ball pocketed", "cue ball in the called pocket", "cue ball off the table")
@@ -46,24 +46,24 @@ def situation(g, names=None):
     """Who is at the table and what the stage asks, or who won; players by name
     where their seat has one (`names`, as who() takes them)."""
     at = g.shooter
-    if g.phase == C.PHASE_OVER:
+    if g.phase == codes.PHASE_OVER:
         s = "Game over: %s wins" % who(names, g.winner)
         if g.scores[g.winner] == 101:
             s += " with the 101st point"
         return s
-    if g.phase == C.PHASE_CHOICE:
+    if g.phase == codes.PHASE_CHOICE:
         s = ("%s chooses after the failed opening: OK to have it played again, "
              "push the encoder to take the table" % who(names, at))
-    elif g.phase == C.PHASE_OPENING:
+    elif g.phase == codes.PHASE_OPENING:
         s = "%s at the table, opening stroke: the 3 ball first" % who(names, at)
     else:
         total = g.total(at)
         s = "%s at the table, run %d" % (who(names, at), g.inning)
         if g.inning and g.scores[at]:
             s += " (total %d)" % total
-        if g.phase == C.PHASE_POINTS:
+        if g.phase == codes.PHASE_POINTS:
             s += ", needs %d for exactly 90" % (90 - total)
-        elif g.phase == C.PHASE_CAROMS:
+        elif g.phase == codes.PHASE_CAROMS:
             s += ", caroms only, %d to go" % (100 - total)
         else:
             s += ", call the 101st point"
@@ -79,41 +79,41 @@ def situation(g, names=None):
 def stroke_facts(f):
     """The facts of a stroke in words: "the 3 pocketed, a carom off 2 balls"."""
     out = []
-    if F.pocketed(f):
-        out.append(_balls(F.pocketed(f)) + " pocketed")
-    if F.carom(f):
-        out.append("a carom off %d balls" % F.carom(f))
-    first = F.first(f)
-    if first == F.FIRST_NONE:
+    if facts.pocketed(f):
+        out.append(_balls(facts.pocketed(f)) + " pocketed")
+    if facts.carom(f):
+        out.append("a carom off %d balls" % facts.carom(f))
+    first = facts.first(f)
+    if first == facts.FIRST_NONE:
         out.append("no contact")
-    elif first >= F.FIRST_B1:
-        out.append("first contact " + _balls(1 << (first - F.FIRST_B1)))
-    if f & F.F_NO_RAIL:
+    elif first >= facts.FIRST_B1:
+        out.append("first contact " + _balls(1 << (first - facts.FIRST_B1)))
+    if f & facts.F_NO_RAIL:
         out.append("no rail")
-    if F.cue(f):
-        out.append(_CUE[F.cue(f)])
-    if F.jumped(f):
-        out.append(_balls(F.jumped(f)) + " jumped off the table")
-    if f & F.F_FOUL:
+    if facts.cue(f):
+        out.append(_CUE[facts.cue(f)])
+    if facts.jumped(f):
+        out.append(_balls(facts.jumped(f)) + " jumped off the table")
+    if f & facts.F_FOUL:
         out.append("a foul")
-    if F.held(f):
-        out.append(_balls(F.held(f)) + " held off the table")
+    if facts.held(f):
+        out.append(_balls(facts.held(f)) + " held off the table")
     return ", ".join(out) or "nothing yet"
 
 
 def outcome(a):
     """What a preview (the core's outcome, or -reject code) says the stroke is."""
     if a < 0:
-        return "refused: " + C.REJECT_TEXT[-a]
-    if a & C.WIN:
+        return "refused: " + codes.REJECT_TEXT[-a]
+    if a & codes.WIN:
         return "the winning stroke, 101"
-    if a & C.FAILED_OPENING:
+    if a & codes.FAILED_OPENING:
         return "a failed opening"
-    if a & C.ELIMINATED:
+    if a & codes.ELIMINATED:
         return "a third foul: out"
-    if a & C.FOUL_FLAG:
-        return "a foul: " + C.REASON_TEXT[C.reason(a)]
-    n = C.points(a)
+    if a & codes.FOUL_FLAG:
+        return "a foul: " + codes.REASON_TEXT[codes.reason(a)]
+    n = codes.points(a)
     return "%d point%s" % (n, "" if n == 1 else "s")
 
 
@@ -123,21 +123,21 @@ def menu(p):
     v = p.menu_value
     keys = ("turn the encoder to change it, push for the next item, OK starts a new "
             "game, UNDO goes back to the game")
-    if item == U.MENU_PLAYERS:
+    if item == ui.MENU_PLAYERS:
         what = "players: %d" % v
-    elif item == U.MENU_OPENER:
+    elif item == ui.MENU_OPENER:
         what = "who opens: P%d" % (v + 1)
-    elif item == U.MENU_BRIGHTNESS:
-        what = "brightness: %d of %d" % (v, U.MAX_BRIGHTNESS)
-    elif U.MENU_RULE <= item < U.MENU_RULE + U.RULES:
-        what = "house rule %s: %s" % (houserules.NAMES[item - U.MENU_RULE],
+    elif item == ui.MENU_BRIGHTNESS:
+        what = "brightness: %d of %d" % (v, ui.MAX_BRIGHTNESS)
+    elif ui.MENU_RULE <= item < ui.MENU_RULE + ui.RULES:
+        what = "house rule %s: %s" % (houserules.NAMES[item - ui.MENU_RULE],
                                       "on" if v else "off")
         keys = ("turn the encoder to switch it, push for the next item, OK starts a "
                 "new game, UNDO goes back to the game")
-    elif item == U.MENU_BUILD:
+    elif item == ui.MENU_BUILD:
         what = "the display build: %s" % p.build.decode()
         keys = "push for the next item, OK starts a new game, UNDO goes back to the game"
-    elif item == U.MENU_NAMES:
+    elif item == ui.MENU_NAMES:
         seat = v + 1
         name = p.names[v].decode("utf-8", "replace") if v < len(p.names) else ""
         e = p.editor
@@ -150,10 +150,10 @@ def menu(p):
             what = "P%d's name: %s" % (seat, name or "none")
             keys = ("turn the encoder to pick the player, OK edits the name, push for "
                     "the next item, UNDO goes back to the game")
-    elif item == U.MENU_START:
+    elif item == ui.MENU_START:
         what = "start"
         keys = "OK or a push starts a new game, UNDO goes back to the game"
-    elif item == U.MENU_CONFIRM:
+    elif item == ui.MENU_CONFIRM:
         what = "the house rules changed"
         keys = "OK or a push starts a new game with them, UNDO keeps them as they were"
     else:
@@ -175,17 +175,17 @@ def panel_words(g, p):
     """What the panel adds to the game: the stroke being entered, a note, what to
     do after the win, the players of the next game."""
     out = []
-    if p.mode == U.MODE_GAME and p.composing:
+    if p.mode == ui.MODE_GAME and p.composing:
         out.append("being entered: %s: %s (OK enters it, UNDO clears)"
                    % (stroke_facts(p.facts), outcome(p.preview)))
-    if p.note == U.NOTE_REJECTED:
-        out.append("refused: " + C.REJECT_TEXT[p.reject])
+    if p.note == ui.NOTE_REJECTED:
+        out.append("refused: " + codes.REJECT_TEXT[p.reject])
     elif p.note:
         out.append(_NOTES[p.note])
-    if g.phase == C.PHASE_OVER and p.mode != U.MODE_MENU:    # (the menu says its keys)
+    if g.phase == codes.PHASE_OVER and p.mode != ui.MODE_MENU:    # (the menu says its keys)
         out.append("OK or a push of the encoder starts the next game, UNDO takes the "
                    "last stroke back")
-    if p.mode != U.MODE_MENU and p.settings.players != g.players:
+    if p.mode != ui.MODE_MENU and p.settings.players != g.players:
         out.append("the next game has %d players (set up)" % p.settings.players)
     return out
 
@@ -216,7 +216,7 @@ def seats_in_play(g, panel, displays):
     count while it is being changed), at most one per display. The simulator draws
     these and the web page shows these."""
     n = g.players
-    if panel is not None and panel.mode == U.MODE_MENU and panel.menu_item == U.MENU_PLAYERS:
+    if panel is not None and panel.mode == ui.MODE_MENU and panel.menu_item == ui.MENU_PLAYERS:
         n = max(n, panel.menu_value)
     return min(n, displays)
 
@@ -226,9 +226,9 @@ def status(g, panel=None, more=()):
     the desk's offer while the displays show it), what the panel adds, each of
     `more`, then the scores."""
     names = panel.names if panel is not None else None
-    if panel is not None and panel.mode == U.MODE_MENU:
+    if panel is not None and panel.mode == ui.MODE_MENU:
         s = menu(panel)
-    elif panel is not None and panel.mode == U.MODE_OFFER and panel.offer is not None:
+    elif panel is not None and panel.mode == ui.MODE_OFFER and panel.offer is not None:
         s = offer(panel)
     else:
         s = situation(g, names)

@@ -34,10 +34,10 @@ import toolpaths
 toolpaths.add("../firmware")
 
 import record  # noqa: E402
-from app import journalformat as JF  # noqa: E402
-from cowboy import codes as C  # noqa: E402
-from cowboy import facts as F  # noqa: E402
-from cowboy import names as N  # noqa: E402
+from app import journalformat  # noqa: E402
+from cowboy import codes  # noqa: E402
+from cowboy import facts  # noqa: E402
+from cowboy import names as namerules  # noqa: E402
 from cowboy.game import Game  # noqa: E402
 
 USAGE = """usage: journal.py to-json JOURNAL [OUT] | to-binary RECORD [OUT] [--names FILE]
@@ -67,41 +67,41 @@ class JournalError(Exception):
 def _records(data, each):
     """Check journal bytes record by record, as the board resumes them; call
     each(game, v) after every record. Returns (players, opener, house rules)."""
-    buf = bytearray(JF.HEADER_SIZE)
-    n = min(len(data), JF.HEADER_SIZE)
+    buf = bytearray(journalformat.HEADER_SIZE)
+    n = min(len(data), journalformat.HEADER_SIZE)
     for i in range(n):
         buf[i] = data[i]
-    h = JF.read_header(buf, n)
-    if h == JF.OLD:
+    h = journalformat.read_header(buf, n)
+    if h == journalformat.OLD:
         raise JournalError("header: journal format version %d, this tool reads %d to %d"
-                           % (data[2], 1, JF.VERSION))
+                           % (data[2], 1, journalformat.VERSION))
     if h < 0:
         raise JournalError("header: not a journal, or a torn or corrupt header")
-    players, opener, rules = h >> 4, h & 15, JF.header_rules(buf)
+    players, opener, rules = h >> 4, h & 15, journalformat.header_rules(buf)
     game = Game()
     game.new_game(players, opener, rules)
     crc = buf[7]
-    rec = bytearray(JF.RECORD_SIZE)
-    pos = JF.HEADER_SIZE
+    rec = bytearray(journalformat.RECORD_SIZE)
+    pos = journalformat.HEADER_SIZE
     number = 0
     while pos < len(data):
         number += 1
         where = "record %d (byte %d)" % (number, pos)
-        if len(data) - pos < JF.RECORD_SIZE:
+        if len(data) - pos < journalformat.RECORD_SIZE:
             raise JournalError("%s: torn, %d of %d bytes" % (where, len(data) - pos,
-                                                              JF.RECORD_SIZE), number)
-        for i in range(JF.RECORD_SIZE):
+                                                             journalformat.RECORD_SIZE), number)
+        for i in range(journalformat.RECORD_SIZE):
             rec[i] = data[pos + i]
-        v = JF.read_record(rec, crc)
+        v = journalformat.read_record(rec, crc)
         if v < 0:
             raise JournalError("%s: bad checksum or kind" % where, number)
-        err = JF.apply_record(game, v)
+        err = journalformat.apply_record(game, v)
         if err:
-            raise JournalError("%s: refused by the rules: %s" % (where, C.REJECT_TEXT[err]),
+            raise JournalError("%s: refused by the rules: %s" % (where, codes.REJECT_TEXT[err]),
                                number)
         each(game, v)
         crc = rec[3]
-        pos += JF.RECORD_SIZE
+        pos += journalformat.RECORD_SIZE
     return players, opener, rules
 
 
@@ -116,35 +116,36 @@ def current_game(body, tail):
     first one the board refuses on are dropped. Returns (stream, notes): notes
     say in words what was left out ([] when nothing was). Errors in journal.bin
     itself are left for _records to name."""
-    if len(body) < JF.HEADER_SIZE or JF.read_header(bytearray(body[:JF.HEADER_SIZE]),
-                                                  JF.HEADER_SIZE) < 0:
+    size = journalformat.HEADER_SIZE
+    if len(body) < size or journalformat.read_header(bytearray(body[:size]), size) < 0:
         return body, []
-    if body[2] == JF.OLDEST:
+    if body[2] == journalformat.OLDEST:
         return body, []         # older firmware's single file: a tail is never its own
     if tail is None:
         return body, ["no journal.tail beside journal.bin: the game's last actions (up "
                       "to %d) are kept in it; converted journal.bin alone"
-                      % JF.TAIL_RECORDS]
-    count = (len(body) - JF.HEADER_SIZE) // JF.RECORD_SIZE
-    n, base = JF.read_tail_header(bytearray(tail[:JF.HEADER_SIZE]), len(tail), body[7])
+                      % journalformat.TAIL_RECORDS]
+    count = (len(body) - journalformat.HEADER_SIZE) // journalformat.RECORD_SIZE
+    n, base = journalformat.read_tail_header(bytearray(tail[:journalformat.HEADER_SIZE]), len(tail),
+                                             body[7])
     ours = len(tail) >= 4 and tail[0] == 0x43 and tail[1] == 0x54
-    if n < 0 and ours and len(tail) < JF.HEADER_SIZE:
-        lost = _records_s(min(tail[3], JF.TAIL_RECORDS))
+    if n < 0 and ours and len(tail) < journalformat.HEADER_SIZE:
+        lost = _records_s(min(tail[3], journalformat.TAIL_RECORDS))
         return body, ["journal.tail is cut short inside its header (%d bytes; it says %s): "
                       "%s left out, as the board drops them" % (len(tail), lost, lost)]
     if n < 0:
         said = ""
         if ours:
-            said = " (it says %s)" % _records_s(min(tail[3], JF.TAIL_RECORDS))
+            said = " (it says %s)" % _records_s(min(tail[3], journalformat.TAIL_RECORDS))
         return body, ["journal.tail does not belong to this journal.bin (another game's, "
                       "or damaged): left out%s, as the board drops it" % said]
-    stream = JF.joined(body, tail)
+    stream = journalformat.joined(body, tail)
     if base > count or len(stream) == len(body) and n > count - base:
         return body, ["journal.tail does not follow journal.bin's %s (it starts after "
                       "record %d): its %s left out, as the board drops it"
                       % (_records_s(count), base, _records_s(tail[3]))]
     notes = []
-    total = (len(stream) - JF.HEADER_SIZE) // JF.RECORD_SIZE
+    total = (len(stream) - journalformat.HEADER_SIZE) // journalformat.RECORD_SIZE
     if base + tail[3] > total:
         notes.append("journal.tail is cut short (%d bytes; it says %s, holds %d whole): "
                      "the last %s left out, as the board drops them"
@@ -155,7 +156,7 @@ def current_game(body, tail):
         k = e.number
         if k <= count:
             return stream, []   # journal.bin's own fault: _records names it
-        cut = JF.HEADER_SIZE + JF.RECORD_SIZE * (k - 1)
+        cut = journalformat.HEADER_SIZE + journalformat.RECORD_SIZE * (k - 1)
         why = str(e).split(": ", 1)[-1]
         return stream[:cut], notes + [
             "journal.tail: record %d of the game (the tail's record %d): %s: %s left out "
@@ -171,10 +172,10 @@ def read_current(path):
         folder = path.rstrip("/") + "/"
     else:
         folder = path[:path.rfind("/") + 1]
-    with open(folder + JF.JOURNAL, "rb") as f:
+    with open(folder + journalformat.JOURNAL, "rb") as f:
         body = f.read()
     try:
-        with open(folder + JF.TAIL, "rb") as f:
+        with open(folder + journalformat.TAIL, "rb") as f:
             tail = f.read()
     except OSError:
         tail = None
@@ -190,17 +191,17 @@ def _is_dir(path):
 
 def is_current(path):
     """True when `path` names a current game: a folder, or a file journal.bin."""
-    return _is_dir(path) or path[path.rfind("/") + 1:] == JF.JOURNAL
+    return _is_dir(path) or path[path.rfind("/") + 1:] == journalformat.JOURNAL
 
 
 def _line(v):
     kind = v >> 20
-    if kind == JF.UNDO:
+    if kind == journalformat.UNDO:
         return record.action_to_json(record.UNDO, 0)
-    if kind == JF.REDO:
+    if kind == journalformat.REDO:
         return record.action_to_json(record.REDO, 0)
-    word = v & JF.WORD_MASK
-    k = record.SHOT if F.kind(word) == F.KIND_SHOT else record.CHOICE
+    word = v & journalformat.WORD_MASK
+    k = record.SHOT if facts.kind(word) == facts.KIND_SHOT else record.CHOICE
     return record.action_to_json(k, word)
 
 
@@ -225,7 +226,8 @@ def names_path(path):
     a current game (a folder, or its journal.bin), else the path with its
     extension replaced by .names."""
     if _is_dir(path):
-        return path.rstrip("/") + "/" + JF.JOURNAL[:JF.JOURNAL.rfind(".")] + ".names"
+        stem = journalformat.JOURNAL[:journalformat.JOURNAL.rfind(".")]
+        return path.rstrip("/") + "/" + stem + ".names"
     slash = path.rfind("/") + 1
     dot = path.rfind(".")
     if dot <= slash:
@@ -243,7 +245,7 @@ def read_names(path, players):
         return None, None
     with open(path, "rb") as f:
         b = f.read()
-    names, why = N.from_bytes(b, players)
+    names, why = namerules.from_bytes(b, players)
     if names is None:
         return None, "%s: %s: names left out" % (path, why)
     return names, None
@@ -259,7 +261,7 @@ def write_names(path, names):
             pass
         return
     with open(path, "wb") as f:
-        f.write(N.to_bytes(names))
+        f.write(namerules.to_bytes(names))
 
 
 def binary_chunks(lines, header=None):
@@ -273,15 +275,15 @@ def binary_chunks(lines, header=None):
         raise JournalError(str(e))
     if header is not None:
         header["names"] = play.names
-    buf = bytearray(JF.HEADER_SIZE)
-    crc = JF.write_header(buf, play.players, play.opener, play.rules)
+    buf = bytearray(journalformat.HEADER_SIZE)
+    crc = journalformat.write_header(buf, play.players, play.opener, play.rules)
     chunks = [bytes(buf)]
     block = bytearray(4 * 256)
-    rec = bytearray(JF.RECORD_SIZE)
+    rec = bytearray(journalformat.RECORD_SIZE)
     k = 0
     for i in range(ops.count):
         v = ops[i]
-        crc = JF.write_record(rec, v >> 20, v & JF.WORD_MASK, crc)
+        crc = journalformat.write_record(rec, v >> 20, v & journalformat.WORD_MASK, crc)
         block[k:k + 4] = rec
         k += 4
         if k == len(block):

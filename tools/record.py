@@ -22,10 +22,10 @@ in the host micropython's default heap.
 import sys
 from array import array
 
-from cowboy import codes as C
-from cowboy import facts as F
+from cowboy import codes
+from cowboy import facts
 from cowboy import houserules
-from cowboy import names as N
+from cowboy import names as namerules
 from cowboy.names import utf8_ok  # noqa: F401  (strict UTF-8: shared with the board)
 from cowboy.game import Game, MAX_PLAYERS
 from app.journalformat import ACTION, UNDO as UNDO_OP, REDO as REDO_OP, WORD_MASK
@@ -81,7 +81,7 @@ def _balls(key, v):
     for b in v:
         if not _is_int(b) or b not in _BALLS:
             raise RecordError("%s: %s is not ball 1, 3 or 5" % (key, _name(b)))
-        m = F.ball_mask(b)
+        m = facts.ball_mask(b)
         if mask & m:
             raise RecordError("%s lists ball %d twice" % (key, b))
         mask |= m
@@ -102,32 +102,32 @@ def facts_from_json(obj):
         v = obj["carom"]
         if not _is_int(v) or v not in (0, 2, 3):
             raise RecordError("carom must be 0, 2 or 3")
-        f |= v << F.CAROM
+        f |= v << facts.CAROM
     if "first" in obj:
         v = obj["first"]
         if not _is_int(v) or v not in (0, 1, 3, 5):
             raise RecordError("first must be 0, 1, 3 or 5")
-        code = F.FIRST_NONE if v == 0 else F.FIRST_B1 + _BALLS.index(v)
-        f |= code << F.FIRST
+        code = facts.FIRST_NONE if v == 0 else facts.FIRST_B1 + _BALLS.index(v)
+        f |= code << facts.FIRST
     if "rail" in obj:
         if not _is_bool(obj["rail"]):
             raise RecordError("rail must be true or false")
         if not obj["rail"]:
-            f |= F.F_NO_RAIL
+            f |= facts.F_NO_RAIL
     if "cue" in obj:
         v = obj["cue"]
         if v not in _CUE_NAMES:
             raise RecordError('cue must be "table", "pocket", "called" or "off"')
-        f |= _CUE_NAMES.index(v) << F.CUE
+        f |= _CUE_NAMES.index(v) << facts.CUE
     if "jumped" in obj:
-        f |= _balls("jumped", obj["jumped"]) << F.JUMPED
+        f |= _balls("jumped", obj["jumped"]) << facts.JUMPED
     if "foul" in obj:
         if not _is_bool(obj["foul"]):
             raise RecordError("foul must be true or false")
         if obj["foul"]:
-            f |= F.F_FOUL
+            f |= facts.F_FOUL
     if "held" in obj:
-        f |= _balls("held", obj["held"]) << F.HELD
+        f |= _balls("held", obj["held"]) << facts.HELD
     return f
 
 
@@ -154,7 +154,7 @@ def read_header(text, checked=False):
     rules = rules_from_json(obj.get("rules", []))
     names = obj.get("names")
     if "names" in obj:
-        why = N.check(names, n)
+        why = namerules.check(names, n)
         if why is not None:
             raise RecordError(why)
     return n, opener - 1, rules, names
@@ -172,7 +172,7 @@ def typed_names(text, players):
     if len(names) > players:
         return None, "%d names for %d players" % (len(names), players)
     for i in range(len(names)):
-        why = N.check_name(names[i]) if names[i] else None
+        why = namerules.check_name(names[i]) if names[i] else None
         if why is not None:
             return None, "name %d %s" % (i + 1, why)
     return names, None
@@ -209,9 +209,9 @@ def parse_action(text, checked=False):
             return SHOT, facts_from_json(v)
         if k == CHOICE:
             if v == "repeat":
-                return CHOICE, F.KIND_REPEAT << F.KIND
+                return CHOICE, facts.KIND_REPEAT << facts.KIND
             if v == "take":
-                return CHOICE, F.KIND_TAKE << F.KIND
+                return CHOICE, facts.KIND_TAKE << facts.KIND
             raise RecordError('choice must be "repeat" or "take"')
         if k in (UNDO, REDO):
             if v is not True:
@@ -524,21 +524,21 @@ class Replay:
             return apply(g, kind, word)
         if kind == UNDO:
             if not self.pos:
-                return C.E_NOTHING_TO_UNDO
+                return codes.E_NOTHING_TO_UNDO
             self.pos -= 1
-            if g.undo() != C.OK:
+            if g.undo() != codes.OK:
                 self._rebuild()
-            return C.OK
+            return codes.OK
         if kind == REDO:
             if self.pos == self.end:
-                return C.E_NOTHING_TO_REDO
+                return codes.E_NOTHING_TO_REDO
             w = self.line[self.pos]
             self.pos += 1
-            if g.redo() != C.OK:
+            if g.redo() != codes.OK:
                 g.apply(w)
-            return C.OK
+            return codes.OK
         err = g.apply(word)
-        if err == C.OK:
+        if err == codes.OK:
             if self.pos < self.line.count:
                 self.line[self.pos] = word
             else:
@@ -587,7 +587,7 @@ def read_record(lines, board=False):
             kind, word = parse_action(b, True)
             err = play.apply(kind, word)
             if err:
-                raise RecordError(C.REJECT_TEXT[err])
+                raise RecordError(codes.REJECT_TEXT[err])
         except RecordError as e:
             raise RecordError("line %d: %s" % (number, e))
         ops.append(_op(kind, word))

@@ -152,9 +152,9 @@ class Sim:
         for the hall.json in the flash folder, with the firmware's MQTT client
         (net/mqtt.py) or `client`. Returns it, or None when the folder has no usable
         hall.json. It publishes while the loop runs in real time (run_real)."""
-        from net import hall as H
+        from net import hall
         self._client = client
-        self.hall = H.attach(self.app, self.root, client)
+        self.hall = hall.attach(self.app, self.root, client)
         return self.hall
 
     def run_real(self, ms, until=None):
@@ -254,12 +254,12 @@ class Sim:
 
     def hall_words(self):
         """Hall mode's connection in words: "table t01 of hall club: online, all sent"."""
-        from views import hallui as HU
+        from views import hallui
         h = self.hall                   # (the set-up menu's questions, app/hallmenu.py)
         n = h.pending()
         return "table %s of hall %s: %s, %s" % (
             bytes(h.name(1)).decode(), bytes(h.name(0)).decode(),
-            "online" if h.state() == HU.NET_ONLINE else "no broker (trying again)",
+            "online" if h.state() == hallui.NET_ONLINE else "no broker (trying again)",
             "%d action%s to send" % (n, "" if n == 1 else "s") if n else "all sent")
 
     def status(self):

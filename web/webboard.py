@@ -351,11 +351,11 @@ class Board:
     def export_record(self):
         """The journal on the page's flash as GAME-RECORD JSON Lines, with the
         players' names in its header when they have any."""
-        import journal as tool
+        import journal as journaltool
         from app.playernames import header_names
         g = self.app.game
-        return tool.to_json(tool.read_current(self.root)[0],
-                            header_names(self.app.panel.names, g.players))
+        return journaltool.to_json(journaltool.read_current(self.root)[0],
+                                   header_names(self.app.panel.names, g.players))
 
     def import_record(self, text):
         """Check a GAME-RECORD text; when it is good, archive the game in progress
@@ -387,11 +387,11 @@ def _archive(root):
 
 def _checked(text, seats_max):
     """A GAME-RECORD text as journal bytes, or a message naming the bad line."""
-    import journal as tool
+    import journal as journaltool
     lines = text.split("\n")
     try:
-        data = tool.to_binary(lines)
-    except tool.JournalError as e:
+        data = journaltool.to_binary(lines)
+    except journaltool.JournalError as e:
         return str(e)
     players = data[3]
     if players > seats_max:

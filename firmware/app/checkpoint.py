@@ -11,7 +11,7 @@ import os
 from app.fsready import exists
 from app.journalformat import (CKPT, CKPT_DIR, CKPT_FORMAT, CKPT_HEAD, CKPT_TMP, HEADER_SIZE,
                                RECORD_SIZE)
-from cowboy import game as G
+from cowboy import game
 
 try:
     from binascii import crc32
@@ -26,8 +26,8 @@ def load(j, c, c_size, f, size, tn, base, usable):
     buffers may hold parts of it then: start it again)."""
     head = bytearray(CKPT_HEAD)
     if (c.readinto(head) != CKPT_HEAD or head[0] != 0x43 or head[1] != 0x4B
-            or head[2] != CKPT_FORMAT or head[3] != G.IMAGE_FORMAT
-            or c_size != CKPT_HEAD + G.IMAGE_SIZE
+            or head[2] != CKPT_FORMAT or head[3] != game.IMAGE_FORMAT
+            or c_size != CKPT_HEAD + game.IMAGE_SIZE
             or bytes(head[8:16]) != bytes(j._head)):
         return -1
     k = _u32(head, 4)
@@ -67,8 +67,8 @@ def load(j, c, c_size, f, size, tn, base, usable):
         last = tail[e - 1]
     if s != _u32(head, 16):
         return -1
-    img = bytearray(G.IMAGE_HEAD)
-    if c.readinto(img) != G.IMAGE_HEAD:
+    img = bytearray(game.IMAGE_HEAD)
+    if c.readinto(img) != game.IMAGE_HEAD:
         return -1
     ic = crc32(img, crc32(memoryview(head)[:20]))
     for p in j.game.parts():
@@ -92,12 +92,12 @@ def write(j):
         head[0] = 0x43      # "C"
         head[1] = 0x4B      # "K"
         head[2] = CKPT_FORMAT
-        head[3] = G.IMAGE_FORMAT
+        head[3] = game.IMAGE_FORMAT
         _put32(head, 4, k)
         for i in range(HEADER_SIZE):
             head[8 + i] = j._head[i]
         _put32(head, 16, s)
-        img = bytearray(G.IMAGE_HEAD)
+        img = bytearray(game.IMAGE_HEAD)
         parts = j.game.image(img)
         ic = crc32(img, crc32(memoryview(head)[:20]))
         for p in parts:

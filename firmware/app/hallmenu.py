@@ -8,8 +8,8 @@ state the views read stays on the panel (`net_state`, `net_pending`, `editor`,
 `menu_value`). Keys and turns allocate nothing; saving a name does (the bytes
 handed to `rename()`, the file).
 """
-from views import ui as U
-from views import hallui as HU
+from views import ui
+from views import hallui
 from app.nameedit import NameItem, char_index
 
 
@@ -19,7 +19,7 @@ class NoNet:
 
     def state(self):
         """hallui.NET_*."""
-        return HU.NET_NONE
+        return hallui.NET_NONE
 
     def pending(self):
         """Actions of the game in progress the broker has not acknowledged."""
@@ -44,7 +44,7 @@ def name_ok(b, n=-1):
     table name: 1 to MAX_NAME characters of the editor's (app/nameedit.py CHARS)."""
     if n < 0:
         n = len(b)
-    if n < 1 or n > HU.MAX_NAME:
+    if n < 1 or n > hallui.MAX_NAME:
         return False
     for i in range(n):
         if char_index(b[i]) < 0:
@@ -73,36 +73,36 @@ class HallMenu(NameItem):
     def load(self, item):
         """The item `item` comes on show: a name item's name into the editor."""
         p = self.panel
-        p.menu_value = HU.NAME_OK
+        p.menu_value = hallui.NAME_OK
         e = p.editor
         e.cursor = -1
-        if item == U.MENU_NET:
+        if item == ui.MENU_NET:
             self.refresh()
             return
-        b = self.net.name(item - U.MENU_HALL)
-        n = min(len(b), HU.MAX_NAME)
+        b = self.net.name(item - ui.MENU_HALL)
+        n = min(len(b), hallui.MAX_NAME)
         for i in range(n):
             e.chars[i] = b[i]
         e.length = n
-        e.limit = HU.MAX_NAME
+        e.limit = hallui.MAX_NAME
 
     def turn(self, d):
         """The character under the cursor (a turn on a name item opens the editor);
         a refused save's reason goes."""
         p = self.panel
-        if p.menu_item == U.MENU_NET:
+        if p.menu_item == ui.MENU_NET:
             return
         e = p.editor
         if e.cursor < 0:
             e.cursor = 0
         e.turn(d)
-        p.menu_value = HU.NAME_OK
+        p.menu_value = hallui.NAME_OK
         p._ok()
 
     def key(self, k, enc):
         """A key on a hall item: the editor's (app/nameedit.py NameItem.key) on a
         name, the menu's usual meaning (False) on the connection."""
-        if self.panel.menu_item == U.MENU_NET:
+        if self.panel.menu_item == ui.MENU_NET:
             return False
         return NameItem.key(self, k, enc)
 
@@ -117,15 +117,15 @@ class HallMenu(NameItem):
         e = p.editor
         n = e.length
         if not name_ok(e.chars, n):
-            p.menu_value = HU.NAME_BAD
-            p._refuse(U.NOTE_NONE)
+            p.menu_value = hallui.NAME_BAD
+            p._refuse(ui.NOTE_NONE)
             return
-        k = p.menu_item - U.MENU_HALL
+        k = p.menu_item - ui.MENU_HALL
         new = bytes(e.chars[:n])
         other = self.net.name(1 - k)
         if not (self.net.rename(other, new) if k else self.net.rename(new, other)):
-            p.menu_value = HU.NAME_FAILED
-            p._refuse(U.NOTE_NONE)
+            p.menu_value = hallui.NAME_FAILED
+            p._refuse(ui.NOTE_NONE)
             return
         self.load(p.menu_item)
         p._ok()

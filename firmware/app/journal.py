@@ -10,9 +10,9 @@ work on the same two open files and their counters.
 """
 import os
 
-from app import journalformat as JF
+from app import journalformat
 from app.fsready import GAMES, exists, filesize, remove, prepare  # noqa: F401  (prepare: re-exported)
-from cowboy import facts as F
+from cowboy import facts
 
 from micropython import const
 
@@ -34,23 +34,23 @@ class Journal:
     def __init__(self, game, root="/"):
         self.game = game
         self.root = root
-        self.path = root + JF.JOURNAL
+        self.path = root + journalformat.JOURNAL
         self.failed = False       # the last write to flash failed (flash full, ...)
         self.records = 0          # records in the journal (journal.bin and the tail)
         self.dropped = 0          # bytes of records dropped at the last resume
         self.archived = None      # where resume() moved an unusable journal, if it did
         self._f = None            # journal.bin, open for appending
         self._t = None            # journal.tail, open for writing
-        self._buf = bytearray(JF.HEADER_SIZE)
-        self._rec = bytearray(JF.RECORD_SIZE)     # the record being appended
-        self._tail = bytearray(JF.TAIL_SIZE)      # the tail file's image
-        self._full = memoryview(self._tail)[JF.HEADER_SIZE:]   # its records, to fold
+        self._buf = bytearray(journalformat.HEADER_SIZE)
+        self._rec = bytearray(journalformat.RECORD_SIZE)     # the record being appended
+        self._tail = bytearray(journalformat.TAIL_SIZE)      # the tail file's image
+        self._full = memoryview(self._tail)[journalformat.HEADER_SIZE:]   # its records, to fold
         self._crc = 0             # CRC of the last record (the chain)
         self._seed = 0            # the header's CRC (seeds the tail header)
         self._base = 0            # records in journal.bin before the tail's
         self._n = 0               # records in the tail
         self._seq = -1
-        self._head = bytearray(JF.HEADER_SIZE)    # the stream header (the checkpoint's key)
+        self._head = bytearray(journalformat.HEADER_SIZE)   # stream header: the checkpoint's key
         self._ck_at = 0           # records at the last checkpoint written or tried
         self._sum = 0             # CRC-32 of the stream's header and first _sum_at records
         self._sum_at = -1         # (-1: none known yet)
@@ -84,9 +84,9 @@ class Journal:
 
     def _resume(self, players, opener, rules):
         prepare(self.root)              # the loop calls it earlier; harmless twice
-        remove(self.root + JF.TMP)
-        remove(self.root + JF.CKPT_TMP)
-        remove(self.root + JF.NAMES_TMP)
+        remove(self.root + journalformat.TMP)
+        remove(self.root + journalformat.CKPT_TMP)
+        remove(self.root + journalformat.NAMES_TMP)
         self.records = 0
         self._ck_at = 0
         game = self.game
@@ -99,29 +99,29 @@ class Journal:
             self.new_game(players, opener, rules, archive=False)
             return 0
         n = f.readinto(buf)
-        h = JF.read_header(buf, n)
-        if h >= 0 and buf[2] == JF.OLDEST:
+        h = journalformat.read_header(buf, n)
+        if h >= 0 and buf[2] == journalformat.OLDEST:
             f.close()
             self._migrate()             # version 1: the same records, re-chained
             f = open(self.path, "rb")
             n = f.readinto(buf)
-            h = JF.read_header(buf, n)
+            h = journalformat.read_header(buf, n)
         if h < 0:
             f.close()
-            if h == JF.BAD and n < JF.HEADER_SIZE:
+            if h == journalformat.BAD and n < journalformat.HEADER_SIZE:
                 remove(self.path)      # a header never completed: nothing to keep
             else:
                 self.archived = self._archive(FOREIGN)
             self.new_game(players, opener, rules, archive=False)
             return 0
-        game.new_game(h >> 4, h & 15, JF.header_rules(buf))
-        seed = JF.header_crc(buf)
+        game.new_game(h >> 4, h & 15, journalformat.header_rules(buf))
+        seed = journalformat.header_crc(buf)
         self._seed = seed
         self._keep_header(buf)
         tn, base = self._read_tail(seed)
         usable = tn >= 0
         crc = seed
-        good = JF.HEADER_SIZE
+        good = journalformat.HEADER_SIZE
         count = 0
         tail = self._tail
         size = f.seek(0, 2)
@@ -129,23 +129,23 @@ class Journal:
         # the records after it go through the rules core
         ck = self._from_ckpt(f, size, tn, base, usable)
         if ck > 0:
-            count = min(ck, (size - JF.HEADER_SIZE) // JF.RECORD_SIZE)
-            good = JF.HEADER_SIZE + JF.RECORD_SIZE * count
+            count = min(ck, (size - journalformat.HEADER_SIZE) // journalformat.RECORD_SIZE)
+            good = journalformat.HEADER_SIZE + journalformat.RECORD_SIZE * count
             crc = self._ck_crc
             usable = self._ck_usable
         f.seek(good)
         while True:
-            if f.readinto(rec) != JF.RECORD_SIZE:
+            if f.readinto(rec) != journalformat.RECORD_SIZE:
                 break
-            v = JF.read_record(rec, crc)
-            if v < 0 or JF.apply_record(game, v):
+            v = journalformat.read_record(rec, crc)
+            if v < 0 or journalformat.apply_record(game, v):
                 break
             crc = rec[3]
-            good += JF.RECORD_SIZE
+            good += journalformat.RECORD_SIZE
             count += 1
             if usable and count > base:
                 # a record in both files (a fold cut short): the same bytes, or no tail
-                i = JF.HEADER_SIZE + JF.RECORD_SIZE * (count - base - 1)
+                i = journalformat.HEADER_SIZE + journalformat.RECORD_SIZE * (count - base - 1)
                 if (count - base > tn or rec[0] != tail[i] or rec[1] != tail[i + 1]
                         or rec[2] != tail[i + 2] or rec[3] != tail[i + 3]):
                     usable = False
@@ -156,19 +156,20 @@ class Journal:
             # the tail's records after journal.bin's, moved to the front of the image
             k = count - base
             while k + used < tn:
-                i = JF.HEADER_SIZE + JF.RECORD_SIZE * (k + used)
+                i = journalformat.HEADER_SIZE + journalformat.RECORD_SIZE * (k + used)
                 if base + k + used >= ck:   # (the checkpoint's own are known good)
-                    v = JF.read_record(memoryview(tail)[i:i + JF.RECORD_SIZE], crc)
-                    if v < 0 or JF.apply_record(game, v):
+                    v = journalformat.read_record(
+                        memoryview(tail)[i:i + journalformat.RECORD_SIZE], crc)
+                    if v < 0 or journalformat.apply_record(game, v):
                         break
                 crc = tail[i + 3]
-                j = JF.HEADER_SIZE + JF.RECORD_SIZE * used
-                for b in range(JF.RECORD_SIZE):
+                j = journalformat.HEADER_SIZE + journalformat.RECORD_SIZE * used
+                for b in range(journalformat.RECORD_SIZE):
                     tail[j + b] = tail[i + b]
                 used += 1
-            dropped += JF.RECORD_SIZE * (tn - k - used)
+            dropped += journalformat.RECORD_SIZE * (tn - k - used)
         elif tn > 0:
-            dropped += JF.RECORD_SIZE * tn
+            dropped += journalformat.RECORD_SIZE * tn
         if size != good:
             self._truncate(good)
         self.dropped = dropped
@@ -183,7 +184,7 @@ class Journal:
         return self.records
 
     def _keep_header(self, buf):
-        for i in range(JF.HEADER_SIZE):
+        for i in range(journalformat.HEADER_SIZE):
             self._head[i] = buf[i]
 
     def _from_ckpt(self, f, size, tn, base, usable):
@@ -191,7 +192,7 @@ class Journal:
         (`f`, `size` bytes) and the tail read (`tn` records after `base`, `usable`);
         returns the records it covers, or 0 (none, or one that does not fit: it is
         deleted and the game is as new_game left it)."""
-        path = self.root + JF.CKPT
+        path = self.root + journalformat.CKPT
         c_size = filesize(path)
         if c_size < 0:
             return 0
@@ -207,17 +208,17 @@ class Journal:
             k = -1
         if k <= 0:
             h = self._head
-            self.game.new_game(h[3], h[4], JF.header_rules(h))   # nothing of it stays
+            self.game.new_game(h[3], h[4], journalformat.header_rules(h))   # nothing of it stays
             remove(path)       # stale, torn or of another version: never read again
             return 0
         return k
 
     # ---- checkpoint -----------------------------------------------------------
     def checkpoint_due(self):
-        """True when a checkpoint would save the next resume JF.CKPT_EVERY records or
+        """True when a checkpoint would save the next resume journalformat.CKPT_EVERY records or
         more of replay (and the journal is writable, no record held)."""
         return (not self.pending and self._f is not None
-                and self.records - self._ck_at >= JF.CKPT_EVERY)
+                and self.records - self._ck_at >= journalformat.CKPT_EVERY)
 
     def checkpoint(self):
         """Write ckpt/journal.ckpt: the game's image at the current record, the
@@ -234,23 +235,24 @@ class Journal:
     def _read_tail(self, seed):
         """(n, base) of journal.tail read into the image, or (-1, 0) if unusable."""
         try:
-            t = open(self.root + JF.TAIL, "rb")
+            t = open(self.root + journalformat.TAIL, "rb")
         except OSError:
             return -1, 0
         tail = self._tail
         got = t.readinto(tail) or 0
         t.close()
-        n, base = JF.read_tail_header(tail, got, seed)
+        n, base = journalformat.read_tail_header(tail, got, seed)
         if n >= 0:
             # a tail cut short: the records its header counts and the file lost
-            self.dropped = JF.RECORD_SIZE * (tail[3] - n)
-        elif got >= JF.HEADER_SIZE and tail[0] == 0x43 and tail[1] == 0x54:
+            self.dropped = journalformat.RECORD_SIZE * (tail[3] - n)
+        elif got >= journalformat.HEADER_SIZE and tail[0] == 0x43 and tail[1] == 0x54:
             # a tail with a damaged header: its records are lost (count as it says)
-            self.dropped = JF.RECORD_SIZE * min(tail[3], JF.TAIL_RECORDS,
-                                             (got - JF.HEADER_SIZE) // JF.RECORD_SIZE)
+            records = (got - journalformat.HEADER_SIZE) // journalformat.RECORD_SIZE
+            self.dropped = journalformat.RECORD_SIZE * min(tail[3], journalformat.TAIL_RECORDS,
+                                                           records)
         elif got >= 4 and tail[0] == 0x43 and tail[1] == 0x54:
             # cut inside its header: no CRC to check, the count is all there is
-            self.dropped = JF.RECORD_SIZE * min(tail[3], JF.TAIL_RECORDS)
+            self.dropped = journalformat.RECORD_SIZE * min(tail[3], journalformat.TAIL_RECORDS)
         return n, base
 
     def _migrate(self):
@@ -260,19 +262,19 @@ class Journal:
         rec = self._rec
         src = open(self.path, "rb")
         n = src.readinto(buf)
-        h = JF.read_header(buf, n)
-        old = JF.header_crc(buf)
-        new = JF.write_header(buf, h >> 4, h & 15)
+        h = journalformat.read_header(buf, n)
+        old = journalformat.header_crc(buf)
+        new = journalformat.write_header(buf, h >> 4, h & 15)
         self._reset_tail(new)           # no tail may pair with the new journal.bin
-        tmp = self.root + JF.TMP
+        tmp = self.root + journalformat.TMP
         dst = open(tmp, "wb")
         dst.write(buf)
-        while src.readinto(rec) == JF.RECORD_SIZE:
-            v = JF.read_record(rec, old)
+        while src.readinto(rec) == journalformat.RECORD_SIZE:
+            v = journalformat.read_record(rec, old)
             if v < 0:
                 break
             old = rec[3]
-            new = JF.write_record(rec, v >> 20, v & JF.WORD_MASK, new)
+            new = journalformat.write_record(rec, v >> 20, v & journalformat.WORD_MASK, new)
             dst.write(rec)
         src.close()
         dst.close()
@@ -280,7 +282,7 @@ class Journal:
 
     def _truncate(self, size):
         """Rewrite journal.bin as its first `size` bytes (tmp file, then rename)."""
-        tmp = self.root + JF.TMP
+        tmp = self.root + journalformat.TMP
         src = open(self.path, "rb")
         dst = open(tmp, "wb")
         buf = bytearray(64)
@@ -301,15 +303,15 @@ class Journal:
         self._base = 0
         self._n = 0
         self._close_tail()
-        JF.write_tail_header(self._tail, 0, 0, seed)
-        t = open(self.root + JF.TAIL, "wb")
+        journalformat.write_tail_header(self._tail, 0, 0, seed)
+        t = open(self.root + journalformat.TAIL, "wb")
         t.write(self._tail)
         t.close()
 
     def _open(self):
         """Open both files; the tail is written once as it stands (base, n, records)."""
-        JF.write_tail_header(self._tail, self._n, self._base, self._seed)
-        self._t = open(self.root + JF.TAIL, "wb")
+        journalformat.write_tail_header(self._tail, self._n, self._base, self._seed)
+        self._t = open(self.root + journalformat.TAIL, "wb")
         self._t.write(self._tail)
         self._t.flush()
         self._f = open(self.path, "ab")
@@ -323,7 +325,7 @@ class Journal:
             # (_append() written out: docs/PERFORMANCE.md, "Calls written out")
             if self.pending:
                 self.sync()
-            self._kind = JF.ACTION
+            self._kind = journalformat.ACTION
             self._word = f
             self.pending = True
         return err
@@ -331,7 +333,8 @@ class Journal:
     def choice(self, take):
         err = self.game.choice(take)
         if not err:
-            self._append(JF.ACTION, (F.KIND_TAKE if take else F.KIND_REPEAT) << F.KIND)
+            kind = facts.KIND_TAKE if take else facts.KIND_REPEAT
+            self._append(journalformat.ACTION, kind << facts.KIND)
         return err
 
     def undo(self):
@@ -339,7 +342,7 @@ class Journal:
         if not err:
             if self.pending:              # (_append() written out, as in shot())
                 self.sync()
-            self._kind = JF.UNDO
+            self._kind = journalformat.UNDO
             self._word = 0
             self.pending = True
         return err
@@ -349,7 +352,7 @@ class Journal:
         if not err:
             if self.pending:              # (_append() written out, as in shot())
                 self.sync()
-            self._kind = JF.REDO
+            self._kind = journalformat.REDO
             self._word = 0
             self.pending = True
         return err
@@ -385,19 +388,19 @@ class Journal:
             return
         tail = self._tail
         try:
-            if self._n == JF.TAIL_RECORDS:
+            if self._n == journalformat.TAIL_RECORDS:
                 f.write(self._full)         # the full tail, appended in one commit
                 f.flush()
-                self._base += JF.TAIL_RECORDS
+                self._base += journalformat.TAIL_RECORDS
                 self._n = 0
             rec = self._rec
-            crc = JF.write_record(rec, self._kind, self._word, self._crc)
-            i = JF.HEADER_SIZE + JF.RECORD_SIZE * self._n
+            crc = journalformat.write_record(rec, self._kind, self._word, self._crc)
+            i = journalformat.HEADER_SIZE + journalformat.RECORD_SIZE * self._n
             tail[i] = rec[0]
             tail[i + 1] = rec[1]
             tail[i + 2] = rec[2]
             tail[i + 3] = crc
-            JF.write_tail_header(tail, self._n + 1, self._base, self._seed)
+            journalformat.write_tail_header(tail, self._n + 1, self._base, self._seed)
             t.seek(0)
             t.write(tail)
             t.flush()
@@ -422,21 +425,21 @@ class Journal:
         self.sync()                 # the old game's last action belongs to its file
         self.close()
         try:
-            remove(self.root + JF.CKPT)       # the old game's: never resumed into the new
+            remove(self.root + journalformat.CKPT)   # the old game's: never resumed into the new
             self._ck_at = 0
-            if archive and (self.records or filesize(self.path) > JF.HEADER_SIZE):
+            if archive and (self.records or filesize(self.path) > journalformat.HEADER_SIZE):
                 if self._n:         # the tail's records into journal.bin: one stream
                     f = open(self.path, "ab")
-                    f.write(self._full[:JF.RECORD_SIZE * self._n])
+                    f.write(self._full[:journalformat.RECORD_SIZE * self._n])
                     f.close()
                 self._archive(FINISHED if finished else PARTIAL)
             self.records = 0
             buf = self._buf
-            self._seed = self._crc = JF.write_header(buf, players, opener, rules)
+            self._seed = self._crc = journalformat.write_header(buf, players, opener, rules)
             self._keep_header(buf)
             self._sum_at = -1
             self._reset_tail(self._seed)    # before the header it belongs to
-            tmp = self.root + JF.TMP
+            tmp = self.root + journalformat.TMP
             f = open(tmp, "wb")
             f.write(buf)
             f.close()
@@ -479,15 +482,15 @@ class Journal:
 
     def _names_to(self, seq):
         """The game's names file (if any) after its journal, to games/NNNNNN.names."""
-        src = self.root + JF.NAMES
+        src = self.root + journalformat.NAMES
         if exists(src):
-            os.rename(src, "%s%s/%06d%s" % (self.root, GAMES, seq, JF.NAMES_EXT))
+            os.rename(src, "%s%s/%06d%s" % (self.root, GAMES, seq, journalformat.NAMES_EXT))
 
     def _orphan_names(self):
         """No journal.bin: a journal.names left means a power cut came between
         the archive's two renames; it belongs to the newest archived game (unless
         that game has its own), else it is dropped."""
-        src = self.root + JF.NAMES
+        src = self.root + journalformat.NAMES
         if not exists(src):
             return
         seq = 0
@@ -497,7 +500,7 @@ class Journal:
         except OSError:
             pass
         self._seq = -1              # counted again at the next archive
-        dst = "%s%s/%06d%s" % (self.root, GAMES, seq, JF.NAMES_EXT)
+        dst = "%s%s/%06d%s" % (self.root, GAMES, seq, journalformat.NAMES_EXT)
         if seq and not exists(dst):
             os.rename(src, dst)
         else:
@@ -522,13 +525,13 @@ class Journal:
         names = sorted(os.listdir(games))
         finished = [n for n in names if n.endswith(FINISHED)]
         other = [n for n in names if not n.endswith(FINISHED)
-                 and not n.endswith(JF.NAMES_EXT)]
+                 and not n.endswith(journalformat.NAMES_EXT)]
         for name in finished[:-KEEP_FINISHED] + other[:-KEEP_OTHER]:
-            remove("%s/%06d%s" % (games, _number(name), JF.NAMES_EXT))
+            remove("%s/%06d%s" % (games, _number(name), journalformat.NAMES_EXT))
             remove(games + "/" + name)
         kept = [_number(n) for n in finished[-KEEP_FINISHED:] + other[-KEEP_OTHER:]]
         for name in names:
-            if name.endswith(JF.NAMES_EXT) and _number(name) not in kept:
+            if name.endswith(journalformat.NAMES_EXT) and _number(name) not in kept:
                 remove(games + "/" + name)
 
 

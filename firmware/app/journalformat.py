@@ -7,7 +7,7 @@ app/journal.py writes and reads them; app/checkpoint.py and tools/journal.py sha
 
 Every field, the versions and the tail: docs/JOURNAL.md, "Format (versions 1 to 3)".
 """
-from cowboy import houserules as H
+from cowboy import houserules
 
 from micropython import const
 
@@ -102,7 +102,7 @@ def read_header(buf, n):
     opener = buf[4]
     if players < 2 or players > 8 or opener >= players or buf[6]:
         return BAD
-    if buf[5] > H.ALL or buf[5] and buf[2] != VERSION:
+    if buf[5] > houserules.ALL or buf[5] and buf[2] != VERSION:
         return BAD
     return players * 16 + opener
 

@@ -11,7 +11,7 @@ import gc
 
 from board import config
 from cowboy.game import Game
-from views import ui as U
+from views import ui
 from app.panel import Panel
 
 from ticks import ticks_diff
@@ -125,7 +125,7 @@ class App:
                     self.event_at = now
                     # a stroke, an undo, a redo: locked; the menus and the desk's
                     # offers make their objects, and are not
-                    if locked and panel.mode == U.MODE_GAME:
+                    if locked and panel.mode == ui.MODE_GAME:
                         heap_lock()
                         try:
                             panel.event(ev, ring.time)
@@ -182,16 +182,16 @@ class App:
                 self.wrote = True
                 journal.sync()
                 if journal.failed:
-                    panel.note = U.NOTE_STORAGE
+                    panel.note = ui.NOTE_STORAGE
                     panel.version += 1
                 elif self.net is not None:
                     self.net.after_action(journal.records, journal.last_record())
-            elif panel.settings_dirty and panel.mode != U.MODE_MENU:
+            elif panel.settings_dirty and panel.mode != ui.MODE_MENU:
                 panel.settings_dirty = False
                 if self.persist:
                     self.wrote = True
                     self._save()
-            elif panel.names_dirty and panel.mode != U.MODE_MENU:
+            elif panel.names_dirty and panel.mode != ui.MODE_MENU:
                 # the names beside the journal (app/playernames.py), then the hall's copy
                 panel.names_dirty = False
                 if journal is not None and not journal.failed:
@@ -238,7 +238,7 @@ class App:
             self.panel.settings.save()
         except OSError:
             self.save_errors += 1
-            self.panel.note = U.NOTE_STORAGE
+            self.panel.note = ui.NOTE_STORAGE
             self.panel.version += 1
 
     def _load_names(self, root):
@@ -268,7 +268,7 @@ class App:
             if not any(names):
                 return                  # there was none
             self.save_errors += 1
-            self.panel.note = U.NOTE_STORAGE
+            self.panel.note = ui.NOTE_STORAGE
             self.panel.version += 1
 
     def start_offer(self, players, opener, rules=0, names=None):

@@ -10,8 +10,8 @@ hall mode's hall and table names (app/hallmenu.py HallMenu, which a plain Pico
 never loads). The panel loads this module when the first of them shows. Keys and
 turns allocate nothing; saving a name does (its bytes).
 """
-from views import ui as U
-from app import keys as K
+from views import ui
+from app import keys
 
 CHARS = b"abcdefghijklmnopqrstuvyz0123456789-"
 MAX = 16                     # the longest name edited: a player's (cowboy/names.py MAX_CHARS)
@@ -72,21 +72,21 @@ class NameItem:
         p = self.panel
         e = p.editor
         if e.cursor < 0:
-            if k != K.OK:
+            if k != keys.OK:
                 return False
             self._open()
             p._ok()
-        elif k == K.OK or enc:
+        elif k == keys.OK or enc:
             if e.cursor < e.length and e.cursor < e.limit - 1:
                 e.cursor += 1
                 p._ok()
             else:
                 self._save()
-        elif k == K.UNDO:
+        elif k == keys.UNDO:
             self._leave()
             p._ok()
         else:
-            p._refuse(U.NOTE_NONE)
+            p._refuse(ui.NOTE_NONE)
         return True
 
     def _open(self):

@@ -7,10 +7,10 @@ the operator's description of every key. Handling an event allocates nothing.
 What a key means depends on the mode, the stroke being composed and the menu
 together: one state machine over one set of fields.
 """
-from cowboy import codes as C
-from cowboy import facts as F
-from app import keys as K
-from views import ui as U
+from cowboy import codes
+from cowboy import facts
+from app import keys
+from views import ui
 from app.stats import Stats
 from app.settings import Settings, MIN_PLAYERS, MAX_PLAYERS, MAX_BRIGHTNESS
 from input.events import PRESS, RELEASE, LONG, CW, CCW   # noqa: F401  (re-exported)
@@ -24,12 +24,13 @@ if TYPE_CHECKING:
     from app.hallmenu import HallMenu
     from app.nameedit import NameEditor, NamesItem
 
-_CAROM_MASK = 3 << F.CAROM
-_FIRST_MASK = 7 << F.FIRST
-_CUE_MASK = 3 << F.CUE
-_JUMPED_MASK = 7 << F.JUMPED
-_HELD_MASK = 7 << F.HELD
-_WIN_FACTS = (F.FIRST_B1 << F.FIRST) | (F.CUE_CALLED << F.CUE)   # off the 1, called pocket
+_CAROM_MASK = 3 << facts.CAROM
+_FIRST_MASK = 7 << facts.FIRST
+_CUE_MASK = 3 << facts.CUE
+_JUMPED_MASK = 7 << facts.JUMPED
+_HELD_MASK = 7 << facts.HELD
+# off the 1, called pocket
+_WIN_FACTS = (facts.FIRST_B1 << facts.FIRST) | (facts.CUE_CALLED << facts.CUE)
 
 _FIELDS = const(6)               # FIELD_NONE .. FIELD_CUE
 
@@ -61,27 +62,27 @@ class Panel:
         # Actions go through the journal when there is one: it applies them to the
         # game and records those the core accepts (app/journal.py).
         self.ref = game if journal is None else journal
-        self.mode = U.MODE_HELLO
+        self.mode = ui.MODE_HELLO
         self.facts = 0
         self.base = 0             # facts of an untouched stroke: the held balls carried
         self.composing = False
         self.preview = 0
-        self.note = U.NOTE_NONE
+        self.note = ui.NOTE_NONE
         self.reject = 0
-        self.field = U.FIELD_NONE
-        self.menu_item = U.MENU_PLAYERS
+        self.field = ui.FIELD_NONE
+        self.menu_item = ui.MENU_PLAYERS
         self.menu_value = 0
-        self.back_mode = U.MODE_GAME   # where UNDO leaves the menu to
+        self.back_mode = ui.MODE_GAME   # where UNDO leaves the menu to
         self.settings_dirty = False     # the loop saves the settings, then clears it
         self.version = 0          # bumped on every visible change (all the screens compare)
         self.down = 0             # keys held (bit = source)
         self.longed = 0           # held keys whose LONG event came
         self.t_start = 0
-        self.keymap = bytearray(range(len(K.KEYS)))   # event source -> app/keys.py number (bind)
+        self.keymap = bytearray(range(len(keys.KEYS)))   # event source -> app/keys.py number (bind)
         self.accepted = 0         # keys accepted and refused (figures for tests/bench)
         self.refused = 0
         self.hello_ms = self.HELLO_MS   # how long this start-up shows (start())
-        self.notice = U.NOTICE_NONE    # what start-up found in the journal
+        self.notice = ui.NOTICE_NONE    # what start-up found in the journal
         self.notice_arg = 0             # NOTICE_CUT: records lost
         self.build = b""                # the display build's name (board())
         self.seats = MAX_PLAYERS        # players the build can show
@@ -104,7 +105,7 @@ class Panel:
         # as a notice (MODE_OFFER) once no game is in progress; OK starts it.
         self.offer = None
         self.offer_hidden = False       # UNDO on the notice: back until OK, or the game's end
-        self.offer_back = U.MODE_GAME   # where UNDO on the notice goes (GAME or STATS)
+        self.offer_back = ui.MODE_GAME   # where UNDO on the notice goes (GAME or STATS)
         # The game in hand is one the desk's offer started (OK on the notice): it is
         # in progress from that OK to its end, before its first stroke too, so the
         # next offer waits for it and never takes its place. net/hall.py sets it
@@ -138,7 +139,7 @@ class Panel:
         from app.playernames import given
         new = given(names)
         if not MIN_PLAYERS <= players <= self.seats or not 0 <= opener < players:
-            return C.E_PLAYERS
+            return codes.E_PLAYERS
         err = self.ref.new_game(players, opener, rules)
         if err:
             return err
@@ -153,7 +154,7 @@ class Panel:
         self._close_editor()
         self._to_game()
         if not self._stored():
-            self.note = U.NOTE_STORAGE
+            self.note = ui.NOTE_STORAGE
         self.version += 1
         return 0
 
@@ -162,7 +163,7 @@ class Panel:
         shown once no game is in progress (tick()), never instead of one."""
         self.offer = offer
         self.offer_hidden = False
-        if offer is None and self.mode == U.MODE_OFFER:
+        if offer is None and self.mode == ui.MODE_OFFER:
             self.mode = self.offer_back
         self.version += 1
 
@@ -170,11 +171,11 @@ class Panel:
         """A game is in progress: it is not over, and it has actions or the desk's
         offer started it (`offered`: the players may not have begun yet)."""
         g = self.game
-        return g.phase != C.PHASE_OVER and (self.offered or g.position() > 0)
+        return g.phase != codes.PHASE_OVER and (self.offered or g.position() > 0)
 
     def _show_offer(self):
         self.offer_back = self.mode
-        self.mode = U.MODE_OFFER
+        self.mode = ui.MODE_OFFER
         self.offer_hidden = False
         self.version += 1
 
@@ -184,27 +185,27 @@ class Panel:
         o = self.offer
         if o is None:                       # (withdrawn: the notice is gone)
             self.mode = self.offer_back
-        elif k == K.OK or k == K.ENC or k == K.ENC2:
+        elif k == keys.OK or k == keys.ENC or k == keys.ENC2:
             try:                            # (net/offers.py checked it already)
                 err = self.start_game(o.players, o.opener, o.rules, o.names)
             except ValueError:
-                err = C.E_PLAYERS
+                err = codes.E_PLAYERS
             if err:
                 self.offer = None
                 self.mode = self.offer_back
-                self._refuse(U.NOTE_NONE)
+                self._refuse(ui.NOTE_NONE)
                 return
             self.offer = None
             self.offered = True
             if self.net is not None:
                 self.net.offer_taken(o)
             self._ok()
-        elif k == K.UNDO:
+        elif k == keys.UNDO:
             self.mode = self.offer_back
             self.offer_hidden = True
             self._ok()
         else:
-            self._refuse(U.NOTE_NONE)
+            self._refuse(ui.NOTE_NONE)
 
     def board(self, name):
         """The display build this panel serves (a board.config.BUILDS name): shown
@@ -221,13 +222,13 @@ class Panel:
         """Take key sources from the input layer's key list (names in source order)."""
         self.keymap = bytearray(len(names))
         for i in range(len(names)):
-            self.keymap[i] = K.KEYS.index(names[i])
+            self.keymap[i] = keys.KEYS.index(names[i])
 
     # ---- start-up ----------------------------------------------------------
     def start(self, now, resumed=False, shown=None):
         """Show the start-up pages, then the game; a new game unless `resumed`.
 
-        The start-up pages (each display shows them in turn, U.PAGE_MS each): its
+        The start-up pages (each display shows them in turn, ui.PAGE_MS each): its
         player number (the wiring check), its player's name, the display build,
         what the journal's resume found (`notice`) and each house rule the game
         plays with. A game
@@ -245,18 +246,18 @@ class Panel:
             if s.opener >= s.players:
                 s.opener = 0
             self.ref.new_game(s.players, s.opener, s.rules)
-        self.notice = U.NOTICE_NONE
+        self.notice = ui.NOTICE_NONE
         self.notice_arg = 0
         j = self.journal
         if j is not None:
             if getattr(j, "failed", False):
-                self.notice = U.NOTICE_STORAGE
+                self.notice = ui.NOTICE_STORAGE
             elif getattr(j, "archived", None):
-                self.notice = U.NOTICE_NEW
+                self.notice = ui.NOTICE_NEW
             elif getattr(j, "dropped", 0):
-                self.notice = U.NOTICE_CUT
+                self.notice = ui.NOTICE_CUT
                 self.notice_arg = (j.dropped + 3) // 4     # 4-byte records
-        pages = 2 + (self.notice != U.NOTICE_NONE)
+        pages = 2 + (self.notice != ui.NOTICE_NONE)
         for n in self.names:
             if n:
                 pages += 1          # a seat with a name shows it on a page of its own
@@ -265,18 +266,18 @@ class Panel:
         while r:
             pages += r & 1
             r >>= 1
-        self.hello_ms = max(self.HELLO_MS, pages * U.PAGE_MS)
-        if resumed and self.notice == U.NOTICE_NONE and getattr(j, "records", 0):
+        self.hello_ms = max(self.HELLO_MS, pages * ui.PAGE_MS)
+        if resumed and self.notice == ui.NOTICE_NONE and getattr(j, "records", 0):
             since = 0 if shown is None else ticks_diff(now, shown)
             self.hello_ms = max(0, self.RESUMED_MS - since)
-        self.mode = U.MODE_HELLO
+        self.mode = ui.MODE_HELLO
         self.t_start = now
         self._fresh()
 
     def tick(self, now):
         """Time-driven changes: the end of the start-up pages, a slice of the
         statistics recount after a game."""
-        if self.mode == U.MODE_HELLO and ticks_diff(now, self.t_start) >= self.hello_ms:
+        if self.mode == ui.MODE_HELLO and ticks_diff(now, self.t_start) >= self.hello_ms:
             self._to_game()
             self.version += 1
         if self.stats.counting:
@@ -287,10 +288,10 @@ class Panel:
                 self._stats_wait = False
             elif self.stats.work(self.game):
                 self.version += 1
-        if self.mode == U.MODE_MENU and self.menu_item == U.MENU_NET:
+        if self.mode == ui.MODE_MENU and self.menu_item == ui.MENU_NET:
             self.hall.refresh()
         if self.offer is not None and not self.offer_hidden and not self.composing and \
-                (self.mode == U.MODE_GAME or self.mode == U.MODE_STATS
+                (self.mode == ui.MODE_GAME or self.mode == ui.MODE_STATS
                  and not self.stats.counting) and not self.in_progress():
             self._show_offer()
 
@@ -312,15 +313,15 @@ class Panel:
         if kind == PRESS:
             self.down |= bit
             self.longed &= ~bit
-            if not K.LONG_PRESS & bit:
+            if not keys.LONG_PRESS & bit:
                 self._key(src, False)
         elif kind == LONG:
-            if self.down & bit and K.LONG_PRESS & bit and not self.longed & bit:
+            if self.down & bit and keys.LONG_PRESS & bit and not self.longed & bit:
                 self.longed |= bit
                 if self.buzzer:
                     self.buzzer.tick()        # the long press registered: let go now
         elif kind == RELEASE:
-            if self.down & bit and K.LONG_PRESS & bit:
+            if self.down & bit and keys.LONG_PRESS & bit:
                 self._key(src, (self.longed & bit) != 0)
             self.down &= ~bit
             self.longed &= ~bit
@@ -338,22 +339,22 @@ class Panel:
 
     def _key(self, k, long):
         self.version += 1
-        self.note = U.NOTE_NONE
-        if self.mode == U.MODE_HELLO:
+        self.note = ui.NOTE_NONE
+        if self.mode == ui.MODE_HELLO:
             self._to_game()
-        if (k == K.ENC or k == K.ENC2) and long:
-            if self.mode != U.MODE_MENU:
-                self._open_menu(U.MENU_PLAYERS)
+        if (k == keys.ENC or k == keys.ENC2) and long:
+            if self.mode != ui.MODE_MENU:
+                self._open_menu(ui.MENU_PLAYERS)
             else:
                 self._leave_menu()
             return
-        if self.mode == U.MODE_MENU:
+        if self.mode == ui.MODE_MENU:
             self._menu_key(k)
-        elif self.mode == U.MODE_OFFER:
+        elif self.mode == ui.MODE_OFFER:
             self._offer_key(k)
-        elif self.mode == U.MODE_STATS:
+        elif self.mode == ui.MODE_STATS:
             self._over_key(k)
-        elif self.game.phase == C.PHASE_CHOICE:
+        elif self.game.phase == codes.PHASE_CHOICE:
             self._choice_key(k)
         else:
             self._game_key(k, long)
@@ -361,11 +362,11 @@ class Panel:
     # ---- composing and committing strokes ----------------------------------
     def _fresh(self):
         """A new, untouched composition for the state the game is in now."""
-        self.base = (self.game.off_table & 7) << F.HELD
+        self.base = (self.game.off_table & 7) << facts.HELD
         self.facts = self.base
         self.composing = False
         self.preview = 0
-        self.field = U.FIELD_NONE
+        self.field = ui.FIELD_NONE
 
     def _set(self, f):
         self.facts = f
@@ -373,26 +374,26 @@ class Panel:
 
     def _show(self):
         """`composing` for the views: facts changed, or a field open on the encoder."""
-        self.composing = self.facts != self.base or self.field != U.FIELD_NONE
+        self.composing = self.facts != self.base or self.field != ui.FIELD_NONE
         self.preview = self.game.preview(self.facts) if self.composing else 0
 
     def _to_game(self):
         # (_fresh() written out: docs/PERFORMANCE.md, "Calls written out")
         g = self.game
-        self.base = (g.off_table & 7) << F.HELD
+        self.base = (g.off_table & 7) << facts.HELD
         self.facts = self.base
         self.composing = False
         self.preview = 0
-        self.field = U.FIELD_NONE
-        if g.phase == C.PHASE_OVER:
+        self.field = ui.FIELD_NONE
+        if g.phase == codes.PHASE_OVER:
             self.stats.begin(self.game)      # counted in slices by tick()
             self._stats_wait = True
             self.offer_hidden = False        # the desk's offer comes once counted
-            self.mode = U.MODE_STATS
+            self.mode = ui.MODE_STATS
         else:
-            self.mode = U.MODE_GAME
-            if self.game.phase == C.PHASE_CHOICE:
-                self.note = U.NOTE_CHOOSE
+            self.mode = ui.MODE_GAME
+            if self.game.phase == codes.PHASE_CHOICE:
+                self.note = ui.NOTE_CHOOSE
 
     def _stored(self):
         return self.journal is None or not self.journal.failed
@@ -402,10 +403,10 @@ class Panel:
         self._to_game()
         j = self.journal                     # (_stored() and _ok() written out:
         if j is not None and j.failed:       # docs/PERFORMANCE.md, "Calls written out")
-            self.note = U.NOTE_STORAGE
+            self.note = ui.NOTE_STORAGE
         self.accepted += 1
         if self.buzzer:
-            if self.mode == U.MODE_STATS:
+            if self.mode == ui.MODE_STATS:
                 self.buzzer.fanfare()
             else:
                 self.buzzer.tick()
@@ -415,63 +416,64 @@ class Panel:
         if err:
             self.reject = err
             self.preview = -err
-            self._refuse(U.NOTE_REJECTED)
+            self._refuse(ui.NOTE_REJECTED)
             return
         self._after()
 
     def _game_key(self, k, long):
         f = self.facts
-        if k <= K.BALL5:
+        if k <= keys.BALL5:
             b = 1 << k
             if long:
-                f = (f ^ (b << F.JUMPED)) & ~b
+                f = (f ^ (b << facts.JUMPED)) & ~b
             else:
-                f = (f ^ b) & ~(b << F.JUMPED)
+                f = (f ^ b) & ~(b << facts.JUMPED)
             self._set(f)
             self._ok()
-        elif k == K.CAROM2 or k == K.CAROM3:
-            c = 2 if k == K.CAROM2 else 3
-            if F.carom(f) == c:
+        elif k == keys.CAROM2 or k == keys.CAROM3:
+            c = 2 if k == keys.CAROM2 else 3
+            if facts.carom(f) == c:
                 c = 0
-            self._set((f & ~_CAROM_MASK) | (c << F.CAROM))
+            self._set((f & ~_CAROM_MASK) | (c << facts.CAROM))
             self._ok()
-        elif k == K.OK:
+        elif k == keys.OK:
             if f != self.base:
                 self._commit(f)
             elif self.offer is not None and not self.in_progress():
                 self._show_offer()          # the desk's offer, put aside with UNDO
                 self._ok()
-            elif self.game.phase == C.PHASE_FINAL:
+            elif self.game.phase == codes.PHASE_FINAL:
                 self._set(self.base | _WIN_FACTS)
-                self.note = U.NOTE_CONFIRM_WIN
+                self.note = ui.NOTE_CONFIRM_WIN
                 self._ok()
             else:
-                self._refuse(U.NOTE_COMPOSE_FIRST)
-        elif k == K.MISS:
+                self._refuse(ui.NOTE_COMPOSE_FIRST)
+        elif k == keys.MISS:
             if f != self.base:
-                self._refuse(U.NOTE_MISS_REFUSED)
+                self._refuse(ui.NOTE_MISS_REFUSED)
             elif long:
-                self._commit(self.base | (F.FIRST_NONE << F.FIRST))
+                self._commit(self.base | (facts.FIRST_NONE << facts.FIRST))
             else:
                 self._commit(self.base)
-        elif k == K.FOUL:
-            self._commit(f | (F.F_NO_RAIL if long else F.F_FOUL))
-        elif k == K.SCRATCH:
-            self._commit((f & ~_CUE_MASK) | ((F.CUE_OFF if long else F.CUE_POCKET) << F.CUE))
-        elif k == K.UNDO:
-            if self.composing or self.field != U.FIELD_NONE:
+        elif k == keys.FOUL:
+            self._commit(f | (facts.F_NO_RAIL if long else facts.F_FOUL))
+        elif k == keys.SCRATCH:
+            cue = facts.CUE_OFF if long else facts.CUE_POCKET
+            self._commit((f & ~_CUE_MASK) | (cue << facts.CUE))
+        elif k == keys.UNDO:
+            if self.composing or self.field != ui.FIELD_NONE:
                 self._fresh()
                 self._ok()
             else:
                 self._undo()
-        elif k == K.REDO:
+        elif k == keys.REDO:
             if f != self.base:
-                self._refuse(U.NOTE_MISS_REFUSED)
+                self._refuse(ui.NOTE_MISS_REFUSED)
             else:
                 self._redo()
-        elif k == K.ENC or k == K.ENC2:
-            if self.field == U.FIELD_NONE:
-                self.field = U.FIELD_FIRST
+        elif k == keys.ENC or k == keys.ENC2:
+            if self.field == ui.FIELD_NONE:
+                self.field = ui.FIELD_FIRST
                 self._show()
             else:
                 self._step_field(1)
@@ -479,13 +481,13 @@ class Panel:
 
     def _undo(self):
         if self.ref.undo():
-            self._refuse(U.NOTE_NO_UNDO)
+            self._refuse(ui.NOTE_NO_UNDO)
             return
         self._after()
 
     def _redo(self):
         if self.ref.redo():
-            self._refuse(U.NOTE_NO_REDO)
+            self._refuse(ui.NOTE_NO_REDO)
             return
         self._after()
 
@@ -493,74 +495,74 @@ class Panel:
         """Next (d=1) or previous (d=-1) value of the field on show."""
         f = self.facts
         fld = self.field
-        if fld == U.FIELD_FIRST:
-            v = (F.first(f) + d) % 5
-            f = (f & ~_FIRST_MASK) | (v << F.FIRST)
-        elif fld == U.FIELD_RAIL:
-            f ^= F.F_NO_RAIL
-        elif fld == U.FIELD_JUMPED:
-            v = (F.jumped(f) + d) & 7
-            f = (f & ~_JUMPED_MASK) | (v << F.JUMPED)
-        elif fld == U.FIELD_HELD:
-            v = (F.held(f) + d) & 7
-            f = (f & ~_HELD_MASK) | (v << F.HELD)
-        elif fld == U.FIELD_CUE:
-            v = (F.cue(f) + d) & 3
-            f = (f & ~_CUE_MASK) | (v << F.CUE)
+        if fld == ui.FIELD_FIRST:
+            v = (facts.first(f) + d) % 5
+            f = (f & ~_FIRST_MASK) | (v << facts.FIRST)
+        elif fld == ui.FIELD_RAIL:
+            f ^= facts.F_NO_RAIL
+        elif fld == ui.FIELD_JUMPED:
+            v = (facts.jumped(f) + d) & 7
+            f = (f & ~_JUMPED_MASK) | (v << facts.JUMPED)
+        elif fld == ui.FIELD_HELD:
+            v = (facts.held(f) + d) & 7
+            f = (f & ~_HELD_MASK) | (v << facts.HELD)
+        elif fld == ui.FIELD_CUE:
+            v = (facts.cue(f) + d) & 3
+            f = (f & ~_CUE_MASK) | (v << facts.CUE)
         else:
             return
         self._set(f)
 
     def _turn(self, enc, d):
         self.version += 1
-        self.note = U.NOTE_NONE
-        if self.mode == U.MODE_HELLO:
+        self.note = ui.NOTE_NONE
+        if self.mode == ui.MODE_HELLO:
             self._to_game()
-        if self.mode == U.MODE_MENU:
+        if self.mode == ui.MODE_MENU:
             self._menu_turn(d)
-        elif self.mode != U.MODE_GAME or self.game.phase == C.PHASE_CHOICE:
+        elif self.mode != ui.MODE_GAME or self.game.phase == codes.PHASE_CHOICE:
             return
         elif enc == 0:
             self.field = (self.field + d) % _FIELDS
             self._show()
-        elif self.field == U.FIELD_NONE:
-            self.field = U.FIELD_FIRST
+        elif self.field == ui.FIELD_NONE:
+            self.field = ui.FIELD_FIRST
             self._show()
         else:
             self._step_field(d)
 
     # ---- failed opening and game over --------------------------------------
     def _choice_key(self, k):
-        if k == K.OK or k == K.ENC or k == K.ENC2:
-            self.ref.choice(k != K.OK)
+        if k == keys.OK or k == keys.ENC or k == keys.ENC2:
+            self.ref.choice(k != keys.OK)
             self._after()
-        elif k == K.UNDO:
+        elif k == keys.UNDO:
             self._undo()
         else:
-            self._refuse(U.NOTE_CHOOSE)
+            self._refuse(ui.NOTE_CHOOSE)
 
     def _over_key(self, k):
-        if k == K.UNDO:
+        if k == keys.UNDO:
             self._undo()
-        elif k == K.REDO:
+        elif k == keys.REDO:
             self._redo()
-        elif self.offer is not None and (k == K.OK or k == K.ENC or k == K.ENC2):
+        elif self.offer is not None and (k == keys.OK or k == keys.ENC or k == keys.ENC2):
             self._show_offer()              # the desk's offer, put aside with UNDO
             self._ok()
-        elif k == K.OK or k == K.ENC or k == K.ENC2:
+        elif k == keys.OK or k == keys.ENC or k == keys.ENC2:
             g = self.game
             self.settings.players = g.players
             self.settings.opener = (g.opener + 1) % g.players
-            self._open_menu(U.MENU_OPENER)
+            self._open_menu(ui.MENU_OPENER)
         else:
-            self._refuse(U.NOTE_GAME_OVER)
+            self._refuse(ui.NOTE_GAME_OVER)
 
     # ---- set-up menu -------------------------------------------------------
     def _open_menu(self, item):
-        if self.mode != U.MODE_MENU:
+        if self.mode != ui.MODE_MENU:
             self.back_mode = self.mode
             self.rules_edit = self.settings.rules     # changes wait for confirmation
-        self.mode = U.MODE_MENU
+        self.mode = ui.MODE_MENU
         self.menu_item = item
         self._load_item()
         self._ok()
@@ -568,32 +570,32 @@ class Panel:
     def _next_item(self, item):
         """The item after `item`: in hall mode the hall items follow the build,
         then the names, then start."""
-        if item >= U.MENU_NET:
-            return item + 1 if item < U.MENU_TABLE else U.MENU_NAMES
-        if item == U.MENU_BUILD:
-            return U.MENU_NAMES if self.hall is None else U.MENU_NET
-        if item == U.MENU_NAMES:
-            return U.MENU_START
-        return item + 1 if item < U.MENU_START else U.MENU_PLAYERS
+        if item >= ui.MENU_NET:
+            return item + 1 if item < ui.MENU_TABLE else ui.MENU_NAMES
+        if item == ui.MENU_BUILD:
+            return ui.MENU_NAMES if self.hall is None else ui.MENU_NET
+        if item == ui.MENU_NAMES:
+            return ui.MENU_START
+        return item + 1 if item < ui.MENU_START else ui.MENU_PLAYERS
 
     def _load_item(self):
         s = self.settings
         item = self.menu_item
-        if item == U.MENU_PLAYERS:
+        if item == ui.MENU_PLAYERS:
             self.menu_value = s.players
-        elif item == U.MENU_OPENER:
+        elif item == ui.MENU_OPENER:
             self.menu_value = s.opener
-        elif item == U.MENU_BRIGHTNESS:
+        elif item == ui.MENU_BRIGHTNESS:
             self.menu_value = s.brightness
-        elif U.MENU_RULE <= item < U.MENU_RULE + U.RULES:
-            self.menu_value = self.rules_edit >> (item - U.MENU_RULE) & 1
-        elif item == U.MENU_NAMES:
+        elif ui.MENU_RULE <= item < ui.MENU_RULE + ui.RULES:
+            self.menu_value = self.rules_edit >> (item - ui.MENU_RULE) & 1
+        elif item == ui.MENU_NAMES:
             self.menu_value = 0
             if self.names_item is None:     # (its module and buffer: only once used)
                 from app.nameedit import NamesItem
                 self.names_item = NamesItem(self)
             self.names_item.load()
-        elif item >= U.MENU_NET:
+        elif item >= ui.MENU_NET:
             self.hall.load(item)
         else:
             self.menu_value = 0
@@ -602,26 +604,26 @@ class Panel:
         s = self.settings
         item = self.menu_item
         v = self.menu_value + d
-        if U.MENU_RULE <= item < U.MENU_RULE + U.RULES:
-            self.rules_edit ^= 1 << (item - U.MENU_RULE)     # on <-> off
+        if ui.MENU_RULE <= item < ui.MENU_RULE + ui.RULES:
+            self.rules_edit ^= 1 << (item - ui.MENU_RULE)     # on <-> off
             self.menu_value ^= 1
             return
-        if item >= U.MENU_NET:
+        if item >= ui.MENU_NET:
             self.hall.turn(d)
             return
-        if item == U.MENU_NAMES:
+        if item == ui.MENU_NAMES:
             self.names_item.turn(d)
             return
-        if item == U.MENU_PLAYERS:
+        if item == ui.MENU_PLAYERS:
             top = self.seats
             v = MIN_PLAYERS if v < MIN_PLAYERS else top if v > top else v
             s.players = v
             if s.opener >= v:
                 s.opener = v - 1
-        elif item == U.MENU_OPENER:
+        elif item == ui.MENU_OPENER:
             v %= s.players
             s.opener = v
-        elif item == U.MENU_BRIGHTNESS:
+        elif item == ui.MENU_BRIGHTNESS:
             v = 0 if v < 0 else MAX_BRIGHTNESS if v > MAX_BRIGHTNESS else v
             s.brightness = v
         else:
@@ -632,26 +634,26 @@ class Panel:
 
     def _menu_key(self, k):
         item = self.menu_item
-        enc = k == K.ENC or k == K.ENC2
+        enc = k == keys.ENC or k == keys.ENC2
         changed = self.rules_edit != self.settings.rules
-        if item >= U.MENU_NET and self.hall.key(k, enc):
+        if item >= ui.MENU_NET and self.hall.key(k, enc):
             pass                          # the name editor took it
-        elif item == U.MENU_NAMES and self.names_item.key(k, enc):
+        elif item == ui.MENU_NAMES and self.names_item.key(k, enc):
             pass                          # the players' names editor took it
-        elif item == U.MENU_CONFIRM:
-            if k == K.OK or enc:
+        elif item == ui.MENU_CONFIRM:
+            if k == keys.OK or enc:
                 self._new_game()
-            elif k == K.UNDO:             # no: the house rules stay as they were
+            elif k == keys.UNDO:             # no: the house rules stay as they were
                 self.rules_edit = self.settings.rules
-                self.menu_item = U.MENU_RULE
+                self.menu_item = ui.MENU_RULE
                 self._load_item()
                 self._ok()
             else:
-                self._refuse(U.NOTE_NONE)
-        elif k == K.OK or (enc and item == U.MENU_START) or \
-                (enc and changed and item == U.MENU_RULE + U.RULES - 1):
+                self._refuse(ui.NOTE_NONE)
+        elif k == keys.OK or (enc and item == ui.MENU_START) or \
+                (enc and changed and item == ui.MENU_RULE + ui.RULES - 1):
             if changed:                   # new house rules: ask before a new game
-                self.menu_item = U.MENU_CONFIRM
+                self.menu_item = ui.MENU_CONFIRM
                 self.menu_value = 0
                 self._ok()
             else:
@@ -660,10 +662,10 @@ class Panel:
             self.menu_item = self._next_item(item)
             self._load_item()
             self._ok()
-        elif k == K.UNDO:
+        elif k == keys.UNDO:
             self._leave_menu()
         else:
-            self._refuse(U.NOTE_NONE)
+            self._refuse(ui.NOTE_NONE)
 
     def _close_editor(self):
         """No name being edited (the menu left, a new game)."""
@@ -673,10 +675,10 @@ class Panel:
     def _leave_menu(self):
         self._close_editor()
         self.mode = self.back_mode
-        if self.mode == U.MODE_OFFER and self.offer is None:
+        if self.mode == ui.MODE_OFFER and self.offer is None:
             self.mode = self.offer_back         # withdrawn while in the menu
-        if self.mode == U.MODE_HELLO or self.mode == U.MODE_MENU:
-            self.mode = U.MODE_GAME
+        if self.mode == ui.MODE_HELLO or self.mode == ui.MODE_MENU:
+            self.mode = ui.MODE_GAME
         self._ok()
 
     def _new_game(self):
@@ -691,5 +693,5 @@ class Panel:
         self.offer_hidden = True          # a game the operator chose: the offer waits
         self._to_game()
         if not self._stored():
-            self.note = U.NOTE_STORAGE
+            self.note = ui.NOTE_STORAGE
         self._ok()

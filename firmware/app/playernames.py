@@ -10,11 +10,11 @@ name), and reading back turns `Player N` at seat N into b"" again.
 """
 import os
 
-from cowboy import names as N
-from app import journalformat as JF
+from cowboy import names as namerules
+from app import journalformat
 
-FILE = JF.NAMES
-TMP = JF.NAMES_TMP
+FILE = journalformat.NAMES
+TMP = journalformat.NAMES_TMP
 SEATS = 8
 
 
@@ -33,11 +33,11 @@ def header_names(names, players):
         b = names[i]
         if not b:
             out.append(default(i))
-        elif not N.utf8_ok(b):
+        elif not namerules.utf8_ok(b):
             return None
         else:
             out.append(bytes(b).decode())
-    return out if N.check(out, players) is None else None
+    return out if namerules.check(out, players) is None else None
 
 
 def seat_names(lst):
@@ -65,10 +65,10 @@ def given(names):
             continue                # warns when a str meets bytes)
         if type(n) is not str:
             n = bytes(n)
-            if not N.utf8_ok(n):
+            if not namerules.utf8_ok(n):
                 raise ValueError("names: name %d is not UTF-8" % (i + 1))
             n = n.decode()
-        why = N.check_name(n)
+        why = namerules.check_name(n)
         if why is not None:
             raise ValueError("names: name %d %s" % (i + 1, why))
         out[i] = n.encode()
@@ -92,7 +92,7 @@ def fingerprint(lst):
     if not lst:
         return 0
     h = 5381
-    for b in N.to_bytes(lst):
+    for b in namerules.to_bytes(lst):
         h = (h * 33 + b) & 0xFFFFFF     # h * 33 stays below 2**30: a small int
     return h or 1
 
@@ -107,7 +107,7 @@ def read(path, players):
             f.close()
     except OSError:
         return None
-    lst, why = N.from_bytes(b, players)
+    lst, why = namerules.from_bytes(b, players)
     return lst
 
 
@@ -134,7 +134,7 @@ def save(root, names, players):
     tmp = root + TMP
     f = open(tmp, "wb")
     try:
-        f.write(N.to_bytes(lst))
+        f.write(namerules.to_bytes(lst))
     finally:
         f.close()
     os.rename(tmp, path)
@@ -142,4 +142,4 @@ def save(root, names, players):
 
 def archived(root, games, g, players):
     """The header's names of archived game number g (games/NNNNNN.names), or None."""
-    return read("%s%s/%06d%s" % (root, games, g, JF.NAMES_EXT), players)
+    return read("%s%s/%06d%s" % (root, games, g, journalformat.NAMES_EXT), players)

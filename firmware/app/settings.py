@@ -8,7 +8,7 @@ that is missing, unreadable or out of range gives the defaults for that field.
 import json
 import os
 
-from cowboy import houserules as H
+from cowboy import houserules
 from views.ui import MAX_BRIGHTNESS   # noqa: F401  (re-exported)
 
 from micropython import const
@@ -53,7 +53,7 @@ class Settings:
         if type(b) is int and 0 <= b <= MAX_BRIGHTNESS:
             self.brightness = b
         r = d.get("rules")
-        if type(r) is int and 0 <= r <= H.ALL:
+        if type(r) is int and 0 <= r <= houserules.ALL:
             self.rules = r
         return self
 
@@ -69,7 +69,7 @@ class Settings:
         if brightness is not None:
             self.brightness = min(MAX_BRIGHTNESS, max(0, brightness))
         if rules is not None:
-            self.rules = rules & H.ALL
+            self.rules = rules & houserules.ALL
         if (self.players, self.opener, self.brightness, self.rules) != old:
             self.save()
 

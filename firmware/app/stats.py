@@ -9,7 +9,7 @@ game takes a couple of seconds in the background, the winner already shown). Not
 """
 from array import array
 
-from cowboy import codes as C
+from cowboy import codes
 from cowboy.game import Game
 
 
@@ -74,15 +74,15 @@ class Stats:
             self._at += 1
             n -= 1
             out = st.last
-            if s < 0 or out & C.CHOICE or not out & C.ENDS_INNING:
+            if s < 0 or out & codes.CHOICE or not out & codes.ENDS_INNING:
                 continue
-            if out & C.FAILED_OPENING:
+            if out & codes.FAILED_OPENING:
                 continue          # not an inning: the balls are set again (R2)
             self.innings[s] += 1
-            if out & C.FOUL_FLAG:
+            if out & codes.FOUL_FLAG:
                 self.fouls[s] += 1
             else:
-                pts = before + C.points(out)
+                pts = before + codes.points(out)
                 if pts > self.best[s]:
                     self.best[s] = pts
         if self._at >= self._end:

@@ -11,9 +11,9 @@ between modules.
 """
 from array import array
 
-from cowboy import codes as C
-from cowboy import facts as F
-from cowboy import houserules as H
+from cowboy import codes
+from cowboy import facts
+from cowboy import houserules
 
 from micropython import const
 
@@ -37,9 +37,9 @@ _BALL_POINTS = b"\x00\x01\x03\x04\x05\x06\x08\x09"
 _BALL_COUNT = b"\x00\x01\x01\x02\x01\x02\x02\x03"
 _CAROM_POINTS = b"\x00\x00\x01\x02"
 
-_SHOT_MASK = const(0x3FFFF)  # F.FACTS_MASK: an action word's facts
-_ACT_REPEAT = const(1 << 18)  # F.KIND_REPEAT << F.KIND
-_ACT_TAKE = const(2 << 18)    # F.KIND_TAKE << F.KIND
+_SHOT_MASK = const(0x3FFFF)  # facts.FACTS_MASK: an action word's facts
+_ACT_REPEAT = const(1 << 18)  # facts.KIND_REPEAT << facts.KIND
+_ACT_TAKE = const(2 << 18)    # facts.KIND_TAKE << facts.KIND
 _LIE_IN_HAND = const(8)       # in _lie: the failed opening left the cue ball in hand
 
 
@@ -65,16 +65,16 @@ class Game:
         """Start a game; `opener` (0-based) plays the opening stroke. `rules`: the
         house rules (a mask of cowboy.houserules bits), fixed for the whole game."""
         if players < 2 or players > MAX_PLAYERS or opener < 0 or opener >= players:
-            return C.E_PLAYERS
-        if rules < 0 or rules > H.ALL:
-            return C.E_BAD_VALUE
+            return codes.E_PLAYERS
+        if rules < 0 or rules > houserules.ALL:
+            return codes.E_BAD_VALUE
         self.rules = rules
         self._lie = 0     # what a failed opening left on the table (take_as_lies)
         self.players = players
         self.opener = opener
         self.shooter = opener
         self.inning = 0
-        self.phase = C.PHASE_OPENING
+        self.phase = codes.PHASE_OPENING
         self.out = 0
         self.winner = -1
         self.cue_in_hand = True
@@ -91,7 +91,7 @@ class Game:
             for i in range(_NEAR_SLOTS):
                 self._near[i] = -1
             self._save(0)
-        return C.OK
+        return codes.OK
 
     # ---- reading the state -------------------------------------------------
     def total(self, player):
@@ -121,38 +121,38 @@ class Game:
     # ---- actions -----------------------------------------------------------
     def check(self, f):
         """Reject code for the stroke `f` now, or OK; changes nothing."""
-        if self.phase == C.PHASE_OVER:
-            return C.E_GAME_OVER
-        if self.phase == C.PHASE_CHOICE:
-            return C.E_CHOICE_DUE
+        if self.phase == codes.PHASE_OVER:
+            return codes.E_GAME_OVER
+        if self.phase == codes.PHASE_CHOICE:
+            return codes.E_CHOICE_DUE
         if f < 0 or f > _SHOT_MASK:
-            return C.E_BAD_VALUE
-        carom = (f >> F.CAROM) & 3
-        first = (f >> F.FIRST) & 7
-        if carom == 1 or first > F.FIRST_B1 + 2:
-            return C.E_BAD_VALUE
+            return codes.E_BAD_VALUE
+        carom = (f >> facts.CAROM) & 3
+        first = (f >> facts.FIRST) & 7
+        if carom == 1 or first > facts.FIRST_B1 + 2:
+            return codes.E_BAD_VALUE
         pocketed = f & 7
-        jumped = (f >> F.JUMPED) & 7
-        cue = (f >> F.CUE) & 3
-        if first == F.FIRST_NONE and (carom or pocketed or jumped):
-            return C.E_CAROM_NO_CONTACT
-        if f & F.F_NO_RAIL and (pocketed or cue == F.CUE_POCKET or cue == F.CUE_CALLED):
-            return C.E_RAIL_POCKET
+        jumped = (f >> facts.JUMPED) & 7
+        cue = (f >> facts.CUE) & 3
+        if first == facts.FIRST_NONE and (carom or pocketed or jumped):
+            return codes.E_CAROM_NO_CONTACT
+        if f & facts.F_NO_RAIL and (pocketed or cue == facts.CUE_POCKET or cue == facts.CUE_CALLED):
+            return codes.E_RAIL_POCKET
         if pocketed & jumped:
-            return C.E_POCKET_AND_JUMP
+            return codes.E_POCKET_AND_JUMP
         off = self.off_table
         if (pocketed | jumped) & off:
-            return C.E_BALL_OFF_TABLE
-        if first >= F.FIRST_B1 and (1 << (first - F.FIRST_B1)) & off:
-            return C.E_BALL_OFF_TABLE
+            return codes.E_BALL_OFF_TABLE
+        if first >= facts.FIRST_B1 and (1 << (first - facts.FIRST_B1)) & off:
+            return codes.E_BALL_OFF_TABLE
         if carom > 3 - _BALL_COUNT[off]:
-            return C.E_CAROM_TOO_MANY
-        held = (f >> F.HELD) & 7
+            return codes.E_CAROM_TOO_MANY
+        held = (f >> facts.HELD) & 7
         if held & ~(off | pocketed | jumped):
-            return C.E_HELD_ON_TABLE
-        if held == F.ALL_BALLS:
-            return C.E_HELD_ALL
-        return C.OK
+            return codes.E_HELD_ON_TABLE
+        if held == facts.ALL_BALLS:
+            return codes.E_HELD_ALL
+        return codes.OK
 
     def shot(self, f):
         """Apply the stroke with facts `f`; 0, or a reject code and nothing changes."""
@@ -160,16 +160,16 @@ class Game:
         if err:
             return err
         self._record(f)
-        return C.OK
+        return codes.OK
 
     def choice(self, take):
         """After a failed opening: `take` True lets the incoming player open."""
-        if self.phase == C.PHASE_OVER:
-            return C.E_GAME_OVER
-        if self.phase != C.PHASE_CHOICE:
-            return C.E_NO_CHOICE
+        if self.phase == codes.PHASE_OVER:
+            return codes.E_GAME_OVER
+        if self.phase != codes.PHASE_CHOICE:
+            return codes.E_NO_CHOICE
         self._record(_ACT_TAKE if take else _ACT_REPEAT)
-        return C.OK
+        return codes.OK
 
     def preview(self, f):
         """The outcome the stroke `f` would have, or -reject code; changes nothing."""
@@ -181,13 +181,13 @@ class Game:
     def undo(self):
         """Take back the last action (a snapshot plus a short replay)."""
         if self._n <= self._base:
-            return C.E_NOTHING_TO_UNDO
+            return codes.E_NOTHING_TO_UNDO
         return self.seek(self._n - 1)
 
     def redo(self):
         """Apply again the action most recently taken back."""
         if self._n >= self._top:
-            return C.E_NOTHING_TO_REDO
+            return codes.E_NOTHING_TO_REDO
         return self.seek(self._n + 1)
 
     def seek(self, pos):
@@ -195,14 +195,14 @@ class Game:
         action to the last one redo reaches; the history itself is kept. The
         nearest snapshot is the start, backwards or forwards."""
         if pos < self._base or pos > self._top:
-            return C.E_BAD_VALUE
+            return codes.E_BAD_VALUE
         at = self._nearest(pos)              # (once: _load takes it)
         if pos < self._n or at > self._n:
             self._n = self._load(at)
         while self._n < pos:
             self._step(self._hist[self._n % HISTORY])
             self._advance()
-        return C.OK
+        return codes.OK
 
     def start_at(self, game, pos):
         """Take `game`'s state at position `pos` (its oldest() or another multiple
@@ -218,12 +218,12 @@ class Game:
 
     def apply(self, action):
         """Apply an action word (a stroke or a choice, as the history stores it)."""
-        kind = action >> F.KIND
-        if kind == F.KIND_SHOT:
+        kind = action >> facts.KIND
+        if kind == facts.KIND_SHOT:
             return self.shot(action)
-        if kind == F.KIND_REPEAT or kind == F.KIND_TAKE:
-            return self.choice(kind == F.KIND_TAKE)
-        return C.E_BAD_VALUE
+        if kind == facts.KIND_REPEAT or kind == facts.KIND_TAKE:
+            return self.choice(kind == facts.KIND_TAKE)
+        return codes.E_BAD_VALUE
 
     # ---- history -----------------------------------------------------------
     def keep(self):
@@ -298,7 +298,7 @@ class Game:
         n, top, base = v
         players = head[0]
         if (players < 2 or players > MAX_PLAYERS or head[1] >= players
-                or head[7] >> 1 > H.ALL or not base <= n <= top
+                or head[7] >> 1 > houserules.ALL or not base <= n <= top
                 or top - base > HISTORY or base % STEP or n >= 1 << 29 or top >= 1 << 29):
             return False
         self._get(head, 0)
@@ -378,89 +378,89 @@ class Game:
         """Outcome of a valid stroke: points, foul reason, flags (RULES.md 3-6, R1-R7,
         and the house rules of section 10 that are on)."""
         rules = self.rules
-        first = (f >> F.FIRST) & 7
-        cue = (f >> F.CUE) & 3
-        carom = (f >> F.CAROM) & 3
-        if self.phase == C.PHASE_OPENING and first != F.FIRST_REQUIRED \
-                and first != F.FIRST_B1 + 1:
-            return C.FAILED_OPENING | C.ENDS_INNING | C.CUE_IN_HAND     # R2
+        first = (f >> facts.FIRST) & 7
+        cue = (f >> facts.CUE) & 3
+        carom = (f >> facts.CAROM) & 3
+        if self.phase == codes.PHASE_OPENING and first != facts.FIRST_REQUIRED \
+                and first != facts.FIRST_B1 + 1:
+            return codes.FAILED_OPENING | codes.ENDS_INNING | codes.CUE_IN_HAND     # R2
         total = self.scores[self.shooter] + self.inning
         final = total == 100
-        reason = C.R_NONE
-        if first == F.FIRST_NONE:
-            reason = C.R_NO_CONTACT
-        elif final and first != F.FIRST_REQUIRED and first != F.FIRST_B1:
-            reason = C.R_NOT_ONE_FIRST
+        reason = codes.R_NONE
+        if first == facts.FIRST_NONE:
+            reason = codes.R_NO_CONTACT
+        elif final and first != facts.FIRST_REQUIRED and first != facts.FIRST_B1:
+            reason = codes.R_NOT_ONE_FIRST
         elif final and carom:
-            reason = C.R_OTHER_BALL
-        elif cue == F.CUE_OFF:
-            reason = C.R_CUE_OFF
-        elif cue == F.CUE_POCKET or (cue == F.CUE_CALLED and not final):
-            reason = C.R_SCRATCH
-        elif f & F.F_NO_RAIL and not (carom and rules & H.CAROM_NO_CUSHION):
-            reason = C.R_NO_RAIL          # at 100 a carom was a foul above already
-        elif f & F.F_FOUL:
-            reason = C.R_FOUL
+            reason = codes.R_OTHER_BALL
+        elif cue == facts.CUE_OFF:
+            reason = codes.R_CUE_OFF
+        elif cue == facts.CUE_POCKET or (cue == facts.CUE_CALLED and not final):
+            reason = codes.R_SCRATCH
+        elif f & facts.F_NO_RAIL and not (carom and rules & houserules.CAROM_NO_CUSHION):
+            reason = codes.R_NO_RAIL          # at 100 a carom was a foul above already
+        elif f & facts.F_FOUL:
+            reason = codes.R_FOUL
         points = 0
         if final:
-            if reason == C.R_NONE and f & 7 and rules & H.WIN_POCKETS_NOTHING:
-                reason = C.R_BALL_AT_100      # even into the called pocket: in hand
-            elif reason == C.R_NONE and cue == F.CUE_CALLED:
-                return 1 | C.WIN | C.ENDS_INNING
+            if reason == codes.R_NONE and f & 7 and rules & houserules.WIN_POCKETS_NOTHING:
+                reason = codes.R_BALL_AT_100      # even into the called pocket: in hand
+            elif reason == codes.R_NONE and cue == facts.CUE_CALLED:
+                return 1 | codes.WIN | codes.ENDS_INNING
         elif total >= 90:
             points = _CAROM_POINTS[carom]
-            if reason == C.R_NONE and f & 7 and not rules & H.POCKET_90S_NO_FOUL:
-                reason = C.R_BALL_AT_90
-            elif reason == C.R_NONE and total + points > 100:
-                reason = C.R_PAST_100                                    # R3
+            if reason == codes.R_NONE and f & 7 and not rules & houserules.POCKET_90S_NO_FOUL:
+                reason = codes.R_BALL_AT_90
+            elif reason == codes.R_NONE and total + points > 100:
+                reason = codes.R_PAST_100                                    # R3
         else:
             points = _BALL_POINTS[f & 7] + _CAROM_POINTS[carom]
-            if reason == C.R_NONE and total + points > 90:
-                reason = C.R_PAST_90
-        if reason != C.R_NONE:
-            out = reason << C.REASON_SHIFT | C.FOUL_FLAG | C.ENDS_INNING
-            if self.fouls[self.shooter] >= C.FOULS_LAST_CHANCE:
-                out |= C.ELIMINATED
-            if cue != F.CUE_TABLE:
-                out |= C.CUE_IN_HAND
+            if reason == codes.R_NONE and total + points > 90:
+                reason = codes.R_PAST_90
+        if reason != codes.R_NONE:
+            out = reason << codes.REASON_SHIFT | codes.FOUL_FLAG | codes.ENDS_INNING
+            if self.fouls[self.shooter] >= codes.FOULS_LAST_CHANCE:
+                out |= codes.ELIMINATED
+            if cue != facts.CUE_TABLE:
+                out |= codes.CUE_IN_HAND
             return out
         if points == 0:
-            return C.ENDS_INNING                                          # R5 at 100
+            return codes.ENDS_INNING                                          # R5 at 100
         return points
 
     def _apply_shot(self, f):
         out = self._evaluate(f)
         s = self.shooter
         self.last = out
-        if out & C.FAILED_OPENING:
+        if out & codes.FAILED_OPENING:
             # the lie "take" gives under take_as_lies: held balls, cue ball in hand
-            self._lie = (f >> F.HELD) & 7 | (_LIE_IN_HAND if (f >> F.CUE) & 3 else 0)
+            self._lie = (f >> facts.HELD) & 7 | (_LIE_IN_HAND if (f >> facts.CUE) & 3 else 0)
             self.off_table = 0
             self.cue_in_hand = True
-            self.phase = C.PHASE_CHOICE
+            self.phase = codes.PHASE_CHOICE
             self.shooter = self._next(s)
             return
-        self.off_table = (f >> F.HELD) & 7
-        self.cue_in_hand = (out & C.CUE_IN_HAND) != 0
-        if out & C.WIN:
+        self.off_table = (f >> facts.HELD) & 7
+        self.cue_in_hand = (out & codes.CUE_IN_HAND) != 0
+        if out & codes.WIN:
             self.scores[s] = 101
             self.fouls[s] = 0
             self._finish(s)
             return
-        if out & C.FOUL_FLAG:
+        if out & codes.FOUL_FLAG:
             self.inning = 0                                               # R7
             self.fouls[s] += 1
-            if self.fouls[s] >= C.FOULS_OUT:
+            if self.fouls[s] >= codes.FOULS_OUT:
                 self.out |= 1 << s                                        # R6
             self._pass(s)
-        elif out & C.ENDS_INNING:
+        elif out & codes.ENDS_INNING:
             self.scores[s] += self.inning
             self.inning = 0
             self.fouls[s] = 0
             self._pass(s)
         else:
-            self.inning += C.points(out)
-        if self.phase != C.PHASE_OVER:
+            self.inning += codes.points(out)
+        if self.phase != codes.PHASE_OVER:
             self._settle()
 
     def _apply_choice(self, take):
@@ -469,31 +469,31 @@ class Game:
         else:
             self.shooter = self.opener
         self.inning = 0
-        if take and self.rules & H.TAKE_AS_LIES:
+        if take and self.rules & houserules.TAKE_AS_LIES:
             # an ordinary stroke (scores are all 0) with the balls as they lie
-            self.phase = C.PHASE_POINTS
+            self.phase = codes.PHASE_POINTS
             self.off_table = self._lie & 7
             self.cue_in_hand = self._lie >= _LIE_IN_HAND
-            self.last = C.CHOICE | C.CUE_IN_HAND if self.cue_in_hand else C.CHOICE
+            self.last = codes.CHOICE | codes.CUE_IN_HAND if self.cue_in_hand else codes.CHOICE
             return
-        self.phase = C.PHASE_OPENING
+        self.phase = codes.PHASE_OPENING
         self.cue_in_hand = True
         self.off_table = 0
-        self.last = C.CHOICE | C.CUE_IN_HAND
+        self.last = codes.CHOICE | codes.CUE_IN_HAND
 
     def _settle(self):
         """Stage of the shooter; at 100 a held-out 1 ball resets the balls (7, R8)."""
         total = self.scores[self.shooter] + self.inning
         if total < 90:
-            self.phase = C.PHASE_POINTS
+            self.phase = codes.PHASE_POINTS
         elif total < 100:
-            self.phase = C.PHASE_CAROMS
+            self.phase = codes.PHASE_CAROMS
         else:
-            self.phase = C.PHASE_FINAL
-            if self.off_table & F.B1:
+            self.phase = codes.PHASE_FINAL
+            if self.off_table & facts.B1:
                 self.off_table = 0
                 self.cue_in_hand = True
-                self.last |= C.RESPOT | C.CUE_IN_HAND
+                self.last |= codes.RESPOT | codes.CUE_IN_HAND
 
     def _next(self, s):
         """The next player in the rotation after `s` who is still in the game."""
@@ -517,7 +517,7 @@ class Game:
     def _finish(self, winner):
         self.winner = winner
         self.shooter = -1
-        self.phase = C.PHASE_OVER
+        self.phase = codes.PHASE_OVER
         self.inning = 0
         self.cue_in_hand = False
         self.off_table = 0

@@ -5,8 +5,8 @@ board publishes the very lines and states the host tools print. Runs under CPyth
 and MicroPython; dict order differs between them, so objects are written from
 (key, value) lists in a fixed order.
 """
-from cowboy import codes as C
-from cowboy import facts as F
+from cowboy import codes
+from cowboy import facts
 from cowboy import houserules
 
 UNDO = "undo"
@@ -18,32 +18,32 @@ _CUE_NAMES = ("table", "pocket", "called", "off")
 
 
 def _mask_list(mask):
-    return [F.BALL_VALUE[i] for i in range(3) if mask & (1 << i)]
+    return [facts.BALL_VALUE[i] for i in range(3) if mask & (1 << i)]
 
 
 def facts_to_json(f):
     """The FACTS of a facts int as (key, value) pairs in GAME-RECORD order, only
     the keys that differ from their default (a list: dict order differs in MicroPython)."""
     pairs = []
-    if F.pocketed(f):
-        pairs.append(("pocketed", _mask_list(F.pocketed(f))))
-    if F.carom(f):
-        pairs.append(("carom", F.carom(f)))
-    first = F.first(f)
-    if first == F.FIRST_NONE:
+    if facts.pocketed(f):
+        pairs.append(("pocketed", _mask_list(facts.pocketed(f))))
+    if facts.carom(f):
+        pairs.append(("carom", facts.carom(f)))
+    first = facts.first(f)
+    if first == facts.FIRST_NONE:
         pairs.append(("first", 0))
-    elif first >= F.FIRST_B1:
-        pairs.append(("first", F.BALL_VALUE[first - F.FIRST_B1]))
-    if f & F.F_NO_RAIL:
+    elif first >= facts.FIRST_B1:
+        pairs.append(("first", facts.BALL_VALUE[first - facts.FIRST_B1]))
+    if f & facts.F_NO_RAIL:
         pairs.append(("rail", False))
-    if F.cue(f):
-        pairs.append(("cue", _CUE_NAMES[F.cue(f)]))
-    if F.jumped(f):
-        pairs.append(("jumped", _mask_list(F.jumped(f))))
-    if f & F.F_FOUL:
+    if facts.cue(f):
+        pairs.append(("cue", _CUE_NAMES[facts.cue(f)]))
+    if facts.jumped(f):
+        pairs.append(("jumped", _mask_list(facts.jumped(f))))
+    if f & facts.F_FOUL:
         pairs.append(("foul", True))
-    if F.held(f):
-        pairs.append(("held", _mask_list(F.held(f))))
+    if facts.held(f):
+        pairs.append(("held", _mask_list(facts.held(f))))
     return pairs
 
 
@@ -67,7 +67,7 @@ def action_to_json(kind, word):
     if kind == SHOT:
         return '{"shot": %s}' % _object(facts_to_json(word))
     if kind == CHOICE:
-        return '{"choice": "%s"}' % ("take" if F.kind(word) == F.KIND_TAKE else "repeat")
+        return '{"choice": "%s"}' % ("take" if facts.kind(word) == facts.KIND_TAKE else "repeat")
     return '{"%s": true}' % kind
 
 
@@ -134,8 +134,8 @@ def _state_json(game):
     return ('{"players": %d, "scores": [%s], "inning": %d, "shooter": %s, "phase": "%s", '
             '"fouls": [%s], "out": [%s], "winner": %s, "cue_in_hand": %s, "off_table": [%s]}'
             % (n, _bytes_list(game.scores, n), game.inning,
-               "null" if game.phase == C.PHASE_OVER else "%d" % (game.shooter + 1),
-               C.PHASE_NAME[game.phase], _bytes_list(game.fouls, n), outs,
+               "null" if game.phase == codes.PHASE_OVER else "%d" % (game.shooter + 1),
+               codes.PHASE_NAME[game.phase], _bytes_list(game.fouls, n), outs,
                "null" if game.winner < 0 else "%d" % (game.winner + 1),
                "true" if game.cue_in_hand else "false", _BALL_LISTS[game.off_table & 7]))
 
@@ -149,4 +149,4 @@ def op_json(op):
     if kind == 3:
         return action_to_json(REDO, 0)
     word = op & 0xFFFFF
-    return action_to_json(SHOT if F.kind(word) == F.KIND_SHOT else CHOICE, word)
+    return action_to_json(SHOT if facts.kind(word) == facts.KIND_SHOT else CHOICE, word)

@@ -50,11 +50,12 @@ class Screens:
             d = displays[i]
             if hasattr(d, "show"):         # an OLED (draw/cells.py Picture): text cells
                 self.kinds[i] = KIND_OLED
-                from views import oled as O       # only the layouts a build uses
-                lay = O.LayoutOLED()
+                from views import oled as oledview       # only the layouts a build uses
+                lay = oledview.LayoutOLED()
                 if cells is None:
                     from draw.cells import Cells
-                    cells = Cells(O.OLED_CELLS, O.OLED_TEXT, O.OLED_INV, O.OLED_MARK_X)
+                    cells = Cells(oledview.OLED_CELLS, oledview.OLED_TEXT, oledview.OLED_INV,
+                                  oledview.OLED_MARK_X)
                 d.layout(cells)
             elif d is not None and d.digits >= 8:
                 self.kinds[i] = KIND_8DIGITS

@@ -53,7 +53,7 @@ class Text:
         self.pos = decimal(self.buf, self.pos, self.size, v, width)
 
     def balls(self, mask, sep):
-        """The numbers of the balls in `mask` (F.B1, B3, B5), separated by `sep`."""
+        """The numbers of the balls in `mask` (facts.B1, B3, B5), separated by `sep`."""
         first = True
         for k in range(3):
             if mask & (1 << k):

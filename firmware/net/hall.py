@@ -14,14 +14,14 @@ import sys
 
 import asyncio
 
-from app import journal as J
-from app import journalformat as JF
-from app import playernames as PN
+from app import journal
+from app import journalformat
+from app import playernames
 from app.hallmenu import name_ok
-from cowboy import recordtext as T
+from cowboy import recordtext
 from net import hallsettings, mqtt, offers, records
 from ticks import ticks_add, ticks_diff, ticks_ms
-from views import hallui as HU
+from views import hallui
 
 ACK_FILE = "hall.ack"
 ACK_SAVE_MS = 30000
@@ -49,7 +49,8 @@ class Hall:
         self.root = root
         self.prefix = "cowboy/%s/%s/" % (settings["hall"], settings["table"])
         self.settings = settings
-        self._names = (hallsettings.name_bytes(settings["hall"]) or b"", hallsettings.name_bytes(settings["table"]) or b"")
+        self._names = (hallsettings.name_bytes(settings["hall"]) or b"",
+                       hallsettings.name_bytes(settings["table"]) or b"")
         self._old = []              # topic prefixes left by rename(): mark them offline
         self.wlan = None            # the Wi-Fi interface (net/board.py), for state()
         self.connected = False
@@ -73,8 +74,8 @@ class Hall:
         self._srec = (0, 0, 0)      # position at each connect; with the names' fingerprint
         g0 = 1
         try:
-            for name in os.listdir(root + J.GAMES):
-                n = J._number(name)
+            for name in os.listdir(root + journal.GAMES):
+                n = journal._number(name)
                 if n >= g0:
                     g0 = n + 1
         except OSError:
@@ -156,11 +157,11 @@ class Hall:
     def state(self):
         """The connection as hallui.NET_*."""
         if self.connected:
-            return HU.NET_ONLINE
+            return hallui.NET_ONLINE
         w = self.wlan
         if w is not None and not w.isconnected():
-            return HU.NET_NO_WIFI
-        return HU.NET_NO_BROKER
+            return hallui.NET_NO_WIFI
+        return hallui.NET_NO_BROKER
 
     def pending(self):
         """Actions of the game in progress the broker has not acknowledged (all of
@@ -216,12 +217,12 @@ class Hall:
         return (self.connected and not self._old and self.ack_game == self.current_game()
                 and self.ack_pos == self.journal.records and not self._state_due
                 and not self.desk.due
-                and self._state_sent == T.state_json(self.game, names)
+                and self._state_sent == recordtext.state_json(self.game, names)
                 and (self.game.winner < 0 or (self.record_game, self.record_n, self.record_names)
-                     == (self.ack_game, self.journal.records, PN.fingerprint(names))))
+                     == (self.ack_game, self.journal.records, playernames.fingerprint(names))))
 
     def _game_names(self):        # the header's names of the game in progress, or None
-        return PN.header_names(self.app.panel.names, self.game.players)
+        return playernames.header_names(self.app.panel.names, self.game.players)
 
     def _load_ack(self):
         """hall.ack's numbers: 4 (older firmware: no names' fingerprint), 5, or 9
@@ -263,10 +264,10 @@ class Hall:
         j = self.journal
         if i >= j._base:
             t = j._tail
-            k = JF.HEADER_SIZE + JF.RECORD_SIZE * (i - j._base)
+            k = journalformat.HEADER_SIZE + journalformat.RECORD_SIZE * (i - j._base)
             return t[k] << 16 | t[k + 1] << 8 | t[k + 2]
         f = open(j.path, "rb")
-        f.seek(JF.HEADER_SIZE + JF.RECORD_SIZE * i)
+        f.seek(journalformat.HEADER_SIZE + journalformat.RECORD_SIZE * i)
         b = f.read(3)
         f.close()
         return b[0] << 16 | b[1] << 8 | b[2]
@@ -302,9 +303,9 @@ class Hall:
                 if ops is not None and self._sp < len(ops):
                     return self._action(g, self._sp + 1, ops[self._sp])
                 names = None if header is None else \
-                    PN.archived(self.root, J.GAMES, g, header[0])
+                    playernames.archived(self.root, journal.GAMES, g, header[0])
                 if ops is not None and done and header is not None \
-                        and self._srec != (g, len(ops), PN.fingerprint(names)):
+                        and self._srec != (g, len(ops), playernames.fingerprint(names)):
                     return self._record_item(g, len(ops), names, header, ops)
                 self._sg = g + 1            # this game is done with (or gone)
                 self._sp = 0
@@ -312,7 +313,7 @@ class Hall:
                 self._record = None
                 continue
             if self._state_due or self._state_sent is None:
-                text = T.state_json(self.game, self._game_names())
+                text = recordtext.state_json(self.game, self._game_names())
                 self._state_due = False
                 if text != self._state_sent:
                     return ("state", text, 0, True, "s", g, 0, 0, 0)
@@ -321,14 +322,15 @@ class Hall:
             n = self.journal.records
             # (the names only for a finished game: this runs at every quiet step)
             names = self._game_names() if self.game.winner >= 0 else None
-            if self.game.winner >= 0 and self._srec != (g, n, PN.fingerprint(names)):
+            if self.game.winner >= 0 and self._srec != (g, n, playernames.fingerprint(names)):
                 # the header as the journal wrote it: game.opener names the taker
                 # after a "take", who did not play the opening stroke
                 head = self.journal._head
-                h = JF.read_header(head, JF.HEADER_SIZE)
+                h = journalformat.read_header(head, journalformat.HEADER_SIZE)
                 if h < 0:
                     h = self.game.players << 4 | self.game.opener
-                return self._record_item(g, n, names, (h >> 4, h & 15, JF.header_rules(head)))
+                return self._record_item(g, n, names,
+                                         (h >> 4, h & 15, journalformat.header_rules(head)))
             self._record = None
             return None
 
@@ -340,7 +342,7 @@ class Hall:
         `part` (records.Record), the parts the broker acknowledged of this very
         record skipped. None while the record's lines are measured, a part's worth
         each client step."""
-        fp = PN.fingerprint(names)
+        fp = playernames.fingerprint(names)
         r = self._record
         if r is None or r.key() != (g, n, fp) or (
                 r.ops is not ops if ops is not None else type(r.ops) is list):
@@ -366,7 +368,8 @@ class Hall:
         return ("part", payload, 1, False, "g" if k == r.count else "p", g, n, fp, k)
 
     def _action(self, g, pos, op):
-        return ("action", '{"game": %d, "pos": %d, "action": %s}' % (g, pos, T.op_json(op)),
+        return ("action",
+                '{"game": %d, "pos": %d, "action": %s}' % (g, pos, recordtext.op_json(op)),
                 1, False, "a", g, pos, 0, 0)
 
     def _take_acks(self):

@@ -9,9 +9,9 @@ the header's own (cowboy/names.py, cowboy/houserules.py). `Desk` is the table's
 side: what the client hands over, checked in `poll()` (never while a key waits),
 the panel told, the answer kept for the publisher (net/hall.py).
 """
-from cowboy import houserules as HR
-from cowboy import names as N
-from cowboy import recordtext as T
+from cowboy import houserules
+from cowboy import names as namerules
+from cowboy import recordtext
 from net import hallsettings, mqtt
 
 DESK = "cowboy-desk/"   # offers: DESK + <hall>/<table>/offer, outside every table's tree
@@ -91,7 +91,7 @@ def parse(payload, seats):
     n = payload if isinstance(payload, int) else len(payload)
     if isinstance(payload, int) or n > OFFER_MAX:
         return None, "too long: %d bytes, at most %d" % (n, OFFER_MAX), None
-    if not N.utf8_ok(payload):
+    if not namerules.utf8_ok(payload):
         return None, "not UTF-8", None
     if payload.count(b"[") + payload.count(b"{") > BRACKETS_MAX:
         return None, "more than %d [ and {" % BRACKETS_MAX, None
@@ -107,7 +107,7 @@ def parse(payload, seats):
         return None, "id must be 1 to %d letters, digits or - _ . :" % ID_MAX, None
     for k in obj:
         if k not in KEYS:
-            return None, "unknown key %s" % _ascii(T.json_string(str(k))), oid
+            return None, "unknown key %s" % _ascii(recordtext.json_string(str(k))), oid
     players = obj.get("players")
     if type(players) is not int or not 2 <= players <= seats:   # (not bool)
         return None, "players must be a number from 2 to %d" % seats, oid
@@ -119,15 +119,15 @@ def parse(payload, seats):
     if type(rules) is not list:
         return None, "rules must be a list of house rule names", oid
     for r in rules:
-        b = HR.bit(r) if type(r) is str else 0
+        b = houserules.bit(r) if type(r) is str else 0
         if not b:
-            return None, "rules: not a house rule: %s" % _ascii(T.dumps(r)), oid
+            return None, "rules: not a house rule: %s" % _ascii(recordtext.dumps(r)), oid
         if mask & b:
             return None, "rules: %s twice" % r, oid
         mask |= b
     names = None
     if "names" in obj:
-        v, why = N.read(obj["names"], players)
+        v, why = namerules.read(obj["names"], players)
         if v is None:
             return None, why, oid
         names = [n.encode() for n in v] + [b""] * (8 - players)
@@ -136,11 +136,12 @@ def parse(payload, seats):
 
 def answer(oid, what, why=None, waits=None):
     """The table's answer as published on its `answer` topic."""
-    text = '{"id": %s, "answer": "%s"' % ("null" if oid is None else T.json_string(oid), what)
+    shown = "null" if oid is None else recordtext.json_string(oid)
+    text = '{"id": %s, "answer": "%s"' % (shown, what)
     if waits is not None:
         text += ', "waits": "%s"' % waits
     if why is not None:
-        text += ", \"why\": %s" % T.json_string(why)
+        text += ", \"why\": %s" % recordtext.json_string(why)
     return text + "}"
 
 

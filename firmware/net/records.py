@@ -4,9 +4,9 @@ finished game's record as one `game` message or, when longer than one message,
 as `part` messages (docs/HALL.md, "Topics")."""
 import os
 
-from app import journal as J
-from app import journalformat as JF
-from cowboy import recordtext as T
+from app import journal
+from app import journalformat
+from cowboy import recordtext
 
 # The longest message a board sends of a record (bytes). A record of at most this
 # many bytes goes whole on `game`; a longer one in parts on `part`, each at most this
@@ -19,8 +19,8 @@ BODY_MAX = PART_MAX - PART_LINE     # a part's lines of the record
 
 def archived(root, g):
     """(path, finished) of game number g's archive file, or (None, False)."""
-    for suffix, done in ((J.FINISHED, True), (J.PARTIAL, False)):
-        path = "%s%s/%06d%s" % (root, J.GAMES, g, suffix)
+    for suffix, done in ((journal.FINISHED, True), (journal.PARTIAL, False)):
+        path = "%s%s/%06d%s" % (root, journal.GAMES, g, suffix)
         try:
             os.stat(path)
             return path, done
@@ -32,24 +32,24 @@ def archived(root, g):
 def read_stream(data):
     """(players, opener, rules, [record values]) of a journal stream (header +
     records), or None: records up to the first bad one."""
-    if len(data) < JF.HEADER_SIZE:
+    if len(data) < journalformat.HEADER_SIZE:
         return None
-    buf = bytearray(data[:JF.HEADER_SIZE])
-    h = JF.read_header(buf, JF.HEADER_SIZE)
+    buf = bytearray(data[:journalformat.HEADER_SIZE])
+    h = journalformat.read_header(buf, journalformat.HEADER_SIZE)
     if h < 0:
         return None
-    crc = JF.header_crc(buf)
+    crc = journalformat.header_crc(buf)
     ops = []
-    i = JF.HEADER_SIZE
-    while i + JF.RECORD_SIZE <= len(data):
-        rec = data[i:i + JF.RECORD_SIZE]
-        v = JF.read_record(rec, crc)
+    i = journalformat.HEADER_SIZE
+    while i + journalformat.RECORD_SIZE <= len(data):
+        rec = data[i:i + journalformat.RECORD_SIZE]
+        v = journalformat.read_record(rec, crc)
         if v < 0:
             break
         crc = rec[3]
         ops.append(v)
-        i += JF.RECORD_SIZE
-    return h >> 4, h & 15, JF.header_rules(buf), ops
+        i += journalformat.RECORD_SIZE
+    return h >> 4, h & 15, journalformat.header_rules(buf), ops
 
 
 class CurrentOps:
@@ -61,7 +61,7 @@ class CurrentOps:
     def __init__(self, journal, n):
         self.journal = journal
         self.length = n
-        self._buf = bytearray(JF.RECORD_SIZE * self.BLOCK)
+        self._buf = bytearray(journalformat.RECORD_SIZE * self.BLOCK)
         self._first = 0
         self._have = 0          # values in the buffer, from _first
 
@@ -72,18 +72,18 @@ class CurrentOps:
         j = self.journal
         if i >= j._base:
             t = j._tail
-            k = JF.HEADER_SIZE + JF.RECORD_SIZE * (i - j._base)
+            k = journalformat.HEADER_SIZE + journalformat.RECORD_SIZE * (i - j._base)
             return t[k] << 16 | t[k + 1] << 8 | t[k + 2]
         if not self._first <= i < self._first + self._have:
             f = open(j.path, "rb")
             try:
-                f.seek(JF.HEADER_SIZE + JF.RECORD_SIZE * i)
+                f.seek(journalformat.HEADER_SIZE + journalformat.RECORD_SIZE * i)
                 got = f.readinto(self._buf)
             finally:
                 f.close()
             self._first = i
-            self._have = (got or 0) // JF.RECORD_SIZE
-        k = JF.RECORD_SIZE * (i - self._first)
+            self._have = (got or 0) // journalformat.RECORD_SIZE
+        k = journalformat.RECORD_SIZE * (i - self._first)
         b = self._buf
         return b[k] << 16 | b[k + 1] << 8 | b[k + 2]
 
@@ -116,7 +116,7 @@ class Record:
         self.ops = ops
         self.actions = len(ops)
         self.names = fp
-        head = "# game %d\n%s\n" % (g, T.header_json(players, opener, rules, names))
+        head = "# game %d\n%s\n" % (g, recordtext.header_json(players, opener, rules, names))
         self.head = head.encode()
         self.size = len(self.head)  # bytes measured: the record's length once measured
         self.count = 1              # parts (1: the record goes whole)
@@ -138,7 +138,7 @@ class Record:
         m = self._m
         spent = 0
         while m < n and spent < budget:
-            k = len(T.op_json(ops[m])) + 1
+            k = len(recordtext.op_json(ops[m])) + 1
             spent += k
             if self._fill + k > BODY_MAX:
                 self._parts += 1
@@ -176,7 +176,7 @@ class Record:
         end = at
         whole = self.count == 1
         while end < n:
-            size = len(T.op_json(ops[end])) + 1
+            size = len(recordtext.op_json(ops[end])) + 1
             if not whole and fill + size > BODY_MAX:
                 break
             fill += size
@@ -192,7 +192,7 @@ class Record:
             buf[i:i + len(self.head)] = self.head
             i += len(self.head)
         for j in range(at, end):
-            text = T.op_json(ops[j]).encode()
+            text = recordtext.op_json(ops[j]).encode()
             buf[i:i + len(text)] = text
             i += len(text)
             buf[i] = 10

@@ -10,17 +10,19 @@ Rendering writes into a preallocated line (draw/text.py) and allocates nothing.
 """
 from micropython import const
 
-from cowboy import codes as C
-from cowboy import facts as F
+from cowboy import codes
+from cowboy import facts
 from draw.blit import fill
 from draw.text import Text
 from ticks import ticks_diff
-from views import ui as U
-from views import items as I
+from views import ui
+from views import items
 from views.seat import turn, blink, outcome, field_balls, hall, folded
-from views.words import (REASON_4DIGITS, NOTE_4DIGITS, CUE_4DIGITS, MENU_4DIGITS, MENU_8DIGITS, RULE_4DIGITS, ONOFF_4DIGITS, ONOFF_8DIGITS, BUILD_4DIGITS,
-                         NOTICE_4DIGITS, RUN_4DIGITS, NEED_4DIGITS, LOST_4DIGITS, BEST_4DIGITS, INN_4DIGITS, AVG_4DIGITS, FOULS_4DIGITS, HELLO_4DIGITS,
-                         PREVIEW_4DIGITS, pick)
+from views.words import (REASON_4DIGITS, NOTE_4DIGITS, CUE_4DIGITS, MENU_4DIGITS,
+                         MENU_8DIGITS, RULE_4DIGITS, ONOFF_4DIGITS, ONOFF_8DIGITS,
+                         BUILD_4DIGITS, NOTICE_4DIGITS, RUN_4DIGITS, NEED_4DIGITS,
+                         LOST_4DIGITS, BEST_4DIGITS, INN_4DIGITS, AVG_4DIGITS,
+                         FOULS_4DIGITS, HELLO_4DIGITS, PREVIEW_4DIGITS, pick)
 
 _SPACE = const(32)
 _END = const(95)      # '_': the name editor's end mark
@@ -37,50 +39,50 @@ def item_4digits(t, seat, k):
     """Four characters for item k of the seat, at the write position of t."""
     it = seat.items[k]
     a = seat.args[k]
-    if it == I.IT_INNING:
+    if it == items.IT_INNING:
         t.write(RUN_4DIGITS)
         t.number(a, 3)
-    elif it == I.IT_REASON:            # (the items a stroke shows, first)
+    elif it == items.IT_REASON:            # (the items a stroke shows, first)
         t.write(REASON_4DIGITS[a] if 0 <= a < len(REASON_4DIGITS) else REASON_4DIGITS[0])   # pick()
-    elif it == I.IT_HAND:
+    elif it == items.IT_HAND:
         t.write(b"hAnd")
-    elif it == I.IT_FOULS:
+    elif it == items.IT_FOULS:
         t.write(FOULS_4DIGITS)
         t.number(a, 3)
-    elif it == I.IT_NEED:
+    elif it == items.IT_NEED:
         t.write(NEED_4DIGITS)
         t.number(a, 2)
-    elif it == I.IT_CAROMS:
+    elif it == items.IT_CAROMS:
         t.write(b"CAro")
-    elif it == I.IT_CALL:
+    elif it == items.IT_CALL:
         t.write(b"CALL")
-    elif it == I.IT_OPENING:
+    elif it == items.IT_OPENING:
         t.write(b"oPEn")
-    elif it == I.IT_HELD:
+    elif it == items.IT_HELD:
         t.char(111)                     # 'o' for off
         start = t.pos
         t.balls(a, 0)
         while t.pos < start + 3:
             t.char(_SPACE)
-    elif it == I.IT_OUT:
+    elif it == items.IT_OUT:
         t.write(b"Out ")
-    elif it == I.IT_WAIT:
+    elif it == items.IT_WAIT:
         t.write(b"End ")
-    elif it == I.IT_STAT_BEST:
+    elif it == items.IT_STAT_BEST:
         if a < 100:
             t.write(BEST_4DIGITS)
             t.number(a, 2)
         else:
             t.char(BEST_4DIGITS[0])
             t.number(a, 3)
-    elif it == I.IT_STAT_INN:
+    elif it == items.IT_STAT_INN:
         if a < 100:
             t.write(INN_4DIGITS)
             t.number(a, 2)
         else:
             t.char(INN_4DIGITS[1])
             t.number(a, 3)
-    elif it == I.IT_STAT_AVG:
+    elif it == items.IT_STAT_AVG:
         t.write(AVG_4DIGITS)
         if a >= 1000:
             t.number(a // 10, 3)
@@ -88,52 +90,52 @@ def item_4digits(t, seat, k):
             t.number(a // 10, 2)
             t.char(46)
             t.number(a % 10)
-    elif it == I.IT_STAT_FOULS:
+    elif it == items.IT_STAT_FOULS:
         t.write(FOULS_4DIGITS)
         t.number(a, 3)
-    elif it == I.IT_LOST:
+    elif it == items.IT_LOST:
         t.write(LOST_4DIGITS)
         t.number(a, 3)
-    elif it == I.IT_BUILD:
+    elif it == items.IT_BUILD:
         t.write(_build_4digits(seat.build))
-    elif it == I.IT_NOTICE:
+    elif it == items.IT_NOTICE:
         t.write(pick(NOTICE_4DIGITS, a))
-    elif it == I.IT_RULE:
+    elif it == items.IT_RULE:
         _rule_4digits(t, a, 1)
-    elif it == I.IT_NOTE:
-        if a == U.NOTE_REJECTED:
+    elif it == items.IT_NOTE:
+        if a == ui.NOTE_REJECTED:
             t.write(b"E")
             t.number(seat.reject, 3)
         else:
             t.write(pick(NOTE_4DIGITS, a))
-    elif it == I.IT_CHOICE:
+    elif it == items.IT_CHOICE:
         t.write(b"rEP?")
-    elif it == I.IT_FIELD:
+    elif it == items.IT_FIELD:
         _field_4digits(t, a, seat.facts)
-    elif it == I.IT_PREVIEW:
+    elif it == items.IT_PREVIEW:
         k = outcome(a)
         t.write(PREVIEW_4DIGITS[k])
-        if k == I.PV_REJECT:
+        if k == items.PV_REJECT:
             t.number(-a, 3)
-        elif k == I.PV_FOUL:
-            t.write(pick(REASON_4DIGITS, a >> C.REASON_SHIFT & C.REASON_MASK))
-        elif k == I.PV_POINTS:
-            t.number(a & C.POINTS_MASK, 3)
-    elif it == I.IT_NAME:
+        elif k == items.PV_FOUL:
+            t.write(pick(REASON_4DIGITS, a >> codes.REASON_SHIFT & codes.REASON_MASK))
+        elif k == items.PV_POINTS:
+            t.number(a & codes.POINTS_MASK, 3)
+    elif it == items.IT_NAME:
         _name(t, seat, a, 4)
-    elif it == I.IT_MENU:
-        if U.MENU_RULE <= a < U.MENU_RULE + U.RULES:
-            _rule_4digits(t, a - U.MENU_RULE, seat.value)
-        elif a == U.MENU_BUILD:
+    elif it == items.IT_MENU:
+        if ui.MENU_RULE <= a < ui.MENU_RULE + ui.RULES:
+            _rule_4digits(t, a - ui.MENU_RULE, seat.value)
+        elif a == ui.MENU_BUILD:
             t.write(_build_4digits(seat.build))
-        elif a == U.MENU_NAMES:
+        elif a == ui.MENU_NAMES:
             names_7seg(t, seat, 4)
-        elif a >= U.MENU_NET:
+        elif a >= ui.MENU_NET:
             if not hall().item_7seg(t, seat, a, 4):
                 editor_7seg(t, seat.menu_panel.editor, 4)
         else:
             t.write(MENU_4DIGITS[a])
-            if a < U.MENU_RULE:
+            if a < ui.MENU_RULE:
                 t.number(seat.value, 2)
 
 
@@ -211,28 +213,28 @@ def _build_4digits(name):
 
 def _field_4digits(t, field, f):
     """`1St3`, `rL y`, `J35`, `h3`, `CPoc`: the field and its value in 4 digits."""
-    if field == U.FIELD_FIRST:
+    if field == ui.FIELD_FIRST:
         t.write(b"1St")
-        v = f >> F.FIRST & F.FIRST_MASK
-        if v == F.FIRST_REQUIRED:
+        v = f >> facts.FIRST & facts.FIRST_MASK
+        if v == facts.FIRST_REQUIRED:
             t.char(45)
-        elif v == F.FIRST_NONE:
+        elif v == facts.FIRST_NONE:
             t.char(48)
         else:
-            t.char(49 + 2 * (v - F.FIRST_B1))
-    elif field == U.FIELD_RAIL:
-        t.write(b"rL n" if f & F.F_NO_RAIL else b"rL y")
-    elif field == U.FIELD_JUMPED or field == U.FIELD_HELD:
-        t.char(74 if field == U.FIELD_JUMPED else 104)     # J or h
+            t.char(49 + 2 * (v - facts.FIRST_B1))
+    elif field == ui.FIELD_RAIL:
+        t.write(b"rL n" if f & facts.F_NO_RAIL else b"rL y")
+    elif field == ui.FIELD_JUMPED or field == ui.FIELD_HELD:
+        t.char(74 if field == ui.FIELD_JUMPED else 104)     # J or h
         start = t.pos
         t.balls(field_balls(field, f), 0)
         if t.pos == start:
             t.char(45)
         while t.pos < start + 3:
             t.char(_SPACE)
-    elif field == U.FIELD_CUE:
+    elif field == ui.FIELD_CUE:
         t.char(67)                      # C
-        t.write(CUE_4DIGITS[f >> F.CUE & F.CUE_MASK])
+        t.write(CUE_4DIGITS[f >> facts.CUE & facts.CUE_MASK])
 
 
 class Layout4Digits:
@@ -248,9 +250,9 @@ class Layout4Digits:
         fill(t.buf, 0, t.size, _SPACE)
         t.pos = 0
         m = seat.main
-        if m == I.MAIN_BLANK:
+        if m == items.MAIN_BLANK:
             return t
-        if m == I.MAIN_HELLO:
+        if m == items.MAIN_HELLO:
             k = turn(seat, ticks_diff(now_ms, seat.t0), True)
             if k >= 0:
                 item_4digits(t, seat, k)
@@ -258,23 +260,23 @@ class Layout4Digits:
                 t.write(HELLO_4DIGITS)
                 t.number(seat.value, 3)
             return t
-        if m == I.MAIN_MENU:
+        if m == items.MAIN_MENU:
             item_4digits(t, seat, 0)
             return t
-        if m == I.MAIN_OFFER:
+        if m == items.MAIN_OFFER:
             hall().offer_7seg(t, seat, now_ms, 4)
             return t
         k = turn(seat, ticks_diff(now_ms, seat.t0), not seat.urgent) if seat.count else -1
         if k >= 0:
             item_4digits(t, seat, k)
             return t
-        if m == I.MAIN_WIN:
+        if m == items.MAIN_WIN:
             if blink(ticks_diff(now_ms, seat.t0)):
                 t.write(b"----")
             else:
                 t.number(seat.value, 4)
             return t
-        if m == I.MAIN_OUT:
+        if m == items.MAIN_OUT:
             t.write(b"Out ")
             return t
         _score_dots(t, seat.value, 4, seat.at_table)
@@ -314,11 +316,11 @@ class Layout8Digits:
         fill(t.buf, 0, t.size, _SPACE)
         t.pos = 0
         m = seat.main
-        if m == I.MAIN_BLANK:
+        if m == items.MAIN_BLANK:
             return t
-        if m == I.MAIN_HELLO:
+        if m == items.MAIN_HELLO:
             k = turn(seat, ticks_diff(now_ms, seat.t0), True)
-            if k >= 0 and seat.items[k] == I.IT_NAME:
+            if k >= 0 and seat.items[k] == items.IT_NAME:
                 _name(t, seat, seat.args[k], 8)      # the whole width: no score beside it
             elif k >= 0:
                 item_4digits(t, seat, k)
@@ -326,28 +328,28 @@ class Layout8Digits:
                 t.write(b"PLAYEr ")
                 t.number(seat.value)
             return t
-        if m == I.MAIN_OFFER:
+        if m == items.MAIN_OFFER:
             hall().offer_7seg(t, seat, now_ms, 8)
             return t
-        if m == I.MAIN_MENU:
+        if m == items.MAIN_MENU:
             a = seat.args[0]
-            if U.MENU_RULE <= a < U.MENU_RULE + U.RULES:
-                t.write(RULE_4DIGITS[a - U.MENU_RULE])
+            if ui.MENU_RULE <= a < ui.MENU_RULE + ui.RULES:
+                t.write(RULE_4DIGITS[a - ui.MENU_RULE])
                 t.at(5)
                 t.write(ONOFF_8DIGITS[1 if seat.value else 0])
                 return t
-            if a == U.MENU_NAMES:
+            if a == ui.MENU_NAMES:
                 names_7seg(t, seat, 8)
                 return t
-            if a >= U.MENU_NET:
+            if a >= ui.MENU_NET:
                 if not hall().item_7seg(t, seat, a, 8):
                     editor_7seg(t, seat.menu_panel.editor, 8)
                 return t
             t.write(MENU_8DIGITS[a])
-            if a < U.MENU_RULE:
+            if a < ui.MENU_RULE:
                 t.at(5)
                 t.number(seat.value, 3)
-            elif a == U.MENU_BUILD:
+            elif a == ui.MENU_BUILD:
                 t.at(4)
                 t.write(_build_4digits(seat.build))
             return t
@@ -363,7 +365,7 @@ class Layout8Digits:
         k = turn(seat, ticks_diff(now_ms, seat.t0), named) if seat.count else -1
         if k >= 0:
             item_4digits(t, seat, k)
-        elif m == I.MAIN_WIN:
+        elif m == items.MAIN_WIN:
             t.write(b"1St ")
         elif named:
             t.part(f.text, i * f.cap, f.cut_4digits[i])  # pyright: ignore[reportOptionalMemberAccess]  named: f
@@ -379,9 +381,9 @@ class Layout8Digits:
             t.pos = 5        # no point in it: clear()'s spaces are the padding
         else:
             t.pad_digits(5)
-        if m == I.MAIN_WIN and blink(ticks_diff(now_ms, seat.t0)):
+        if m == items.MAIN_WIN and blink(ticks_diff(now_ms, seat.t0)):
             t.write(b"---")
-        elif m == I.MAIN_OUT:
+        elif m == items.MAIN_OUT:
             t.write(b"Out")
         else:
             _score_dots(t, seat.value, 3, seat.at_table)

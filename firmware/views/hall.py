@@ -3,8 +3,8 @@ menu's hall items (the connection, the hall and the table name; the layouts draw
 the name editor open on a name, views/digits.py editor_7seg, views/oled.py editor_oled)
 and the desk's offer of the next game. Every text comes from the tables below (their codes are in
 docs/DISPLAYS.md's legend); rendering allocates nothing."""
-from views import ui as U
-from views import hallui as HU
+from views import ui
+from views import hallui
 from draw.blit import fill
 from views.words import pick
 
@@ -30,11 +30,11 @@ def item_7seg(t, seat, a, digits):
     when the editor is open on the name (the layout draws it: views/digits.py
     editor_7seg)."""
     p = seat.menu_panel
-    if a == U.MENU_NET:
+    if a == ui.MENU_NET:
         v = p.net_state
         if digits == 4:
             t.write(pick(NET_4DIGITS, v))
-            if v == HU.NET_ONLINE:
+            if v == hallui.NET_ONLINE:
                 t.number(min(p.net_pending, 99), 2)
         else:
             t.write(pick(NET_8DIGITS, v))
@@ -42,13 +42,13 @@ def item_7seg(t, seat, a, digits):
                 t.at(5)
                 t.number(min(p.net_pending, 999), 3)
         return True
-    if p.menu_value != HU.NAME_OK:
+    if p.menu_value != hallui.NAME_OK:
         t.write(pick(NAMEERR_4DIGITS, p.menu_value))
         return True
     e = p.editor
     if e.cursor >= 0:
         return False
-    t.write(NAME_4DIGITS[a - U.MENU_HALL])
+    t.write(NAME_4DIGITS[a - ui.MENU_HALL])
     for i in range(e.length):
         t.char(e.chars[i])
     return True
@@ -56,14 +56,14 @@ def item_7seg(t, seat, a, digits):
 
 def big_oled(t, seat, a):
     """The OLED's big characters on a hall item: `on` or `oFF` for the connection."""
-    if a == U.MENU_NET:
-        t.write(b" on" if seat.menu_panel.net_state == HU.NET_ONLINE else b"oFF")
+    if a == ui.MENU_NET:
+        t.write(b" on" if seat.menu_panel.net_state == hallui.NET_ONLINE else b"oFF")
 
 
 def item_oled(t, seat, a):
     """The OLED's item line: the connection in words, a name after its word."""
     p = seat.menu_panel
-    if a == U.MENU_NET:
+    if a == ui.MENU_NET:
         t.write(pick(NET_OLED, p.net_state))
         if p.net_pending:
             t.write(b", ")
@@ -72,7 +72,7 @@ def item_oled(t, seat, a):
     elif not refused_oled(t, seat):
         e = p.editor
         if e.cursor < 0:
-            t.write(NAME_OLED[a - U.MENU_HALL])
+            t.write(NAME_OLED[a - ui.MENU_HALL])
         for i in range(e.length):
             t.char(e.chars[i])
 
@@ -81,7 +81,7 @@ def refused_oled(t, seat):
     """Why the last save of a name was refused, on the OLED's item line: True, or
     False and nothing written when it was not."""
     v = seat.menu_panel.menu_value
-    if v == HU.NAME_OK:
+    if v == hallui.NAME_OK:
         return False
     t.write(pick(NAMEERR_OLED, v))
     return True
@@ -101,7 +101,7 @@ OPENS_OLED = b" OPENS"
 def offer_7seg(t, seat, now_ms, digits):
     """The desk's offer: `oFFr` and the seat's number in the offered game (`P  2`,
     the opener `oP 1`), taking turns on 4 digits, side by side on 8."""
-    if digits == 4 and (now_ms // U.PAGE_MS) & 1 == 0:
+    if digits == 4 and (now_ms // ui.PAGE_MS) & 1 == 0:
         t.write(OFFER_4DIGITS)
         return
     if digits == 8:
@@ -133,7 +133,7 @@ def offer_oled(t, seat, now_ms, cols, big, bottom):
     t.char(80)                                         # 'P'
     t.number(seat.index + 1)
     t.pos = bottom
-    if (now_ms // U.PAGE_MS) & 1:
+    if (now_ms // ui.PAGE_MS) & 1:
         t.write(OFFERKEYS_OLED)
         return
     if names is not None and names[seat.index]:

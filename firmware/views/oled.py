@@ -8,16 +8,17 @@ font (draw/fold.py), else `PLAYER n`.
 Rendering writes into a preallocated line (draw/text.py) and allocates nothing.
 """
 from micropython import const
-from cowboy import codes as C
-from cowboy import facts as F
+from cowboy import codes
+from cowboy import facts
 from draw.blit import fill
 from draw.text import Text
 from ticks import ticks_diff
-from views import ui as U
-from views import items as I
+from views import ui
+from views import items
 from views.seat import turn, blink, outcome, field_balls, hall, folded
-from views.words import (REASON_OLED, NOTE_OLED, REJECT_OLED, FIELD_OLED, CUE_OLED, MENU_OLED, RULE_OLED, ONOFF_8DIGITS,
-                         NOTICE_OLED, PREVIEW_OLED, FOUL_OLED, FOULS_LAST_OLED, OUT_OLED, pick)
+from views.words import (REASON_OLED, NOTE_OLED, REJECT_OLED, FIELD_OLED, CUE_OLED,
+                         MENU_OLED, RULE_OLED, ONOFF_8DIGITS, NOTICE_OLED, PREVIEW_OLED,
+                         FOUL_OLED, FOULS_LAST_OLED, OUT_OLED, pick)
 
 _SPACE = const(32)
 _END = const(42)      # '*': the name editor's end mark (the small font has no '_')
@@ -62,99 +63,99 @@ OLED_CELLS = (
 def item_oled(t, seat, k):
     it = seat.items[k]
     a = seat.args[k]
-    if it == I.IT_INNING:
+    if it == items.IT_INNING:
         t.write(b"BANKED ")
         t.number(seat.value - a)
         t.write(b" + RUN ")
         t.number(a)
-    elif it == I.IT_NEED:
+    elif it == items.IT_NEED:
         t.write(b"NEED ")
         t.number(a)
         t.write(b" FOR EXACTLY 90")
-    elif it == I.IT_CAROMS:
+    elif it == items.IT_CAROMS:
         t.write(b"CAROMS ONLY: ")
         t.number(a)
         t.write(b" LEFT")
-    elif it == I.IT_CALL:
+    elif it == items.IT_CALL:
         t.write(b"CALL THE 101ST POINT")
-    elif it == I.IT_OPENING:
+    elif it == items.IT_OPENING:
         t.write(b"OPENING: 3 BALL FIRST")
-    elif it == I.IT_HAND:
+    elif it == items.IT_HAND:
         t.write(b"CUE BALL IN HAND")
-    elif it == I.IT_HELD:
+    elif it == items.IT_HELD:
         t.write(b"OFF THE TABLE: ")
         t.balls(a, _SPACE)
-    elif it == I.IT_FOULS:
-        if a >= C.FOULS_LAST_CHANCE:
+    elif it == items.IT_FOULS:
+        if a >= codes.FOULS_LAST_CHANCE:
             t.write(FOULS_LAST_OLED)
         else:
             t.write(FOUL_OLED)
-    elif it == I.IT_REASON:
+    elif it == items.IT_REASON:
         t.write(pick(REASON_OLED, a))
-    elif it == I.IT_OUT:
+    elif it == items.IT_OUT:
         t.write(OUT_OLED)
-    elif it == I.IT_WAIT:
+    elif it == items.IT_WAIT:
         t.write(b"WINNER: ")
         _name_oled(t, seat, a, COLS - 8)
-    elif it == I.IT_NAME:
+    elif it == items.IT_NAME:
         _name_oled(t, seat, a, COLS)
-    elif it == I.IT_STAT_BEST:
+    elif it == items.IT_STAT_BEST:
         t.write(b"BEST INNING ")
         t.number(a)
-    elif it == I.IT_STAT_INN:
+    elif it == items.IT_STAT_INN:
         t.write(b"INNINGS ")
         t.number(a)
-    elif it == I.IT_STAT_AVG:
+    elif it == items.IT_STAT_AVG:
         t.write(b"AVERAGE ")
         t.number(a // 10)
         t.char(46)
         t.number(a % 10)
-    elif it == I.IT_STAT_FOULS:
+    elif it == items.IT_STAT_FOULS:
         t.write(b"FOULS ")
         t.number(a)
-    elif it == I.IT_LOST:
+    elif it == items.IT_LOST:
         t.write(b"RUN LOST: ")
         t.number(a)
-    elif it == I.IT_BUILD:
-        t.write(MENU_OLED[U.MENU_BUILD])
+    elif it == items.IT_BUILD:
+        t.write(MENU_OLED[ui.MENU_BUILD])
         _upper(t, seat.build)
-    elif it == I.IT_NOTICE:
+    elif it == items.IT_NOTICE:
         t.write(pick(NOTICE_OLED, a))
-        if a == U.NOTICE_CUT:
+        if a == ui.NOTICE_CUT:
             t.number(seat.notice)
-    elif it == I.IT_RULE:
+    elif it == items.IT_RULE:
         t.write(RULE_OLED[a])
-    elif it == I.IT_NOTE:
-        if a == U.NOTE_REJECTED:
+    elif it == items.IT_NOTE:
+        if a == ui.NOTE_REJECTED:
             t.write(b"NO: ")
             t.write(pick(REJECT_OLED, seat.reject))
         else:
             t.write(pick(NOTE_OLED, a))
-    elif it == I.IT_CHOICE:
-        t.write(NOTE_OLED[U.NOTE_CHOOSE])
-    elif it == I.IT_FIELD:
+    elif it == items.IT_CHOICE:
+        t.write(NOTE_OLED[ui.NOTE_CHOOSE])
+    elif it == items.IT_FIELD:
         _field_oled(t, a, seat.facts)
-    elif it == I.IT_PREVIEW:
+    elif it == items.IT_PREVIEW:
         k = outcome(a)
         t.write(PREVIEW_OLED[k])
-        if k == I.PV_REJECT:
+        if k == items.PV_REJECT:
             t.write(pick(REJECT_OLED, -a))
-        elif k == I.PV_FOUL:
-            t.write(pick(REASON_OLED, a >> C.REASON_SHIFT & C.REASON_MASK))
-        elif k == I.PV_POINTS:
-            t.number(a & C.POINTS_MASK)
-            if a & C.ENDS_INNING:
+        elif k == items.PV_FOUL:
+            t.write(pick(REASON_OLED, a >> codes.REASON_SHIFT & codes.REASON_MASK))
+        elif k == items.PV_POINTS:
+            t.number(a & codes.POINTS_MASK)
+            if a & codes.ENDS_INNING:
                 t.write(b", INNING ENDS")
-    elif it == I.IT_MENU:
-        if U.MENU_RULE <= a < U.MENU_RULE + U.RULES:
-            t.write(RULE_OLED[a - U.MENU_RULE])
-        elif a == U.MENU_NAMES:
+    elif it == items.IT_MENU:
+        if ui.MENU_RULE <= a < ui.MENU_RULE + ui.RULES:
+            t.write(RULE_OLED[a - ui.MENU_RULE])
+        elif a == ui.MENU_NAMES:
             names_oled(t, seat)
-        elif a >= U.MENU_NET:
+        elif a >= ui.MENU_NET:
             hall().item_oled(t, seat, a)
         else:
             t.write(MENU_OLED[a])
-            if a == U.MENU_BUILD:
+            if a == ui.MENU_BUILD:
                 _upper(t, seat.build)
 
 
@@ -179,11 +180,11 @@ def editor_oled(t, seat, a, dark):
     e = seat.menu_panel.editor
     c = e.cursor
     n = e.length
-    if a == U.MENU_NAMES:
+    if a == ui.MENU_NAMES:
         t.write(b"NAME ")
         t.number(seat.value)
     else:
-        t.write(hall().EDIT_OLED[a - U.MENU_HALL])
+        t.write(hall().EDIT_OLED[a - ui.MENU_HALL])
     t.at(COLS - 5)
     t.number(c + 1, 2)
     t.char(47)                          # '/'
@@ -193,7 +194,7 @@ def editor_oled(t, seat, a, dark):
     t.at(_SIDE + 1)
     t.char(e.chars[c] if c < n else _END)
     t.at(_BOTTOM)
-    if a != U.MENU_NAMES and hall().refused_oled(t, seat):
+    if a != ui.MENU_NAMES and hall().refused_oled(t, seat):
         return
     for i in range(n):
         t.char(_END if i == c and dark else e.chars[i])
@@ -225,24 +226,24 @@ def _upper(t, name):
 def _field_oled(t, field, f):
     t.write(FIELD_OLED[field])
     t.char(_SPACE)
-    if field == U.FIELD_FIRST:
-        v = f >> F.FIRST & F.FIRST_MASK
-        if v == F.FIRST_REQUIRED:
+    if field == ui.FIELD_FIRST:
+        v = f >> facts.FIRST & facts.FIRST_MASK
+        if v == facts.FIRST_REQUIRED:
             t.write(b"AS REQUIRED")
-        elif v == F.FIRST_NONE:
+        elif v == facts.FIRST_NONE:
             t.write(b"NONE")
         else:
-            t.char(49 + 2 * (v - F.FIRST_B1))
-    elif field == U.FIELD_RAIL:
-        t.write(b"NO" if f & F.F_NO_RAIL else b"YES")
-    elif field == U.FIELD_JUMPED or field == U.FIELD_HELD:
+            t.char(49 + 2 * (v - facts.FIRST_B1))
+    elif field == ui.FIELD_RAIL:
+        t.write(b"NO" if f & facts.F_NO_RAIL else b"YES")
+    elif field == ui.FIELD_JUMPED or field == ui.FIELD_HELD:
         m = field_balls(field, f)
         if m:
             t.balls(m, _SPACE)
         else:
             t.write(b"NONE")
-    elif field == U.FIELD_CUE:
-        t.write(CUE_OLED[f >> F.CUE & F.CUE_MASK])
+    elif field == ui.FIELD_CUE:
+        t.write(CUE_OLED[f >> facts.CUE & facts.CUE_MASK])
 
 
 class LayoutOLED:
@@ -257,16 +258,16 @@ class LayoutOLED:
         fill(t.buf, 0, t.size, _SPACE)
         t.pos = 0
         m = seat.main
-        if m == I.MAIN_BLANK:
+        if m == items.MAIN_BLANK:
             return t
-        if m == I.MAIN_HELLO:
+        if m == items.MAIN_HELLO:
             t.write(b"PLAYER ")
             t.number(seat.value)
             t.at(_BIG)
             t.write(b"P")
             t.number(seat.value, 1)
             k = turn(seat, ticks_diff(now_ms, seat.t0), True)
-            if k >= 0 and seat.items[k] == I.IT_RULE:
+            if k >= 0 and seat.items[k] == items.IT_RULE:
                 t.at(11)
                 t.write(b"HOUSE RULE")
             t.at(_BOTTOM)
@@ -275,12 +276,12 @@ class LayoutOLED:
             else:
                 t.write(b"HELLO")
             return t
-        if m == I.MAIN_OFFER:
+        if m == items.MAIN_OFFER:
             hall().offer_oled(t, seat, now_ms, COLS, _BIG, _BOTTOM)
             return t
-        if m == I.MAIN_MENU:
+        if m == items.MAIN_MENU:
             a = seat.args[0]
-            if (a >= U.MENU_HALL or a == U.MENU_NAMES and seat.at_table) and \
+            if (a >= ui.MENU_HALL or a == ui.MENU_NAMES and seat.at_table) and \
                     seat.menu_panel.editor.cursor >= 0:
                 editor_oled(t, seat, a, blink(now_ms))
                 return t
@@ -288,15 +289,15 @@ class LayoutOLED:
             t.at(COLS - len(seat.build))      # the display build, right-aligned
             _upper(t, seat.build)
             t.at(_BIG)
-            if a >= U.MENU_NET:
+            if a >= ui.MENU_NET:
                 hall().big_oled(t, seat, a)
-            elif a < U.MENU_RULE or a == U.MENU_NAMES:
+            elif a < ui.MENU_RULE or a == ui.MENU_NAMES:
                 t.number(seat.value, 3)
-            elif a < U.MENU_RULE + U.RULES:
+            elif a < ui.MENU_RULE + ui.RULES:
                 t.write(ONOFF_8DIGITS[1 if seat.value else 0])
-            elif a == U.MENU_START:
+            elif a == ui.MENU_START:
                 t.write(b" Go")
-            elif a == U.MENU_CONFIRM:
+            elif a == ui.MENU_CONFIRM:
                 t.write(b"Go?")
             if seat.at_table:
                 t.at(_INV)
@@ -317,25 +318,25 @@ class LayoutOLED:
             n = f.len[i]
         if n and f is not None:
             c = _NAME_BESIDE
-            if m == I.MAIN_OUT:
+            if m == items.MAIN_OUT:
                 c = _NAME_OUT
-            elif m == I.MAIN_SCORE and not seat.at_table:
+            elif m == items.MAIN_SCORE and not seat.at_table:
                 c = _NAME_ALL
             t.part(f.text, i * f.cap, n if n < c else c)
         else:
             t.write(b"PLAYER ")
             t.number(i + 1)
         t.pos = 12
-        if m == I.MAIN_WIN:
+        if m == items.MAIN_WIN:
             # the word blinks, the score stays: a blink costs a few columns of the
             # status line on the bus, not three big digits (480 bytes at 400 kHz),
             # and an UNDO of the win redraws only the digit that changes
             if not blink(ticks_diff(now_ms, seat.t0)):
                 t.write(b"  WINNER!")
-        elif m == I.MAIN_OUT:
+        elif m == items.MAIN_OUT:
             t.pos = 18               # (a name may take the cells before it)
             t.write(b"OUT")
-        elif m == I.MAIN_OVER:
+        elif m == items.MAIN_OVER:
             t.write(b"GAME OVER")
         elif seat.at_table:
             t.write(b" AT TABLE")

@@ -9,29 +9,29 @@ pictures. Updating a seat allocates nothing.
 """
 import sys
 
-from cowboy import codes as C
-from cowboy import facts as F
-from views import ui as U
-from views import items as I
+from cowboy import codes
+from cowboy import facts
+from views import ui
+from views import items
 
 
-PAGE_MS = U.PAGE_MS       # how long each item shows when several take turns
+PAGE_MS = ui.PAGE_MS       # how long each item shows when several take turns
 NO_NAMES = (b"",) * 8     # a seat's names before it has seen a panel
 
 
 def outcome(a):
     """PV_* for a preview: the core's outcome code, or -reject."""
     if a < 0:
-        return I.PV_REJECT
-    if a & C.WIN:
-        return I.PV_WIN
-    if a & C.FAILED_OPENING:
-        return I.PV_FAILED
-    if a & C.ELIMINATED:
-        return I.PV_OUT
-    if a & C.FOUL_FLAG:
-        return I.PV_FOUL
-    return I.PV_POINTS
+        return items.PV_REJECT
+    if a & codes.WIN:
+        return items.PV_WIN
+    if a & codes.FAILED_OPENING:
+        return items.PV_FAILED
+    if a & codes.ELIMINATED:
+        return items.PV_OUT
+    if a & codes.FOUL_FLAG:
+        return items.PV_FOUL
+    return items.PV_POINTS
 
 
 def blink(now_ms):
@@ -69,14 +69,14 @@ class Context:
         # was seen being played (one action forward), not after an undo back to it.
         pos = game.position()
         if pos != self._pos:
-            self.lost = self._run if pos == self._pos + 1 and last & C.FOUL_FLAG else 0
+            self.lost = self._run if pos == self._pos + 1 and last & codes.FOUL_FLAG else 0
             self._pos = pos
             self.at = now_ms
         self._run = game.inning
         self.fouler = -1
-        if not last & C.FOUL_FLAG:
+        if not last & codes.FOUL_FLAG:
             return
-        if last & C.ELIMINATED or s < 0:
+        if last & codes.ELIMINATED or s < 0:
             p = self._seen
             if p >= 0 and game.out >> p & 1:
                 self.fouler = p
@@ -98,12 +98,12 @@ class Seat:
                                  # else the game's last change (Context.at)
         self.build = b""         # the display build's name (start-up, menu)
         self.notice = 0          # start-up notice arg (records lost)
-        self.main = I.MAIN_BLANK
+        self.main = items.MAIN_BLANK
         self.value = 0           # the main number
         self.at_table = False
         self.inning = 0
-        self.items = bytearray(I.MAX_ITEMS)
-        self.args = [0] * I.MAX_ITEMS     # ints (outcome codes exceed a byte)
+        self.items = bytearray(items.MAX_ITEMS)
+        self.args = [0] * items.MAX_ITEMS     # ints (outcome codes exceed a byte)
         self.count = 0
         self.urgent = False
         self.facts = 0
@@ -113,7 +113,7 @@ class Seat:
         self.offer = None        # MAIN_OFFER: the offer (net/offers.py Offer)
 
     def _add(self, item, arg):
-        if self.count < I.MAX_ITEMS:
+        if self.count < items.MAX_ITEMS:
             self.items[self.count] = item
             self.args[self.count] = arg
             self.count += 1
@@ -123,7 +123,7 @@ class Seat:
         self.urgent = True
         self.count = 0
         self.reject = panel.reject
-        self._add(I.IT_NOTE, panel.note)
+        self._add(items.IT_NOTE, panel.note)
 
     def update(self, game, panel, ctx):
         i = self.index
@@ -133,49 +133,49 @@ class Seat:
         self.inning = 0
         self.value = i + 1
         if panel is None:
-            self.main = I.MAIN_HELLO
+            self.main = items.MAIN_HELLO
             self.names = NO_NAMES
             return
         self.names = panel.names
         self.t0 = ctx.at
         mode = panel.mode
-        if mode == U.MODE_HELLO or game is None:
-            self.main = I.MAIN_HELLO
+        if mode == ui.MODE_HELLO or game is None:
+            self.main = items.MAIN_HELLO
             self._hello(game, panel)
             return
-        if mode == U.MODE_MENU:
+        if mode == ui.MODE_MENU:
             self._menu(panel)
             return
-        if mode == U.MODE_OFFER:
+        if mode == ui.MODE_OFFER:
             self._offer(panel)
             return
         if i >= game.players:
-            self.main = I.MAIN_BLANK
+            self.main = items.MAIN_BLANK
             return
         self.value = game.scores[i]
-        if game.phase == C.PHASE_OVER:
+        if game.phase == codes.PHASE_OVER:
             # The winner view stays; the statistics join its pages once counted.
             if game.winner == i:
-                self.main = I.MAIN_WIN
+                self.main = items.MAIN_WIN
                 if self.names[i]:
-                    self._add(I.IT_NAME, i)
+                    self._add(items.IT_NAME, i)
             else:
-                self.main = I.MAIN_OUT if game.out >> i & 1 else I.MAIN_OVER
-                self._add(I.IT_WAIT, game.winner)
-            if mode == U.MODE_STATS and panel.stats.ready:
+                self.main = items.MAIN_OUT if game.out >> i & 1 else items.MAIN_OVER
+                self._add(items.IT_WAIT, game.winner)
+            if mode == ui.MODE_STATS and panel.stats.ready:
                 self._stats(panel)
-            if game.shooter < 0 and panel.note != U.NOTE_NONE:
+            if game.shooter < 0 and panel.note != ui.NOTE_NONE:
                 self._note(panel)
             return
         if game.out >> i & 1:
-            self.main = I.MAIN_OUT
+            self.main = items.MAIN_OUT
             if ctx.fouler == i:
-                self._add(I.IT_REASON, game.last >> C.REASON_SHIFT & C.REASON_MASK)
+                self._add(items.IT_REASON, game.last >> codes.REASON_SHIFT & codes.REASON_MASK)
                 if ctx.lost:
-                    self._add(I.IT_LOST, ctx.lost)
-            self._add(I.IT_OUT, 0)
+                    self._add(items.IT_LOST, ctx.lost)
+            self._add(items.IT_OUT, 0)
             return
-        self.main = I.MAIN_SCORE
+        self.main = items.MAIN_SCORE
         if game.shooter != i:
             # (at most three items from none: _add() written out,
             # docs/PERFORMANCE.md, "Calls written out")
@@ -183,16 +183,16 @@ class Seat:
             args = self.args
             n = 0
             if ctx.fouler == i:
-                kinds[0] = I.IT_REASON
-                args[0] = game.last >> C.REASON_SHIFT & C.REASON_MASK
+                kinds[0] = items.IT_REASON
+                args[0] = game.last >> codes.REASON_SHIFT & codes.REASON_MASK
                 n = 1
                 if ctx.lost:
-                    kinds[1] = I.IT_LOST
+                    kinds[1] = items.IT_LOST
                     args[1] = ctx.lost
                     n = 2
             f = game.fouls[i]
             if f:
-                kinds[n] = I.IT_FOULS
+                kinds[n] = items.IT_FOULS
                 args[n] = f
                 n += 1
             self.count = n
@@ -201,19 +201,19 @@ class Seat:
         self.at_table = True
         self.inning = game.inning
         self.value += self.inning
-        if panel.note != U.NOTE_NONE:
+        if panel.note != ui.NOTE_NONE:
             self._note(panel)
             return
-        if game.phase == C.PHASE_CHOICE:
+        if game.phase == codes.PHASE_CHOICE:
             self.urgent = True
-            self._add(I.IT_CHOICE, 0)
+            self._add(items.IT_CHOICE, 0)
             return
         if panel.composing:
             self.urgent = True
             self.facts = panel.facts
-            if panel.field != U.FIELD_NONE:
-                self._add(I.IT_FIELD, panel.field)
-            self._add(I.IT_PREVIEW, panel.preview)
+            if panel.field != ui.FIELD_NONE:
+                self._add(items.IT_FIELD, panel.field)
+            self._add(items.IT_PREVIEW, panel.preview)
             return
         # (at most five items from none: _add() written out, as above)
         total = self.value
@@ -221,38 +221,38 @@ class Seat:
         args = self.args
         n = 0
         if self.inning:
-            kinds[0] = I.IT_INNING
+            kinds[0] = items.IT_INNING
             args[0] = self.inning
             n = 1
         ph = game.phase
-        if ph == C.PHASE_OPENING:
-            kinds[n] = I.IT_OPENING
+        if ph == codes.PHASE_OPENING:
+            kinds[n] = items.IT_OPENING
             args[n] = 0
             n += 1
-        elif ph == C.PHASE_POINTS:
+        elif ph == codes.PHASE_POINTS:
             if 90 - total <= 11:
-                kinds[n] = I.IT_NEED
+                kinds[n] = items.IT_NEED
                 args[n] = 90 - total
                 n += 1
-        elif ph == C.PHASE_CAROMS:
-            kinds[n] = I.IT_CAROMS
+        elif ph == codes.PHASE_CAROMS:
+            kinds[n] = items.IT_CAROMS
             args[n] = 100 - total
             n += 1
-        elif ph == C.PHASE_FINAL:
-            kinds[n] = I.IT_CALL
+        elif ph == codes.PHASE_FINAL:
+            kinds[n] = items.IT_CALL
             args[n] = 0
             n += 1
         if game.cue_in_hand:
-            kinds[n] = I.IT_HAND
+            kinds[n] = items.IT_HAND
             args[n] = 0
             n += 1
         if game.off_table:
-            kinds[n] = I.IT_HELD
+            kinds[n] = items.IT_HELD
             args[n] = game.off_table
             n += 1
         f = game.fouls[i]
         if f:
-            kinds[n] = I.IT_FOULS
+            kinds[n] = items.IT_FOULS
             args[n] = f
             n += 1
         self.count = n
@@ -263,38 +263,38 @@ class Seat:
         self.t0 = panel.t_start
         self.build = panel.build
         if self.names[self.index]:
-            self._add(I.IT_NAME, self.index)      # whose display it is, after the number
-        self._add(I.IT_BUILD, 0)
+            self._add(items.IT_NAME, self.index)      # whose display it is, after the number
+        self._add(items.IT_BUILD, 0)
         if panel.notice:
             self.notice = panel.notice_arg
-            self._add(I.IT_NOTICE, panel.notice)
+            self._add(items.IT_NOTICE, panel.notice)
         r = game.rules if game is not None else 0
-        for k in range(U.RULES):
+        for k in range(ui.RULES):
             if r >> k & 1:
-                self._add(I.IT_RULE, k)
+                self._add(items.IT_RULE, k)
 
     def _menu(self, panel):
         item = panel.menu_item
         v = panel.menu_value
         st = panel.settings
-        self.main = I.MAIN_MENU
+        self.main = items.MAIN_MENU
         self.urgent = True
         self.build = panel.build
-        self._add(I.IT_MENU, item)
+        self._add(items.IT_MENU, item)
         self.value = v
-        n = v if item == U.MENU_PLAYERS else (st.players if st is not None else 8)
+        n = v if item == ui.MENU_PLAYERS else (st.players if st is not None else 8)
         if self.index >= n:
-            self.main = I.MAIN_BLANK       # seats beyond the player count stay dark
-        elif item == U.MENU_OPENER:
+            self.main = items.MAIN_BLANK       # seats beyond the player count stay dark
+        elif item == ui.MENU_OPENER:
             self.value = v + 1           # menu_value is the 0-based opener
             self.at_table = self.index == v
-        elif item == U.MENU_START:
+        elif item == ui.MENU_START:
             self.value = st.players if st is not None else 8
-        elif item == U.MENU_NAMES:       # each seat its name, the seat picked marked
+        elif item == ui.MENU_NAMES:       # each seat its name, the seat picked marked
             self.value = self.index + 1
             self.at_table = self.index == v
             self.menu_panel = panel
-        elif item >= U.MENU_NET:         # hall mode (views/hall.py)
+        elif item >= ui.MENU_NET:         # hall mode (views/hall.py)
             self.menu_panel = panel
 
     def _offer(self, panel):
@@ -304,19 +304,19 @@ class Seat:
         self.urgent = True
         self.offer = o
         if o is None or self.index >= o.players:
-            self.main = I.MAIN_BLANK
+            self.main = items.MAIN_BLANK
             return
-        self.main = I.MAIN_OFFER
+        self.main = items.MAIN_OFFER
         self.at_table = self.index == o.opener
 
     def _stats(self, panel):
         i = self.index
         st = panel.stats
-        self._add(I.IT_STAT_BEST, st.best[i])
-        self._add(I.IT_STAT_INN, st.innings[i])
+        self._add(items.IT_STAT_BEST, st.best[i])
+        self._add(items.IT_STAT_INN, st.innings[i])
         n = st.innings[i]
-        self._add(I.IT_STAT_AVG, (st.points[i] * 10) // n if n else 0)
-        self._add(I.IT_STAT_FOULS, st.fouls[i])
+        self._add(items.IT_STAT_AVG, (st.points[i] * 10) // n if n else 0)
+        self._add(items.IT_STAT_FOULS, st.fouls[i])
 
 
 def turn(seat, now_ms, with_main, skip=0):
@@ -352,7 +352,7 @@ def turn(seat, now_ms, with_main, skip=0):
 
 def field_balls(field, f):
     """The ball mask FIELD_JUMPED or FIELD_HELD edits."""
-    return f >> (F.JUMPED if field == U.FIELD_JUMPED else F.HELD) & F.ALL_BALLS
+    return f >> (facts.JUMPED if field == ui.FIELD_JUMPED else facts.HELD) & facts.ALL_BALLS
 
 
 def hall():
@@ -360,8 +360,8 @@ def hall():
     one shows (hall mode only), so a plain Pico keeps the RAM."""
     global _hall_views
     if _hall_views is None:
-        from views import hall as module
-        _hall_views = module
+        from views import hall as hallview
+        _hall_views = hallview
     return _hall_views
 
 

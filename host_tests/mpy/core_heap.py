@@ -1,7 +1,7 @@
 # Under micropython: 10,000+ random strokes mixed with undo, redo, preview and
 # state reads, under random sets of house rules, all with the heap locked. Prints "strokes N undos N redos N" or dies.
 import micropython
-from cowboy import codes as C
+from cowboy import codes
 from cowboy.game import Game, MAX_PLAYERS
 
 LIMIT = 1 << 30
@@ -19,7 +19,7 @@ def pick_facts(g):
     """Random facts, biased toward strokes that are valid on the table as it is."""
     f = 0
     r = rand(100)
-    if g.phase == C.PHASE_FINAL and r < 30:
+    if g.phase == codes.PHASE_FINAL and r < 30:
         return 2 << 9                              # cue ball into the called pocket
     if r < 60:
         f |= rand(8) & ~g.off_table                # pocketed
@@ -59,24 +59,24 @@ def main():
     games = strokes = undos = redos = 0
     micropython.heap_lock()
     while strokes < 10000:
-        if g.phase == C.PHASE_OVER:
+        if g.phase == codes.PHASE_OVER:
             games += 1
             g.new_game(2 + rand(MAX_PLAYERS - 1), 0, rand(16))
         r = rand(100)
         if r < 8:
-            if g.undo() == C.OK:
+            if g.undo() == codes.OK:
                 undos += 1
-                if rand(2) and g.redo() == C.OK:
+                if rand(2) and g.redo() == codes.OK:
                     redos += 1
         elif r < 12:
-            if g.redo() == C.OK:
+            if g.redo() == codes.OK:
                 redos += 1
-        elif g.phase == C.PHASE_CHOICE:
+        elif g.phase == codes.PHASE_CHOICE:
             g.choice(rand(2) == 1)
         else:
             f = pick_facts(g)
             g.preview(f)
-            if g.shot(f) == C.OK:
+            if g.shot(f) == codes.OK:
                 strokes += 1
         check_small(g)
     micropython.heap_unlock()

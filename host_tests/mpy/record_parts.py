@@ -7,9 +7,9 @@
 # at a time, and the rest of them when resumed after acknowledged parts. Prints one
 # line per case (the test compares the two interpreters' outputs).
 import record
-from app import playernames as PN
-from cowboy import recordtext as T
-from net import records as R
+from app import playernames
+from cowboy import recordtext
+from net import records
 
 SHOT = 1 << 20          # app/journal.py's record values: kind << 20 | word
 UNDO = 2 << 20
@@ -29,9 +29,9 @@ LONG = [shot({"pocketed": [1, 3, 5], "carom": 3, "first": 5, "cue": "called",
 
 
 def whole(g, players, opener, rules, ops, names):
-    out = [("# game %d\n%s\n" % (g, T.header_json(players, opener, rules, names))).encode()]
+    out = [("# game %d\n%s\n" % (g, recordtext.header_json(players, opener, rules, names))).encode()]
     for v in ops:
-        out.append((T.op_json(v) + "\n").encode())
+        out.append((recordtext.op_json(v) + "\n").encode())
     return b"".join(out)
 
 
@@ -48,13 +48,13 @@ def messages(rec, budget):
 
 
 def check(name, g, players, opener, rules, ops, names=None):
-    fp = PN.fingerprint(names)
+    fp = playernames.fingerprint(names)
     want = whole(g, players, opener, rules, ops, names)
-    rec = R.Record(g, players, opener, rules, ops, names, fp)
+    rec = records.Record(g, players, opener, rules, ops, names, fp)
     assert rec.key() == (g, len(ops), fp)
-    steps, msgs = messages(rec, R.BODY_MAX)
+    steps, msgs = messages(rec, records.BODY_MAX)
     assert rec.size == len(want) and rec.done()
-    if len(want) <= R.PART_MAX:
+    if len(want) <= records.PART_MAX:
         assert rec.count == 1 and msgs == [want], name
         print(name, "whole", len(want))
         return
@@ -62,12 +62,12 @@ def check(name, g, players, opener, rules, ops, names=None):
     bodies = []
     for k in range(len(msgs)):
         m = msgs[k]
-        assert len(m) <= R.PART_MAX, (name, k, len(m))
+        assert len(m) <= records.PART_MAX, (name, k, len(m))
         nl = m.index(b"\n") + 1
-        line = R.part_line(g, k + 1, rec.count, len(ops), fp, len(want)).encode()
-        assert m[:nl] == line and len(line) <= R.PART_LINE, (name, k, m[:nl])
+        line = records.part_line(g, k + 1, rec.count, len(ops), fp, len(want)).encode()
+        assert m[:nl] == line and len(line) <= records.PART_LINE, (name, k, m[:nl])
         body = m[nl:]
-        assert body and body[-1] == 10 and len(body) <= R.BODY_MAX, (name, k)
+        assert body and body[-1] == 10 and len(body) <= records.BODY_MAX, (name, k)
         bodies.append(body)
     assert b"".join(bodies) == want, name
     assert bodies[0][:len(rec.head)] == rec.head        # comment and header in part 1
@@ -76,15 +76,15 @@ def check(name, g, players, opener, rules, ops, names=None):
         at += len(bodies[k])
         assert want[at - 1] == 10                        # a part ends at a line end,
         if k + 1 < len(bodies):                          # and the next line did not fit
-            assert len(bodies[k]) + want.index(b"\n", at) + 1 - at > R.BODY_MAX, (name, k)
+            assert len(bodies[k]) + want.index(b"\n", at) + 1 - at > records.BODY_MAX, (name, k)
     # measured a few bytes a step: more steps, the same messages
-    more, again = messages(R.Record(g, players, opener, rules, ops, names, fp), 1)
+    more, again = messages(records.Record(g, players, opener, rules, ops, names, fp), 1)
     assert again == msgs and more > steps, name
     # resumed after k acknowledged parts: the parts after them (all again when the
     # acknowledged count cannot be this record's)
     for k in (1, rec.count - 1, rec.count, rec.count + 5):
-        rest = messages(R.Record(g, players, opener, rules, ops, names, fp, skip=k),
-                        R.BODY_MAX)[1]
+        rest = messages(records.Record(g, players, opener, rules, ops, names, fp, skip=k),
+                        records.BODY_MAX)[1]
         assert rest == (msgs[k:] if k < rec.count else msgs), (name, k)
     print(name, rec.count, len(want), steps, " ".join([str(len(m)) for m in msgs]))
 
@@ -97,8 +97,8 @@ check("short", 1, 3, 0, 0, [MISS, FOUL, UNDO, REDO, MISS])
 check("empty", 7, 2, 1, 0, [])
 # exactly PART_MAX bytes goes whole, one byte more in parts: a name's length sets it
 base = len(whole(2, 2, 0, 0, [], ["A", "B"]))
-n = (R.PART_MAX - base) // 13
-pad = R.PART_MAX - base - 13 * n
+n = (records.PART_MAX - base) // 13
+pad = records.PART_MAX - base - 13 * n
 check("at-limit", 2, 2, 0, 0, misses(n), ["A" * (1 + pad), "B"])
 check("over-limit", 2, 2, 0, 0, misses(n), ["A" * (2 + pad), "B"])
 check("misses-1274", 12, 2, 0, 0, misses(1269) + [FOUL] * 5)

@@ -5,8 +5,8 @@
 # record's length, their lengths summed and the longest message.
 import gc
 
-from cowboy import recordtext as T  # noqa: F401  (in before the count)
-from net import records as R
+from cowboy import recordtext  # noqa: F401  (in before the count)
+from net import records
 
 SHOT = 1 << 20
 # long action lines (120 and 85 bytes), an undo, a redo
@@ -24,8 +24,8 @@ class Values:
 
 gc.collect()
 print(gc.mem_free())
-rec = R.Record(9, 8, 0, 0, Values(), ["Zoë", "李小龍", "Anna B", "Ben", "C", "D", "E", "F"],
-               1234)
+rec = records.Record(9, 8, 0, 0, Values(), ["Zoë", "李小龍", "Anna B", "Ben", "C", "D", "E", "F"],
+                     1234)
 while not rec.measure():
     pass
 count = longest = size = 0

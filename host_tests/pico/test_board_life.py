@@ -13,15 +13,15 @@ import subprocess
 
 import pytest
 
-import picoboard as P
-import bench_pico as B
+import picoboard
+import bench_pico
 import packkit
 import releases
 
-WHY = P.ready()
+WHY = picoboard.ready()
 pytestmark = pytest.mark.skipif(WHY is not None or shutil.which("socat") is None,
                                 reason=WHY or "needs socat (make test-pico installs it)")
-ROOT = P.ROOT
+ROOT = picoboard.ROOT
 VENV = os.path.join(ROOT, ".venv")
 MPREMOTE = os.path.join(VENV, "bin", "mpremote")
 
@@ -54,18 +54,18 @@ def mpremote(port, *args):
 
 
 # the project's image, and the newest official release tested (pack.bin)
-DEPLOYED = [P.PICO, "pico-" + releases.SMOKE[0]]
+DEPLOYED = [picoboard.PICO, "pico-" + releases.SMOKE[0]]
 
 
 @pytest.mark.parametrize("target", DEPLOYED)
 def test_deploy_update_export_and_the_users_commands(target, tmp_path):
     project = project_copy(str(tmp_path / "project"))
-    pins = B.panel_pins()
-    rom = P.TARGETS[target].rom
+    pins = bench_pico.panel_pins()
+    rom = picoboard.TARGETS[target].rom
     code = "rom" if rom else "pack"         # the modules' folder on the running board
-    with P.SerialBoard(str(tmp_path / "board"), target=target,
-                       args="--tm1637 " + ",".join("%d:%d" % (t["clk"], t["dio"])
-                                                   for t in B.displays("tm1637")[1])) as b:
+    with picoboard.SerialBoard(str(tmp_path / "board"), target=target,
+                               args="--tm1637 " + ",".join("%d:%d" % (t["clk"], t["dio"])
+                                                           for t in bench_pico.displays("tm1637")[1])) as b:
         port = b.port
         rc, out = make(project, "deploy", "BUILD=tm1637", port=port)
         assert rc == 0, out
@@ -163,26 +163,26 @@ def users_commands(project, port, code, tmp_path):
 
 
 # the oldest release tested, with the pack; the Pico W with the project's image
-@pytest.mark.parametrize("target", ["pico-" + releases.SMOKE[-1], P.PICO_W])
+@pytest.mark.parametrize("target", ["pico-" + releases.SMOKE[-1], picoboard.PICO_W])
 def test_a_power_cut_inside_a_journal_write_loses_at_most_that_stroke(target, tmp_path):
     """Cut 60 % into the page program of the second MISS's record; the board
     boots again, resumes the game and plays on."""
     build = "tm1637"
-    pins = B.panel_pins()
-    _, tm, i2c = B.displays(build)
-    app = P.device_copy(str(tmp_path / "device"), build, target)
+    pins = bench_pico.panel_pins()
+    _, tm, i2c = bench_pico.displays(build)
+    app = picoboard.device_copy(str(tmp_path / "device"), build, target)
     steps = [{"serial": "cowboy: up", "timeout_ms": 15000}, {"wait_ms": 2500},
              {"press": pins["MISS"], "ms": 60, "label": "1-MISS"}, {"wait_ms": 400},
              {"press": pins["MISS"], "ms": 60, "label": "2-MISS"},
              {"emulator": {"power_cut": {"during": "program", "nth": 1, "fraction": 0.6}}},
              {"serial": "cowboy: up", "timeout_ms": 15000}, {"wait_ms": 2500},
              {"press": pins["FOUL"], "ms": 60, "label": "3-FOUL"}, {"wait_ms": 500}]
-    r = P.run(steps, app, str(tmp_path / "cut"), target, i2c, tm)
+    r = picoboard.run(steps, app, str(tmp_path / "cut"), target, i2c, tm)
     assert r.summary["passed"], r.summary.get("error")
     cuts = [e for e in r.events if e.get("ev") == "power"]
     assert cuts and cuts[0]["interrupted"]["op"] == "program", cuts
     assert r.serial.count("cowboy: up") == 2
-    kinds = [B.record_kind(a) for a in r.actions()]
+    kinds = [bench_pico.record_kind(a) for a in r.actions()]
     # the first MISS was written before the cut; the second at most lost; the
     # FOUL after the resume is there
     assert kinds in (["miss", "foul"], ["miss", "miss", "foul"]), kinds
@@ -192,16 +192,16 @@ def boots_from_lib(app, target, folder, why):
     """The board with `app` on its flash boots, says `why` once, plays a MISS from
     the .mpy files of lib/."""
     build = "tm1637"
-    pins = B.panel_pins()
-    _, tm, i2c = B.displays(build)
+    pins = bench_pico.panel_pins()
+    _, tm, i2c = bench_pico.displays(build)
     steps = [{"serial": "cowboy: up", "timeout_ms": 20000}, {"wait_ms": 2500},
              {"press": pins["MISS"], "ms": 60, "label": "1-MISS"}, {"wait_ms": 500}]
-    r = P.run(steps, app, folder, target, i2c, tm)
+    r = picoboard.run(steps, app, folder, target, i2c, tm)
     assert r.summary["passed"], (r.summary.get("error"), r.serial[-1500:])
     assert "Traceback" not in r.serial, r.serial[-1500:]
     said = [ln for ln in r.serial.splitlines() if ln.startswith("fastimport:")]
     assert len(said) == 1 and why in said[0], r.serial
-    assert [B.record_kind(a) for a in r.actions()] == ["miss"]
+    assert [bench_pico.record_kind(a) for a in r.actions()] == ["miss"]
 
 
 # the release built from its tag without ROMFS: as an official image, with the pack
@@ -210,7 +210,7 @@ PLAIN = "pico-%s-plain" % releases.BUILT
 
 @pytest.mark.parametrize("kind", packkit.KINDS)
 def test_a_damaged_pack_boots_from_the_mpy_files(kind, tmp_path):
-    app = P.device_copy(str(tmp_path / "device"), "tm1637", PLAIN)
+    app = picoboard.device_copy(str(tmp_path / "device"), "tm1637", PLAIN)
     path = os.path.join(app, "pack.bin")
     with open(path, "rb") as f:
         data = f.read()
@@ -244,11 +244,11 @@ def test_a_damaged_romfs_image_boots_from_the_mpy_files(kind, tmp_path):
     """The project's image with a damaged ROMFS image in its partition: nothing in
     it is run; the board says so once and plays from lib/."""
     import deploy
-    app = P.device_copy(str(tmp_path / "device"), "tm1637", P.PICO)
+    app = picoboard.device_copy(str(tmp_path / "device"), "tm1637", picoboard.PICO)
     damage, why = IMAGE_DAMAGE[kind]
     with open(deploy.rom_path(app), "rb") as f:
         image = bytearray(f.read())
     damage(image)
     with open(deploy.rom_path(app), "wb") as f:
         f.write(image)
-    boots_from_lib(app, P.PICO, str(tmp_path / kind), why)
+    boots_from_lib(app, picoboard.PICO, str(tmp_path / kind), why)

@@ -25,16 +25,16 @@ import time
 
 import pytest
 
-import picoboard as P
-import bench_pico as B
+import picoboard
+import bench_pico
 import hallbroker
 import uartlink
 
-WHY = P.ready() or (None if hallbroker.mosquitto() else "needs mosquitto")
+WHY = picoboard.ready() or (None if hallbroker.mosquitto() else "needs mosquitto")
 pytestmark = pytest.mark.skipif(WHY is not None, reason=WHY or "")
 
 HALL, TABLE = "club", "t01"
-DATA = os.path.join(P.ROOT, "host_tests", "data")
+DATA = os.path.join(picoboard.ROOT, "host_tests", "data")
 GAME2 = os.path.join(DATA, "game2.keys")
 # the desk's offers, each sent when the run's log shows its mark: one offer, then the
 # same id with other names (an accent, an emoji: a JSON surrogate pair) while it is
@@ -48,7 +48,7 @@ ANSWERS = [{"id": "w-2", "answer": "seen", "waits": "operator"},
            {"id": "w-2", "answer": "accepted"},
            {"id": "w-3", "answer": "seen", "waits": "game"}]
 FULL = os.environ.get("PICO_HALL") == "all"
-BUILDS = B.BUILDS if FULL else ("tm1637", "oled8")
+BUILDS = bench_pico.BUILDS if FULL else ("tm1637", "oled8")
 STROKES = 100 if FULL else 0    # actions on the board before the heap is read (0: as played)
 GAP_MS = 150              # after a key's release: its answer, its record, the hall's turn
 HOLD_MS = 1000            # a long press (input/buttons.py long_ms and a margin)
@@ -72,7 +72,7 @@ def script(path):
 
 def plan(build, pins, encoder):
     """The run's Plan (tools/bench_pico.py): keys, marks and the REPL at the end."""
-    p = B.Plan("%s-hall" % build, pins)
+    p = bench_pico.Plan("%s-hall" % build, pins)
     keys = script(GAME2)
     cut = CUT_AT
     while keys[cut - 1][0] not in ("OK", "MISS"):
@@ -84,7 +84,7 @@ def plan(build, pins, encoder):
                 p.step(emulator={"encoder": {"a": encoder[0], "b": encoder[1]},
                                  "detents": 1 if key == "ENC+" else -1, "ms_per_detent": 10})
             else:
-                p.press(key, "key", None, "game2", ms=HOLD_MS if held else B.PRESS_MS)
+                p.press(key, "key", None, "game2", ms=HOLD_MS if held else bench_pico.PRESS_MS)
             p.step(wait_ms=GAP_MS)
 
     p.step(serial="cowboy: up", timeout_ms=20000)
@@ -94,7 +94,7 @@ def plan(build, pins, encoder):
     p.step(serial="cowboy: up", timeout_ms=20000)
     p.step(wait_ms=2500)
     play(keys[cut:])
-    p.step(wait_ms=B.END_WAIT_MS)                # the game's statistics
+    p.step(wait_ms=bench_pico.END_WAIT_MS)                # the game's statistics
     p.step(emulator={"mark": "desk:offer"})      # the desk sends the next game now
     p.step(wait_ms=2500)                         # it comes and shows
     p.step(emulator={"mark": "desk:change"})     # the same id, other names
@@ -170,7 +170,7 @@ class Desk(threading.Thread):
 
 
 def archive(broker, db):
-    return subprocess.Popen([sys.executable, os.path.join(P.TOOLS, "hall_archive.py"),
+    return subprocess.Popen([sys.executable, os.path.join(picoboard.TOOLS, "hall_archive.py"),
                              "--db", str(db), "--port", str(broker.port), "--user", "archive",
                              "--password", hallbroker.PASSWORD, "--hall", HALL,
                              "--games", "0", "--seconds", "3000"],
@@ -178,7 +178,7 @@ def archive(broker, db):
 
 
 def archived(db):
-    out = subprocess.run([sys.executable, os.path.join(P.TOOLS, "hall_archive.py"), "--db",
+    out = subprocess.run([sys.executable, os.path.join(picoboard.TOOLS, "hall_archive.py"), "--db",
                           str(db), "--export", "-"], capture_output=True, text=True, check=True)
     return [json.loads(line) for line in out.stdout.splitlines()]
 
@@ -199,20 +199,20 @@ def retained(broker, topic):
 
 @pytest.mark.parametrize("build", BUILDS)
 def test_hall_mode_on_the_pico_w(build, tmp_path):
-    import test_hall as H           # the host hall tests' expectations of game2
-    pins = B.panel_pins()
-    encoder = B.firmware_config().ENCODER[1:3]
+    import test_hall           # the host hall tests' expectations of game2
+    pins = bench_pico.panel_pins()
+    encoder = bench_pico.firmware_config().ENCODER[1:3]
     p = plan(build, pins, encoder)
-    strokes_before = len(H.record_lines(os.path.join(DATA, "game2.jsonl"))) - 1
+    strokes_before = len(test_hall.record_lines(os.path.join(DATA, "game2.jsonl"))) - 1
     pad(p, strokes_before + 6)        # the offered game's measured strokes: 6 actions
-    _, tm, i2c = B.displays(build)
+    _, tm, i2c = bench_pico.displays(build)
     broker = hallbroker.Broker(tmp_path / "broker", HALL, [TABLE]).start()
     # the broker counts the keep-alive in real time, the board in its own, which runs
     # at a tenth of it here: a keep-alive the broker does not outrun
     hall = json.dumps({"ssid": "club", "wifi_password": "-", "broker": "127.0.0.1",
                        "port": broker.port, "hall": HALL, "table": TABLE, "user": TABLE,
                        "password": hallbroker.PASSWORD, "keepalive": KEEPALIVE_S})
-    app = P.device_copy(str(tmp_path / "device"), build, P.PICO_W, hall=hall)
+    app = picoboard.device_copy(str(tmp_path / "device"), build, picoboard.PICO_W, hall=hall)
     with open(os.path.join(app, "settings.json"), "w") as f:
         f.write('{"players": 3, "opener": 0, "brightness": 8}\n')
     board_boot(app)
@@ -231,8 +231,8 @@ def test_hall_mode_on_the_pico_w(build, tmp_path):
                      ("cowboy/%s/%s/answer" % (HALL, TABLE), 1)])
     try:
         with uartlink.Link(("127.0.0.1", broker.port)) as link:
-            r = P.run(p.steps, app, folder, P.PICO_W, i2c, tm, timeout=1500,
-                      args=["--uart0-tcp", str(link.port)])
+            r = picoboard.run(p.steps, app, folder, picoboard.PICO_W, i2c, tm, timeout=1500,
+                              args=["--uart0-tcp", str(link.port)])
             opened = link.opened
         state = retained(broker, "cowboy/%s/%s/#" % (HALL, TABLE))
         end = time.monotonic() + 30
@@ -258,7 +258,7 @@ def test_hall_mode_on_the_pico_w(build, tmp_path):
     # the archive: game2 once, as the host hall tests expect it
     games = archived(db)
     assert [g["table"] for g in games] == [TABLE]
-    H.check_game2(games[0], tmp_path)
+    test_hall.check_game2(games[0], tmp_path)
 
     # the broker: the board's own final state, and the offer accepted
     records = r.actions()
@@ -288,45 +288,46 @@ def test_hall_mode_on_the_pico_w(build, tmp_path):
     assert state[topic + "status"] == "offline"
 
     # no press lost: the offered game holds every stroke pressed in it
-    kinds = [B.record_kind(a) for a in records]
+    kinds = [bench_pico.record_kind(a) for a in records]
     assert kinds == [k["record"] for k in p.keys if k["record"]]
 
     # the offer on the displays before OK, the names after it
-    board = P.emulated_histories(r, build)
+    board = picoboard.emulated_histories(r, build)
     marks = dict(r.marks(""))
     shown, taken = marks["offer-shown"] / 1000.0, marks["offer-taken"] / 1000.0
     for d, h in enumerate(board):           # on the offered game's seats; the others dark
-        pics = P.held(h, shown - 1500, shown, ms=100)
+        pics = picoboard.held(h, shown - 1500, shown, ms=100)
         if d < OFFER["players"]:
-            assert any(P.says(build, x, "oFFr", "NEXT") for x in pics), (d + 1, pics)
+            assert any(picoboard.says(build, x, "oFFr", "NEXT") for x in pics), (d + 1, pics)
         else:
             assert pics and all(not x.strip() if isinstance(x, str) else not any(x)
                                 for x in pics), (d + 1, pics)
     if build.startswith("oled"):                # the changed offer's names, then the game's
-        pics = P.held(board[0], shown - 1500, shown, ms=100)
-        assert any(P.says(build, x, "BEN") for x in pics), pics
-        pics = P.held(board[1], taken, taken + 2400, ms=100)
-        assert any(P.says(build, x, "BEN") for x in pics), pics
+        pics = picoboard.held(board[0], shown - 1500, shown, ms=100)
+        assert any(picoboard.says(build, x, "BEN") for x in pics), pics
+        pics = picoboard.held(board[1], taken, taken + 2400, ms=100)
+        assert any(picoboard.says(build, x, "BEN") for x in pics), pics
 
     # the keys' answers with hall mode on, within the bounds as real-board estimates;
     # the hot path ran with the heap locked throughout (app/loop.py: no MemoryError
     # turned the lock off)
-    res = B.analyse({"build": build, "scenario": "hall", "dir": folder}, P.EMU, pins)
+    res = bench_pico.analyse({"build": build, "scenario": "hall", "dir": folder}, picoboard.EMU, pins)
     answered = [k for k in res["keys"] if k["kind"] == "latency"]
     assert len(answered) == 9 and all(k["estimate_ms"] is not None for k in answered), answered
     late = [(k["label"], k["estimate_ms"]) for k in answered
-            if k["estimate_ms"] > B.BOUND_MS[B.key_bound(build, k.get("displays_changed"))]]
+            if k["estimate_ms"]
+            > bench_pico.BOUND_MS[bench_pico.key_bound(build, k.get("displays_changed"))]]
     assert not late, late
     assert "LOCK True 0" in serial, serial[-600:]
 
     # the heap after STROKES strokes, the broker acknowledging them
     free = int(repl.split()[0])
-    block = B.largest_free(repl)
-    P.figure("picow-hall", build, {"strokes": len(records) + strokes_before,
-                                   "heap_free_bytes": free,
-                                   "largest_free_bytes": block,
-                                   "boots": B.boot_reports(serial),
-                                   "keys": {k["label"]: [k.get("latency_ms"),
-                                                         k.get("estimate_ms")]
-                                            for k in res["keys"] if k["kind"] == "latency"}})
+    block = bench_pico.largest_free(repl)
+    picoboard.figure("picow-hall", build, {"strokes": len(records) + strokes_before,
+                                           "heap_free_bytes": free,
+                                           "largest_free_bytes": block,
+                                           "boots": bench_pico.boot_reports(serial),
+                                           "keys": {k["label"]: [k.get("latency_ms"),
+                                                                 k.get("estimate_ms")]
+                                                    for k in res["keys"] if k["kind"] == "latency"}})
     assert free >= HEAP_FREE and block >= HEAP_BLOCK, (free, block)
