@@ -303,7 +303,7 @@ def test_a_correction_after_the_end_sends_state_and_record_again(tmp_path):
     s.hall.close()
     test_hall_menu.Client.log = []
     s.power_cut()
-    s.hall = test_hall_menu.H.attach(s.app, s.root, client=test_hall_menu.Client)
+    s.hall = test_hall_menu.attach(s.app, s.root, client=test_hall_menu.Client)
     test_hall_menu.until(s, lambda: s.hall.caught_up())
     assert records() == []
 

@@ -711,10 +711,10 @@ def export(port="auto", dest="export", out=sys.stdout):
         if p == "journal.bin" and "journal.tail" in names:
             # the current game's last records are in the tail: one stream of both
             with open(os.path.join(raw, "journal.tail"), "rb") as f:
-                data = journaltool.JF.joined(data, f.read())
+                data = journaltool.journalformat.joined(data, f.read())
         try:
             # the players' names beside the journal go into its header
-            got = journaltool.JF.read_header(bytearray(data[:8]), len(data[:8]))
+            got = journaltool.journalformat.read_header(bytearray(data[:8]), len(data[:8]))
             who, why = (None, None) if got < 0 else \
                 journaltool.read_names(journaltool.names_path(os.path.join(raw, p)), got >> 4)
             if why:
