@@ -15,6 +15,7 @@ from cowboy import facts
 from cowboy.game import Game
 from views import ui
 from views import digits
+from views import items
 from views import oled as oledview
 from views import seat as seatview
 from views import words
@@ -226,6 +227,18 @@ def test_every_build_has_a_code_and_every_table_its_twin():
                   words.MENU_OLED, words.REJECT_OLED):
         for text in table:
             assert len(text) <= oledview.COLS, text
+
+
+def test_the_foul_texts_spell_the_rule_books_limits():
+    """The OLED's words for fouls in a row say the limits the rules core counts to
+    (cowboy/codes.py): a change of the rule changes these texts with it."""
+    count = {2: b"TWO", 3: b"THREE", 4: b"FOUR"}
+    nth = {2: b"SECOND", 3: b"THIRD", 4: b"FOURTH"}
+    assert codes.FOULS_LAST_CHANCE == codes.FOULS_OUT - 1
+    assert words.FOUL_OLED == b"1 FOUL (%d LOSE)" % codes.FOULS_OUT
+    assert words.FOULS_LAST_OLED == b"%d FOULS: LAST CHANCE" % codes.FOULS_LAST_CHANCE
+    assert words.OUT_OLED == b"OUT: %s FOULS" % count[codes.FOULS_OUT]
+    assert words.PREVIEW_OLED[items.PV_OUT] == b"%s FOUL: OUT" % nth[codes.FOULS_OUT]
 
 
 def test_the_docs_carry_the_generated_legend():

@@ -1,6 +1,6 @@
 """The views' texts that go by a code, as tables indexed by it (foul reasons, notes,
 rejections, fields, set-up items, house rules, notices, previews), the words the
-4-digit layout draws beside a number, and the fouls' texts made from the rules
+4-digit layout draws beside a number, and the fouls' texts that spell the rules
 core's limits: four characters for seven segments (see draw/segments.py for what
 reads well), up to 21 for the OLED text line. tools/legend.py writes
 docs/DISPLAYS.md's legend from what views/digits.py draws with them, so a code
@@ -10,7 +10,6 @@ A layout's own fixed words stay in it as literals (views/oled.py `BANKED `,
 `NEED `, ...; views/digits.py `hAnd`, `CALL`, ...; views/hall.py): a literal is a
 constant of the code that draws it, a name taken from here a global lookup on
 every render (tools/constfold.py folds integers only)."""
-from cowboy import codes
 from views import ui
 
 # Foul reasons (cowboy.codes R_*): the cue-ball ones read as the CUE field's values.
@@ -62,18 +61,16 @@ INN_4DIGITS = b"In"              # statistics: innings played
 AVG_4DIGITS = b"A"               # statistics: average
 FOULS_4DIGITS = b"F"             # fouls in a row; statistics: fouls
 HELLO_4DIGITS = b"P"             # start-up: the player number
-# Fouls in a row (IT_FOULS, IT_OUT, the third-foul preview), made once from the
-# limits of rule R6 (cowboy/codes.py FOULS_OUT, FOULS_LAST_CHANCE); where the text
-# spells the limit, _COUNT and _NTH give its word.
-_COUNT = (b"NO", b"ONE", b"TWO", b"THREE", b"FOUR", b"FIVE")
-_NTH = (b"", b"FIRST", b"SECOND", b"THIRD", b"FOURTH", b"FIFTH")
-FOUL_OLED = b"1 FOUL (%d LOSE)" % codes.FOULS_OUT
-FOULS_LAST_OLED = b"%d FOULS: LAST CHANCE" % codes.FOULS_LAST_CHANCE
-OUT_OLED = b"OUT: " + _COUNT[codes.FOULS_OUT] + b" FOULS"
+# Fouls in a row (IT_FOULS, IT_OUT, the third-foul preview): the limits of rule R6
+# (cowboy/codes.py FOULS_OUT, FOULS_LAST_CHANCE) in words; test_legend.py holds the
+# words to the limits.
+FOUL_OLED = b"1 FOUL (3 LOSE)"
+FOULS_LAST_OLED = b"2 FOULS: LAST CHANCE"
+OUT_OLED = b"OUT: THREE FOULS"
 # What a previewed stroke says (views/items.py PV_*).
 PREVIEW_4DIGITS = (b"E", b" 101", b"not3", b"Out?", b"", b"=")
 PREVIEW_OLED = (b"NO: ", b"WINS THE GAME: 101", b"FAILED OPENING",
-                _NTH[codes.FOULS_OUT] + b" FOUL: OUT", b"", b"STROKE +")
+                b"THIRD FOUL: OUT", b"", b"STROKE +")
 
 
 def pick(table, i):
