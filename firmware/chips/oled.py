@@ -68,7 +68,6 @@ class OLED(Picture):
     """What both controllers take: the initialisation, contrast, start line, on."""
     COL_OFFSET = 0
     INIT = SSD1306_INIT
-    DATA_AT = 0               # where send_span() finds its bytes in _TX
 
     def __init__(self, cells=None):
         _make_writes()
@@ -132,7 +131,7 @@ class OLED(Picture):
 
     def _span(self, page, x, n):
         """Send columns x..x+n-1 of `page` (composed in NEW); returns n."""
-        blit(_TX, self.DATA_AT, NEW, x, n, 0)
+        blit(_TX, 0, NEW, x, n, 0)
         self.send_span(page, x + self.COL_OFFSET, n)
         return n
 
@@ -141,7 +140,7 @@ class OLED(Picture):
         raise NotImplementedError
 
     def send_span(self, page, col, n):
-        """Send the n data bytes at _TX[DATA_AT:] to `page` from column `col`
+        """Send the n data bytes at the start of _TX to `page` from column `col`
         (the transport's)."""
         raise NotImplementedError
 
@@ -173,8 +172,6 @@ class OLED_I2C(OLED):
 
 class OLED_SPI(OLED):
     """4-wire SPI transport: the DC pin tells commands (0) from data (1)."""
-
-    DATA_AT = 0
 
     def __init__(self, spi, dc, cs, cells=None):
         OLED.__init__(self, cells)

@@ -146,7 +146,6 @@ class Hall:
             self._task = None
         self._c.close()
         self.connected = False
-        self.connected = False
 
     def offer_taken(self, offer):
         """The panel's OK started the game of the desk's `offer`: the desk keeps
