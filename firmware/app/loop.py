@@ -109,13 +109,16 @@ class App:
             screens is not None and screens.busy
         locked = self.locked
         if not answering:
+            # (each finally unlocks at its first instruction: a Ctrl-C is raised at
+            # the next jump, and one before heap_unlock() would leave the heap locked)
             if locked:
                 heap_lock()
-            try:
-                inputs.buttons.poll(now)
-            finally:
-                if locked:
+                try:
+                    inputs.buttons.poll(now)
+                finally:
                     heap_unlock()
+            else:
+                inputs.buttons.poll(now)
             acted = False
             if journal is None or not journal.pending:
                 ring = inputs.ring
@@ -156,21 +159,22 @@ class App:
                 # (answering: nothing could change the game or the panel since
                 # the last update, which the screens then need not look for)
                 if locked:
+                    failed = False
                     heap_lock()
                     try:
                         screens.update(self.game, panel, now, answering)
                     except MemoryError:
+                        failed = True
+                    finally:
+                        heap_unlock()
+                    if failed:
                         # a display path allocated after all: the lock is off from
                         # now on (slower passes, not a lost game) and the displays
                         # are drawn again without it
-                        heap_unlock()
                         self.locked = False
                         self.lock_errors += 1
                         screens.wake(now)
                         screens.update(self.game, panel, now)
-                    finally:
-                        if self.locked:
-                            heap_unlock()
                 else:
                     screens.update(self.game, panel, now, answering)
             busy = screens.busy
