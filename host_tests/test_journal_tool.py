@@ -229,6 +229,19 @@ def test_journal_bin_without_its_tail_is_said(tmp_path):
     assert b"no journal.tail" in res.stderr
 
 
+@pytest.mark.parametrize("size", [0, 1, 3])
+def test_a_tail_cut_before_its_count_is_said_as_up_to(tmp_path, size):
+    flash, stream = current_game(tmp_path, 9, 60)
+    tail = (flash / "journal.tail").read_bytes()
+    (flash / "journal.tail").write_bytes(tail[:size])
+    res = tool("to-json", str(flash))
+    assert res.returncode == 0
+    assert res.stdout.decode() == journaltool.to_json(stream[:8 + 4 * 48])
+    err = res.stderr.decode()
+    assert "journal.tail is cut short before its record count" in err, err
+    assert "(up to 48)" in err, err
+
+
 def test_archived_games_and_bad_folders(tmp_path):
     flash, stream = current_game(tmp_path, 10, 60)
     games = flash / "games"

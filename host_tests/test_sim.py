@@ -656,6 +656,39 @@ def test_start_up_tells_the_actions_a_tail_cut_short_lost(tmp_path, size, lost):
     assert "LOST LAST ACTIONS: %d" % lost in seen, seen
 
 
+@pytest.mark.parametrize("build", ["oled4", "tm1637"])
+@pytest.mark.parametrize("size", [None, 0, 1, 2, 3])
+def test_start_up_tells_that_a_missing_tail_may_have_lost_actions(tmp_path, build, size):
+    """journal.tail gone (None) or cut inside its first four bytes, where the count
+    it held is: how many actions were lost cannot be known, and the board says
+    they may be, up to the records a tail holds."""
+    import simboard
+    from app import journalformat
+    from fakedisplays import read_oled
+    from views import ui
+    root = str(tmp_path) + "/"
+    s = simboard.Sim(2, build, root=root)
+    s.play(simboard.parse_script("WAIT 2100\n" + "MISS\n" * 60, s))
+    assert s.game.position() == 60                  # 48 in journal.bin, 12 in the tail
+    with open(root + journalformat.TAIL, "rb") as f:
+        tail = f.read()
+    os.remove(root + journalformat.TAIL)
+    if size is not None:
+        with open(root + journalformat.TAIL, "wb") as f:
+            f.write(tail[:size])
+    s.power_cut()
+    assert s.game.position() == 48
+    p = s.panel
+    assert (p.notice, p.notice_arg) == (ui.NOTICE_UPTO, journalformat.TAIL_RECORDS)
+    seen = []
+    for k in range(3):
+        s.run_to(p.t_start + k * ui.PAGE_MS + 400)
+        m = s.models[0]
+        seen.append(read_oled(m.pixels())["bottom"] if build == "oled4" else m.text())
+    want = "LOST UP TO %d ACTIONS" % journalformat.TAIL_RECORDS if build == "oled4" else "CUt "
+    assert want in seen, seen
+
+
 # ---- the status line says what to do, in words, and every line fits (issue 24, item 6)
 
 def _screen(s, width=80, height=24):

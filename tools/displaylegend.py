@@ -66,7 +66,10 @@ NOTICES = ("", "start-up: the journal's last records could not be read; the game
               "from its last good record (the OLEDs say how many actions were lost)",
            "start-up: the journal could not be read; it was moved aside and a new game "
            "started",
-           "start-up: the flash could not be read or written; the game is not being kept")
+           "start-up: the flash could not be read or written; the game is not being kept",
+           "start-up: the journal's last part (journal.tail) is gone or damaged; the game "
+           "goes on from the journal's other file, and up to a tail's worth of its last "
+           "actions may be lost (the OLEDs say up to how many)")
 CUE = ("field CUE: the cue ball stayed on the table",
        "field CUE: cue ball pocketed; as a foul reason: scratch",
        "field CUE: cue ball in the called pocket",

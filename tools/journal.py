@@ -105,6 +105,10 @@ def _records(data, each):
     return players, opener, rules
 
 
+def _bytes_s(n):
+    return "%d byte%s" % (n, "" if n == 1 else "s")
+
+
 def _records_s(n):
     return "%d record%s" % (n, "" if n == 1 else "s")
 
@@ -125,6 +129,10 @@ def current_game(body, tail):
         return body, ["no journal.tail beside journal.bin: the game's last actions (up "
                       "to %d) are kept in it; converted journal.bin alone"
                       % journalformat.TAIL_RECORDS]
+    if len(tail) < 4:
+        return body, ["journal.tail is cut short before its record count (%s): the game's "
+                      "last actions (up to %d) were kept in it; converted journal.bin alone"
+                      % (_bytes_s(len(tail)), journalformat.TAIL_RECORDS)]
     count = (len(body) - journalformat.HEADER_SIZE) // journalformat.RECORD_SIZE
     n, base = journalformat.read_tail_header(bytearray(tail[:journalformat.HEADER_SIZE]), len(tail),
                                              body[7])

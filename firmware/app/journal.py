@@ -38,6 +38,7 @@ class Journal:
         self.failed = False       # the last write to flash failed (flash full, ...)
         self.records = 0          # records in the journal (journal.bin and the tail)
         self.dropped = 0          # bytes of records dropped at the last resume
+        self.lost_upto = 0        # records that may have been lost, how many unknown
         self.archived = None      # where resume() moved an unusable journal, if it did
         self._f = None            # journal.bin, open for appending
         self._t = None            # journal.tail, open for writing
@@ -73,6 +74,7 @@ class Journal:
         """
         self.close()
         self.dropped = 0
+        self.lost_upto = 0
         self.archived = None
         try:
             return self._resume(players, opener, rules)
@@ -233,14 +235,19 @@ class Journal:
         return checkpoint.write(self)
 
     def _read_tail(self, seed):
-        """(n, base) of journal.tail read into the image, or (-1, 0) if unusable."""
+        """(n, base) of journal.tail read into the image, or (-1, 0) if unusable.
+        A tail gone, or cut before its record count, may have held the game's last
+        records: up to a tail's worth are then counted in lost_upto."""
         try:
             t = open(self.root + journalformat.TAIL, "rb")
         except OSError:
+            self.lost_upto = journalformat.TAIL_RECORDS
             return -1, 0
         tail = self._tail
         got = t.readinto(tail) or 0
         t.close()
+        if got < 4:
+            self.lost_upto = journalformat.TAIL_RECORDS
         n, base = journalformat.read_tail_header(tail, got, seed)
         if n >= 0:
             # a tail cut short: the records its header counts and the file lost

@@ -123,6 +123,9 @@ def item_oled(t, seat, k):
         t.write(pick(NOTICE_OLED, a))
         if a == ui.NOTICE_CUT:
             t.number(seat.notice)
+        elif a == ui.NOTICE_UPTO:
+            t.number(seat.notice)
+            t.write(b" ACTIONS")
     elif it == items.IT_RULE:
         t.write(RULE_OLED[a])
     elif it == items.IT_NOTE:

@@ -32,6 +32,7 @@ NOTICE_NONE = const(0)
 NOTICE_CUT = const(1)       # the journal's last records were unreadable: cut back (arg: lost)
 NOTICE_NEW = const(2)       # the journal could not be read: moved aside, a new game started
 NOTICE_STORAGE = const(3)   # the flash could not be read or written: the game is not kept
+NOTICE_UPTO = const(4)      # journal.tail gone or cut in its count: up to arg records may be lost
 
 # Rarer facts edited with the encoder (panel.field); the value lives in panel.facts.
 FIELD_NONE = const(0)

@@ -50,8 +50,9 @@ ONOFF_8DIGITS = (b"oFF", b" on")
 BUILD_4DIGITS = ((b"tm1637", b"1637"), (b"max7219", b"7219"), (b"ht16k33", b"Ht16"),
                  (b"oled4", b"oLd4"), (b"oled8", b"oLd8"))
 # What start-up found (ui.NOTICE_*).
-NOTICE_4DIGITS = (b"", b"CUt ", b"bAd ", b"FLSh")
-NOTICE_OLED = (b"", b"LOST LAST ACTIONS: ", b"UNREADABLE: NEW GAME", b"STORAGE FAILING")
+NOTICE_4DIGITS = (b"", b"CUt ", b"bAd ", b"FLSh", b"CUt ")
+NOTICE_OLED = (b"", b"LOST LAST ACTIONS: ", b"UNREADABLE: NEW GAME", b"STORAGE FAILING",
+               b"LOST UP TO ")
 # The items' own words (IT_*), each followed by its number where it has one.
 RUN_4DIGITS = b"r"               # the run: r 17
 NEED_4DIGITS = b"to"             # to 8: 8 points to exactly 90
