@@ -251,7 +251,8 @@ def rom_fault(mv):
     n = 0
     at = 3
     more = True
-    while more and at < 8:      # the length: 7 bits a byte, high bit "more" (a few bytes)
+    last = min(8, len(mv))
+    while more and at < last:   # the length: 7 bits a byte, high bit "more" (a few bytes)
         more = mv[at] & 0x80
         n = n << 7 | (mv[at] & 0x7F)
         at += 1

@@ -372,3 +372,11 @@ def test_the_board_and_the_writer_judge_images_alike(device, tmp_path):
             part = f.read()
         board = fastimport.rom_fault(memoryview(part))
         assert (board is None) == (romfs.check(part) is None), damage
+
+
+@pytest.mark.parametrize("tail", [b"", b"\x80", b"\xff\xff", b"\x80\x80\x80\x80",
+                                  b"\xff\xff\xff\xff\xff", b"\x85\x01"])
+def test_a_short_partition_is_cut_short_never_an_error(tail):
+    """The header and then nothing, or length bytes that all say "more" to the
+    buffer's end: the check says the image is cut short, it never raises."""
+    assert fastimport.rom_fault(memoryview(fastimport.ROM_HEADER + tail)) == "image cut short"
