@@ -152,3 +152,23 @@ def test_native_loops_match_the_portable_ones_and_allocate_nothing():
     assert out[1] == "bytes differ 0"
     assert out[2] == "decimal %d differ 0" % (18 * 5 * 5)
     assert out[3] == "no allocation"
+
+
+def test_the_folded_constants_are_the_layouts():
+    """draw/blit.py, draw/blit_viper.py and views/oled.py fold draw/cells.py's
+    WIDTH, HEAD and MARK as constants of their own (an imported name is looked up
+    on every call): each copy has the value of its original."""
+    import os
+    import re
+    from draw import cells
+    want = {"_WIDTH": cells.WIDTH, "_HEAD": cells.HEAD, "_MARK": cells.MARK}
+    for name, keys in (("draw/blit.py", want), ("draw/blit_viper.py", want),
+                       ("views/oled.py", {"_MARK": cells.MARK})):
+        with open(os.path.join(mpy.FIRMWARE, name)) as f:
+            text = f.read()
+        for key, value in keys.items():
+            got = re.findall(r"^%s = const\((\d+)\)" % key, text, re.M)
+            assert got == [str(value)], (name, key, got)
+        code = re.sub(r"^_\w+ = const\(\d+\).*$", "", text, flags=re.M)
+        assert not re.search(r"== 73\b|\(73\)|= 73\b", code), name
+    assert cells.MARK == ord("I")

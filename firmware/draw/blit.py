@@ -8,6 +8,13 @@ reads: docs/DISPLAYS.md, "Text cells".
 """
 import sys
 
+from micropython import const
+
+# draw/cells.py's WIDTH, HEAD and MARK, folded here (test_display_blit.py holds them equal)
+_WIDTH = const(128)     # columns of a panel
+_HEAD = const(11)       # header bytes of a layout's lay table
+_MARK = const(73)       # 'I': the at-table mark
+
 
 def blit(dst, d, src, s, n, x):
     """dst[d + i] = src[s + i] ^ x for i < n."""
@@ -86,38 +93,38 @@ def diff(new, old, spans, lay, want, sent, base, dx, p, merge, small, big, index
     `merge` equal columns bridged, each rounded up to a multiple of 4 columns) as (first, end) byte
     pairs into spans; returns their number. merge < 0: the whole page composed into new, one span
     0-128."""
-    a = lay[2 + p] * 4 + 11
-    e = lay[3 + p] * 4 + 11
+    a = lay[2 + p] * 4 + _HEAD
+    e = lay[3 + p] * 4 + _HEAD
     inv = lay[0]
     mx = lay[1]
-    winv = 1 if p == 0 and want[inv] == 73 else 0
-    sinv = 1 if p == 0 and sent[base + inv] == 73 else 0
+    winv = 1 if p == 0 and want[inv] == _MARK else 0
+    sinv = 1 if p == 0 and sent[base + inv] == _MARK else 0
     if merge < 0:
         x0 = 0
-        x1 = 128
+        x1 = _WIDTH
     else:
-        x0 = 128
+        x0 = _WIDTH
         x1 = 0
         if winv != sinv:
             x0 = mx + dx if mx else 0
-            x1 = 128
+            x1 = _WIDTH
         for k in range(a, e, 4):
             c = lay[k]
             if want[c] != sent[base + c]:
                 x = lay[k + 2] + dx
-                if x < 128:
+                if x < _WIDTH:
                     if x < x0:
                         x0 = x
                     kind = lay[k + 1]
                     x += 5 if kind == 1 else (28 if kind == 2 else 10)
-                    if x > 128:
-                        x = 128
+                    if x > _WIDTH:
+                        x = _WIDTH
                     if x > x1:
                         x1 = x
         if x0 >= x1:
             return 0
         x0 = x0 - 3 if x0 > 3 else 0            # room to round the runs up
-        x1 = x1 + 3 if x1 < 125 else 128
+        x1 = x1 + 3 if x1 < _WIDTH - 3 else _WIDTH
     for which in range(2):
         if which == 0:
             buf = new
@@ -162,7 +169,7 @@ def diff(new, old, spans, lay, want, sent, base, dx, p, merge, small, big, index
                 buf[i] ^= 0xFF
         if merge < 0:
             spans[0] = 0
-            spans[1] = 128
+            spans[1] = _WIDTH
             return 1
     n = 0
     i = x0

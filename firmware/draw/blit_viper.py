@@ -8,6 +8,12 @@ chips/oled_fifo.py), to the byte (host_tests compare them under
 the unix micropython, which has a native emitter too).
 """
 import micropython
+from micropython import const
+
+# draw/cells.py's WIDTH, HEAD and MARK, folded here (test_display_blit.py holds them equal)
+_WIDTH = const(128)     # columns of a panel
+_HEAD = const(11)       # header bytes of a layout's lay table
+_MARK = const(73)       # 'I': the at-table mark
 
 
 @micropython.viper
@@ -146,33 +152,33 @@ def diff(new, old, spans, lay, want, sent, base: int, dx: int, p: int, merge: in
     pg = ptr8(big)
     pi = ptr8(index)
     pd = ptr8(double)
-    a = pl[2 + p] * 4 + 11
-    e = pl[3 + p] * 4 + 11
+    a = pl[2 + p] * 4 + _HEAD
+    e = pl[3 + p] * 4 + _HEAD
     inv = pl[0]
     mx = pl[1]
     winv = 0
     sinv = 0
     if p == 0:
-        if pw[inv] == 73:
+        if pw[inv] == _MARK:
             winv = 1
-        if pz[base + inv] == 73:
+        if pz[base + inv] == _MARK:
             sinv = 1
     x0 = 0
-    x1 = 128
+    x1 = _WIDTH
     if merge >= 0:
-        x0 = 128
+        x0 = _WIDTH
         x1 = 0
         if winv != sinv:
             x0 = 0
             if mx:
                 x0 = mx + dx
-            x1 = 128
+            x1 = _WIDTH
         k = a
         while k < e:
             c = pl[k]
             if pw[c] != pz[base + c]:
                 x = pl[k + 2] + dx
-                if x < 128:
+                if x < _WIDTH:
                     if x < x0:
                         x0 = x
                     kind = pl[k + 1]
@@ -182,8 +188,8 @@ def diff(new, old, spans, lay, want, sent, base: int, dx: int, p: int, merge: in
                         x += 28
                     else:
                         x += 10
-                    if x > 128:
-                        x = 128
+                    if x > _WIDTH:
+                        x = _WIDTH
                     if x > x1:
                         x1 = x
             k += 4
@@ -193,8 +199,8 @@ def diff(new, old, spans, lay, want, sent, base: int, dx: int, p: int, merge: in
         if x0 < 0:
             x0 = 0
         x1 += 3
-        if x1 > 128:
-            x1 = 128
+        if x1 > _WIDTH:
+            x1 = _WIDTH
     which = 0
     while which < 2:
         pb = pn
@@ -258,7 +264,7 @@ def diff(new, old, spans, lay, want, sent, base: int, dx: int, p: int, merge: in
                 i += 1
         if merge < 0:
             sp[0] = 0
-            sp[1] = 128
+            sp[1] = _WIDTH
             return 1
         which += 1
     n = 0

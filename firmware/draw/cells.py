@@ -22,12 +22,18 @@ BIG_CELL = 2
 DOUBLE_CELL = 3
 
 HEIGHTS = (0, 1, BIG_PAGES, 2)    # pages it covers
-_HEAD = 11                        # header bytes of Cells.lay
+WIDTH = const(128)                # columns of a panel
+PAGES = const(8)
+HEAD = const(11)                  # header bytes of Cells.lay
+MARK = const(73)                  # 'I' at the layout's mark index: the at-table mark
+# (draw/blit.py and draw/blit_viper.py fold these as constants of their own: a name
+# imported from here would be looked up on every call; test_display_blit.py holds
+# them equal)
 
 
 class Cells:
-    def __init__(self, table, size, inv, mark_x=0, width=128, pages=8):
-        if width != 128:
+    def __init__(self, table, size, inv, mark_x=0, width=WIDTH, pages=PAGES):
+        if width != WIDTH:
             raise ValueError(width)
         self.size = size
         kinds = bytearray(size)
@@ -54,14 +60,14 @@ class Cells:
         n = 0
         for p in range(pages):
             n += len(on[p])
-        if pages != 8 or n > 255 or inv > 255 or size > 256:
+        if pages != PAGES or n > 255 or inv > 255 or size > 256:
             raise ValueError("layout too large")
-        lay = bytearray(_HEAD + 4 * n)
+        lay = bytearray(HEAD + 4 * n)
         lay[0] = inv
         lay[1] = mark_x
-        i = _HEAD
+        i = HEAD
         for p in range(pages):
-            lay[2 + p] = (i - _HEAD) // 4
+            lay[2 + p] = (i - HEAD) // 4
             cells = on[p]
             cells.sort()
             for v in cells:
@@ -80,16 +86,14 @@ class Cells:
         buf[off:] (tests and tools: the OLED driver calls diff() itself)."""
         if self._text is None:
             self._text = bytearray(self.size)
-            self._page = bytearray(128)
+            self._page = bytearray(WIDTH)
             self._spans = bytearray(2)
         blit(self._text, 0, text, t, self.size, 0)
         diff(self._page, self._page, self._spans, self.lay, self._text, self._text, 0, dx,
              p, -1, SMALL, BIG, BIG_INDEX, DOUBLE)
-        blit(buf, off, self._page, 0, 128, 0)
+        blit(buf, off, self._page, 0, WIDTH, 0)
 
 
-WIDTH = const(128)
-PAGES = const(8)
 UNKNOWN = const(255)      # a page whose content the panel's driver does not know
 MERGE = const(20)         # spans this close go out as one: a span costs 7 bytes and a
                           # call of some 0.3 ms on the chip, the time of 13 more bytes

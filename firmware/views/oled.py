@@ -43,6 +43,7 @@ OLED_INV = _INV
 # right edge, around " AT TABLE" (cells 12-20); a change of shooter rewrites these
 # 56 columns on two displays, not two whole pages.
 OLED_MARK_X = const(72)
+_MARK = const(73)           # 'I' (draw/cells.py MARK, folded here)
 # A player's name on the status line: the whole line for a player waiting, 17
 # cells beside "OUT", 11 beside the words from cell 12 (AT TABLE, WINNER!, GAME
 # OVER: cell 11 stays blank before the mark).
@@ -304,7 +305,7 @@ class LayoutOLED:
                 t.write(b"Go?")
             if seat.at_table:
                 t.at(_INV)
-                t.char(73)
+                t.char(_MARK)
             t.at(_BOTTOM)
             item_oled(t, seat, 0)
             return t
@@ -343,7 +344,7 @@ class LayoutOLED:
             t.write(b"GAME OVER")
         elif seat.at_table:
             t.write(b" AT TABLE")
-            t.buf[_INV] = 73         # 'I': the at-table mark (OLED_MARK_X)
+            t.buf[_INV] = _MARK      # the at-table mark (OLED_MARK_X)
         t.pos = _BIG
         t.number(seat.value, 3)
         if seat.at_table and seat.inning:
