@@ -138,3 +138,72 @@ def test_a_module_past_500_lines_is_one_of_those_allowed():
             long[name] = n
     assert long == {}, "past 500 lines: split it, or add it to LONG with the reason"
     assert sorted(set(LONG) - set(mods)) == []          # each entry names a module
+
+
+# ---- a module's state is its own ----------------------------------------------
+
+JOURNAL = os.path.join(FIRMWARE, "app", "journal.py")
+_JOURNAL_NAMES = ("journal", "jr", "j")     # what the code calls a Journal or the module
+
+
+def _private_names(path):
+    """The underscore names a module defines: its functions' and classes', and the
+    attributes its methods assign to self."""
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name.startswith("_"):
+            names.add(node.name)
+        elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+              and node.value.id == "self" and isinstance(node.ctx, ast.Store)
+              and node.attr.startswith("_") and not node.attr.startswith("__")):
+            names.add(node.attr)
+    return names
+
+
+def journal_reaches(paths):
+    """(file, line, expression) of each use of the journal's private names outside
+    app/journal.py: an attribute whose name only the journal defines, or one of its
+    names reached through a journal (a name or attribute called journal, jr or j)."""
+    private = _private_names(JOURNAL)
+    others = set()
+    for path in paths:
+        if path != JOURNAL:
+            others |= _private_names(path)
+    found = []
+    for path in paths:
+        if path == JOURNAL:
+            continue
+        with open(path) as f:
+            tree = ast.parse(f.read())
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Attribute) or node.attr not in private:
+                continue
+            owner = node.value
+            called = owner.id if isinstance(owner, ast.Name) else (
+                owner.attr if isinstance(owner, ast.Attribute) else "")
+            if called == "self":
+                continue
+            if node.attr not in others or called in _JOURNAL_NAMES:
+                found.append((os.path.relpath(path, ROOT), node.lineno, ast.unparse(node)))
+    return found
+
+
+def _python_files(*tops):
+    return [os.path.join(d, f) for top in tops for d, _, files in os.walk(top)
+            for f in files if f.endswith(".py")]
+
+
+def test_only_the_journal_touches_its_private_state():
+    """net/, the checkpoint and the tools read the journal through its methods
+    (game_number, header, record, read_records; checkpoint.load/write/stream_sum
+    take what they need as arguments), never its underscore names."""
+    assert journal_reaches(_python_files(FIRMWARE, os.path.join(ROOT, "tools"))) == []
+
+
+def test_the_check_finds_a_reach_into_the_journal(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("def f(hall, j):\n    return hall.journal._tail, j._ck_crc, x._seq\n")
+    got = [e for _, _, e in journal_reaches([JOURNAL, str(bad)])]
+    assert got == ["hall.journal._tail", "j._ck_crc", "x._seq"], got

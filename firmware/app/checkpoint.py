@@ -19,22 +19,23 @@ except ImportError:             # CPython
     from zlib import crc32  # pyright: ignore[reportMissingImports]  CPython's
 
 
-def load(j, c, c_size, f, size, tn, base, usable):
-    """Restore `j`'s game from the checkpoint open in `c` (`c_size` bytes) if it
-    fits the stream in journal.bin (`f`, `size` bytes) and the tail read (`tn`
-    records after `base`, `usable`); the records it covers, or -1 (the game's
-    buffers may hold parts of it then: start it again)."""
+def load(play, stream_head, tail, c, c_size, f, size, tn, base, usable):
+    """Restore the game `play` from the checkpoint open in `c` (`c_size` bytes) if
+    it fits the stream of header `stream_head` in journal.bin (`f`, `size` bytes)
+    and the tail image `tail` read (`tn` records after `base`, `usable`). Returns
+    (the records it covers, the chain's CRC-8 at the last of them, whether the tail
+    is used, the stream's CRC-32 up to it), or None (the game's buffers may hold
+    parts of it then: start it again)."""
     head = bytearray(CKPT_HEAD)
     if (c.readinto(head) != CKPT_HEAD or head[0] != 0x43 or head[1] != 0x4B
             or head[2] != CKPT_FORMAT or head[3] != game.IMAGE_FORMAT
             or c_size != CKPT_HEAD + game.IMAGE_SIZE
-            or bytes(head[8:16]) != bytes(j._head)):
-        return -1
+            or bytes(head[8:16]) != bytes(stream_head)):
+        return None
     k = _u32(head, 4)
     jk = min(k, (size - HEADER_SIZE) // RECORD_SIZE)    # in journal.bin
     if k < 1:
-        return -1
-    tail = j._tail
+        return None
     work = bytearray(256)
     mv = memoryview(work)
     if usable and jk > base:
@@ -53,12 +54,12 @@ def load(j, c, c_size, f, size, tn, base, usable):
                 at += n
                 left -= n
     if jk < k and not (usable and base <= jk and k <= base + tn):
-        return -1
+        return None
     # the stream's first k records must be the ones the image was made from
     f.seek(0)
     r = _crc_read(f, HEADER_SIZE + RECORD_SIZE * jk, 0, mv)
     if r is None:
-        return -1
+        return None
     s, last = r
     if jk < k:
         i = HEADER_SIZE + RECORD_SIZE * (jk - base)
@@ -66,75 +67,63 @@ def load(j, c, c_size, f, size, tn, base, usable):
         s = crc32(memoryview(tail)[i:e], s)
         last = tail[e - 1]
     if s != _u32(head, 16):
-        return -1
+        return None
     img = bytearray(game.IMAGE_HEAD)
     if c.readinto(img) != game.IMAGE_HEAD:
-        return -1
+        return None
     ic = crc32(img, crc32(memoryview(head)[:20]))
-    for p in j.game.parts():
+    for p in play.parts():
         c.readinto(p)
         ic = crc32(p, ic)
-    if ic != _u32(head, 20) or not j.game.restore(img):
-        return -1
-    j._ck_crc = last
-    j._ck_usable = usable
-    j._sum = s
-    j._sum_at = k
-    return k
+    if ic != _u32(head, 20) or not play.restore(img):
+        return None
+    return k, last, usable, s
 
 
-def write(j):
-    """The checkpoint of `j` (Journal.checkpoint); True if written."""
-    k = j.records
+def write(root, play, stream_head, k, s):
+    """ckpt/journal.ckpt under `root`: the image of the game `play` at record k of
+    the stream of header `stream_head`, whose CRC-32 up to that record is `s` (a
+    tmp file, then renamed over the old one). OSError when it could not be written."""
+    head = bytearray(CKPT_HEAD)
+    head[0] = 0x43      # "C"
+    head[1] = 0x4B      # "K"
+    head[2] = CKPT_FORMAT
+    head[3] = game.IMAGE_FORMAT
+    _put32(head, 4, k)
+    for i in range(HEADER_SIZE):
+        head[8 + i] = stream_head[i]
+    _put32(head, 16, s)
+    img = bytearray(game.IMAGE_HEAD)
+    parts = play.image(img)
+    ic = crc32(img, crc32(memoryview(head)[:20]))
+    for p in parts:
+        ic = crc32(p, ic)
+    _put32(head, 20, ic)
+    if not exists(root + CKPT_DIR):
+        os.mkdir(root + CKPT_DIR)
+    tmp = root + CKPT_TMP
+    c = open(tmp, "wb")
     try:
-        s = _stream_sum(j, k)
-        head = bytearray(CKPT_HEAD)
-        head[0] = 0x43      # "C"
-        head[1] = 0x4B      # "K"
-        head[2] = CKPT_FORMAT
-        head[3] = game.IMAGE_FORMAT
-        _put32(head, 4, k)
-        for i in range(HEADER_SIZE):
-            head[8 + i] = j._head[i]
-        _put32(head, 16, s)
-        img = bytearray(game.IMAGE_HEAD)
-        parts = j.game.image(img)
-        ic = crc32(img, crc32(memoryview(head)[:20]))
+        c.write(head)
+        c.write(img)
         for p in parts:
-            ic = crc32(p, ic)
-        _put32(head, 20, ic)
-        if not exists(j.root + CKPT_DIR):
-            os.mkdir(j.root + CKPT_DIR)
-        tmp = j.root + CKPT_TMP
-        c = open(tmp, "wb")
-        try:
-            c.write(head)
-            c.write(img)
-            for p in parts:
-                c.write(p)
-        except OSError:
-            c.close()
-            raise
-        c.close()
-        os.rename(tmp, j.root + CKPT)
+            c.write(p)
     except OSError:
-        j._ck_at = k     # not due again before CKPT_EVERY more records
-        return False
-    j._ck_at = k
-    return True
+        c.close()
+        raise
+    c.close()
+    os.rename(tmp, root + CKPT)
 
 
-def _stream_sum(j, k):
-    """CRC-32 of the stream's header and first k records (k = records): from the
-    last one known, reading journal.bin's records since then, then the tail's."""
-    s = j._sum
-    at = j._sum_at
+def stream_sum(path, stream_head, tail, base, k, s, at):
+    """CRC-32 of the stream's header `stream_head` and first k records, carried on
+    from `s`, the sum up to record `at` (-1: none known): reading journal.bin
+    (`path`) from there up to `base`, then the tail image `tail`'s records."""
     if at < 0:
-        s = crc32(j._head)
+        s = crc32(stream_head)
         at = 0
-    base = j._base
     if at < base:
-        f = open(j.path, "rb")
+        f = open(path, "rb")
         f.seek(HEADER_SIZE + RECORD_SIZE * at)
         r = _crc_read(f, RECORD_SIZE * (base - at), s, memoryview(bytearray(256)))
         f.close()
@@ -143,10 +132,7 @@ def _stream_sum(j, k):
         s = r[0]
         at = base
     i = HEADER_SIZE + RECORD_SIZE * (at - base)
-    s = crc32(memoryview(j._tail)[i:HEADER_SIZE + RECORD_SIZE * (k - base)], s)
-    j._sum = s
-    j._sum_at = k
-    return s
+    return crc32(memoryview(tail)[i:HEADER_SIZE + RECORD_SIZE * (k - base)], s)
 
 
 def _crc_read(f, left, s, mv):

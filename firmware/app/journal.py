@@ -203,9 +203,13 @@ class Journal:
         try:
             c = open(path, "rb")
             try:
-                k = checkpoint.load(self, c, c_size, f, size, tn, base, usable)
+                got = checkpoint.load(self.game, self._head, self._tail, c, c_size, f, size,
+                                      tn, base, usable)
             finally:
                 c.close()
+            if got is not None:
+                k, self._ck_crc, self._ck_usable, self._sum = got
+                self._sum_at = k
         except OSError:
             k = -1
         if k <= 0:
@@ -232,7 +236,51 @@ class Journal:
         if self.pending or self._f is None:
             return False
         from app import checkpoint
-        return checkpoint.write(self)
+        k = self.records
+        try:
+            self._sum = checkpoint.stream_sum(self.path, self._head, self._tail, self._base, k,
+                                              self._sum, self._sum_at)
+            self._sum_at = k
+            checkpoint.write(self.root, self.game, self._head, k, self._sum)
+            done = True
+        except OSError:
+            done = False
+        self._ck_at = k             # not due again before CKPT_EVERY more records
+        return done
+
+    # ---- reading the current game (hall mode, net/) ----------------------------
+    def game_number(self):
+        """The number the current game gets in games/ (reads games/ at the first
+        call, which allocates: make it at start-up)."""
+        if self._seq < 0:
+            self._seq = 0
+            try:
+                for name in os.listdir(self.root + GAMES):
+                    self._seq = max(self._seq, _number(name))
+            except OSError:
+                pass
+        return self._seq + 1
+
+    def header(self):
+        """The current game's stream header, as written (read it, never change it)."""
+        return self._head
+
+    def read_records(self, i, buf):
+        """Records i... (0-based) of the current game into buf, as many whole ones as
+        fit from one file (journal.bin, or the tail); returns how many
+        (journalformat.record_value decodes them)."""
+        if i >= self._base:
+            at = journalformat.HEADER_SIZE + journalformat.RECORD_SIZE * (i - self._base)
+            n = max(0, min(len(buf) // journalformat.RECORD_SIZE, self.records - i))
+            buf[:journalformat.RECORD_SIZE * n] = memoryview(self._tail)[
+                at:at + journalformat.RECORD_SIZE * n]
+            return n
+        f = open(self.path, "rb")
+        try:
+            f.seek(journalformat.HEADER_SIZE + journalformat.RECORD_SIZE * i)
+            return min((f.readinto(buf) or 0) // journalformat.RECORD_SIZE, self._base - i)
+        finally:
+            f.close()
 
     def _read_tail(self, seed):
         """(n, base) of journal.tail read into the image, or (-1, 0) if unusable.
@@ -514,14 +562,7 @@ class Journal:
             remove(src)
 
     def _next_seq(self):
-        if self._seq < 0:
-            top = 0
-            for name in os.listdir(self.root + GAMES):
-                n = _number(name)
-                if n > top:
-                    top = n
-            self._seq = top
-        self._seq += 1
+        self._seq = self.game_number()
         return self._seq
 
     def _prune(self):

@@ -127,6 +127,12 @@ def write_record(buf, kind, word, crc):
     return c
 
 
+def record_value(buf, at):
+    """kind << 20 | word of the record at buf[at:], unchecked (one the journal
+    has already read and accepted)."""
+    return buf[at] << 16 | buf[at + 1] << 8 | buf[at + 2]
+
+
 def read_record(buf, crc):
     """kind << 20 | word of the record in buf[0:4] following `crc`, or -1 if corrupt."""
     if crc8(crc, buf, 0, 3) != buf[3]:

@@ -9,7 +9,6 @@ network stays out of the way"). One connection's life (publish in order, resend,
 answer the desk) is one loop over one set of positions.
 """
 import gc
-import os
 import sys
 
 import asyncio
@@ -72,15 +71,8 @@ class Hall:
         self._flight = []           # [packet id, kind, game, n, sent at, names, part] in order
         self._sg = self._sp = 0     # the send cursor (_next), from the acknowledged
         self._srec = (0, 0, 0)      # position at each connect; with the names' fingerprint
-        g0 = 1
-        try:
-            for name in os.listdir(root + journal.GAMES):
-                n = journal._number(name)
-                if n >= g0:
-                    g0 = n + 1
-        except OSError:
-            pass
-        self._g0 = g0
+        self.journal.game_number()      # (games/ read now, not in a client step)
+        self._op = bytearray(journalformat.RECORD_SIZE)     # a record read (_current_op)
         # the acknowledged position, the last record acknowledged whole, and the parts
         # of a long record acknowledged so far (game, actions, names, parts: 0 none)
         (self.ack_game, self.ack_pos, self.record_game, self.record_n, self.record_names,
@@ -207,8 +199,7 @@ class Hall:
 
     # ---- positions -------------------------------------------------------------
     def current_game(self):
-        seq = self.journal._seq
-        return seq + 1 if seq >= 0 else self._g0
+        return self.journal.game_number()
 
     def caught_up(self):
         """Every stored action acknowledged and the latest state published."""
@@ -260,16 +251,8 @@ class Hall:
 
     def _current_op(self, i):
         """Record value of the current game's record i (0-based)."""
-        j = self.journal
-        if i >= j._base:
-            t = j._tail
-            k = journalformat.HEADER_SIZE + journalformat.RECORD_SIZE * (i - j._base)
-            return t[k] << 16 | t[k + 1] << 8 | t[k + 2]
-        f = open(j.path, "rb")
-        f.seek(journalformat.HEADER_SIZE + journalformat.RECORD_SIZE * i)
-        b = f.read(3)
-        f.close()
-        return b[0] << 16 | b[1] << 8 | b[2]
+        self.journal.read_records(i, self._op)
+        return journalformat.record_value(self._op, 0)
 
     def _archived_game(self, g):
         """(ops, finished, header) of archived game g, or (None, False, None)."""
@@ -324,7 +307,7 @@ class Hall:
             if self.game.winner >= 0 and self._srec != (g, n, playernames.fingerprint(names)):
                 # the header as the journal wrote it: game.opener names the taker
                 # after a "take", who did not play the opening stroke
-                head = self.journal._head
+                head = self.journal.header()
                 h = journalformat.read_header(head, journalformat.HEADER_SIZE)
                 if h < 0:
                     h = self.game.players << 4 | self.game.opener

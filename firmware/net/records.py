@@ -69,23 +69,10 @@ class CurrentOps:
         return self.length
 
     def __getitem__(self, i):
-        j = self.journal
-        if i >= j._base:
-            t = j._tail
-            k = journalformat.HEADER_SIZE + journalformat.RECORD_SIZE * (i - j._base)
-            return t[k] << 16 | t[k + 1] << 8 | t[k + 2]
         if not self._first <= i < self._first + self._have:
-            f = open(j.path, "rb")
-            try:
-                f.seek(journalformat.HEADER_SIZE + journalformat.RECORD_SIZE * i)
-                got = f.readinto(self._buf)
-            finally:
-                f.close()
             self._first = i
-            self._have = (got or 0) // journalformat.RECORD_SIZE
-        k = journalformat.RECORD_SIZE * (i - self._first)
-        b = self._buf
-        return b[k] << 16 | b[k + 1] << 8 | b[k + 2]
+            self._have = self.journal.read_records(i, self._buf)
+        return journalformat.record_value(self._buf, journalformat.RECORD_SIZE * (i - self._first))
 
 
 def part_line(g, k, count, actions, names, size):
