@@ -255,7 +255,7 @@ def test_hall_page_and_overlay_show_the_tables(tmp_path):
     driver = None
     try:
         driver = Driver(str(tmp_path / "plan.json"))
-        assert driver.get("ready", 60)
+        assert driver.get("ready", 180)
         t0 = time.time()
         plays = {
             # the game ends, all of it published, then the next game begins
