@@ -7,9 +7,10 @@ STAMP := $(VENV)/.installed
 MPY := $(BIN)/micropython
 PORT ?= auto
 
-NPM_STAMP := node_modules/.package-lock.json
+# npm ci of a folder, when a package of its package-lock.json is missing, one at a time
+# (tools/npm_ci.py: the same lock as the tests' installs; a partial install repaired).
+NPM_CI := $(PYTHON) tools/npm_ci.py
 WEB_PORT ?= 8000
-HALL_NPM_STAMP := hall/node_modules/.package-lock.json
 HALL_PORT ?= 8001
 
 .PHONY: sim test check test-pico pico-emulator micropython bench bench-pico bench-pico-hall build deploy export clean venv pictures hardware web web-serve test-web hall broker table
@@ -57,7 +58,8 @@ test: $(STAMP)
 
 ## The firmware's static type check (pyright, docs/CHECK.md). pyrightconfig.json names
 ## the venv (.venv) for the MicroPython stubs; they replace CPython's standard library.
-check: $(STAMP) $(NPM_STAMP)
+check: $(STAMP)
+	$(NPM_CI) .
 	node_modules/.bin/pyright --typeshedpath \
 	  "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
 
@@ -87,7 +89,8 @@ micropython: $(STAMP)
 	$(BIN)/python tools/mpimage.py build
 
 ## The scoreboard in a browser: a static site in build/web/ (docs/WEB.md).
-web: $(NPM_STAMP)
+web:
+	$(NPM_CI) .
 	$(PYTHON) tools/web_build.py build
 
 ## Serve build/web/ on http://127.0.0.1:$(WEB_PORT)/ (Ctrl-C stops).
@@ -98,13 +101,11 @@ web-serve: web
 test-web: $(STAMP)
 	$(BIN)/python -m pytest -q host_tests/test_web.py
 
-$(NPM_STAMP): package.json package-lock.json
-	npm ci --no-audit --no-fund
-
 ## The hall view and the stream overlay (docs/HALL.md): build/hall/, served on
 ## http://127.0.0.1:$(HALL_PORT)/ (Ctrl-C stops); add ?broker=ws://HOST:9001/&user=hall-tv&...
 ## (`make broker` prints each page's address with its login)
-hall: $(HALL_NPM_STAMP)
+hall:
+	$(NPM_CI) hall
 	$(PYTHON) tools/hall_build.py build
 	$(PYTHON) tools/hall_build.py serve --port $(HALL_PORT)
 
@@ -117,9 +118,6 @@ HALL_NAME ?= club
 TABLES ?= 4
 broker:
 	$(PYTHON) tools/hall_broker.py $(BROKER_DIR) --hall $(HALL_NAME) --tables $(TABLES) $(ARGS)
-
-$(HALL_NPM_STAMP): hall/package.json hall/package-lock.json
-	cd hall && npm ci --no-audit --no-fund
 
 ## Figures: allocation, latency, memory, bus bytes (writes build/bench.json).
 bench: $(STAMP)

@@ -87,6 +87,40 @@
       inner.append(H.el("p", "nogame", "no game yet"));
     }
     card.replaceChildren(inner);
+    shrink(card);
+  }
+
+  // Type of a card made smaller until every line of it fits its width (the unit of
+  // hall.css times --fit): a winner's tag beside a long name, or a long stage, would
+  // otherwise push the scores out of the card. A name longer than its column is cut
+  // with an ellipsis instead; FLOOR keeps the type readable whatever comes.
+  const FLOOR = 0.6;
+
+  function shrink(card) {
+    const inner = card.firstElementChild;
+    if (!inner) return;
+    let f = 1;
+    inner.style.setProperty("--fit", f);
+    for (let i = 0; i < 3 && f > FLOOR; i++) {
+      let need = 1;
+      for (const e of inner.querySelectorAll("*")) {
+        if (e.clientWidth && !e.classList.contains("who")) {
+          need = Math.max(need, e.scrollWidth / e.clientWidth);
+        }
+      }
+      if (need <= 1) return;
+      f = Math.max(FLOOR, f / need * 0.99);
+      inner.style.setProperty("--fit", f);
+    }
+  }
+
+  // The finished games that fit the bar along the bottom, newest first, each whole.
+  function trim() {
+    const items = [...games.children];
+    for (const li of items) li.hidden = false;
+    for (let i = items.length - 1; i >= 0 && games.scrollWidth > games.clientWidth; i--) {
+      items[i].hidden = true;
+    }
   }
 
   function finished() {
@@ -118,6 +152,7 @@
     games.replaceChildren(...items);
     footer.hidden = items.length === 0;
     fit();
+    trim();
   }
 
   // The archive's standings of the night (of this hall, or of every hall): a panel
@@ -152,10 +187,14 @@
   };
   hall.onStandings = standings;
   window.cowboyHall = hall;          // for a look from the browser's console (and tests)
-  new ResizeObserver(() => {
+  const resized = new ResizeObserver(() => {
     cols = 0;
     fit();
-  }).observe(main);
+    for (const card of cards.values()) shrink(card);
+    trim();
+  });
+  resized.observe(main);
+  resized.observe(footer);
   clock();
   setInterval(clock, 10000);
   H.connect(s, hall, status, true);

@@ -20,6 +20,9 @@ sys.path.insert(0, TOOLS)
 import hall_broker  # noqa: E402  (the ACL, the broker file's placeholders, the passwords)
 
 PASSWORD = "pw"
+# Seconds a wait here gives up after: only a guard against a hang, every wait ends on
+# its event (an answer of the broker) however long a loaded machine takes.
+GUARD = 60
 MESSAGE_LIMIT = 65536      # the broker's message_size_limit, hall.js MAX_MESSAGE
 
 
@@ -102,9 +105,12 @@ class Broker:
             f.write(text)
 
     def start(self):
+        """Start mosquitto and return once it takes connections (or it ended: an
+        error); GUARD seconds without either is a hang."""
         self.proc = subprocess.Popen([self.binary, "-c", self.conf],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(200):
+        end = time.monotonic() + GUARD
+        while self.proc.poll() is None and time.monotonic() < end:
             try:
                 socket.create_connection(("127.0.0.1", self.port), 0.2).close()
                 return self
@@ -164,19 +170,37 @@ def client(broker, user, client_id="", clean=True, on_message=None, password=PAS
     c.username_pw_set(user, password)
     done = threading.Event()
     result = []
+    c.subacks = threading.Condition()       # subscribe(): the message ids acknowledged
+    c.subacked = set()
 
     def on_connect(cl, userdata, flags, reason, props):
         result.append(reason)
         done.set()
+
+    def on_subscribe(cl, userdata, mid, reasons, props):
+        with c.subacks:
+            c.subacked.add(mid)
+            c.subacks.notify_all()
     c.on_connect = on_connect
+    c.on_subscribe = on_subscribe
     if on_message is not None:
         c.on_message = on_message
     c.connect("127.0.0.1", port or broker.port, keepalive=10)
     c.loop_start()
-    if not done.wait(5) or result[0].is_failure:
+    if not done.wait(GUARD) or result[0].is_failure:
         c.loop_stop()
         raise ConnectionError("%s: %s" % (user, result[0] if result else "no answer"))
     return c
+
+
+def subscribe(c, topic):
+    """Subscribe client `c` (of client()) to `topic`, QoS 1, and return once the broker
+    acknowledged it: from then on every message published there reaches `c` (the
+    retained ones come right after the acknowledgement)."""
+    rc, mid = c.subscribe(topic, qos=1)
+    assert rc == 0, rc
+    with c.subacks:
+        assert c.subacks.wait_for(lambda: mid in c.subacked, GUARD), "no SUBACK: " + topic
 
 
 def publish(broker, user, messages):
@@ -184,7 +208,9 @@ def publish(broker, user, messages):
     c = client(broker, user)
     try:
         for topic, payload, retain in messages:
-            c.publish(topic, payload, qos=1, retain=retain).wait_for_publish(5)
+            info = c.publish(topic, payload, qos=1, retain=retain)
+            info.wait_for_publish(GUARD)
+            assert info.is_published(), "no PUBACK: " + topic
     finally:
         c.disconnect()
         c.loop_stop()

@@ -99,17 +99,22 @@ def test_a_real_mosquitto_runs_the_folder_and_takes_every_login(tmp_path):
         got = []
         reader = hallbroker.client(Port(port), "hall-tv", password=logins["hall-tv"],
                                    on_message=lambda c, u, m: got.append((m.topic, m.payload)))
-        reader.subscribe("cowboy/#", qos=1)
-        time.sleep(0.3)
-        # the ACL: a table writes its own topic only, a page nothing
-        for user, topic, payload in (("t01", "cowboy/club/t01/state", b"mine"),
-                                     ("t01", "cowboy/club/t02/state", b"forged"),
-                                     ("hall-overlay", "cowboy/club/t03/state", b"page")):
+        hallbroker.subscribe(reader, "cowboy/#")
+        # the ACL: a table writes its own topic only, a page nothing (each message
+        # acknowledged before the next: once the last, allowed, one is in, so is any
+        # the broker let through before it)
+        for user, topic, payload in (("t01", "cowboy/club/t02/state", b"forged"),
+                                     ("hall-overlay", "cowboy/club/t03/state", b"page"),
+                                     ("t01", "cowboy/club/t01/state", b"mine")):
             c = hallbroker.client(Port(port), user, password=logins[user])
-            c.publish(topic, payload, qos=1).wait_for_publish(5)
+            info = c.publish(topic, payload, qos=1)
+            info.wait_for_publish(hallbroker.GUARD)
+            assert info.is_published()
             c.disconnect()
             c.loop_stop()
-        time.sleep(0.5)
+        end = time.monotonic() + hallbroker.GUARD
+        while (b"mine" not in [p for t, p in got]) and time.monotonic() < end:
+            time.sleep(0.02)
         reader.disconnect()
         reader.loop_stop()
     finally:

@@ -85,11 +85,11 @@ class Desk:
                     json.loads(msg.payload))
                 self.cond.notify_all()
         self.c = hallbroker.client(broker, "desk", on_message=on_message)
-        self.c.subscribe("cowboy/%s/+/answer" % HALL, qos=1)
+        hallbroker.subscribe(self.c, "cowboy/%s/+/answer" % HALL)
 
     def send(self, table, payload):
         self.c.publish("cowboy-desk/%s/%s/offer" % (HALL, table), payload, qos=1,
-                       retain=True).wait_for_publish(5)
+                       retain=True).wait_for_publish(hallbroker.GUARD)
 
     def wait(self, table, want, seconds=30):
         end = time.monotonic() + seconds

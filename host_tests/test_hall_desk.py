@@ -112,7 +112,7 @@ class Probe:
         self.lines = test_hall_page.Lines(self.proc)
         self.seen = 0
 
-    def ask(self, msg, key, timeout=30):
+    def ask(self, msg, key, timeout=120):
         self.proc.stdin.write(json.dumps(msg) + "\n")
         self.proc.stdin.flush()
         end = time.monotonic() + timeout
@@ -126,7 +126,7 @@ class Probe:
     def eval(self, page, expr):
         return self.ask({"eval": page, "expr": expr}, "value")
 
-    def until(self, page, expr, pred, timeout=30):
+    def until(self, page, expr, pred, timeout=120):
         end = time.monotonic() + timeout
         while True:
             seen = self.eval(page, expr)
@@ -160,7 +160,7 @@ def test_the_desk_sends_games_and_the_hall_shows_the_standings(tmp_path):
         for name, k in (("t1", 1), ("t2", 2)):
             procs[name] = test_hall_page.Lines(hallbroker.table(
                 tmp_path, broker, HALL, name, "setup", "2", "2", "0",
-                "wait-offer", "30000", "key", "OK", *game_keys(k),
+                "wait-offer", "300000", "key", "OK", *game_keys(k),
                 "settle", "10000", "names", "state", "idle", "60000"))
         probe = Probe()
         probe.ask({"open": "desk", "url": url("desk.html", user="desk"),
@@ -195,8 +195,8 @@ def test_the_desk_sends_games_and_the_hall_shows_the_standings(tmp_path):
         probe.ask({"click": "desk", "selector": "#games tr.game:nth-child(2) button.send"},
                   "clicked")
         for name, names in (("t1", "Anna B|Cleo"), ("t2", ZOE + "|Ben")):
-            procs[name].wait_for(lambda s: s.startswith("OFFER "), 30)
-            procs[name].wait_for(lambda s: s == "NAMES " + names + "||||||", 30)
+            procs[name].wait_for(lambda s: s.startswith("OFFER "), 120)
+            procs[name].wait_for(lambda s: s == "NAMES " + names + "||||||", 120)
         # the desk shows each table's answer, and what is on offer there
         desk = probe.until("desk", READ_DESK, lambda d: [t["answer"].split(" ")[0]
                                                          for t in d["tables"]] == ["accepted"] * 2)

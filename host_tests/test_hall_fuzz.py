@@ -73,7 +73,7 @@ class Answers:
                 self.got.append(msg.payload.decode())
                 self.cond.notify_all()
         self.c = hallbroker.client(broker, "desk", client_id="", on_message=on_message)
-        self.c.subscribe(topic, qos=1)
+        hallbroker.subscribe(self.c, topic)
         self.topic = "cowboy-desk/%s/%s/offer" % (HALL, table)
 
     def send(self, payload, wait=60.0):
@@ -82,7 +82,8 @@ class Answers:
         so the default is generous)."""
         with self.cond:
             n = len(self.got)
-        self.c.publish(self.topic, payload, qos=1, retain=True).wait_for_publish(5)
+        self.c.publish(self.topic, payload, qos=1,
+                       retain=True).wait_for_publish(hallbroker.GUARD)
         end = time.monotonic() + wait
         with self.cond:
             while len(self.got) == n and time.monotonic() < end:
@@ -152,8 +153,7 @@ def test_a_table_cannot_send_offers(tmp_path):
     try:
         # the desk login reads everything it may: a reader of every offer topic
         reader = hallbroker.client(broker, "desk", on_message=on_message)
-        reader.subscribe("cowboy-desk/#", qos=1)
-        time.sleep(0.3)
+        hallbroker.subscribe(reader, "cowboy-desk/#")
         forged = b'{"id": "forged", "players": 2}'
         hallbroker.publish(broker, "a1", [("cowboy-desk/club/a2/offer", forged, True),
                                           ("cowboy-desk/club/a1/offer", forged, True),
@@ -161,14 +161,13 @@ def test_a_table_cannot_send_offers(tmp_path):
         hallbroker.publish(broker, "archive", [("cowboy-desk/club/a2/offer", forged, True)])
         # (one connection per login: the desk's reader sends the desk's offer)
         reader.publish("cowboy-desk/club/a2/offer", b'{"id": "d"}', qos=1,
-                       retain=True).wait_for_publish(5)
+                       retain=True).wait_for_publish(hallbroker.GUARD)
         end = time.monotonic() + 30                 # its own comes back (the forged
         while time.monotonic() < end:               # ones, sent first, would be in)
             with lock:
                 if got:
                     break
             time.sleep(0.05)
-        time.sleep(0.3)
         reader.disconnect()
         reader.loop_stop()
         with lock:
@@ -177,7 +176,7 @@ def test_a_table_cannot_send_offers(tmp_path):
         for t, want in (("a1", []), ("a2", ["cowboy-desk/club/a2/offer"])):
             seen = []
             c = hallbroker.client(broker, t, on_message=lambda c, u, m: seen.append(m.topic))
-            c.subscribe("cowboy-desk/#", qos=1)
+            hallbroker.subscribe(c, "cowboy-desk/#")
             end = time.monotonic() + (30 if want else 0.5)     # the retained offer, if
             while len(seen) < len(want) and time.monotonic() < end:    # one is due
                 time.sleep(0.05)

@@ -23,10 +23,15 @@ class Client(fakemqtt.Client):
     """Records what a board sends."""
     made = []            # every client, in order
     log = []             # (client_id, topic, payload, retain); ("DISCONNECT", client_id)
+    tries = 0            # connections tried
 
     def __init__(self, **kw):
         super().__init__(**kw)
         Client.made.append(self)
+
+    async def connect(self, timeout_sec=3):
+        Client.tries += 1
+        return await super().connect(timeout_sec)
 
     def sent(self, topic, payload, retain):
         Client.log.append((self.client_id, topic, payload, retain))
@@ -49,6 +54,7 @@ def fresh_client():
     Client.up = True
     Client.made = []
     Client.log = []
+    Client.tries = 0
 
 
 def board(tmp_path, build="tm1637", hall="club", table="t01"):
@@ -69,12 +75,18 @@ def keys(s, *lines):
     s.run_to(s.now + 30)
 
 
-def until(s, cond, seconds=5):
-    """Step the table (simulated time) until cond() holds; the client's tasks wait
-    in real time."""
-    end = time.monotonic() + seconds
+def until(s, cond, guard=60):
+    """Step the table (simulated time) until cond() holds. The client's tasks wait in
+    real time (the back-off between connections: up to 4 s), so the wait is for the
+    event, however long a busy machine takes; it fails only when the client has made
+    no progress (no connection tried, nothing sent) for `guard` seconds."""
+    seen_progress = None
     while not cond():
-        assert time.monotonic() < end, "timed out"
+        progress = (Client.tries, len(Client.log), s.hall.pending())
+        if progress != seen_progress:
+            seen_progress = progress
+            end = time.monotonic() + guard
+        assert time.monotonic() < end, "no progress for %d s: %s" % (guard, progress)
         s.run_to(s.now + 1)
         time.sleep(0.001)
 

@@ -3,8 +3,8 @@ real Mosquitto (host_tests/hallbroker.py) and tables playing scripted games on t
 host MicroPython (host_tests/hall_table.py: the real application and MQTT client).
 
 Set-up as in test_web.py: Debian's chromium, node and npm installed when missing, the
-npm packages with `npm ci` (playwright-core from the root package-lock.json, MQTT.js
-from hall/package-lock.json); the site is built by tools/hall_build.py and served on
+npm packages with tools/npm_ci.py (playwright-core from the root package-lock.json,
+MQTT.js from hall/package-lock.json); the site is built by tools/hall_build.py and served on
 localhost. host_tests/web/hall.mjs opens the pages and hands back the texts they show;
 this test decodes them into state objects (docs/GAME-RECORD.md) and compares them with
 each table's own. It also measures the time from a key on a table to the page showing
@@ -23,8 +23,8 @@ import urllib.parse
 import pytest
 
 from mpy import MICROPYTHON, ROOT
-import debian
 import hallbroker
+import npm_ci
 import test_web
 
 DATA = os.path.join(ROOT, "host_tests", "data")
@@ -53,14 +53,7 @@ pytestmark = pytest.mark.skipif(not os.path.exists(MICROPYTHON) or hallbroker.mo
 # ---- set-up ----------------------------------------------------------------------------
 def ensure_tools():
     test_web.ensure_tools()                 # chromium, node, npm, playwright-core
-    stamp = os.path.join(HALL_DIR, "node_modules", ".package-lock.json")
-    bundle = os.path.join(HALL_DIR, "node_modules", "mqtt", "dist", "mqtt.min.js")
-    with debian.build_lock(".hall-setup.lock"):
-        lock = os.path.join(HALL_DIR, "package-lock.json")
-        if not (os.path.exists(stamp) and os.path.getmtime(stamp) >= os.path.getmtime(lock)
-                and os.path.exists(bundle)):
-            subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=HALL_DIR, check=True,
-                           stdout=subprocess.DEVNULL)
+    npm_ci.ensure(HALL_DIR, quiet=True)     # MQTT.js, as `make hall` installs it
 
 
 def serve_site(directory):
@@ -262,7 +255,7 @@ def test_hall_page_and_overlay_show_the_tables(tmp_path):
     driver = None
     try:
         driver = Driver(str(tmp_path / "plan.json"))
-        assert driver.get("ready", 60)
+        assert driver.get("ready", 180)
         t0 = time.time()
         plays = {
             # the game ends, all of it published, then the next game begins

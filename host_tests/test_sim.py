@@ -162,7 +162,9 @@ def _live(interpreter, keys, players=2, size=None, args=(), until=None, wait=120
     """Run the simulator on a pseudo-terminal: the keys typed once its first screen
     is up, then `q` once `until` was drawn (the keys' effect: a busy machine may
     take long to get there, so nothing here waits a fixed time); returns its exit
-    status and everything it wrote."""
+    status and everything it wrote. A key given as (key, text) is followed by the
+    next one only once `text` was drawn: the simulator reads every key typed since
+    its last frame at once, and draws the hint of the last unknown key only."""
     import pty
     pid, fd = pty.fork()
     if pid == 0:
@@ -193,8 +195,13 @@ def _live(interpreter, keys, players=2, size=None, args=(), until=None, wait=120
 
     assert pump(wait, lambda text: "q: quit" in text), out      # the first screen
     for k in keys:
+        k, drawn = k if isinstance(k, tuple) else (k, None)
         os.write(fd, k)
-        pump(0.1)
+        if drawn is None:
+            pump(0.1)
+        else:
+            assert pump(wait, lambda text: drawn in text or drawn in _words(text)), \
+                _words(out.decode("utf-8", "replace"))
     if until is not None:
         assert pump(wait, lambda text: until in text or until in _words(text)), \
             _words(out.decode("utf-8", "replace"))
@@ -507,7 +514,8 @@ def test_live_screen_at_40x12_keeps_the_whole_status():
 
 
 def test_live_mode_hints_at_an_unknown_key_and_shows_help():
-    status, out = _live(PY, [b"x", b"h"], until="Keys (the keyboard is the panel):")
+    status, out = _live(PY, [(b"x", "key x does nothing"), b"h"],
+                        until="Keys (the keyboard is the panel):")
     assert status == 0
     assert "key x does nothing: h shows the keys" in out
     assert "Keys (the keyboard is the panel):" in out and "help 1/" in out
@@ -528,8 +536,8 @@ def test_a_key_that_does_nothing_is_named():
 def test_live_mode_names_page_up_and_f1_is_no_power_cut(interp, tmp_path):
     """F1 is ESC O P on most terminals: one key, not an escape, an O and a P."""
     exe = PY if interp == "python" else os.path.join(os.path.dirname(PY), "micropython")
-    status, out = _live(exe, [b"\x1b[5~", b"\x1bOP"], args=("--root", str(tmp_path)),
-                        until="key F1 does nothing")
+    status, out = _live(exe, [(b"\x1b[5~", "key PageUp does nothing"), b"\x1bOP"],
+                        args=("--root", str(tmp_path)), until="key F1 does nothing")
     assert status == 0
     assert "key PageUp does nothing: h shows the keys" in out
     assert "resumed after" not in out

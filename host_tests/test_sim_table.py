@@ -29,12 +29,16 @@ def hall_file(tmp_path, broker, table):
     return path
 
 
-def retained(broker, table, seconds=1.0):
+def retained(broker, table, kinds=("state", "answer", "status")):
+    """The retained messages of `table`, {kind: payload text}, once every one of
+    `kinds` came (they come right after the subscription's acknowledgement)."""
     got = {}
     c = hallbroker.client(broker, "hall2", on_message=lambda cl, u, m: got.__setitem__(
         m.topic.split("/")[-1], m.payload.decode()))
-    c.subscribe("cowboy/%s/%s/+" % (HALL, table), qos=1)
-    time.sleep(seconds)
+    hallbroker.subscribe(c, "cowboy/%s/%s/+" % (HALL, table))
+    end = time.monotonic() + hallbroker.GUARD
+    while not set(kinds) <= set(got) and time.monotonic() < end:
+        time.sleep(0.02)
     c.disconnect()
     c.loop_stop()
     return got

@@ -2,14 +2,14 @@
 
 Set-up as on a clean CI machine: Debian's chromium (and node/npm) are installed
 with apt-get when missing, the npm packages with `npm ci` (exact versions from
-package-lock.json), the site is built with tools/web_build.py and served on
-localhost. host_tests/web/drive.mjs then plays host_tests/data/web3.keys on
-every build by clicking the page, and these tests check, after every stroke,
-that the displays the page decoded read the same as tools/sim.py's for the same
-keys, and the same rules state; then the resume after a power cut and after a
-reload, the exported record through tools/replay.py, the import, start-up time
-and page size. Screenshots go to build/screenshots/web/ (docs/web/ with
-COWBOY_DOCS_SHOTS=1). Any console error fails the test.
+package-lock.json) through tools/npm_ci.py, as `make web` installs them; the site is
+built with tools/web_build.py and served on localhost. host_tests/web/drive.mjs then
+plays host_tests/data/web3.keys on every build by clicking the page, and these tests
+check, after every stroke, that the displays the page decoded read the same as
+tools/sim.py's for the same keys, and the same rules state; then the resume after a
+power cut and after a reload, the exported record through tools/replay.py, the
+import, start-up time and page size. Screenshots go to build/screenshots/web/
+(docs/web/ with COWBOY_DOCS_SHOTS=1). Any console error fails the test.
 """
 import concurrent.futures
 import json
@@ -42,6 +42,7 @@ sys.path.insert(0, TOOLS)
 sys.path.insert(0, os.path.join(HERE, "fakes"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 import debian  # noqa: E402
+import npm_ci  # noqa: E402
 from fakedisplays import read_oled  # noqa: E402
 
 
@@ -57,24 +58,14 @@ def _web_tools_missing():
     return missing
 
 
-def _npm_ready():
-    stamp = os.path.join(ROOT, "node_modules", ".package-lock.json")
-    lock = os.path.join(ROOT, "package-lock.json")
-    need = [os.path.join(ROOT, "node_modules", p) for p in
-            ("playwright-core", "@micropython/micropython-webassembly-pyscript")]
-    return (os.path.exists(stamp) and os.path.getmtime(stamp) >= os.path.getmtime(lock)
-            and all(os.path.isdir(p) for p in need))
-
-
 def ensure_tools():
     with debian.build_lock(".web-setup.lock"):
         missing = _web_tools_missing()
         if missing and not debian.install(missing, lambda: not _web_tools_missing()):
             pytest.fail("missing %s: install with `sudo apt-get install %s`"
                         % (" ".join(missing), " ".join(missing)))
-        if not _npm_ready():
-            subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=ROOT, check=True,
-                           stdout=subprocess.DEVNULL)
+    # the folder's own lock, as `make web` takes it (tools/npm_ci.py)
+    npm_ci.ensure(ROOT, quiet=True)
 
 
 # ---- the key script and tools/sim.py -----------------------------------------------------

@@ -37,7 +37,7 @@ async function main() {
         d.dismiss();
       });
       await page.goto(m.url);
-      await page.waitForSelector("html[data-connected]", { timeout: 20000 });
+      await page.waitForSelector("html[data-connected]", { timeout: 120000 });
       pages.set(m.open, page);
       send({ opened: m.open });
     } else if (m.fill) {

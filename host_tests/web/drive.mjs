@@ -28,11 +28,19 @@ const result = { console: [], builds: {}, startup: [], transfer: [] };
 const watch = (page, where) => watchPage(result.console, page, where);
 
 async function ready(page) {
-  await page.waitForSelector("html[data-ready]", { timeout: 30000 });
+  await page.waitForSelector("html[data-ready]", { timeout: 120000 });
   return Number(await page.evaluate(() => document.documentElement.dataset.ready));
 }
 
 const advance = (page, ms) => page.evaluate((n) => window.cowboy.advance(n), ms);
+
+// The displays' texts once they differ from `was` (a key's effect in real time: a busy
+// machine takes longer, so this waits for the change; 120 s is only a hang guard).
+async function changed(page, was) {
+  await page.waitForFunction((w) => JSON.stringify(window.cowboy.texts()) !== w,
+    JSON.stringify(was), { timeout: 120000 });
+  return page.evaluate(() => window.cowboy.texts());
+}
 
 async function snapshot(page) {
   return page.evaluate(() => ({
@@ -127,15 +135,12 @@ async function startupRuns(browser) {
       await page.mouse.down();
       await page.waitForTimeout(120);
       await page.mouse.up();
-      await page.waitForTimeout(400);
-      const after = await page.evaluate(() => window.cowboy.texts());
+      const after = await changed(page, before);
       // The keyboard map of `make sim`: "1" toggles the 1 ball, Backspace (UNDO) clears.
       await page.keyboard.press("1");
-      await page.waitForTimeout(400);
-      const typed = await page.evaluate(() => window.cowboy.texts());
+      const typed = await changed(page, after);
       await page.keyboard.press("Backspace");
-      await page.waitForTimeout(400);
-      const cleared = await page.evaluate(() => window.cowboy.texts());
+      const cleared = await changed(page, typed);
       result.realtime = { before, after, typed, cleared };
     }
     await ctx.close();

@@ -109,6 +109,10 @@ async function until(page, fn, ms) {
   }
 }
 
+// Two animation frames: what the page was handed is laid out and painted.
+const frames = (page) => page.evaluate(() => new Promise((r) =>
+  requestAnimationFrame(() => requestAnimationFrame(r))));
+
 const read = async (page) => ({
   cards: await page.evaluate(() => window.__cards()),
   finished: await finishedList(page),
@@ -138,7 +142,7 @@ async function main() {
   const page = await ctx.newPage();
   watch(page, "hall");
   await page.goto(plan.hall);
-  await page.waitForSelector("html[data-connected]", { timeout: 20000 });
+  await page.waitForSelector("html[data-connected]", { timeout: 120000 });
   send({ ready: true });
 
   for (;;) {
@@ -147,7 +151,7 @@ async function main() {
       send({ read: await read(page) });
       continue;
     }
-    await page.waitForTimeout(300);          // a last frame, then read
+    await frames(page);                      // a last frame, then read
     Object.assign(result, await read(page));
     result.log = await page.evaluate(() => window.__log);
     result.layout = await layout(page);
@@ -157,9 +161,13 @@ async function main() {
     const again = await ctx.newPage();
     watch(again, "hall, opened again");
     await again.goto(plan.again);
-    await again.waitForSelector("html[data-connected]", { timeout: 20000 });
-    await until(again, async (p) => (await read(p)).cards.length >= m.tables, 10000);
-    await again.waitForTimeout(500);
+    await again.waitForSelector("html[data-connected]", { timeout: 120000 });
+    // every table's card with its game, and the finished games the first page lists
+    await until(again, async (p) => {
+      const r = await read(p);
+      return r.cards.length >= m.tables && r.cards.every((c) => c.rows.length) &&
+        r.finished.length >= result.finished.length;
+    }, 60000);
     result.again = await read(again);
     await again.close();
 
@@ -171,8 +179,8 @@ async function main() {
       .map((e) => e.name));
     for (const [k, v] of Object.entries(plan.form)) await fp.fill(`form.connect input[name=${k}]`, v);
     await fp.click("form.connect button");
-    await fp.waitForSelector("html[data-connected]", { timeout: 20000 });
-    await until(fp, async (p) => (await read(p)).cards.length >= m.tables, 10000);
+    await fp.waitForSelector("html[data-connected]", { timeout: 120000 });
+    await until(fp, async (p) => (await read(p)).cards.length >= m.tables, 60000);
     result.form = { asked, url: fp.url(), cards: (await read(fp)).cards };
     await fp.close();
 
@@ -181,13 +189,13 @@ async function main() {
     watch(many, "twenty tables");
     await many.setViewportSize({ width: 1920, height: 1080 });
     await many.goto(plan.many);
-    await many.waitForSelector("html[data-connected]", { timeout: 20000 });
+    await many.waitForSelector("html[data-connected]", { timeout: 120000 });
     await many.evaluate((state) => {
       for (let i = 1; i <= 20; i++) {
         window.cowboyHall.receive(`cowboy/empty/t${String(i).padStart(2, "0")}/state`, state);
       }
     }, m.sample);
-    await many.waitForTimeout(300);
+    await frames(many);
     result.many = { layout: await layout(many), cards: (await read(many)).cards };
     if (plan.manyShot) await many.screenshot({ path: plan.manyShot });
     await many.close();
@@ -197,9 +205,10 @@ async function main() {
     watch(op, "overlay");
     await op.setViewportSize({ width: 1280, height: 720 });
     await op.goto(plan.overlay);
-    await op.waitForSelector("html[data-connected]", { timeout: 20000 });
-    await until(op, (p) => p.evaluate(() => document.querySelectorAll(".player").length > 0), 10000);
-    await op.waitForTimeout(300);
+    await op.waitForSelector("html[data-connected]", { timeout: 120000 });
+    await until(op, (p) => p.evaluate(() => document.querySelectorAll(".player").length > 0),
+      60000);
+    await frames(op);
     result.overlay = await op.evaluate(() => ({
       cards: window.__cards(),
       background: [getComputedStyle(document.documentElement).backgroundColor,

@@ -1,5 +1,5 @@
 // Opens hall pages (hall/) in headless Chromium and reads back what they show, on
-// request, for host_tests/test_hall_hostile.py.
+// request, for host_tests/test_hall_hostile.py and test_hall_screens.py.
 //
 //   node host_tests/web/hallprobe.mjs CHROMIUM
 //
@@ -8,6 +8,11 @@
 //   in  {read: NAME}        out {read: {cards, finished, refused, conn}}
 //   in  {inject: NAME, topic, head, size}   out {injected: NAME}: `head` and newlines
 //                           to `size` bytes, handed to the hall view's receive()
+//   in  {look: NAME, width, height, shot}   out {look: {cards, finished, clipped}}: the
+//                           page at that size (after it laid itself out again): each
+//                           card's texts as hall.mjs reads them, each finished game's
+//                           texts, and every text a person sees only in part; a
+//                           screenshot to `shot` when given
 //   in  {end: true}         out {end: {console}}: every console error and uncaught
 //                           exception of every page (the test fails on any)
 import readline from "node:readline";
@@ -46,6 +51,95 @@ function dump() {
   };
 }
 
+// What a person reads at this size: the texts of each card and each finished game,
+// and every element whose text is cut: wider or higher than its box (scrollWidth,
+// scrollHeight), or outside a box that hides what overflows it (the card, the list of
+// finished games, the page), in part. An element wholly outside such a box is not
+// shown at all: a finished game so is left out of what is read (a card's text so
+// is cut).
+function look() {
+  const text = (root, sel) => {
+    const e = root.querySelector(sel);
+    return e ? e.textContent : null;
+  };
+  const rectOf = (e) => {
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    return range.getBoundingClientRect();
+  };
+  // 0: wholly shown, 1: cut, 2: not shown at all
+  const shown = (e) => {
+    if (!e.getClientRects().length) return 2;
+    const r = rectOf(e);
+    // a line's glyph box is a little higher than the line (room for accents): 10 %
+    const slack = 1 + 0.1 * parseFloat(getComputedStyle(e).fontSize);
+    let cut = 0;
+    for (let p = e; p; p = p.parentElement) {
+      const cs = getComputedStyle(p);
+      if (p !== e && cs.overflowX === "visible" && cs.overflowY === "visible") continue;
+      if (p === e) {
+        if (cs.overflowX !== "visible" && e.scrollWidth > e.clientWidth + 1) cut = 1;
+        if (cs.overflowY !== "visible" && e.scrollHeight > e.clientHeight + slack) cut = 1;
+        continue;
+      }
+      if (!p.clientWidth) continue;         // (an inline box hides nothing)
+      const q = p.getBoundingClientRect();
+      const box = p === document.documentElement
+        ? { left: 0, top: 0, right: innerWidth, bottom: innerHeight }
+        : { left: q.left + p.clientLeft, top: q.top + p.clientTop,
+          right: q.left + p.clientLeft + p.clientWidth,
+          bottom: q.top + p.clientTop + p.clientHeight };
+      if (r.right <= box.left || r.left >= box.right || r.bottom <= box.top ||
+          r.top >= box.bottom) return 2;
+      if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - slack ||
+          r.bottom > box.bottom + slack) cut = 1;
+    }
+    return cut;
+  };
+  const clipped = [];
+  const where = (e) => {
+    const c = e.closest("[data-table]");
+    return c ? c.dataset.table + (c.dataset.game ? " game " + c.dataset.game : "") : "page";
+  };
+  for (const e of document.body.querySelectorAll("*")) {
+    const own = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || e.closest("[hidden]")) continue;
+    // a card shows all of its texts; a finished game all of its, or none
+    const how = shown(e);
+    if (how === 1 || (how === 2 && e.closest(".card"))) {
+      clipped.push({ where: where(e), cls: e.className, text: e.textContent });
+    }
+  }
+  for (const li of document.querySelectorAll("#games li")) {
+    const hows = new Set([...li.querySelectorAll("*")].map(shown));
+    if (hows.size > 1) clipped.push({ where: where(li), cls: li.className, text: li.textContent });
+  }
+  const cards = [...document.querySelectorAll("article[data-table]")].map((card) => ({
+    table: card.dataset.table,
+    name: text(card, ".name"),
+    game: text(card, ".head .game"),
+    status: text(card, ".head .status"),
+    phase: text(card, ".phase"),
+    detail: text(card, ".detail"),
+    rows: [...card.querySelectorAll(".player")].map((li) => ({
+      mark: text(li, ".mark"), who: text(li, ".who"), tag: text(li, ".tag"),
+      fouls: text(li, ".fouls"), run: text(li, ".run"), score: text(li, ".score"),
+    })),
+    extras: [...card.querySelectorAll(".extras span")].map((e) => e.textContent),
+    score: parseFloat(getComputedStyle(card.querySelector(".score") || card).fontSize),
+  }));
+  const finished = [...document.querySelectorAll("#games li")]
+    .filter((li) => [...li.querySelectorAll("*")].every((e) => shown(e) === 0))
+    .map((li) => ({
+      table: li.dataset.table,
+      game: li.dataset.game,
+      texts: [...li.children].map((e) => e.textContent),
+      scores: [...li.querySelectorAll(".scores > *")].map((e) => e.textContent),
+    }));
+  const listed = [...document.querySelectorAll("#games li")].map((li) => li.dataset.table);
+  return { cards, finished, listed, clipped };
+}
+
 async function main() {
   const browser = await chromium.launch({ executablePath: process.argv[2], args: ARGS,
     headless: true });
@@ -62,7 +156,7 @@ async function main() {
         d.dismiss();
       });
       await page.goto(m.url);
-      await page.waitForSelector("html[data-connected]", { timeout: 20000 });
+      await page.waitForSelector("html[data-connected]", { timeout: 120000 });
       pages.set(m.open, page);
       send({ opened: m.open });
     } else if (m.inject) {
@@ -73,6 +167,14 @@ async function main() {
         window.cowboyHall.receive(topic, bytes);
       }, [m.topic, m.head, m.size]);
       send({ injected: m.inject });
+    } else if (m.look) {
+      const page = pages.get(m.look);
+      await page.setViewportSize({ width: m.width, height: m.height });
+      // two frames: the resize observed, the page laid out again
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() =>
+        requestAnimationFrame(r))));
+      if (m.shot) await page.screenshot({ path: m.shot });
+      send({ look: await page.evaluate(look) });
     } else if (m.read) {
       send({ read: await pages.get(m.read).evaluate(dump) });
     } else if (m.end) {
