@@ -83,6 +83,26 @@ def test_two_messages_before_keep_get_two_pubacks():
     assert [b for k, b in broker.conns[0].log if k == 0x40] == [b"\x00\x07", b"\x00\x08"]
 
 
+def test_more_pubacks_due_than_slots_drop_the_line():
+    """17 QoS 1 messages before the publisher's next step: the 16 kept are handed
+    on, the 17th ends the connection (its PUBACK has no slot)."""
+    burst = b"".join(publish(DESK, b"%d" % i, 1, pid=i + 1) for i in range(17))
+    broker = mqttbroker.Broker([script(burst, then_serve=True)]).start()
+    try:
+        async def body(c, got):
+            await c.subscribe(DESK, 1)
+            loop = asyncio.get_running_loop()
+            end = loop.time() + 10
+            while c.alive() and loop.time() < end:
+                await asyncio.sleep(0.005)      # (no keep(): all of them arrive first)
+            return c.alive()
+        c, got, alive = run_client(broker, body)
+    finally:
+        broker.stop()
+    assert not alive
+    assert [p for t, p, r in got] == [b"%d" % i for i in range(16)]
+
+
 @pytest.mark.parametrize("bad", [
     b"\x32\x03\x00\x01\x61",            # QoS 1: a topic "a", no room for its packet id
     b"\x30\x01\x00",                    # a topic length cut in half
