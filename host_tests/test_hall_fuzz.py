@@ -186,3 +186,54 @@ def test_a_table_cannot_send_offers(tmp_path):
             assert seen == want, t
     finally:
         broker.stop()
+
+
+def test_a_60_kb_offer_at_any_moment_is_refused_within_2_s(tmp_path):
+    """A message far over the offer's limit, sent at 20 random moments of a game
+    being played: each is read past and refused within 2 s, the table keeps its one
+    connection (its status never `offline`) and its game is the one its keys entered."""
+    broker = hallbroker.Broker(tmp_path / "broker", HALL, ["g1"]).start()
+    done = tmp_path / "played"
+    game2 = os.path.join(hallbroker.ROOT, "host_tests", "data", "game2.keys")
+    table = hallbroker.table(tmp_path, broker, HALL, "g1", "settle", "10000", "say", "PLAYING",
+                             "pace", "150", "play", game2, "until", str(done), "60000",
+                             "stats", "state")
+    desk = Answers(broker, "g1")
+    status = []
+    reader = hallbroker.client(broker, "hall", on_message=lambda c, u, m: status.append(
+        m.payload.decode()))
+    reader.subscribe("cowboy/%s/g1/status" % HALL, qos=1)
+    rng = random.Random(37)
+    big = json.dumps({"id": "big", "players": 2, "x": "y" * 60000}).encode()
+    slow = []
+    try:
+        early = hallbroker.lines_until(table, "PLAYING")
+        for i in range(20):
+            time.sleep(rng.random() * 0.6)      # (a random moment of the game)
+            t0 = time.monotonic()
+            got = desk.send(big, wait=10.0)
+            took = time.monotonic() - t0
+            assert got is not None and got["answer"] == "refused", (i, got)
+            if took > 2.0:
+                slow.append((i, round(took, 2)))
+        seen = list(status)             # (the table's end sends its last will)
+        done.write_text("")
+        out, err = table.communicate(timeout=120)
+    finally:
+        desk.close()
+        reader.disconnect()
+        reader.loop_stop()
+        if table.poll() is None:
+            table.kill()
+        broker.stop()
+    assert table.returncode == 0, out + err
+    assert "Traceback" not in out + err and not err.strip(), out + err
+    assert not slow, slow
+    lines = early + out.splitlines()
+    stats = [line.split() for line in lines if line.startswith("STATS ")][0]
+    assert stats[1] == "1", stats                # one connection all along
+    assert seen == ["online"], seen
+    sim = simboard.Sim(3, "tm1637")
+    sim.play(simboard.parse_script(open(game2, "rb").read(), sim))
+    state = [line[6:] for line in lines if line.startswith("STATE ")][0]
+    assert json.loads(state) == json.loads(sim.state())

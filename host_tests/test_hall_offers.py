@@ -544,7 +544,7 @@ def test_the_client_drops_a_long_message_as_it_comes():
     got = []
     c.on_message = lambda topic, payload, retain: got.append((topic, payload, retain))
     c._incoming(kind, n)
-    assert got == [(TOPIC, len(big) - 4, 1)] and c._ack_due     # its PUBACK is due
+    assert got == [(TOPIC, len(big) - 4, 1)] and c._ack_n == 1    # its PUBACK is due
     kind, n = asyncio.run(c._packet())                   # the next packet, whole
     assert n == len(small) - 2 and bytes(c._buf[:n]).endswith(b'{"id": "a"}')
     assert c._reader.data == b""

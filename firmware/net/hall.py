@@ -25,7 +25,7 @@ from views import hallui
 ACK_FILE = "hall.ack"
 ACK_SAVE_MS = 30000
 POLL_MS = 1             # at most one client step per this many ms of loop time,
-QUIET_POLL_MS = 200     # or this many while nothing is to be sent or acknowledged
+QUIET_POLL_MS = 200     # or this many while nothing is to be sent, acknowledged or read
 RETRY_MIN_MS = 250      # reconnect back-off: first wait, then doubled
 RETRY_MAX_MS = 4000
 KEEPALIVE_S = 10
@@ -109,7 +109,9 @@ class Hall:
         if not self._now and ticks_diff(now, self._next_poll) < 0:
             return
         self._now = False
-        self._next_poll = ticks_add(now, QUIET_POLL_MS if self._quiet else POLL_MS)
+        # (a packet coming in is read at the busy pace: a 60 KB message is dozens of reads)
+        self._next_poll = ticks_add(now, QUIET_POLL_MS if self._quiet and not self._c.reading
+                                    else POLL_MS)
         if self._task is None:
             self._task = self._create(self._run())
         self._step()

@@ -3,11 +3,12 @@ board's small heap (docs/HALL.md, "The MQTT client").
 
 One connection at a time over an asyncio stream (asyncio.open_connection): CONNECT with
 a last will, PUBLISH at QoS 0 or 1 without waiting for its PUBACK (acked() says when it
-came), SUBSCRIBE, incoming PUBLISH handed to on_message(topic, payload, retain),
-PINGREQ when the line was quiet for half the keep-alive. A receive task per connection
-reads every packet into one buffer made once; a packet longer than it is read in
-pieces and dropped (its length handed on instead of its payload). Runs on MicroPython's
-asyncio; the host tests give net/hall.py stand-ins under CPython.
+came), SUBSCRIBE and its SUBACK awaited, incoming PUBLISH handed to on_message(topic, payload,
+retain), PINGREQ when the line was quiet for half the keep-alive. A receive task per
+connection reads every packet into one buffer made once; a packet longer than it is
+read in pieces and dropped (its length handed on instead of its payload). A packet
+whose lengths do not add up ends the connection (MQTT 3.1.1, 4.8). Runs on
+MicroPython's asyncio and on CPython's (the host tests).
 """
 import sys
 
@@ -27,10 +28,13 @@ _CONNACK = const(0x20)
 _PUBLISH = const(0x30)
 _PUBACK = const(0x40)
 _SUBSCRIBE = const(0x82)        # (its reserved bits 0010)
+_SUBACK = const(0x90)
 _PINGREQ = const(0xC0)
+_PINGRESP = const(0xD0)
 _DISCONNECT = const(0xE0)
-_SLOTS = const(16)              # QoS 1 messages in flight at most
+_SLOTS = const(16)              # QoS 1 messages in flight at most, each way
 _HEAD = const(160)              # a PUBLISH's fixed header, topic and packet id
+_TOPIC_MAX = const(150)         # the longest topic that fits it (SUBSCRIBE: 10 more bytes)
 
 
 class Client:
@@ -54,12 +58,18 @@ class Client:
         self._buf = bytearray(limit)
         self._mv = memoryview(self._buf)
         self._head = bytearray(_HEAD)
-        self._ack = bytearray(4)    # the PUBACK of a message the broker sent
-        self._ack_due = False       # (sent by the publisher's task: one writer)
+        self._ack = bytearray(b"\x40\x02\x00\x00")    # a PUBACK of a message the broker sent
+        self._acks = [0] * _SLOTS   # their packet ids, in order from _ack_at, _ack_n of them
+        self._ack_at = self._ack_n = 0      # (sent by the publisher's task: one writer)
         self._flight = [0] * _SLOTS     # packet ids whose PUBACK is awaited (0: free)
         self._pid = 0
+        self._sub = 0               # the SUBSCRIBE's packet id, and its SUBACK's return
+        self._granted = -1          # code (-1: none yet; 0x80: refused)
+        self.refused = 0            # subscriptions the broker refused
+        self.reading = False        # a packet's header is in, its body still coming
         self._reader = None
         self._writer = None
+        self._into = True           # the reader has readinto (MicroPython's; not CPython's)
         self._task = None
         self._last_in = self._last_out = 0
 
@@ -70,8 +80,12 @@ class Client:
         r, w = await asyncio.wait_for(asyncio.open_connection(self.server, self.port),
                                       timeout_sec)
         self._reader, self._writer = r, w
+        self._into = hasattr(r, "readinto")
         for i in range(_SLOTS):
             self._flight[i] = 0
+        self._ack_n = 0
+        self._granted = -1
+        self.reading = False
         await self._write(_connect_packet(self.client_id, self.user, self.password,
                                           self.keepalive, self.will))
         kind, n = await asyncio.wait_for(self._packet(), timeout_sec)
@@ -89,6 +103,7 @@ class Client:
     def close(self):
         """Drop the line at once (no DISCONNECT: the broker sends the last will)."""
         self.connected = False
+        self.reading = False
         t = self._task
         self._task = None
         if t is not None:
@@ -116,13 +131,18 @@ class Client:
         self.close()
 
     async def keep(self):
-        """The PUBACK of a message the broker sent; PINGREQ when nothing was written
-        for half the keep-alive; OSError when nothing came from the broker for one
-        and a half (the line is dead). Called by the publisher's task, the one that
-        writes (an asyncio stream takes one writer at a time)."""
-        if self._ack_due:
-            self._ack_due = False
-            await self._write(self._ack)
+        """The PUBACKs of the messages the broker sent, in order; PINGREQ when
+        nothing was written for half the keep-alive; OSError when nothing came from
+        the broker for one and a half (the line is dead). Called by the publisher's
+        task, the one that writes (an asyncio stream takes one writer at a time)."""
+        a = self._ack
+        while self._ack_n:
+            pid = self._acks[self._ack_at]
+            self._ack_at = (self._ack_at + 1) % _SLOTS
+            self._ack_n -= 1
+            a[2] = pid >> 8
+            a[3] = pid & 255
+            await self._write(a)
         now = ticks_ms()
         if ticks_diff(now, self._last_in) > self.keepalive * 1500:
             raise OSError("no answer")
@@ -136,6 +156,8 @@ class Client:
         """Hand a PUBLISH to the line without waiting for its PUBACK; its packet id
         (0 at QoS 0): acked(id) is True once the PUBACK came."""
         t = topic.encode() if type(topic) is str else topic
+        if len(t) > _TOPIC_MAX:
+            raise ValueError("topic too long")
         p = payload.encode() if type(payload) is str else payload
         pid = 0
         if qos:
@@ -159,9 +181,13 @@ class Client:
     def acked(self, pid):
         return pid not in self._flight
 
-    async def subscribe(self, topic, qos=1):
-        """SUBSCRIBE to one topic (its SUBACK is not awaited)."""
+    async def subscribe(self, topic, qos=1, timeout_sec=3):
+        """SUBSCRIBE to one topic and await its SUBACK; OSError when the broker
+        refused it (counted in `refused`: the receive task drops the line), sent
+        none in time, or the line went."""
         t = topic.encode() if type(topic) is str else topic
+        if len(t) > _TOPIC_MAX:
+            raise ValueError("topic too long")
         h = self._head
         h[0] = _SUBSCRIBE
         k = _varint(h, 1, 2 + 2 + len(t) + 1)
@@ -170,7 +196,18 @@ class Client:
         k += 4
         h[k:k + len(t)] = t
         h[k + len(t)] = qos
+        self._sub = pid
+        self._granted = -1
         await self._write(memoryview(h)[:k + len(t) + 1])
+        t0 = ticks_ms()
+        while self._granted < 0:
+            if not self.connected:
+                raise OSError("closed")
+            if ticks_diff(ticks_ms(), t0) > timeout_sec * 1000:
+                raise OSError("no SUBACK")
+            await yield_now()
+        if self._granted & 0x80:
+            raise OSError("subscription refused")
 
     def _next_id(self):
         self._pid = self._pid % 65535 + 1
@@ -199,15 +236,22 @@ class Client:
 
     # ---- receiving ------------------------------------------------------------
     async def _fill(self, start, end):
-        """Read bytes start..end of the buffer from the line."""
+        """Read bytes start..end of the buffer from the line. Every piece read is
+        the broker talking: a long packet coming in slowly is no silence (keep)."""
         mv = self._mv
         r = self._reader
         while start < end:
-            n = await r.readinto(mv[start:end])   # pyright: ignore[reportOptionalMemberAccess]  open
+            if self._into:
+                n = await r.readinto(mv[start:end])   # pyright: ignore[reportOptionalMemberAccess]
+            else:                                   # (CPython's StreamReader)
+                b = await r.read(end - start)       # pyright: ignore[reportOptionalMemberAccess]
+                n = len(b)
+                mv[start:start + n] = b
             if n is None:
                 continue
             if not n:
                 raise OSError("closed")
+            self._last_in = ticks_ms()
             start += n
 
     async def _packet(self):
@@ -215,7 +259,9 @@ class Client:
         the buffer when it fits, else (a PUBLISH) its topic and packet id are, and
         the rest was read and dropped."""
         buf = self._buf
+        self.reading = False
         await self._fill(0, 1)
+        self.reading = True             # (the publisher steps often until it is in)
         kind = buf[0]
         n = 0
         shift = 0
@@ -227,9 +273,9 @@ class Client:
             shift += 7
             if shift > 21:
                 raise OSError("malformed length")
-        self._last_in = ticks_ms()
         if n <= len(buf):
             await self._fill(0, n)
+            self.reading = False
             return kind, n
         if kind & 0xF0 != _PUBLISH or len(buf) < 4:
             raise OSError("packet too long")
@@ -243,6 +289,7 @@ class Client:
             k = min(left, len(buf) - keep)
             await self._fill(keep, keep + k)
             left -= k
+        self.reading = False
         return kind, -n
 
     async def _receive(self):
@@ -251,31 +298,51 @@ class Client:
             while True:
                 kind, n = await self._packet()
                 top = kind & 0xF0
-                if top == _PUBACK and n == 2:
+                if top == _PUBLISH:
+                    self._incoming(kind, n)
+                elif top == _PUBACK:
+                    if n != 2:
+                        raise OSError("malformed PUBACK")
                     pid = buf[0] << 8 | buf[1]
                     f = self._flight
                     if pid in f:
                         f[f.index(pid)] = 0
-                elif top == _PUBLISH:
-                    self._incoming(kind, n)
+                elif top == _SUBACK:
+                    if n != 3:
+                        raise OSError("malformed SUBACK")
+                    if buf[0] << 8 | buf[1] == self._sub:
+                        self._granted = buf[2]
+                        if buf[2] & 0x80:
+                            self.refused += 1
+                            raise OSError("subscription refused")
+                elif top == _PINGRESP and n:
+                    raise OSError("malformed PINGRESP")
         except Exception:          # the line closed or broke: the publisher reconnects
             pass
+        self.reading = False
         self.connected = False
 
     def _incoming(self, kind, n):
+        """A PUBLISH (body of `n` bytes; -n: too long to keep, its topic and packet
+        id kept) checked, its PUBACK queued for keep(), handed to on_message."""
         buf = self._buf
         qos = kind >> 1 & 3
+        m = -n if n < 0 else n
+        if m < 2 or qos == 3:
+            raise OSError("malformed PUBLISH")
         tl = buf[0] << 8 | buf[1]
+        k = 2 + tl + (2 if qos else 0)
+        if k > m:
+            raise OSError("malformed PUBLISH")
         topic = bytes(self._mv[2:2 + tl]).decode()
-        k = 2 + tl
         if qos:
-            a = self._ack
-            a[0] = _PUBACK
-            a[1] = 2
-            a[2] = buf[k]
-            a[3] = buf[k + 1]
-            k += 2
-            self._ack_due = True        # keep() sends it
+            pid = buf[k - 2] << 8 | buf[k - 1]
+            if not pid:
+                raise OSError("malformed PUBLISH")
+            if self._ack_n == _SLOTS:
+                raise OSError("too many PUBACKs due")
+            self._acks[(self._ack_at + self._ack_n) % _SLOTS] = pid
+            self._ack_n += 1            # keep() sends it
         cb = self.on_message
         if cb is not None:
             cb(topic, -n if n < 0 else bytes(self._mv[k:n]), kind & 1)
