@@ -20,7 +20,14 @@ sys.path.insert(0, TOOLS)
 import hall_broker  # noqa: E402  (the ACL, the broker file's placeholders, the passwords)
 
 PASSWORD = "pw"
-MESSAGE_LIMIT = 65536      # the broker's message_size_limit, hall.js MAX_MESSAGE
+MESSAGE_LIMIT = 65536      # hall.js MAX_MESSAGE: a payload the pages take
+PACKET_LIMIT = 65536       # the broker's max_packet_size (tools/hall_archive.py MAX_PACKET)
+
+
+def packet_size(topic, payload, qos=1):
+    """A PUBLISH's size as Mosquitto's max_packet_size counts it."""
+    import hall_archive
+    return hall_archive.packet_size(topic, payload, qos)
 
 
 def mosquitto():
@@ -180,14 +187,51 @@ def client(broker, user, client_id="", clean=True, on_message=None, password=PAS
 
 
 def publish(broker, user, messages):
-    """Publish (topic, payload, retain) messages as `user`, QoS 1, each acknowledged."""
-    c = client(broker, user)
+    """Publish (topic, payload, retain) messages as `user`, QoS 1, each acknowledged;
+    one whose packet is over the broker's max_packet_size on a connection of its own
+    (publish_too_long: the broker drops the connection)."""
+    c = None
     try:
         for topic, payload, retain in messages:
+            if packet_size(topic, _bytes(payload)) > PACKET_LIMIT:
+                if c is not None:       # (one connection a login: the broker's client ids)
+                    c.disconnect()
+                    c.loop_stop()
+                    c = None
+                publish_too_long(broker, user, topic, payload, retain)
+                continue
+            if c is None:
+                c = client(broker, user)
             c.publish(topic, payload, qos=1, retain=retain).wait_for_publish(5)
     finally:
-        c.disconnect()
-        c.loop_stop()
+        if c is not None:
+            c.disconnect()
+            c.loop_stop()
+
+
+def _bytes(payload):
+    return payload if type(payload) is bytes else payload.encode()
+
+
+def publish_too_long(broker, user, topic, payload, retain=False, c=None):
+    """Publish a message over the broker's max_packet_size as `user` (on client `c`, or
+    a connection of its own) at QoS 0, so the client does not send it again, and wait
+    until the broker drops the connection for it (AssertionError if it does not)."""
+    import threading
+    import paho.mqtt.client as mqtt
+    assert packet_size(topic, _bytes(payload), qos=0) > PACKET_LIMIT
+    own = c is None
+    c = c or client(broker, user)
+    gone = threading.Event()
+    c.on_disconnect = lambda *args: gone.set()
+    try:
+        info = c.publish(topic, payload, qos=0, retain=retain)
+        assert info.rc == mqtt.MQTT_ERR_SUCCESS, info.rc
+        assert gone.wait(10), "the broker kept the connection"
+    finally:
+        if own:
+            c.disconnect()
+            c.loop_stop()
 
 
 def lines_until(proc, word, seconds=30):

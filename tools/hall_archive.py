@@ -41,11 +41,12 @@ which. Listening makes the archive when it is missing, and says so. Ctrl-C stops
 it: exit status 130, one line. A message that is not a game
 record or part as a board sends it (a topic whose hall or table is not a board's
 name, a first line other than "# game G" with G from 1 to 2**30 - 1 in plain
-digits, more than 65,536 bytes, not UTF-8, a record the rules core refuses; a part
-over 4,096 bytes, with a first line other than a part's, whose numbers do not fit
-together, or whose parts joined are not the record they name) is reported, left
-out and acknowledged. A record that cannot be stored (the database locked or the
-disk full): reported, not acknowledged, exit status 1 (the broker keeps it).
+digits, a packet over the broker's max_packet_size (65,536 bytes: the payload, the
+topic and 5), not UTF-8, a record the rules core refuses; a part over 4,096 bytes,
+with a first line other than a part's, whose numbers do not fit together, or whose
+parts joined are not the record they name) is reported, left out and acknowledged.
+A record that cannot be stored (the database locked or the disk full): reported, not
+acknowledged, exit status 1 (the broker keeps it).
 """
 import io
 import json
@@ -91,7 +92,7 @@ PART_LINE = re.compile(r"# game ([1-9][0-9]{0,9}) part ([1-9][0-9]{0,9})/([1-9][
                        r"bytes ([1-9][0-9]{0,9})\n")      # (net/records.py part_line)
 MAX_NUMBER = 2 ** 30 - 1
 MAX_NAMES = 2 ** 26 - 1     # a names' fingerprint (app/playernames.py)
-MAX_MESSAGE = 65536         # the broker's message_size_limit (docs/HALL.md)
+MAX_PACKET = 65536          # the broker's max_packet_size (docs/HALL.md)
 MAX_RECORD = 2 ** 26        # the longest record joined from parts (64 MiB: above any
                             # game a board's flash holds, 4 bytes an action)
 MAX_INCOMPLETE = 2 ** 26    # the parts of incomplete records kept at once (bytes)
@@ -510,6 +511,13 @@ def read_part(payload):
     return (number, actions, names, count, size), k, body
 
 
+def packet_size(topic, payload, qos=1):
+    """A PUBLISH's size as Mosquitto's max_packet_size counts it: the fixed header's
+    first byte and the remaining length (topic length, topic, the packet id at QoS 1
+    and 2, payload), not the remaining length's own bytes."""
+    return 1 + 2 + len(topic.encode("utf-8")) + (2 if qos else 0) + len(payload)
+
+
 class StoreError(Exception):
     """The database could not take a record: it is not acknowledged."""
 
@@ -525,8 +533,10 @@ def receive(archive, topic, payload):
     if kind == "part":
         tag, k, body = read_part(payload)
     else:
-        if len(payload) > MAX_MESSAGE:
-            raise ArchiveError("%d bytes, more than %d" % (len(payload), MAX_MESSAGE))
+        size = packet_size(topic, payload)
+        if size > MAX_PACKET:
+            raise ArchiveError("a packet of %d bytes, more than the broker's max_packet_size %d"
+                               % (size, MAX_PACKET))
         try:
             text = payload.decode("utf-8")
         except UnicodeError:
