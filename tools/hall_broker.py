@@ -13,9 +13,10 @@ password for every login, logins.txt (each login and its password: run the tool
 again and they are kept) and tables/<table>.json, each table's hall.json for
 `make table HALL=...` or `make deploy HALL=...`. It prints how to start the broker
 and every login with where it goes. Run as root, the file names the user `mosquitto`
-(Debian's package makes it), the broker started as root runs as that user (Mosquitto
-warns when it stays root), and that user gets the password file, the log and data/;
-a DIR it cannot enter is refused. Bad options: exit status 2 and one line.
+(Debian's package makes it), so the broker started as root runs as that user
+(Mosquitto warns when it stays root), and that user gets the password file, the log
+and data/; when there is no such user or it cannot enter DIR, the file names root
+and the output says why. Bad options: exit status 2 and one line.
 """
 import base64
 import getpass
@@ -142,19 +143,24 @@ def _write(path, text, private=False):
         os.chmod(path, 0o600)
 
 
-def broker_user():
-    """(user the broker file names, its pwd entry or None). Started as root, Mosquitto
-    switches to the file's user; started as anyone else it stays who it is, so the
-    user running this tool is named, unless that is root: then RUN_AS."""
+def broker_user(folder):
+    """(user the broker file names, the pwd entry of the user to give the files it
+    opens to or None, why it stays root or None). Started as root, Mosquitto switches
+    to the file's user; started as anyone else it stays who it is, so the user running
+    this tool is named, unless that is root: then RUN_AS, if there is such a user and
+    it can enter `folder`, else root (and Mosquitto warns)."""
     import pwd
     name = getpass.getuser()
     if os.geteuid() != 0:
-        return name, None
+        return name, None, None
     try:
-        return RUN_AS, pwd.getpwnam(RUN_AS)
+        entry = pwd.getpwnam(RUN_AS)
     except KeyError:
-        raise BrokerError("run as root, the broker runs as user %s, and there is none (Debian's "
-                          "package makes it: apt-get install mosquitto)" % RUN_AS)
+        return "root", None, "there is no user %s (Debian's package makes it)" % RUN_AS
+    closed = unreachable(folder, entry)
+    if closed is not None:
+        return "root", None, "user %s cannot enter %s" % (RUN_AS, closed)
+    return RUN_AS, entry, None
 
 
 def unreachable(folder, entry):
@@ -187,16 +193,11 @@ def unreachable(folder, entry):
 
 def make(folder, hall="club", tables=("t01",), pages=PAGES, address="127.0.0.1",
          listen="0.0.0.0", port=1883, ws_port=9001, ssid=None, wifi_password=None):
-    """Write the broker folder; returns [(login, password)] in the order the ACL
-    names them. Passwords already in logins.txt are kept."""
+    """Write the broker folder; returns ([(login, password)] in the order the ACL
+    names them, why a broker started as root stays root or None). Passwords already
+    in logins.txt are kept."""
     folder = os.path.abspath(folder)
-    user, entry = broker_user()
-    if entry is not None:
-        closed = unreachable(folder, entry)
-        if closed is not None:
-            raise BrokerError("%s: started as root, the broker runs as user %s, who cannot "
-                              "enter %s: give a folder it can reach (make broker "
-                              "BROKER_DIR=/srv/cowboy-broker)" % (folder, user, closed))
+    user, entry, root = broker_user(folder)
     os.makedirs(os.path.join(folder, "data"), exist_ok=True)
     os.makedirs(os.path.join(folder, "tables"), exist_ok=True)
     kept = read_logins(os.path.join(folder, "logins.txt"))
@@ -225,7 +226,7 @@ def make(folder, hall="club", tables=("t01",), pages=PAGES, address="127.0.0.1",
         if ssid:
             d = dict({"ssid": ssid, "wifi_password": wifi_password or ""}, **d)
         _write(os.path.join(folder, "tables", t + ".json"), json.dumps(d) + "\n", private=True)
-    return logins
+    return logins, root
 
 
 def page_url(page, address, ws_port, user, password, hall, table=None):
@@ -240,8 +241,9 @@ def _shown(path):
     return os.path.relpath(path, ROOT) if path.startswith(ROOT + os.sep) else path
 
 
-def report(folder, logins, hall, tables, pages, address, port, ws_port, wifi):
-    """What to do with the folder, in lines: start the broker, then each login."""
+def report(folder, logins, hall, tables, pages, address, port, ws_port, wifi, root=None):
+    """What to do with the folder, in lines: start the broker, then each login.
+    `root`: why a broker started as root stays root."""
     conf = shlex.quote(os.path.join(os.path.abspath(folder), "mosquitto.conf"))
     folder = _shown(folder)
     lines = ["A broker for hall %s in %s/ (tables %s), at %s:%d for the tables and the "
@@ -249,11 +251,16 @@ def report(folder, logins, hall, tables, pages, address, port, ws_port, wifi):
              % (hall, folder, " ".join(tables), address, port, address, ws_port),
              "",
              "Start it (Ctrl-C stops it; Mosquitto 2%s):"
-             % (", started as root it runs as user " + RUN_AS if os.geteuid() == 0 else ""),
+             % (", started as root it runs as user " + RUN_AS
+                if os.geteuid() == 0 and not root else ""),
              "  mosquitto -c " + conf,
              "",
              "The logins (also in %s, kept when this runs again):"
              % os.path.join(folder, "logins.txt")]
+    if root:
+        lines[4:4] = ["Started as root it stays root, and Mosquitto warns: %s (a folder it can "
+                      "enter, such as BROKER_DIR=/srv/cowboy-broker, lets it run as %s)."
+                      % (root, RUN_AS), ""]
     for user, password in logins:
         lines.append("  %-14s %s" % (user, password))
     lines += ["", "Where they go (`make hall` serves the pages on http://127.0.0.1:%d/):"
@@ -330,13 +337,13 @@ def main(argv):
         if ports[0] == ports[1]:
             raise BrokerError("--port and --ws-port must differ")
         address = opts["address"] or lan_address()
-        logins = make(folder, opts["hall"], tables, pages, address, opts["listen"], ports[0],
-                      ports[1], opts["ssid"], opts["wifi_password"])
+        logins, root = make(folder, opts["hall"], tables, pages, address, opts["listen"],
+                            ports[0], ports[1], opts["ssid"], opts["wifi_password"])
     except (BrokerError, OSError) as e:
         sys.stderr.write("hall_broker: %s\n" % e)
         return 2
     print("\n".join(report(folder, logins, opts["hall"], tables, pages, address, ports[0],
-                           ports[1], opts["ssid"])))
+                           ports[1], opts["ssid"], root)))
     return 0
 
 
