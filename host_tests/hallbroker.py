@@ -126,6 +126,22 @@ class Broker:
         self.proc.wait(10)
         self.proc = None
 
+    def wait_saved(self, seconds=10):
+        """Until the broker has saved its database again (autosave_interval: every
+        second or two): what it took before this call is then on disk."""
+        path = os.path.join(self.folder, "data", "mosquitto.db")
+
+        def stamp():
+            try:
+                return os.stat(path).st_mtime_ns
+            except OSError:
+                return 0
+        before = stamp()
+        end = time.monotonic() + seconds
+        while stamp() == before:
+            assert time.monotonic() < end, "the broker saved nothing in %d s" % seconds
+            time.sleep(0.02)
+
     def log(self):
         try:
             with open(os.path.join(self.folder, "mosquitto.log")) as f:
