@@ -242,3 +242,36 @@ def test_an_archive_of_before_counts_its_parts_once(tmp_path):
     assert [hall_archive.receive(archive, "cowboy/club/t1/part", p) for p in parts[3:]] == \
         ["part 4/5", "new"]
     assert archive.db.execute("SELECT COUNT(*) FROM pending").fetchone() == (0,)
+
+
+def test_a_long_record_is_replayed_beside_the_other_tables(tmp_path):
+    """The last part of a record longer than JOIN_ALONE (60,000 actions, some 3 s of
+    replay through the rules core) leaves its replay to a thread of its own: table
+    g1's game, published just after it, is stored first, within 5 s; then the long
+    record, once."""
+    from test_hall_long import FOULS, FOUL, miss_game, parts_of
+    parts = parts_of(1, miss_game(60000) + [FOUL] * FOULS)
+    assert sum(len(p.split(b"\n", 1)[1]) for p in parts) > hall_archive.JOIN_ALONE
+    broker = hallbroker.Broker(tmp_path / "broker", HALL, ["f1", "g1"]).start()
+    db = tmp_path / "hall.db"
+    arch = None
+    long_line, game_line = "'cowboy/club/f1/part': new", "'cowboy/club/g1/game': new"
+    try:
+        arch = Archive(broker, db)
+        arch.wait(lambda lines: any(x.startswith("subscribed") for _, x in lines), 30)
+        hallbroker.publish(broker, "f1", [("cowboy/%s/f1/part" % HALL, p, False)
+                                          for p in parts])
+        game = "# game 4\n" + open(os.path.join(DATA, "game2.jsonl")).read()
+        hallbroker.publish(broker, "g1", [("cowboy/%s/g1/game" % HALL, game, True)])
+        published = time.monotonic()
+        lines = arch.wait(lambda lines: long_line in [x for _, x in lines], 120)
+    finally:
+        err = arch.stop() if arch is not None and arch.proc.poll() is None else ""
+        broker.stop()
+    assert "Traceback" not in err, err
+    said = [x for _, x in lines]
+    assert said.index(game_line) < said.index(long_line), said[-5:]
+    assert [t for t, x in lines if x == game_line][0] - published < 5
+    assert said.count(long_line) == 1
+    archive = hall_archive.Archive(str(db), create=False)
+    assert sorted(r[1:3] for r in archive.rows()) == [("f1", 1), ("g1", 4)]

@@ -331,6 +331,24 @@ def db_error(e):
     return text
 
 
+JOIN_ALONE = 2 ** 18     # a record longer (bytes) is replayed beside the listener's storing
+
+
+class Join:
+    """A long record whose parts have all come, to be replayed (parse(), the costly
+    part: some 12 s for 217,000 actions) and then stored (Archive.join())."""
+
+    def __init__(self, hall, table, tag, text):
+        self.hall, self.table, self.tag, self.text = hall, table, tag, text
+        self.parsed = self.error = None
+
+    def parse(self):
+        try:
+            self.parsed = parse_record(self.text)
+        except Exception as e:          # (ArchiveError, or what a hostile record does)
+            self.error = e
+
+
 class Archive:
     def __init__(self, path, create=True):
         """The archive in SQLite file `path`, made when missing if `create` (the
@@ -360,11 +378,11 @@ class Archive:
         except sqlite3.Error as e:
             raise ArchiveError(db_error(e))
 
-    def add(self, hall, table, text, now=None, commit=True):
+    def add(self, hall, table, text, now=None, commit=True, parsed=None):
         """Store one record message; returns "new", "same", "longer" or "names"
         (the same actions, the players' names corrected: the game keeps its night
-        and the time it was received)."""
-        number, actions, state, results = parse_record(text)
+        and the time it was received). `parsed`: parse_record(text), if known."""
+        number, actions, state, results = parsed or parse_record(text)
         now = now or time.localtime()
         # a night runs from noon to noon: a game after midnight belongs to the evening
         night = time.strftime("%Y-%m-%d", time.localtime(time.mktime(now) - 12 * 3600))
@@ -396,17 +414,19 @@ class Archive:
         return row is not None and (row[0] > actions or row[0] == actions and fingerprint(
             json.loads(row[1]).get("names")) == names)
 
-    def add_part(self, hall, table, tag, k, body, now=None, commit=True):
+    def add_part(self, hall, table, tag, k, body, now=None, commit=True, defer=False):
         """Keep part k (bytes `body`, its lines) of the long record `tag` (game,
         actions, names' fingerprint, count of parts, bytes) of a table; when the last
         missing part came, store the record the parts make (add()) and forget them,
         in one transaction. Returns "part K/N" while parts are missing, add()'s
-        outcome once stored, "same" for a part of a record the archive already has.
-        A part of another record replaces the parts kept of the table; the parts
-        of incomplete records of all tables together are kept to MAX_INCOMPLETE
-        bytes (the other tables' oldest dropped first). ArchiveError: the parts do
-        not make the record they name (they are dropped). The parts kept are counted
-        in `pending`, so a part costs the same however many are kept."""
+        outcome once stored, "same" for a part of a record the archive already has;
+        with `defer`, a Join for a record of more than JOIN_ALONE bytes: its replay
+        is left to the caller (Join.parse(), then join()). A part of another record
+        replaces the parts kept of the table; the parts of incomplete records of all
+        tables together are kept to MAX_INCOMPLETE bytes (the other tables' oldest
+        dropped first). ArchiveError: the parts do not make the record they name
+        (they are dropped). The parts kept are counted in `pending`, so a part costs
+        the same however many are kept."""
         number, actions, names, count, size = tag
         if self.has(hall, table, number, actions, names):
             return "same"
@@ -439,26 +459,53 @@ class Archive:
             text = b"".join(r[0] for r in db.execute(
                 "SELECT body FROM parts WHERE hall=? AND tbl=? ORDER BY part",
                 (hall, table))).decode("utf-8")
-            got, n, state, _ = parse_record(text)
+        except sqlite3.Error:
+            raise
+        except Exception as e:
+            self._refuse(hall, table, number, e, commit)
+        job = Join(hall, table, tuple(tag), text)
+        if defer and size > JOIN_ALONE:
+            if commit:
+                db.commit()
+            return job
+        job.parse()
+        return self.join(job, now, commit)
+
+    def join(self, job, now=None, commit=True):
+        """Store the record of a Join whose parse() was done, if its parts are still
+        the table's complete incomplete record (else "same": a later part replaced
+        them, or it was stored): add()'s outcome, or ArchiveError (parts dropped)."""
+        db = self.db
+        number, actions, names, count, size = job.tag
+        row = db.execute("SELECT game, actions, names, count, size, have FROM pending "
+                         "WHERE hall=? AND tbl=?", (job.hall, job.table)).fetchone()
+        if row is None or row[:5] != job.tag or row[5] != count:
+            return "same"
+        try:
+            if job.error is not None:
+                raise job.error
+            got, n, state, _ = job.parsed
             if (got, n, fingerprint(json.loads(state).get("names"))) != (number, actions, names):
                 raise ArchiveError("parts of game %d: the record joined is game %d of %d "
                                    "actions, other names" % (number, got, n))
-        except sqlite3.Error:
-            raise
-        except Exception as e:      # refused for good: the parts go
-            self._drop(hall, table)
-            if commit:
-                db.commit()
-            if isinstance(e, UnicodeError):
-                raise ArchiveError("parts of game %d: not UTF-8 joined" % number)
-            if isinstance(e, ArchiveError):
-                raise
-            raise ArchiveError("%s: %s" % (type(e).__name__, e))
-        self._drop(hall, table)
-        how = self.add(hall, table, text, now, commit=False)
+        except Exception as e:
+            self._refuse(job.hall, job.table, number, e, commit)
+        self._drop(job.hall, job.table)
+        how = self.add(job.hall, job.table, job.text, now, commit=False, parsed=job.parsed)
         if commit:
             db.commit()
         return how
+
+    def _refuse(self, hall, table, number, e, commit):
+        """Drop a table's parts that make no record, and raise the ArchiveError."""
+        self._drop(hall, table)
+        if commit:
+            self.db.commit()
+        if isinstance(e, UnicodeError):
+            raise ArchiveError("parts of game %d: not UTF-8 joined" % number)
+        if isinstance(e, ArchiveError):
+            raise e
+        raise ArchiveError("%s: %s" % (type(e).__name__, e))
 
     def _drop(self, hall, table):
         """Forget a table's incomplete record: its parts and their count."""
@@ -586,11 +633,12 @@ class StoreError(Exception):
 STORED = ("new", "longer", "names")       # what receive() says when it stored a game
 
 
-def receive(archive, topic, payload, commit=True):
+def receive(archive, topic, payload, commit=True, defer=False):
     """Store one message; its outcome ("new", "same", "longer", "names"; "part K/N"
     for a part kept), or ArchiveError for a message that is not a board's record or
     part, StoreError when storing failed (the transaction rolled back). `commit`
-    False: the caller commits (several messages in one transaction)."""
+    False: the caller commits (several messages in one transaction). `defer`: a
+    Join for the last part of a record longer than JOIN_ALONE (see add_part)."""
     hall, table, kind = table_of(topic)
     if kind == "part":
         tag, k, body = read_part(payload)
@@ -605,7 +653,7 @@ def receive(archive, topic, payload, commit=True):
             raise ArchiveError("not UTF-8")
     try:
         if kind == "part":
-            return archive.add_part(hall, table, tag, k, body, commit=commit)
+            return archive.add_part(hall, table, tag, k, body, commit=commit, defer=defer)
         return archive.add(hall, table, text, commit=commit)
     except sqlite3.Error as e:
         try:
@@ -617,6 +665,18 @@ def receive(archive, topic, payload, commit=True):
         raise
     except Exception as e:      # whatever else a hostile record does to the parser
         raise ArchiveError("%s: %s" % (type(e).__name__, e))
+
+
+def join(archive, job, commit=True):
+    """Store a Join whose parse() was done: as receive() stores a last part."""
+    try:
+        return archive.join(job, commit=commit)
+    except sqlite3.Error as e:
+        try:
+            archive.db.rollback()
+        except sqlite3.Error:
+            pass
+        raise StoreError(str(e))
 
 
 BATCH = 500        # messages stored in one transaction at most
@@ -631,7 +691,9 @@ def listen(archive, opts, out):
     publishes the standings of the halls that got a game: a transaction (its sync
     to disk) a batch, not a message, so a table flooding the archive with parts
     keeps it no longer than the parts' own cost, and the next table's game, behind
-    them in the session's queue, is stored soon after."""
+    them in the session's queue, is stored soon after. A record longer than
+    JOIN_ALONE is replayed in a thread of its own, one a table, while the storing goes
+    on; its last part is acknowledged once it is stored."""
     import queue
     import threading
     import paho.mqtt.client as mqtt
@@ -663,15 +725,59 @@ def listen(archive, opts, out):
     def on_message(c, userdata, msg):
         inbox.put(msg)
 
+    replays = {}        # table: [the Join being replayed, (message, Join) to replay next]
+
+    def replay(msg, job):
+        job.parse()
+        inbox.put((msg, job))
+
+    def replay_later(msg, job, done):
+        """Replay a Join beside the storing, one at a time a table: None, or the
+        outcome of a message that needs no replay of its own (acknowledged now)."""
+        key = (job.hall, job.table)
+        slot = replays.get(key)
+        if slot is None:
+            replays[key] = [job, None]
+            threading.Thread(target=replay, args=(msg, job), daemon=True).start()
+            return None
+        if slot[0].tag == job.tag:
+            return "part of a record being replayed"
+        if slot[1] is not None:         # replaced before its turn: its parts are gone
+            done.append((slot[1][0], "%s: same" % ascii(slot[1][0].topic[:80]), False))
+        slot[1] = (msg, job)
+        return None
+
+    def replay_next(job):
+        """A table's replay is stored: start the one waiting, if any."""
+        key = (job.hall, job.table)
+        slot = replays.pop(key, None)
+        if slot is not None and slot[1] is not None:
+            replays[key] = [slot[1][1], None]
+            threading.Thread(target=replay, args=slot[1], daemon=True).start()
+
     def store(batch):
         """Store a batch in one transaction: [(message, its line, stored)], or None
         when it could not be stored (nothing of it acknowledged)."""
         done = []
         where = ""
         for msg in batch:
+            job = None
+            if type(msg) is tuple:      # (message, Join replayed)
+                msg, job = msg
             where = ascii(msg.topic[:80])
             try:
-                what = receive(archive, msg.topic, msg.payload, commit=False)
+                if job is None:
+                    what = receive(archive, msg.topic, msg.payload, commit=False,
+                                   defer=True)
+                else:
+                    try:
+                        what = join(archive, job, commit=False)
+                    finally:
+                        replay_next(job)
+                if isinstance(what, Join):      # replayed beside: acknowledged once stored
+                    what = replay_later(msg, what, done)
+                    if what is None:
+                        continue
             except ArchiveError as e:
                 done.append((msg, "%s: refused: %s" % (where, e), False))
             except StoreError as e:
