@@ -23,7 +23,14 @@ PASSWORD = "pw"
 # Seconds a wait here gives up after: only a guard against a hang, every wait ends on
 # its event (an answer of the broker) however long a loaded machine takes.
 GUARD = 60
-MESSAGE_LIMIT = 65536      # the broker's message_size_limit, hall.js MAX_MESSAGE
+MESSAGE_LIMIT = 65536      # hall.js MAX_MESSAGE: a payload the pages take
+PACKET_LIMIT = 65536       # the broker's max_packet_size (tools/hall_archive.py MAX_PACKET)
+
+
+def packet_size(topic, payload, qos=1):
+    """A PUBLISH's size as Mosquitto's max_packet_size counts it."""
+    import hall_archive
+    return hall_archive.packet_size(topic, payload, qos)
 
 
 def mosquitto():
@@ -125,6 +132,22 @@ class Broker:
         self.proc.wait(10)
         self.proc = None
 
+    def wait_saved(self, seconds=10):
+        """Until the broker has saved its database again (autosave_interval: every
+        second or two): what it took before this call is then on disk."""
+        path = os.path.join(self.folder, "data", "mosquitto.db")
+
+        def stamp():
+            try:
+                return os.stat(path).st_mtime_ns
+            except OSError:
+                return 0
+        before = stamp()
+        end = time.monotonic() + seconds
+        while stamp() == before:
+            assert time.monotonic() < end, "the broker saved nothing in %d s" % seconds
+            time.sleep(0.02)
+
     def log(self):
         try:
             with open(os.path.join(self.folder, "mosquitto.log")) as f:
@@ -204,16 +227,53 @@ def subscribe(c, topic):
 
 
 def publish(broker, user, messages):
-    """Publish (topic, payload, retain) messages as `user`, QoS 1, each acknowledged."""
-    c = client(broker, user)
+    """Publish (topic, payload, retain) messages as `user`, QoS 1, each acknowledged;
+    one whose packet is over the broker's max_packet_size on a connection of its own
+    (publish_too_long: the broker drops the connection)."""
+    c = None
     try:
         for topic, payload, retain in messages:
+            if packet_size(topic, _bytes(payload)) > PACKET_LIMIT:
+                if c is not None:       # (one connection a login: the broker's client ids)
+                    c.disconnect()
+                    c.loop_stop()
+                    c = None
+                publish_too_long(broker, user, topic, payload, retain)
+                continue
+            if c is None:
+                c = client(broker, user)
             info = c.publish(topic, payload, qos=1, retain=retain)
             info.wait_for_publish(GUARD)
             assert info.is_published(), "no PUBACK: " + topic
     finally:
-        c.disconnect()
-        c.loop_stop()
+        if c is not None:
+            c.disconnect()
+            c.loop_stop()
+
+
+def _bytes(payload):
+    return payload if type(payload) is bytes else payload.encode()
+
+
+def publish_too_long(broker, user, topic, payload, retain=False, c=None):
+    """Publish a message over the broker's max_packet_size as `user` (on client `c`, or
+    a connection of its own) at QoS 0, so the client does not send it again, and wait
+    until the broker drops the connection for it (AssertionError if it does not)."""
+    import threading
+    import paho.mqtt.client as mqtt
+    assert packet_size(topic, _bytes(payload), qos=0) > PACKET_LIMIT
+    own = c is None
+    c = c or client(broker, user)
+    gone = threading.Event()
+    c.on_disconnect = lambda *args: gone.set()
+    try:
+        info = c.publish(topic, payload, qos=0, retain=retain)
+        assert info.rc == mqtt.MQTT_ERR_SUCCESS, info.rc
+        assert gone.wait(10), "the broker kept the connection"
+    finally:
+        if own:
+            c.disconnect()
+            c.loop_stop()
 
 
 def lines_until(proc, word, seconds=30):

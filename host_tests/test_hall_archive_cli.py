@@ -151,3 +151,17 @@ def test_ctrl_c_stops_the_listener_cleanly(db):
     assert "Traceback" not in err, err
     assert proc.returncode == 130
     assert err == "hall_archive: stopped (Ctrl-C)\n"
+
+
+def test_a_game_message_is_bounded_as_the_brokers_max_packet_size_counts():
+    """Mosquitto's max_packet_size counts the fixed header's first byte, the
+    remaining length (topic length, topic, packet id, payload): a `game` message whose
+    packet is over MAX_PACKET is refused for its size, one at it is read."""
+    archive = hall_archive.Archive(":memory:")
+    topic = "cowboy/club/t1/game"
+    fits = hall_archive.MAX_PACKET - 5 - len(topic)
+    for n, too_long in ((fits, False), (fits + 1, True)):
+        payload = b"# game 1\n" + b"x" * (n - 9)
+        with pytest.raises(hall_archive.ArchiveError) as e:
+            hall_archive.receive(archive, topic, payload)
+        assert ("max_packet_size" in str(e.value)) == too_long, str(e.value)

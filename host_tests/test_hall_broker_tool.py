@@ -8,8 +8,10 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -51,6 +53,16 @@ def start(folder):
     return proc
 
 
+@pytest.fixture
+def open_tmp():
+    """A temporary folder every user can enter (pytest's tmp_path is under a folder only
+    its owner can: a broker started as root runs as user mosquitto, who could not)."""
+    path = tempfile.mkdtemp(prefix="cowboy-broker-")
+    os.chmod(path, 0o755)
+    yield __import__("pathlib").Path(path)
+    shutil.rmtree(path)
+
+
 def wait_port(port, proc):
     import socket
     for _ in range(250):
@@ -69,8 +81,8 @@ class Port:
         self.port = port
 
 
-def test_a_real_mosquitto_runs_the_folder_and_takes_every_login(tmp_path):
-    folder = tmp_path / "broker"
+def test_a_real_mosquitto_runs_the_folder_and_takes_every_login(open_tmp):
+    folder = open_tmp / "broker"
     port, ws = hallbroker.free_port(), hallbroker.free_port()
     res = tool(folder, "--hall", "club", "--tables", "3", "--listen", "127.0.0.1",
                "--address", "127.0.0.1", "--port", port, "--ws-port", ws)
@@ -123,8 +135,61 @@ def test_a_real_mosquitto_runs_the_folder_and_takes_every_login(tmp_path):
     assert got == [("cowboy/club/t01/state", b"mine")]
 
 
-def test_it_runs_again_keeping_the_passwords(tmp_path):
-    folder = tmp_path / "b"
+def test_the_broker_starts_without_a_note_or_a_warning(open_tmp):
+    """Mosquitto 2 prints a note for `message_size_limit` (it recommends
+    `max_packet_size`) and a warning when it runs as root. Started with the folder's
+    file it prints neither, its log neither; started as root (the tests' user here,
+    a club's admin's often), it runs as the user the file names, `mosquitto`, who
+    can read the password file and write the log and the database."""
+    folder = open_tmp / "b"
+    port, ws = hallbroker.free_port(), hallbroker.free_port()
+    assert tool(folder, "--tables", "1", "--listen", "127.0.0.1", "--address", "127.0.0.1",
+                "--port", port, "--ws-port", ws).returncode == 0
+    proc = start(folder)
+    try:
+        wait_port(port, proc)
+        with open("/proc/%d/status" % proc.pid) as f:
+            uid = [int(line.split()[1]) for line in f if line.startswith("Uid:")][0]
+        logins = dict(line.split() for line in (folder / "logins.txt").read_text().splitlines())
+        c = hallbroker.client(Port(port), "t01", password=logins["t01"])
+        c.publish("cowboy/club/t01/state", b"{}", qos=1, retain=True).wait_for_publish(5)
+        c.disconnect()
+        c.loop_stop()
+    finally:
+        proc.terminate()
+        out = proc.communicate(timeout=10)[0]
+    log = (folder / "mosquitto.log").read_text()
+    for text in (out, log):
+        assert "Note:" not in text and "Warning:" not in text and "Error" not in text, text
+    assert "mosquitto version" in log and "Saving in-memory database" in log, log
+    assert os.path.getsize(folder / "data" / "mosquitto.db") > 0
+    if os.geteuid() == 0:
+        import pwd
+        assert uid == pwd.getpwnam("mosquitto").pw_uid
+        assert "user mosquitto" in (folder / "mosquitto.conf").read_text().splitlines()
+    else:
+        assert uid == os.geteuid()
+
+
+def test_as_root_a_folder_the_brokers_user_cannot_enter_keeps_it_root(tmp_path):
+    """Started as root the broker runs as user mosquitto, who must reach the folder:
+    one under a folder only its owner may enter (pytest's tmp_path, a home folder)
+    gets a file that keeps the broker root, as before, and the output says why."""
+    if os.geteuid() != 0:
+        pytest.skip("as root only")
+    os.chmod(tmp_path, 0o700)
+    res = tool(tmp_path / "b", "--tables", "1", "--address", "10.0.0.5")
+    assert res.returncode == 0 and res.stderr == "", res.stderr
+    said = [x for x in res.stdout.splitlines() if "stays root" in x]
+    closed = re.search(r"user mosquitto cannot enter (\S+) ", said[0]).group(1)
+    assert len(said) == 1 and (str(tmp_path) + "/").startswith(closed + "/"), said
+    assert not os.stat(closed).st_mode & 0o001          # (others may not enter it)
+    assert "user root" in (tmp_path / "b" / "mosquitto.conf").read_text().splitlines()
+    assert os.stat(tmp_path / "b" / "passwords").st_uid == 0
+
+
+def test_it_runs_again_keeping_the_passwords(open_tmp):
+    folder = open_tmp / "b"
     assert tool(folder, "--tables", "2", "--address", "10.0.0.5").returncode == 0
     first = (folder / "logins.txt").read_text().splitlines()
     assert tool(folder, "--tables", "t01,t02,bar", "--address", "10.0.0.5").returncode == 0
@@ -133,12 +198,12 @@ def test_it_runs_again_keeping_the_passwords(tmp_path):
     assert json.loads((folder / "tables" / "bar.json").read_text())["broker"] == "10.0.0.5"
 
 
-def test_with_wifi_the_table_files_are_a_boards(tmp_path):
+def test_with_wifi_the_table_files_are_a_boards(open_tmp):
     """make deploy HALL= takes them as they are (tools/deploy.py's check)."""
-    assert tool(tmp_path, "--tables", "1", "--ssid", "club", "--wifi-password", "w",
+    assert tool(open_tmp, "--tables", "1", "--ssid", "club", "--wifi-password", "w",
                 "--address", "10.0.0.5").returncode == 0
     import deploy
-    text, said = deploy.hall_settings(str(tmp_path / "tables" / "t01.json"))
+    text, said = deploy.hall_settings(str(open_tmp / "tables" / "t01.json"))
     assert said.startswith("Hall mode: table t01 of hall club, broker 10.0.0.5:1883, Wi-Fi club")
     assert json.loads(text)["wifi_password"] == "w"
 

@@ -1,7 +1,7 @@
 """Hostile offers against a table on the host MicroPython (the real application, its
 hall publisher and the real MQTT client, through the real Mosquitto of docs/HALL.md):
 random bytes, deep JSON, huge strings, wrong types, bad UTF-8, names with control
-characters, messages up to and over the broker's size limit. The table refuses and
+characters, messages up to and over the broker's max_packet_size. The table refuses and
 answers each, keeps playing (its keys answer, its game is the one its keys entered),
 prints no traceback, and a valid offer after all of them still waits for the game
 in progress. The ACL: a table cannot send an offer, to itself or to another table."""
@@ -37,7 +37,8 @@ def hostile(seed=25):
         (b'{"a":' * 400 + b"1" + b"}" * 400, "deep objects"),
         (json.dumps(dict(good, names=["A" * 1900, "B"])).encode(), "a huge name"),
         (json.dumps({"id": "f-2", "players": 2, "x": "y" * 60000}).encode(), "60 KB"),
-        (b" " * 65000, "just under the broker's limit"),
+        (b" " * (hallbroker.PACKET_LIMIT - hallbroker.packet_size(
+            "cowboy-desk/%s/f1/offer" % HALL, b"")), "a packet at the broker's limit"),
         (json.dumps(dict(good, players="2")).encode(), "players as a string"),
         (json.dumps(dict(good, players=2.0)).encode(), "players as a float"),
         (json.dumps(dict(good, players=True)).encode(), "players as true"),
@@ -73,8 +74,30 @@ class Answers:
                 self.got.append(msg.payload.decode())
                 self.cond.notify_all()
         self.c = hallbroker.client(broker, "desk", client_id="", on_message=on_message)
-        hallbroker.subscribe(self.c, topic)
+        self.subscribed = threading.Event()
+        self.c.on_connect = lambda c, u, f, r, p: c.subscribe(topic, qos=1)   # (again)
+        self.c.on_subscribe = lambda *args: self.subscribed.set()
+        self.c.subscribe(topic, qos=1)
+        assert self.subscribed.wait(hallbroker.GUARD), "no SUBACK: " + topic
         self.topic = "cowboy-desk/%s/%s/offer" % (HALL, table)
+        self.broker = broker
+
+    def too_long(self, payload):
+        """Publish an offer whose packet is over the broker's max_packet_size: the
+        broker drops the desk's connection for it; returns once the client is
+        connected and subscribed again, and has the table's last answer, retained,
+        again."""
+        assert self.subscribed.wait(10)
+        self.subscribed.clear()
+        with self.cond:
+            n = len(self.got)
+        hallbroker.publish_too_long(self.broker, "desk", self.topic, payload, True, c=self.c)
+        assert self.subscribed.wait(30), "the desk did not connect again"
+        end = time.monotonic() + 30         # the table's retained answer comes again
+        with self.cond:
+            while len(self.got) == n and time.monotonic() < end:
+                self.cond.wait(0.05)
+            assert self.got[n:] == self.got[n - 1:n], self.got[n - 1:]
 
     def send(self, payload, wait=60.0):
         """Publish an offer (retained, QoS 1) and wait for the table's next answer
@@ -110,8 +133,10 @@ def test_hostile_offers_are_refused_and_the_table_plays_on(tmp_path):
         for payload, what in cases:
             got = desk.send(payload)
             assert got is not None and got["answer"] == "refused", (what, got)
-        # over the broker's message_size_limit: Mosquitto drops it, nothing reaches the table
-        assert desk.send(b"{" + b" " * 100000 + b"}", wait=1.5) is None
+        # a byte over the broker's max_packet_size: Mosquitto drops the desk's
+        # connection for it, nothing reaches the table (the offers it saw, below)
+        desk.too_long(b" " * (hallbroker.PACKET_LIMIT + 1 - hallbroker.packet_size(
+            desk.topic, b"", qos=0)))
         # a valid offer after all that: seen, waiting for the game in progress
         got = desk.send(json.dumps({"id": "after-fuzz", "players": 2,
                                     "names": ["Anna", "Ben"]}).encode())

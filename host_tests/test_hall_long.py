@@ -185,7 +185,7 @@ def test_the_broker_killed_mid_send_and_the_archive_away_and_killed_mid_store(tm
                      "hold", str(go), "30000", "settle", "30000", "state", "stats",
                      record=rec, ack=ack)
         assert hallbroker.lines_until(proc, "HOLD")[-2].startswith("PARTS ")
-        time.sleep(1.0)                 # (the broker's database saved, as for any game)
+        broker.wait_saved()             # (the broker's database saved, as for any game)
         broker.stop(kill=True)
         broker.start()
         go.write_text("")

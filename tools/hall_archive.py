@@ -9,29 +9,33 @@
     python3 tools/hall_archive.py --db FILE --night-games [--format csv|jsonl] [...]
 
 Subscribes to cowboy/<hall>/+/game and cowboy/<hall>/+/part with QoS 1 in a
-persistent session (clean session off), so games finished while the archive was
-away are delivered when it comes back, and on every (re)connect gets each table's
-retained record too: a table's retained record is only its last game, the
-session's queue holds the rest. A `game` message is a whole record (docs/HALL.md);
-a record longer than a board's message comes in `part` messages, each naming its
-game, its index, the count and the record (actions, names, bytes): the parts are
-kept in the database until every part of that one record has come, then joined
-(one incomplete record per table; a part of another record of the table replaces
-it). A record is replayed through the rules core (tools/record.py) and stored with
-its final state, once per table and game number: a record sent again is ignored, a longer one (a game finished again after
-an undo) replaces the shorter, and so does one of as many actions with other
-players' names (a correction on the board). A message is acknowledged to the broker only once it
-is stored and committed (paho-mqtt, manual acknowledgement): an archive stopped
-while storing gets it again on its next start. After each game it stores it
-publishes the standings of that game's hall and night (as --standings --hall
-computes them) as one retained JSON message on cowboy-archive/<hall>/standings,
-for the hall page's standings panel. --export writes one JSON object per
-game; --results prints per table and night the winner, the scores, the innings and
-the best inning of each player, and the players' names when the game has them. --standings ranks the players of one night (the
-latest in the archive, or --night; every hall, or --hall) by name across its
-games; --night-games lists that night's games, one row per player and game
-(docs/HALL.md, "Standings"). CSV is UTF-8 with a byte order mark, and a text cell
-that a spreadsheet would take for a formula gets a leading single quote.
+persistent session (clean session off), so games finished while the archive was away
+are delivered when it comes back, and on every (re)connect gets each table's
+retained record too: a table's retained record is only its last game, the session's
+queue holds the rest. A `game` message is a whole record (docs/HALL.md); a record
+longer than a board's message comes in `part` messages, each naming its game, its
+index, the count and the record (actions, names, bytes): the parts are kept in the
+database until every part of that one record has come, then joined (one incomplete
+record per table; a part of another record of the table replaces it). A record is
+replayed through the rules core (tools/record.py) and stored with its final state,
+once per table and game number: a record sent again is ignored, a longer one (a game
+finished again after an undo) replaces the shorter, and so does one of as many
+actions with other players' names (a correction on the board). A thread of its own
+stores the messages received, up to BATCH in one transaction; a message is
+acknowledged to the broker only once it is stored and committed (paho-mqtt, manual
+acknowledgement): an archive stopped while storing gets it again on its next start.
+A part costs the same however many are kept (counted in the table `pending`), so one
+table's flood of parts holds up the others' games no longer than its own cost
+(docs/HALL.md, "Floods"). After each batch that stored a game it publishes the
+standings of that game's hall and night (as --standings --hall computes them) as one
+retained JSON message on cowboy-archive/<hall>/standings, for the hall page's
+standings panel. --export writes one JSON object per game; --results prints per
+table and night the winner, the scores, the innings and the best inning of each
+player, and the players' names when the game has them. --standings ranks the players
+of one night (the latest in the archive, or --night; every hall, or --hall) by name
+across its games; --night-games lists that night's games, one row per player and
+game (docs/HALL.md, "Standings"). CSV is UTF-8 with a byte order mark, and a text
+cell that a spreadsheet would take for a formula gets a leading single quote.
 
 --help lists the options. A bad option, a --db that cannot be used (a report's of
 a file that does not exist: the reports never make one; not a file, not an SQLite
@@ -41,10 +45,12 @@ which. Listening makes the archive when it is missing, and says so. Ctrl-C stops
 it: exit status 130, one line. A message that is not a game
 record or part as a board sends it (a topic whose hall or table is not a board's
 name, a first line other than "# game G" with G from 1 to 2**30 - 1 in plain
-digits, more than 65,536 bytes, not UTF-8, a record the rules core refuses; a part
-over 4,096 bytes, with a first line other than a part's, whose numbers do not fit
-together, or whose parts joined are not the record they name) is reported, left
-out and acknowledged. A record that cannot be stored (the database locked or the
+digits, a packet over the broker's max_packet_size (65,536 bytes: the payload, the
+topic and 5), not UTF-8, a record the rules core refuses; a part over 4,096 bytes,
+with a first line other than a part's, whose numbers do not fit together or make no
+record a board can have (MAX_ACTIONS, LINE_MIN, LINE_MAX, PART_FULL), a part but
+the last shorter than PART_FULL, or whose parts joined are not the record they name)
+is reported, left out and acknowledged. A record that cannot be stored (the database locked or the
 disk full): reported, not acknowledged, exit status 1 (the broker keeps it).
 """
 import io
@@ -64,6 +70,7 @@ toolpaths.add("../firmware")
 import record  # noqa: E402
 from app.playernames import fingerprint  # noqa: E402
 from app.stats import Stats  # noqa: E402
+from app.journalformat import RECORD_SIZE  # noqa: E402
 from net.records import BODY_MAX, PART_MAX  # noqa: E402
 
 SCHEMA = """
@@ -82,6 +89,15 @@ CREATE TABLE IF NOT EXISTS parts (
     size INTEGER NOT NULL, part INTEGER NOT NULL, body BLOB NOT NULL,
     PRIMARY KEY (hall, tbl, part))
 """
+# Each table's incomplete record, its parts counted as they come (`have`, `held`
+# bytes): storing a part costs the same however many are kept.
+PENDING_SCHEMA = """
+CREATE TABLE IF NOT EXISTS pending (
+    hall TEXT NOT NULL, tbl TEXT NOT NULL, game INTEGER NOT NULL,
+    actions INTEGER NOT NULL, names INTEGER NOT NULL, count INTEGER NOT NULL,
+    size INTEGER NOT NULL, have INTEGER NOT NULL, held INTEGER NOT NULL,
+    PRIMARY KEY (hall, tbl))
+"""
 
 
 NAME = re.compile(r"[a-vyz0-9-]{1,12}\Z")       # app/nameedit.py CHARS, views/hallui.py MAX_NAME
@@ -91,9 +107,19 @@ PART_LINE = re.compile(r"# game ([1-9][0-9]{0,9}) part ([1-9][0-9]{0,9})/([1-9][
                        r"bytes ([1-9][0-9]{0,9})\n")      # (net/records.py part_line)
 MAX_NUMBER = 2 ** 30 - 1
 MAX_NAMES = 2 ** 26 - 1     # a names' fingerprint (app/playernames.py)
-MAX_MESSAGE = 65536         # the broker's message_size_limit (docs/HALL.md)
-MAX_RECORD = 2 ** 26        # the longest record joined from parts (64 MiB: above any
-                            # game a board's flash holds, 4 bytes an action)
+MAX_PACKET = 65536          # the broker's max_packet_size (docs/HALL.md)
+# What a board's record can be (docs/HALL.md, "The archive"): a record value is 4
+# bytes in the journal (app/journalformat.py), the Pico W's filesystem 848 KiB, so no
+# game has more actions; an action line with its newline is 13 bytes (a plain miss) to
+# 144 (cowboy/recordtext.py, the longest stroke the format can express); the game
+# number and header come first, within a part's lines; the parts are filled in order,
+# so every part but the last holds more than BODY_MAX - LINE_MAX bytes.
+MAX_ACTIONS = 848 * 1024 // RECORD_SIZE         # 217,088
+LINE_MIN = 13
+LINE_MAX = 144
+HEAD_MIN = len("# game 1\n{\"players\": 2, \"opener\": 1}\n")
+PART_FULL = BODY_MAX - LINE_MAX + 1             # the least a part but the last holds
+MAX_RECORD = BODY_MAX + MAX_ACTIONS * LINE_MAX  # 31,264,672 bytes, 8,106 parts
 MAX_INCOMPLETE = 2 ** 26    # the parts of incomplete records kept at once (bytes)
 
 
@@ -305,6 +331,24 @@ def db_error(e):
     return text
 
 
+JOIN_ALONE = 2 ** 18     # a record longer (bytes) is replayed beside the listener's storing
+
+
+class Join:
+    """A long record whose parts have all come, to be replayed (parse(), the costly
+    part: some 12 s for 217,000 actions) and then stored (Archive.join())."""
+
+    def __init__(self, hall, table, tag, text):
+        self.hall, self.table, self.tag, self.text = hall, table, tag, text
+        self.parsed = self.error = None
+
+    def parse(self):
+        try:
+            self.parsed = parse_record(self.text)
+        except Exception as e:          # (ArchiveError, or what a hostile record does)
+            self.error = e
+
+
 class Archive:
     def __init__(self, path, create=True):
         """The archive in SQLite file `path`, made when missing if `create` (the
@@ -316,10 +360,16 @@ class Archive:
         if not create and not os.path.exists(path):
             raise ArchiveError("no such file")
         try:
-            if create:
-                self.db = sqlite3.connect(path)
+            if create:     # (the listener stores from a thread of its own)
+                self.db = sqlite3.connect(path, check_same_thread=False)
                 self.db.execute(SCHEMA)
                 self.db.execute(PARTS_SCHEMA)
+                if not self.db.execute("SELECT name FROM sqlite_master WHERE name='pending'"
+                                       ).fetchall():    # an archive of before: count once
+                    self.db.execute(PENDING_SCHEMA)
+                    self.db.execute("INSERT INTO pending SELECT hall, tbl, game, actions, names, "
+                                    "count, size, COUNT(*), SUM(LENGTH(body)) FROM parts "
+                                    "GROUP BY hall, tbl")
                 self.db.commit()
             else:
                 uri = pathlib.Path(os.path.abspath(path)).as_uri() + "?mode=ro"
@@ -328,11 +378,11 @@ class Archive:
         except sqlite3.Error as e:
             raise ArchiveError(db_error(e))
 
-    def add(self, hall, table, text, now=None, commit=True):
+    def add(self, hall, table, text, now=None, commit=True, parsed=None):
         """Store one record message; returns "new", "same", "longer" or "names"
         (the same actions, the players' names corrected: the game keeps its night
-        and the time it was received)."""
-        number, actions, state, results = parse_record(text)
+        and the time it was received). `parsed`: parse_record(text), if known."""
+        number, actions, state, results = parsed or parse_record(text)
         now = now or time.localtime()
         # a night runs from noon to noon: a game after midnight belongs to the evening
         night = time.strftime("%Y-%m-%d", time.localtime(time.mktime(now) - 12 * 3600))
@@ -364,69 +414,115 @@ class Archive:
         return row is not None and (row[0] > actions or row[0] == actions and fingerprint(
             json.loads(row[1]).get("names")) == names)
 
-    def add_part(self, hall, table, tag, k, body, now=None):
+    def add_part(self, hall, table, tag, k, body, now=None, commit=True, defer=False):
         """Keep part k (bytes `body`, its lines) of the long record `tag` (game,
         actions, names' fingerprint, count of parts, bytes) of a table; when the last
         missing part came, store the record the parts make (add()) and forget them,
         in one transaction. Returns "part K/N" while parts are missing, add()'s
-        outcome once stored, "same" for a part of a record the archive already has.
-        A part of another record replaces the parts kept of the table; the parts
-        of incomplete records of all tables together are kept to MAX_INCOMPLETE
-        bytes (the other tables' oldest dropped first). ArchiveError: the parts do
-        not make the record they name (they are dropped)."""
+        outcome once stored, "same" for a part of a record the archive already has;
+        with `defer`, a Join for a record of more than JOIN_ALONE bytes: its replay
+        is left to the caller (Join.parse(), then join()). A part of another record
+        replaces the parts kept of the table; the parts of incomplete records of all
+        tables together are kept to MAX_INCOMPLETE bytes (the other tables' oldest
+        dropped first). ArchiveError: the parts do not make the record they name
+        (they are dropped). The parts kept are counted in `pending`, so a part costs
+        the same however many are kept."""
         number, actions, names, count, size = tag
         if self.has(hall, table, number, actions, names):
             return "same"
         db = self.db
-        kept = db.execute("SELECT DISTINCT game, actions, names, count, size FROM parts "
-                          "WHERE hall=? AND tbl=?", (hall, table)).fetchall()
-        if kept and kept != [tuple(tag)]:
-            db.execute("DELETE FROM parts WHERE hall=? AND tbl=?", (hall, table))
-        db.execute("INSERT OR IGNORE INTO parts VALUES (?,?,?,?,?,?,?,?,?)",
-                   (hall, table, number, actions, names, count, size, k, body))
-        have, held = db.execute("SELECT COUNT(*), SUM(LENGTH(body)) FROM parts WHERE hall=? "
-                                "AND tbl=?", (hall, table)).fetchone()
+        row = db.execute("SELECT game, actions, names, count, size, have, held FROM pending "
+                         "WHERE hall=? AND tbl=?", (hall, table)).fetchone()
+        if row is not None and row[:5] != tuple(tag):
+            self._drop(hall, table)
+            row = None
+        have, held = row[5:] if row is not None else (0, 0)
+        if row is None:
+            db.execute("INSERT INTO pending VALUES (?,?,?,?,?,?,?,?,?)",
+                       (hall, table, number, actions, names, count, size, 0, 0))
         try:
+            if db.execute("INSERT OR IGNORE INTO parts VALUES (?,?,?,?,?,?,?,?,?)",
+                          (hall, table, number, actions, names, count, size, k,
+                           body)).rowcount == 1:
+                have += 1
+                held += len(body)
+                db.execute("UPDATE pending SET have=?, held=? WHERE hall=? AND tbl=?",
+                           (have, held, hall, table))
             if held > size or have == count and held != size:
                 raise ArchiveError("parts of game %d: %d bytes, their first lines say %d"
                                    % (number, held, size))
             if have < count:
                 self._trim(hall, table)
-                db.commit()
+                if commit:
+                    db.commit()
                 return "part %d/%d" % (k, count)
             text = b"".join(r[0] for r in db.execute(
                 "SELECT body FROM parts WHERE hall=? AND tbl=? ORDER BY part",
                 (hall, table))).decode("utf-8")
-            got, n, state, _ = parse_record(text)
+        except sqlite3.Error:
+            raise
+        except Exception as e:
+            self._refuse(hall, table, number, e, commit)
+        job = Join(hall, table, tuple(tag), text)
+        if defer and size > JOIN_ALONE:
+            if commit:
+                db.commit()
+            return job
+        job.parse()
+        return self.join(job, now, commit)
+
+    def join(self, job, now=None, commit=True):
+        """Store the record of a Join whose parse() was done, if its parts are still
+        the table's complete incomplete record (else "same": a later part replaced
+        them, or it was stored): add()'s outcome, or ArchiveError (parts dropped)."""
+        db = self.db
+        number, actions, names, count, size = job.tag
+        row = db.execute("SELECT game, actions, names, count, size, have FROM pending "
+                         "WHERE hall=? AND tbl=?", (job.hall, job.table)).fetchone()
+        if row is None or row[:5] != job.tag or row[5] != count:
+            return "same"
+        try:
+            if job.error is not None:
+                raise job.error
+            got, n, state, _ = job.parsed
             if (got, n, fingerprint(json.loads(state).get("names"))) != (number, actions, names):
                 raise ArchiveError("parts of game %d: the record joined is game %d of %d "
                                    "actions, other names" % (number, got, n))
-        except sqlite3.Error:
-            raise
-        except Exception as e:      # refused for good: the parts go
-            db.execute("DELETE FROM parts WHERE hall=? AND tbl=?", (hall, table))
+        except Exception as e:
+            self._refuse(job.hall, job.table, number, e, commit)
+        self._drop(job.hall, job.table)
+        how = self.add(job.hall, job.table, job.text, now, commit=False, parsed=job.parsed)
+        if commit:
             db.commit()
-            if isinstance(e, UnicodeError):
-                raise ArchiveError("parts of game %d: not UTF-8 joined" % number)
-            if isinstance(e, ArchiveError):
-                raise
-            raise ArchiveError("%s: %s" % (type(e).__name__, e))
-        db.execute("DELETE FROM parts WHERE hall=? AND tbl=?", (hall, table))
-        how = self.add(hall, table, text, now, commit=False)
-        db.commit()
         return how
+
+    def _refuse(self, hall, table, number, e, commit):
+        """Drop a table's parts that make no record, and raise the ArchiveError."""
+        self._drop(hall, table)
+        if commit:
+            self.db.commit()
+        if isinstance(e, UnicodeError):
+            raise ArchiveError("parts of game %d: not UTF-8 joined" % number)
+        if isinstance(e, ArchiveError):
+            raise e
+        raise ArchiveError("%s: %s" % (type(e).__name__, e))
+
+    def _drop(self, hall, table):
+        """Forget a table's incomplete record: its parts and their count."""
+        self.db.execute("DELETE FROM parts WHERE hall=? AND tbl=?", (hall, table))
+        self.db.execute("DELETE FROM pending WHERE hall=? AND tbl=?", (hall, table))
 
     def _trim(self, hall, table):
         """The parts of incomplete records to MAX_INCOMPLETE bytes: other tables'
-        records dropped, the one whose first kept part came first, first."""
+        records dropped, the one begun first, first (a row of `pending` a table)."""
         db = self.db
-        while db.execute("SELECT COALESCE(SUM(LENGTH(body)), 0) FROM parts").fetchone()[0] \
+        while db.execute("SELECT COALESCE(SUM(held), 0) FROM pending").fetchone()[0] \
                 > MAX_INCOMPLETE:
-            row = db.execute("SELECT hall, tbl FROM parts WHERE NOT (hall=? AND tbl=?) "
+            row = db.execute("SELECT hall, tbl FROM pending WHERE NOT (hall=? AND tbl=?) "
                              "ORDER BY rowid LIMIT 1", (hall, table)).fetchone()
             if row is None:
                 return
-            db.execute("DELETE FROM parts WHERE hall=? AND tbl=?", row)
+            self._drop(*row)
 
     def rows(self):
         return self.db.execute("SELECT hall, tbl, game, night, received, record, state, "
@@ -497,17 +593,37 @@ def read_part(payload):
     body = payload[end:]
     if max(number, k, count, actions, size) > MAX_NUMBER or names > MAX_NAMES:
         raise ArchiveError("line 1: a number out of range")
-    if not (2 <= count <= size and k <= count and PART_MAX < size <= count * BODY_MAX):
+    if not (2 <= count and k <= count and PART_MAX < size <= count * BODY_MAX):
         raise ArchiveError("line 1: part %d of %d, %d bytes: not the parts of a long record"
                            % (k, count, size))
     if size > MAX_RECORD:
         raise ArchiveError("a record of %d bytes, more than %d" % (size, MAX_RECORD))
+    if not 1 <= actions <= MAX_ACTIONS:
+        raise ArchiveError("line 1: %d actions, more than a board holds (%d)"
+                           % (actions, MAX_ACTIONS))
+    if not HEAD_MIN + actions * LINE_MIN <= size <= BODY_MAX + actions * LINE_MAX:
+        raise ArchiveError("line 1: %d bytes: not a record of %d actions (%d to %d bytes)"
+                           % (size, actions, HEAD_MIN + actions * LINE_MIN,
+                              BODY_MAX + actions * LINE_MAX))
+    if (count - 1) * PART_FULL + LINE_MIN > size:
+        raise ArchiveError("line 1: %d parts: more than a record of %d bytes has"
+                           % (count, size))
     if not body.endswith(b"\n") or len(body) > BODY_MAX:
         raise ArchiveError("part %d: not whole lines of at most %d bytes" % (k, BODY_MAX))
+    if k < count and len(body) < PART_FULL:
+        raise ArchiveError("part %d of %d: %d bytes of lines, a part but the last holds %d "
+                           "or more" % (k, count, len(body), PART_FULL))
     if (k == 1) != body.startswith(b"# game %d\n" % number):
         raise ArchiveError("part %d: %s '# game %d'" % (k, "does not begin with" if k == 1
                                                         else "begins with", number))
     return (number, actions, names, count, size), k, body
+
+
+def packet_size(topic, payload, qos=1):
+    """A PUBLISH's size as Mosquitto's max_packet_size counts it: the fixed header's
+    first byte and the remaining length (topic length, topic, the packet id at QoS 1
+    and 2, payload), not the remaining length's own bytes."""
+    return 1 + 2 + len(topic.encode("utf-8")) + (2 if qos else 0) + len(payload)
 
 
 class StoreError(Exception):
@@ -517,24 +633,28 @@ class StoreError(Exception):
 STORED = ("new", "longer", "names")       # what receive() says when it stored a game
 
 
-def receive(archive, topic, payload):
+def receive(archive, topic, payload, commit=True, defer=False):
     """Store one message; its outcome ("new", "same", "longer", "names"; "part K/N"
     for a part kept), or ArchiveError for a message that is not a board's record or
-    part, StoreError when storing failed."""
+    part, StoreError when storing failed (the transaction rolled back). `commit`
+    False: the caller commits (several messages in one transaction). `defer`: a
+    Join for the last part of a record longer than JOIN_ALONE (see add_part)."""
     hall, table, kind = table_of(topic)
     if kind == "part":
         tag, k, body = read_part(payload)
     else:
-        if len(payload) > MAX_MESSAGE:
-            raise ArchiveError("%d bytes, more than %d" % (len(payload), MAX_MESSAGE))
+        size = packet_size(topic, payload)
+        if size > MAX_PACKET:
+            raise ArchiveError("a packet of %d bytes, more than the broker's max_packet_size %d"
+                               % (size, MAX_PACKET))
         try:
             text = payload.decode("utf-8")
         except UnicodeError:
             raise ArchiveError("not UTF-8")
     try:
         if kind == "part":
-            return archive.add_part(hall, table, tag, k, body)
-        return archive.add(hall, table, text)
+            return archive.add_part(hall, table, tag, k, body, commit=commit, defer=defer)
+        return archive.add(hall, table, text, commit=commit)
     except sqlite3.Error as e:
         try:
             archive.db.rollback()
@@ -547,13 +667,39 @@ def receive(archive, topic, payload):
         raise ArchiveError("%s: %s" % (type(e).__name__, e))
 
 
+def join(archive, job, commit=True):
+    """Store a Join whose parse() was done: as receive() stores a last part."""
+    try:
+        return archive.join(job, commit=commit)
+    except sqlite3.Error as e:
+        try:
+            archive.db.rollback()
+        except sqlite3.Error:
+            pass
+        raise StoreError(str(e))
+
+
+BATCH = 500        # messages stored in one transaction at most
+
+
 def listen(archive, opts, out):
     """Receive and store records until --seconds or --games says stop. Returns the
-    exit status: 0, or 1 when a record could not be stored."""
+    exit status: 0, or 1 when a record could not be stored.
+
+    The network thread only queues each message; a thread of its own stores what is
+    queued, up to BATCH messages in one transaction, then acknowledges them and
+    publishes the standings of the halls that got a game: a transaction (its sync
+    to disk) a batch, not a message, so a table flooding the archive with parts
+    keeps it no longer than the parts' own cost, and the next table's game, behind
+    them in the session's queue, is stored soon after. A record longer than
+    JOIN_ALONE is replayed in a thread of its own, one a table, while the storing goes
+    on; its last part is acknowledged once it is stored."""
+    import queue
     import threading
     import paho.mqtt.client as mqtt
     topics = [("cowboy/%s/+/%s" % (opts["hall"], kind), 1) for kind in ("game", "part")]
-    state = {"seen": 0, "status": 0}
+    state = {"seen": 0, "status": 0, "stopped": False}
+    inbox = queue.Queue()
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=opts["client_id"],
                          clean_session=False, protocol=mqtt.MQTTv311, manual_ack=True)
     if opts["user"]:
@@ -573,35 +719,129 @@ def listen(archive, opts, out):
                                                  "kept" if flags.session_present else "new"))
         c.subscribe(topics)             # the retained records come again with it
 
+    def on_subscribe(c, userdata, mid, reasons, props):
+        say("subscribed to %s" % ", ".join(t for t, q in topics))
+
     def on_message(c, userdata, msg):
-        where = ascii(msg.topic[:80])
-        what = None
-        try:
-            what = receive(archive, msg.topic, msg.payload)
-        except ArchiveError as e:
-            say("%s: refused: %s" % (where, e))
-        except StoreError as e:
-            say("%s: cannot store it (%s): not acknowledged, stopping" % (where, e))
-            state["status"] = 1
-            c.disconnect()
-            return
-        else:
-            say("%s: %s" % (where, what))
-            if what in STORED:
-                state["seen"] += 1
-        c.ack(msg.mid, msg.qos)         # stored and committed (or refused for good)
-        if what in STORED:
-            hall = msg.topic.split("/")[1]
+        inbox.put(msg)
+
+    replays = {}        # table: [the Join being replayed, (message, Join) to replay next]
+
+    def replay(msg, job):
+        job.parse()
+        inbox.put((msg, job))
+
+    def replay_later(msg, job, done):
+        """Replay a Join beside the storing, one at a time a table: None, or the
+        outcome of a message that needs no replay of its own (acknowledged now)."""
+        key = (job.hall, job.table)
+        slot = replays.get(key)
+        if slot is None:
+            replays[key] = [job, None]
+            threading.Thread(target=replay, args=(msg, job), daemon=True).start()
+            return None
+        if slot[0].tag == job.tag:
+            return "part of a record being replayed"
+        if slot[1] is not None:         # replaced before its turn: its parts are gone
+            done.append((slot[1][0], "%s: same" % ascii(slot[1][0].topic[:80]), False))
+        slot[1] = (msg, job)
+        return None
+
+    def replay_next(job):
+        """A table's replay is stored: start the one waiting, if any."""
+        key = (job.hall, job.table)
+        slot = replays.pop(key, None)
+        if slot is not None and slot[1] is not None:
+            replays[key] = [slot[1][1], None]
+            threading.Thread(target=replay, args=slot[1], daemon=True).start()
+
+    def store(batch):
+        """Store a batch in one transaction: [(message, its line, stored)], or None
+        when it could not be stored (nothing of it acknowledged)."""
+        done = []
+        where = ""
+        for msg in batch:
+            job = None
+            if type(msg) is tuple:      # (message, Join replayed)
+                msg, job = msg
+            where = ascii(msg.topic[:80])
             try:
-                c.publish(STANDINGS_TOPIC % hall, standings_message(archive, hall), qos=1,
-                          retain=True)
-            except Exception as e:      # the standings are a courtesy: storing goes on
-                say("standings of %s not published: %s" % (hall, e))
-        if opts["games"] and state["seen"] >= opts["games"]:
-            c.disconnect()
+                if job is None:
+                    what = receive(archive, msg.topic, msg.payload, commit=False,
+                                   defer=True)
+                else:
+                    try:
+                        what = join(archive, job, commit=False)
+                    finally:
+                        replay_next(job)
+                if isinstance(what, Join):      # replayed beside: acknowledged once stored
+                    what = replay_later(msg, what, done)
+                    if what is None:
+                        continue
+            except ArchiveError as e:
+                done.append((msg, "%s: refused: %s" % (where, e), False))
+            except StoreError as e:
+                say("%s: cannot store it (%s): not acknowledged, stopping" % (where, e))
+                return None
+            else:
+                done.append((msg, "%s: %s" % (where, what), what in STORED))
+        try:
+            archive.db.commit()
+        except sqlite3.Error as e:
+            say("%s: cannot store it (%s): not acknowledged, stopping" % (where, e))
+            return None
+        return done
+
+    def work():
+        try:
+            serve()
+        except Exception as e:          # (a fault of this tool: stop, acknowledge nothing)
+            say("stopping: %s: %s" % (type(e).__name__, e))
+            state["status"] = 1
+            client.disconnect()
+
+    def serve():
+        while True:
+            batch = [inbox.get()]
+            while batch[-1] is not None and len(batch) < BATCH:
+                try:
+                    batch.append(inbox.get_nowait())
+                except queue.Empty:
+                    break
+            last = batch[-1] is None
+            if state["stopped"]:        # left for the next start (never acknowledged)
+                return
+            done = store([m for m in batch if m is not None])
+            if done is None:
+                state["status"] = 1
+                client.disconnect()
+                return
+            halls = []
+            for msg, line, stored in done:
+                say(line)
+                client.ack(msg.mid, msg.qos)        # stored and committed (or refused)
+                if stored:
+                    state["seen"] += 1
+                    hall = msg.topic.split("/")[1]
+                    if hall not in halls:
+                        halls.append(hall)
+            for hall in halls:
+                try:
+                    client.publish(STANDINGS_TOPIC % hall, standings_message(archive, hall),
+                                   qos=1, retain=True)
+                except Exception as e:  # the standings are a courtesy: storing goes on
+                    say("standings of %s not published: %s" % (hall, e))
+            if opts["games"] and state["seen"] >= opts["games"]:
+                client.disconnect()     # (the rest of its batch stored too)
+                return
+            if last:
+                return
 
     client.on_connect = on_connect
     client.on_message = on_message
+    client.on_subscribe = on_subscribe
+    worker = threading.Thread(target=work, daemon=True)
+    worker.start()
     timer = None
     if opts["seconds"]:
         timer = threading.Timer(opts["seconds"], client.disconnect)
@@ -614,6 +854,9 @@ def listen(archive, opts, out):
     client.loop_forever(retry_first_connection=True)
     if timer is not None:
         timer.cancel()
+    state["stopped"] = True
+    inbox.put(None)
+    worker.join()
     return state["status"]
 
 

@@ -12,7 +12,11 @@ hall's tables, pages, desk and archive, a password file in Mosquitto 2's format
 password for every login, logins.txt (each login and its password: run the tool
 again and they are kept) and tables/<table>.json, each table's hall.json for
 `make table HALL=...` or `make deploy HALL=...`. It prints how to start the broker
-and every login with where it goes. Bad options: exit status 2 and one line.
+and every login with where it goes. Run as root, the file names the user `mosquitto`
+(Debian's package makes it), so the broker started as root runs as that user
+(Mosquitto warns when it stays root), and that user gets the password file, the log
+and data/; when there is no such user or it cannot enter DIR, the file names root
+and the output says why. Bad options: exit status 2 and one line.
 """
 import base64
 import getpass
@@ -23,6 +27,7 @@ import re
 import secrets
 import shlex
 import socket
+import stat
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -34,6 +39,7 @@ DESK = "desk"
 ARCHIVE = "archive"
 HALL_PORT = 8001                                # make hall's
 ITERATIONS = 101                                # mosquitto_passwd's own
+RUN_AS = "mosquitto"        # the user a broker started as root runs as (Debian's package's)
 
 
 class BrokerError(Exception):
@@ -137,11 +143,61 @@ def _write(path, text, private=False):
         os.chmod(path, 0o600)
 
 
+def broker_user(folder):
+    """(user the broker file names, the pwd entry of the user to give the files it
+    opens to or None, why it stays root or None). Started as root, Mosquitto switches
+    to the file's user; started as anyone else it stays who it is, so the user running
+    this tool is named, unless that is root: then RUN_AS, if there is such a user and
+    it can enter `folder`, else root (and Mosquitto warns)."""
+    import pwd
+    name = getpass.getuser()
+    if os.geteuid() != 0:
+        return name, None, None
+    try:
+        entry = pwd.getpwnam(RUN_AS)
+    except KeyError:
+        return "root", None, "there is no user %s (Debian's package makes it)" % RUN_AS
+    closed = unreachable(folder, entry)
+    if closed is not None:
+        return "root", None, "user %s cannot enter %s" % (RUN_AS, closed)
+    return RUN_AS, entry, None
+
+
+def unreachable(folder, entry):
+    """The first folder on the way to `folder` (which may not exist yet) that the user
+    of pwd `entry` cannot enter, or None."""
+    import grp
+    groups = {entry.pw_gid} | {g.gr_gid for g in grp.getgrall() if entry.pw_name in g.gr_mem}
+    path = folder
+    while not os.path.exists(path):
+        path = os.path.dirname(path)
+    parts = []
+    while True:
+        parts.append(path)
+        parent = os.path.dirname(path)
+        if parent == path:
+            break
+        path = parent
+    for path in reversed(parts):
+        st = os.stat(path)
+        if st.st_uid == entry.pw_uid:
+            bit = stat.S_IXUSR
+        elif st.st_gid in groups:
+            bit = stat.S_IXGRP
+        else:
+            bit = stat.S_IXOTH
+        if not st.st_mode & bit:
+            return path
+    return None
+
+
 def make(folder, hall="club", tables=("t01",), pages=PAGES, address="127.0.0.1",
          listen="0.0.0.0", port=1883, ws_port=9001, ssid=None, wifi_password=None):
-    """Write the broker folder; returns [(login, password)] in the order the ACL
-    names them. Passwords already in logins.txt are kept."""
+    """Write the broker folder; returns ([(login, password)] in the order the ACL
+    names them, why a broker started as root stays root or None). Passwords already
+    in logins.txt are kept."""
     folder = os.path.abspath(folder)
+    user, entry, root = broker_user(folder)
     os.makedirs(os.path.join(folder, "data"), exist_ok=True)
     os.makedirs(os.path.join(folder, "tables"), exist_ok=True)
     kept = read_logins(os.path.join(folder, "logins.txt"))
@@ -152,10 +208,17 @@ def make(folder, hall="club", tables=("t01",), pages=PAGES, address="127.0.0.1",
     _write(os.path.join(folder, "logins.txt"),
            "".join("%s %s\n" % (u, p) for u, p in logins), private=True)
     _write(os.path.join(folder, "acl"), acl_text(hall, tables, pages))
-    values = {"CONFIG": folder, "DATA": os.path.join(folder, "data"),
-              "USER": getpass.getuser(), "LOG": "file " + os.path.join(folder, "mosquitto.log"),
-              "PORT": port, "WS_PORT": ws_port, "HOST": listen}
+    log = os.path.join(folder, "mosquitto.log")
+    values = {"CONFIG": folder, "DATA": os.path.join(folder, "data"), "USER": user,
+              "LOG": "file " + log, "PORT": port, "WS_PORT": ws_port, "HOST": listen}
     _write(os.path.join(folder, "mosquitto.conf"), config_text(values))
+    if entry is not None:       # what the broker opens once it runs as that user
+        if not os.path.exists(log):
+            _write(log, "", private=True)
+        data = os.path.join(folder, "data")
+        for path in [os.path.join(folder, "passwords"), log, data] + [
+                os.path.join(data, f) for f in os.listdir(data)]:
+            os.chown(path, entry.pw_uid, entry.pw_gid)
     pw = dict(logins)
     for t in tables:
         d = {"broker": address, "port": port, "hall": hall, "table": t, "user": t,
@@ -163,7 +226,7 @@ def make(folder, hall="club", tables=("t01",), pages=PAGES, address="127.0.0.1",
         if ssid:
             d = dict({"ssid": ssid, "wifi_password": wifi_password or ""}, **d)
         _write(os.path.join(folder, "tables", t + ".json"), json.dumps(d) + "\n", private=True)
-    return logins
+    return logins, root
 
 
 def page_url(page, address, ws_port, user, password, hall, table=None):
@@ -178,19 +241,26 @@ def _shown(path):
     return os.path.relpath(path, ROOT) if path.startswith(ROOT + os.sep) else path
 
 
-def report(folder, logins, hall, tables, pages, address, port, ws_port, wifi):
-    """What to do with the folder, in lines: start the broker, then each login."""
+def report(folder, logins, hall, tables, pages, address, port, ws_port, wifi, root=None):
+    """What to do with the folder, in lines: start the broker, then each login.
+    `root`: why a broker started as root stays root."""
     conf = shlex.quote(os.path.join(os.path.abspath(folder), "mosquitto.conf"))
     folder = _shown(folder)
     lines = ["A broker for hall %s in %s/ (tables %s), at %s:%d for the tables and the "
              "archive, ws://%s:%d/ for the pages (--address, --port, --ws-port change them)."
              % (hall, folder, " ".join(tables), address, port, address, ws_port),
              "",
-             "Start it (Ctrl-C stops it; Mosquitto 2):",
+             "Start it (Ctrl-C stops it; Mosquitto 2%s):"
+             % (", started as root it runs as user " + RUN_AS
+                if os.geteuid() == 0 and not root else ""),
              "  mosquitto -c " + conf,
              "",
              "The logins (also in %s, kept when this runs again):"
              % os.path.join(folder, "logins.txt")]
+    if root:
+        lines[4:4] = ["Started as root it stays root, and Mosquitto warns: %s (a folder it can "
+                      "enter, such as BROKER_DIR=/srv/cowboy-broker, lets it run as %s)."
+                      % (root, RUN_AS), ""]
     for user, password in logins:
         lines.append("  %-14s %s" % (user, password))
     lines += ["", "Where they go (`make hall` serves the pages on http://127.0.0.1:%d/):"
@@ -267,13 +337,13 @@ def main(argv):
         if ports[0] == ports[1]:
             raise BrokerError("--port and --ws-port must differ")
         address = opts["address"] or lan_address()
-        logins = make(folder, opts["hall"], tables, pages, address, opts["listen"], ports[0],
-                      ports[1], opts["ssid"], opts["wifi_password"])
+        logins, root = make(folder, opts["hall"], tables, pages, address, opts["listen"],
+                            ports[0], ports[1], opts["ssid"], opts["wifi_password"])
     except (BrokerError, OSError) as e:
         sys.stderr.write("hall_broker: %s\n" % e)
         return 2
     print("\n".join(report(folder, logins, opts["hall"], tables, pages, address, ports[0],
-                           ports[1], opts["ssid"])))
+                           ports[1], opts["ssid"], root)))
     return 0
 
 
