@@ -269,7 +269,7 @@ def publish_too_long(broker, user, topic, payload, retain=False, c=None):
     try:
         info = c.publish(topic, payload, qos=0, retain=retain)
         assert info.rc == mqtt.MQTT_ERR_SUCCESS, info.rc
-        assert gone.wait(10), "the broker kept the connection"
+        assert gone.wait(GUARD), "the broker kept the connection"
     finally:
         if own:
             c.disconnect()

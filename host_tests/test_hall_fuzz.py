@@ -87,13 +87,13 @@ class Answers:
         broker drops the desk's connection for it; returns once the client is
         connected and subscribed again, and has the table's last answer, retained,
         again."""
-        assert self.subscribed.wait(10)
+        assert self.subscribed.wait(hallbroker.GUARD)
         self.subscribed.clear()
         with self.cond:
             n = len(self.got)
         hallbroker.publish_too_long(self.broker, "desk", self.topic, payload, True, c=self.c)
-        assert self.subscribed.wait(30), "the desk did not connect again"
-        end = time.monotonic() + 30         # the table's retained answer comes again
+        assert self.subscribed.wait(hallbroker.GUARD), "the desk did not connect again"
+        end = time.monotonic() + hallbroker.GUARD   # the table's retained answer comes again
         with self.cond:
             while len(self.got) == n and time.monotonic() < end:
                 self.cond.wait(0.05)
