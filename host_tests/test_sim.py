@@ -789,3 +789,25 @@ def test_script_output_shows_the_seats_in_play():
                  os.path.join(DATA, "game1.keys"))
     assert [ln for ln in res.stdout.splitlines() if ln.strip() in ("P1", "P2", "P3", "P4")] \
         == ["P1", "P2", "P3"]
+
+
+# ---- more names than players, the folder in use, the words on the screen (issue 39) -----
+
+@pytest.mark.parametrize("interp", ["python", "micropython"])
+def test_names_without_players_set_how_many_play(tmp_path, interp):
+    """Three names and no --players: three players, every name kept; more names
+    than the build has displays, or than --players says, is refused the same way."""
+    import json
+    run_sim = sim_py if interp == "python" else sim_mpy
+    res = run_sim("--names", "Anna,Ben,Cleo", "--script", write(tmp_path, "MISS\n"), "--state")
+    out, status = (res.stdout, res.returncode) if interp == "python" else (res.out, res.status)
+    assert status == 0
+    state = json.loads(out.splitlines()[-1])
+    assert state["players"] == 3 and state["names"] == ["Anna", "Ben", "Cleo"], state
+    assert sorted(texts(out)) == [1, 2, 3]
+    for args, why in ((("--build", "oled4", "--names", "A,B,C,D,E"),
+                       "--names: 5 names, and the build oled4 has 4 displays (players 2 to 4)"),
+                      (("--players", "2", "--names", "A,B,C"), "--names: 3 names for 2 players")):
+        res = run_sim(*args, "--script", write(tmp_path, "MISS\n"))
+        err, status = (res.stderr, res.returncode) if interp == "python" else (res.err, res.status)
+        assert status == 2 and err.startswith("sim: " + why + "\n"), err

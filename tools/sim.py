@@ -532,9 +532,15 @@ def main(argv):
         return _fail("--players %d: the build %s has %d displays (players 2 to %d)"
                      % (players, build, top, top))
     if names is not None:
+        given = len(names.split(",")) if names.strip(" ") else 0
+        if players is None and given > top:
+            return _fail("--names: %d names, and the build %s has %d displays (players 2 to %d)"
+                         % (given, build, top, top))
         names, why = record.typed_names(names, players or top)
         if why is not None:
             return _fail("--names: " + why)
+        if players is None and len(names) > 2:
+            players = len(names)        # the names say how many play
     hall_text = None
     if hall is not None:
         try:

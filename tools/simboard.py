@@ -91,7 +91,7 @@ class Sim:
     def _boot(self, players=None):
         """Power on: fresh pins and chips, the application started from the flash."""
         Pin.reset_all()
-        buses, dpin, self.models = fake_board(self.build)
+        buses, dpin, self.models = fake_board(self.build, keep=0)   # (no histories)
         self.buses = [buses[k] for k in buses]
         if self.root is None:
             settings = Settings("/nonexistent/")     # nothing persists
