@@ -811,3 +811,33 @@ def test_names_without_players_set_how_many_play(tmp_path, interp):
         res = run_sim(*args, "--script", write(tmp_path, "MISS\n"))
         err, status = (res.stderr, res.returncode) if interp == "python" else (res.err, res.status)
         assert status == 2 and err.startswith("sim: " + why + "\n"), err
+
+
+def test_a_folder_in_use_is_refused_until_its_simulator_is_gone(tmp_path):
+    """A second simulator on the same --root exits 2 saying the folder is in use
+    (under both interpreters), and changes nothing; once the first is gone, even
+    killed without a chance to tidy up, the folder can be used again."""
+    import signal
+    root = tmp_path / "flash"
+    idle = tmp_path / "idle.keys"
+    idle.write_text("WAIT 600000\n" * 3)
+    first = subprocess.Popen([PY, SIM, "--root", str(root), "--script", str(idle)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        end = time.time() + 120
+        while not (root / "sim.lock" / "pid").exists() or \
+                not (root / "sim.lock" / "pid").read_text().strip():
+            assert first.poll() is None and time.time() < end, first.stderr.read()
+            time.sleep(0.05)
+        for status, err in both("--root", str(root), "--script", write(tmp_path, "3\nOK\n")):
+            assert status == 2, err
+            assert err.startswith("sim: --root %s: in use by another simulator (process %d)"
+                                  % (root, first.pid)), err
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+    assert (root / "sim.lock").exists()                      # left behind by the kill
+    res = sim_mpy("--root", str(root), "--script", write(tmp_path, "3\nOK\n"), "--state")
+    assert res.status == 0, res.err
+    assert res.out.splitlines()[-1].startswith('{"players": 2, '), res.out
+    assert not (root / "sim.lock").exists()

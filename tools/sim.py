@@ -472,6 +472,93 @@ def _make_root(path):
     return ""
 
 
+# ---- one simulator a --root folder ------------------------------------------------
+LOCK = "sim.lock"       # a folder in --root while a simulator uses it; its file pid
+
+
+def _read(path):
+    """The text of a file, or None when it cannot be read."""
+    try:
+        f = open(path)
+    except OSError:
+        return None
+    try:
+        return f.read()
+    except (OSError, UnicodeError):
+        return None
+    finally:
+        f.close()
+
+
+def _pid():
+    """This process's id, or None (micropython's os has no getpid: /proc/self)."""
+    import os
+    if hasattr(os, "getpid"):
+        return os.getpid()
+    text = _read("/proc/self/stat")
+    return int(text.split()[0]) if text else None
+
+
+def _alive(pid):
+    """Whether process `pid` still runs a simulator: a pid a crashed one left, or
+    one the system has given to another program since, is not."""
+    import os
+    cmd = _read("/proc/%d/cmdline" % pid)
+    if cmd is not None:
+        return "sim.py" in cmd
+    if _is_dir("/proc/self"):               # a /proc without that process
+        return False
+    if hasattr(os, "kill"):
+        try:
+            os.kill(pid, 0)
+        except OSError as e:
+            return e.args[0] == 1           # EPERM: someone else's, running
+        return True
+    return os.system("kill -0 %d 2>/dev/null" % pid) == 0
+
+
+def _lock(root):
+    """Claim the --root folder for this simulator: "" when it is ours now, else
+    why not. mkdir is the claim (it fails when the folder exists, under both
+    interpreters); the pid in it lets the next one see a simulator gone."""
+    import os
+    path = root + LOCK
+    for _ in range(2):
+        try:
+            os.mkdir(path)
+        except OSError:
+            text = _read(path + "/pid")
+            pid = int(text) if text and text.strip().isdigit() else None
+            if pid is None:
+                return "in use by another simulator, starting (or remove %s)" % path
+            if _alive(pid):
+                return "in use by another simulator (process %d): quit that one first" % pid
+            for gone in (os.remove, os.rmdir):      # left by one that is gone
+                try:
+                    gone(path + "/pid" if gone is os.remove else path)
+                except OSError:
+                    pass
+            continue
+        pid = _pid()
+        if pid is None:                 # no /proc: the shell's parent is this process
+            os.system("echo $PPID > '%s'" % (path + "/pid").replace("'", "'\\''"))
+        else:
+            f = open(path + "/pid", "w")
+            f.write("%d\n" % pid)
+            f.close()
+        return ""
+    return "in use by another simulator"
+
+
+def _unlock(root):
+    import os
+    for gone, what in ((os.remove, root + LOCK + "/pid"), (os.rmdir, root + LOCK)):
+        try:
+            gone(what)
+        except OSError:
+            pass
+
+
 def _fail(message):
     sys.stderr.write("sim: %s\n%s\n" % (message, USAGE))
     return 2
@@ -557,6 +644,19 @@ def main(argv):
         if err:
             return _fail("--root %s: %s" % (root, err))
         root = root.rstrip("/") + "/"
+    if root is not None:
+        err = _lock(root)
+        if err:
+            return _fail("--root %s: %s" % (root.rstrip("/"), err))
+        try:
+            return _run(players, build, root, rules, names, hall_text, script, state, status)
+        finally:
+            _unlock(root)
+    return _run(players, build, root, rules, names, hall_text, script, state, status)
+
+
+def _run(players, build, root, rules, names, hall_text, script, state, status):
+    """The simulator, once the arguments are checked (and --root is ours)."""
     if hall_text is not None:
         f = open(root + "hall.json", "w")   # as make deploy HALL= puts it on a board
         f.write(hall_text)
