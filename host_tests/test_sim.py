@@ -403,6 +403,7 @@ def test_status_names_the_stages_from_the_core():
         out = 0
         winner = -1
         shooter = 0
+        opener = 1
         inning = 0
         cue_in_hand = False
         off_table = 0
@@ -424,8 +425,8 @@ def test_status_names_the_stages_from_the_core():
     assert "call the 101st point" in s.status()
     g.phase = codes.PHASE_OVER
     g.winner = 1
-    assert s.status().startswith("Game over: P2 wins; OK or a push of the encoder starts "
-                                 "the next game")
+    assert s.status().startswith("Game over: P2 wins; OK or a push of the encoder sets up "
+                                 "the next game, P1 opening")
 
 
 def test_help_lists_every_key_and_the_codes_of_the_views_tables():
@@ -690,8 +691,9 @@ def test_status_says_in_words_the_menu_the_stroke_and_the_next_game(tmp_path):
                             .read(), s))
     s.run_to(s.now + 3000)
     assert _screen(s) == (
-        "Game over: P1 wins; OK or a push of the encoder starts the next game, UNDO takes "
-        "the last stroke back. Scores: P1 15, P2 0 out, P3 0 out." + keys)
+        "Game over: P1 wins; OK or a push of the encoder sets up the next game, P2 opening "
+        "(OK then starts it), UNDO takes the last stroke back. Scores: P1 15, P2 0 out, "
+        "P3 0 out." + keys)
 
 
 def test_the_menu_opened_after_the_game_says_one_thing_for_undo():
@@ -841,3 +843,43 @@ def test_a_folder_in_use_is_refused_until_its_simulator_is_gone(tmp_path):
     assert res.status == 0, res.err
     assert res.out.splitlines()[-1].startswith('{"players": 2, '), res.out
     assert not (root / "sim.lock").exists()
+
+
+def test_after_the_win_the_words_say_what_ok_does_and_name_who_opens():
+    """OK after the win opens the set-up menu at who opens, the next player
+    proposed: the words say so, by name."""
+    import simboard
+    s = simboard.Sim(3, "tm1637", names=["Anna", "Ben", "Cleo"])
+    s.play(simboard.parse_script(open(os.path.join(DATA, "web3.keys")).read(), s))
+    s.run_to(s.now + 3000)
+    said = _screen(s)
+    assert ("Game over: Anna wins; OK or a push of the encoder sets up the next game, "
+            "Ben opening (OK then starts it), UNDO takes the last stroke back.") in said, said
+    s.play(simboard.parse_script("OK\n", s))
+    said = _screen(s)
+    assert said.startswith("Set-up menu, who opens: Ben (turn the encoder"), said
+    s.play(simboard.parse_script("ENC+\n", s))
+    assert _screen(s).startswith("Set-up menu, who opens: Cleo ("), _screen(s)
+
+
+def test_the_power_cuts_and_a_damaged_journal_are_said_until_the_next_game(tmp_path):
+    import simboard
+    from app import journalformat
+    root = str(tmp_path) + "/"
+    s = simboard.Sim(2, "tm1637", root=root)
+    s.play(simboard.parse_script("WAIT 2100\n3\nOK\n", s))
+    s.power_cut()
+    s.power_cut()
+    assert "; resumed after 2 power cuts." in _screen(s)
+    with open(root + journalformat.JOURNAL, "ab") as f:
+        f.write(b"\x55\xaa\x55\xaa")             # a record that does not check out
+    s.power_cut()
+    said = _screen(s)
+    assert ("; resumed after 3 power cuts; the journal's last record could not be read: "
+            "the game goes on from the one before (1 action lost).") in said, said
+    s.play(simboard.parse_script("MISS\nFOUL\nMISS\nFOUL\nMISS\nFOUL\nWAIT 3000\n", s))
+    assert "Game over: P1 wins" in _screen(s) and "resumed after 3" in _screen(s)
+    s.play(simboard.parse_script("OK\nOK\n", s))           # the next game
+    said = _screen(s)
+    assert said.startswith("P2 at the table, opening stroke") and "resumed" not in said \
+        and "journal" not in said, said
