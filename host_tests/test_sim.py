@@ -883,3 +883,50 @@ def test_the_power_cuts_and_a_damaged_journal_are_said_until_the_next_game(tmp_p
     said = _screen(s)
     assert said.startswith("P2 at the table, opening stroke") and "resumed" not in said \
         and "journal" not in said, said
+
+
+def test_quitting_leaves_no_cursor_report_for_the_shell():
+    """Under MicroPython the size is asked of the terminal (a cursor position
+    request); an answer on its way when q is typed is read before the terminal is
+    given back, not echoed after the simulator is gone (^[[30;100R at the prompt).
+    The terminal here stays open after the simulator exits, as the shell's does."""
+    exe = os.path.join(os.path.dirname(PY), "micropython")
+    master, slave = os.openpty()
+    proc = subprocess.Popen([exe, SIM, "--players", "2"], stdin=slave, stdout=slave,
+                            stderr=slave, cwd=ROOT, start_new_session=True)
+    out = b""
+    answered = 0
+
+    def pump(done, seconds=120):
+        """Read what the simulator writes, answering each size request, until done()."""
+        nonlocal out, answered
+        end = time.time() + seconds
+        while not done():
+            assert time.time() < end, out[-500:]
+            if select.select([master], [], [], 0.05)[0]:
+                out += os.read(master, 65536)
+            while out.count(b"\x1b[6n") > answered:
+                os.write(master, b"\x1b[30;100R")
+                answered += 1
+
+    try:
+        pump(lambda: b"q: quit" in out and answered > 0)
+        asked = answered
+        answered += 1                   # the next request: not answered by pump()
+        pump(lambda: out.count(b"\x1b[6n") > asked)
+        os.write(master, b"q")
+        time.sleep(0.2)                 # a terminal slow to answer: after the q
+        os.write(master, b"\x1b[30;100R")
+        pump(lambda: proc.poll() is not None)
+        end = time.time() + 1
+        while time.time() < end and select.select([master], [], [], 0.1)[0]:
+            out += os.read(master, 65536)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        os.close(slave)
+        os.close(master)
+    assert proc.returncode == 0
+    after = out[out.rfind(b"\x1b[?25h"):]
+    assert b"30;100R" not in after, after

@@ -229,6 +229,9 @@ def help_page(width, height, page):
 
 
 # ---- live mode: the terminal ------------------------------------------------------
+DRAIN_MS = 1000         # on quitting: how long an answer to a size request is waited for
+
+
 class Terminal:
     """Raw keyboard input and full-screen redraws; restores the terminal on exit.
     The size comes from os.get_terminal_size (CPython) or, where there is none
@@ -254,6 +257,7 @@ class Terminal:
         if self._read is None or not hasattr(self._read, "__call__"):
             self._read = None
         self.asked = None              # size reported by the terminal (micropython)
+        self.unanswered = 0            # size requests whose answer has not come in
         self.write("\x1b[?25l\x1b[2J")
 
     def write(self, s):
@@ -282,6 +286,7 @@ class Terminal:
         except (ImportError, AttributeError):
             pass
         self.write("\x1b7\x1b[999;999H\x1b[6n\x1b8")
+        self.unanswered += 1
 
     def keys(self, timeout_ms):
         """Characters typed (escape sequences whole), waiting up to timeout_ms."""
@@ -306,6 +311,7 @@ class Terminal:
                 seq = s[i:j + 1]
                 i = j + 1
                 if seq.endswith("R") and ";" in seq:        # cursor position: the size
+                    self.unanswered = max(0, self.unanswered - 1)
                     r, c = seq[2:-1].split(";")
                     if r.isdigit() and c.isdigit():
                         self.asked = (int(c), int(r))
@@ -320,6 +326,12 @@ class Terminal:
         return out
 
     def restore(self):
+        """The terminal as it was. An answer to a size request still on its way is
+        read first (for at most DRAIN_MS; a terminal that never answered is not
+        waited for): once the terminal echoes again it would land at the prompt."""
+        clock = real_clock()
+        while self.unanswered and self.asked is not None and clock() < DRAIN_MS:
+            self.keys(10)
         self.write("\x1b[0m\x1b[?25h\r\n")
         self.termios.tcsetattr(0, self.termios.TCSANOW, self.saved)
 
