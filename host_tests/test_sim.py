@@ -930,3 +930,15 @@ def test_quitting_leaves_no_cursor_report_for_the_shell():
     assert proc.returncode == 0
     after = out[out.rfind(b"\x1b[?25h"):]
     assert b"30;100R" not in after, after
+
+
+def test_a_file_that_cannot_be_read_says_why(tmp_path):
+    """--script and --hall say why a file cannot be read, under both interpreters."""
+    missing = str(tmp_path / "none.keys")
+    for status, err in both("--script", missing):
+        assert status == 2 and err == "sim: cannot read %s: no such file\n" % missing, err
+    for status, err in both("--script", str(tmp_path)):
+        assert status == 2 and err == "sim: cannot read %s: it is a directory\n" % tmp_path, err
+    for status, err in both("--hall", missing):
+        assert status == 2 and err.startswith(
+            "sim: --hall %s: cannot read it: no such file\n" % missing), err

@@ -118,8 +118,10 @@ def read_hall(path):
     from views import hallui
     try:
         text = read_file(path).decode()
-    except (OSError, UnicodeError):
-        raise ArgumentError("cannot read it")
+    except OSError as e:
+        raise ArgumentError("cannot read it: " + toolpaths.why(e))
+    except UnicodeError:
+        raise ArgumentError("not UTF-8 text")
     try:
         d = json.loads(text)
     except ValueError:
@@ -684,8 +686,8 @@ def _run(players, build, root, rules, names, hall_text, script, state, status):
         if script is not None:
             try:
                 text = read_file(script)
-            except OSError:
-                sys.stderr.write("sim: cannot read %s\n" % script)
+            except OSError as e:
+                sys.stderr.write("sim: cannot read %s: %s\n" % (script, toolpaths.why(e)))
                 return 2
             run_script(sim, text, state, status=status)
             return 0
