@@ -141,8 +141,9 @@ def test_the_words_name_the_players(tmp_path, exe):
     assert status("3\nC2\nOK\nMISS\n", "Anna, Zo\u00eb") == (
         "Zo\u00eb at the table, run 0, needs 90 for exactly 90. Scores: Anna 4, Zo\u00eb 0.")
     assert status(WIN, "Anna, Zo\u00eb") == (
-        "Game over: Anna wins; OK or a push of the encoder starts the next game, UNDO "
-        "takes the last stroke back. Scores: Anna 3, Zo\u00eb 0 out.")
+        "Game over: Anna wins; OK or a push of the encoder sets up the next game, "
+        "Zo\u00eb opening (OK then starts it), UNDO takes the last stroke back. Scores: "
+        "Anna 3, Zo\u00eb 0 out.")
     # a seat without a name keeps its number
     assert status("3\nOK\n", ",\U0001F3B1 Ben,Cy", 3) == (
         "P1 at the table, run 3, needs 87 for exactly 90. Scores: P1 0, "

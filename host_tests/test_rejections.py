@@ -182,9 +182,16 @@ def test_tool_rejects_with_status_2_and_nothing_on_stdout():
 
 
 def test_tool_missing_file_and_usage():
-    res = subprocess.run([sys.executable, REPLAY, "/nonexistent.jsonl"], capture_output=True,
-                         text=True)
-    assert res.returncode == 2 and "cannot read" in res.stderr
+    from mpy import run
+    for exe in (sys.executable, "micropython"):         # why, under both interpreters
+        for path, why in (("/nonexistent.jsonl", "no such file"), (ROOT, "it is a directory")):
+            if exe == sys.executable:
+                res = subprocess.run([exe, REPLAY, path], capture_output=True, text=True)
+                status, err = res.returncode, res.stderr
+            else:
+                res = run(script=REPLAY, args=(path,))
+                status, err = res.status, res.err
+            assert status == 2 and err == "replay: cannot read %s: %s\n" % (path, why), err
     res = subprocess.run([sys.executable, REPLAY], capture_output=True, text=True)
     assert res.returncode == 2 and "usage" in res.stderr
 

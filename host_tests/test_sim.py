@@ -410,6 +410,7 @@ def test_status_names_the_stages_from_the_core():
         out = 0
         winner = -1
         shooter = 0
+        opener = 1
         inning = 0
         cue_in_hand = False
         off_table = 0
@@ -431,8 +432,8 @@ def test_status_names_the_stages_from_the_core():
     assert "call the 101st point" in s.status()
     g.phase = codes.PHASE_OVER
     g.winner = 1
-    assert s.status().startswith("Game over: P2 wins; OK or a push of the encoder starts "
-                                 "the next game")
+    assert s.status().startswith("Game over: P2 wins; OK or a push of the encoder sets up "
+                                 "the next game, P1 opening")
 
 
 def test_help_lists_every_key_and_the_codes_of_the_views_tables():
@@ -731,8 +732,9 @@ def test_status_says_in_words_the_menu_the_stroke_and_the_next_game(tmp_path):
                             .read(), s))
     s.run_to(s.now + 3000)
     assert _screen(s) == (
-        "Game over: P1 wins; OK or a push of the encoder starts the next game, UNDO takes "
-        "the last stroke back. Scores: P1 15, P2 0 out, P3 0 out." + keys)
+        "Game over: P1 wins; OK or a push of the encoder sets up the next game, P2 opening "
+        "(OK then starts it), UNDO takes the last stroke back. Scores: P1 15, P2 0 out, "
+        "P3 0 out." + keys)
 
 
 def test_the_menu_opened_after_the_game_says_one_thing_for_undo():
@@ -830,3 +832,154 @@ def test_script_output_shows_the_seats_in_play():
                  os.path.join(DATA, "game1.keys"))
     assert [ln for ln in res.stdout.splitlines() if ln.strip() in ("P1", "P2", "P3", "P4")] \
         == ["P1", "P2", "P3"]
+
+
+# ---- more names than players, the folder in use, the words on the screen (issue 39) -----
+
+@pytest.mark.parametrize("interp", ["python", "micropython"])
+def test_names_without_players_set_how_many_play(tmp_path, interp):
+    """Three names and no --players: three players, every name kept; more names
+    than the build has displays, or than --players says, is refused the same way."""
+    import json
+    run_sim = sim_py if interp == "python" else sim_mpy
+    res = run_sim("--names", "Anna,Ben,Cleo", "--script", write(tmp_path, "MISS\n"), "--state")
+    out, status = (res.stdout, res.returncode) if interp == "python" else (res.out, res.status)
+    assert status == 0
+    state = json.loads(out.splitlines()[-1])
+    assert state["players"] == 3 and state["names"] == ["Anna", "Ben", "Cleo"], state
+    assert sorted(texts(out)) == [1, 2, 3]
+    for args, why in ((("--build", "oled4", "--names", "A,B,C,D,E"),
+                       "--names: 5 names, and the build oled4 has 4 displays (players 2 to 4)"),
+                      (("--players", "2", "--names", "A,B,C"), "--names: 3 names for 2 players")):
+        res = run_sim(*args, "--script", write(tmp_path, "MISS\n"))
+        err, status = (res.stderr, res.returncode) if interp == "python" else (res.err, res.status)
+        assert status == 2 and err.startswith("sim: " + why + "\n"), err
+
+
+def test_a_folder_in_use_is_refused_until_its_simulator_is_gone(tmp_path):
+    """A second simulator on the same --root exits 2 saying the folder is in use
+    (under both interpreters), and changes nothing; once the first is gone, even
+    killed without a chance to tidy up, the folder can be used again."""
+    import signal
+    root = tmp_path / "flash"
+    idle = tmp_path / "idle.keys"
+    idle.write_text("WAIT 600000\n" * 3)
+    first = subprocess.Popen([PY, SIM, "--root", str(root), "--script", str(idle)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        end = time.time() + 120
+        while not (root / "sim.lock" / "pid").exists() or \
+                not (root / "sim.lock" / "pid").read_text().strip():
+            assert first.poll() is None and time.time() < end, first.stderr.read()
+            time.sleep(0.05)
+        for status, err in both("--root", str(root), "--script", write(tmp_path, "3\nOK\n")):
+            assert status == 2, err
+            assert err.startswith("sim: --root %s: in use by another simulator (process %d)"
+                                  % (root, first.pid)), err
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+    assert (root / "sim.lock").exists()                      # left behind by the kill
+    res = sim_mpy("--root", str(root), "--script", write(tmp_path, "3\nOK\n"), "--state")
+    assert res.status == 0, res.err
+    assert res.out.splitlines()[-1].startswith('{"players": 2, '), res.out
+    assert not (root / "sim.lock").exists()
+
+
+def test_after_the_win_the_words_say_what_ok_does_and_name_who_opens():
+    """OK after the win opens the set-up menu at who opens, the next player
+    proposed: the words say so, by name."""
+    import simboard
+    s = simboard.Sim(3, "tm1637", names=["Anna", "Ben", "Cleo"])
+    s.play(simboard.parse_script(open(os.path.join(DATA, "web3.keys")).read(), s))
+    s.run_to(s.now + 3000)
+    said = _screen(s)
+    assert ("Game over: Anna wins; OK or a push of the encoder sets up the next game, "
+            "Ben opening (OK then starts it), UNDO takes the last stroke back.") in said, said
+    s.play(simboard.parse_script("OK\n", s))
+    said = _screen(s)
+    assert said.startswith("Set-up menu, who opens: Ben (turn the encoder"), said
+    s.play(simboard.parse_script("ENC+\n", s))
+    assert _screen(s).startswith("Set-up menu, who opens: Cleo ("), _screen(s)
+
+
+def test_the_power_cuts_and_a_damaged_journal_are_said_until_the_next_game(tmp_path):
+    import simboard
+    from app import journalformat
+    root = str(tmp_path) + "/"
+    s = simboard.Sim(2, "tm1637", root=root)
+    s.play(simboard.parse_script("WAIT 2100\n3\nOK\n", s))
+    s.power_cut()
+    s.power_cut()
+    assert "; resumed after 2 power cuts." in _screen(s)
+    with open(root + journalformat.JOURNAL, "ab") as f:
+        f.write(b"\x55\xaa\x55\xaa")             # a record that does not check out
+    s.power_cut()
+    said = _screen(s)
+    assert ("; resumed after 3 power cuts; the journal's last record could not be read: "
+            "the game goes on from the one before (1 action lost).") in said, said
+    s.play(simboard.parse_script("MISS\nFOUL\nMISS\nFOUL\nMISS\nFOUL\nWAIT 3000\n", s))
+    assert "Game over: P1 wins" in _screen(s) and "resumed after 3" in _screen(s)
+    s.play(simboard.parse_script("OK\nOK\n", s))           # the next game
+    said = _screen(s)
+    assert said.startswith("P2 at the table, opening stroke") and "resumed" not in said \
+        and "journal" not in said, said
+
+
+def test_quitting_leaves_no_cursor_report_for_the_shell():
+    """Under MicroPython the size is asked of the terminal (a cursor position
+    request); an answer on its way when q is typed is read before the terminal is
+    given back, not echoed after the simulator is gone (^[[30;100R at the prompt).
+    The terminal here stays open after the simulator exits, as the shell's does."""
+    exe = os.path.join(os.path.dirname(PY), "micropython")
+    master, slave = os.openpty()
+    proc = subprocess.Popen([exe, SIM, "--players", "2"], stdin=slave, stdout=slave,
+                            stderr=slave, cwd=ROOT, start_new_session=True)
+    out = b""
+    answered = 0
+
+    def pump(done, seconds=120):
+        """Read what the simulator writes, answering each size request, until done()."""
+        nonlocal out, answered
+        end = time.time() + seconds
+        while not done():
+            assert time.time() < end, out[-500:]
+            if select.select([master], [], [], 0.05)[0]:
+                out += os.read(master, 65536)
+            while out.count(b"\x1b[6n") > answered:
+                os.write(master, b"\x1b[30;100R")
+                answered += 1
+
+    try:
+        pump(lambda: b"q: quit" in out and answered > 0)
+        asked = answered
+        answered += 1                   # the next request: not answered by pump()
+        pump(lambda: out.count(b"\x1b[6n") > asked)
+        os.write(master, b"q")
+        time.sleep(0.2)                 # a terminal slow to answer: after the q
+        os.write(master, b"\x1b[30;100R")
+        pump(lambda: proc.poll() is not None)
+        end = time.time() + 1
+        while time.time() < end and select.select([master], [], [], 0.1)[0]:
+            out += os.read(master, 65536)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        os.close(slave)
+        os.close(master)
+    assert proc.returncode == 0
+    after = out[out.rfind(b"\x1b[?25h"):]
+    assert b"30;100R" not in after, after
+
+
+def test_a_file_that_cannot_be_read_says_why(tmp_path):
+    """--script and --hall say why a file cannot be read, under both interpreters."""
+    missing = str(tmp_path / "none.keys")
+    for status, err in both("--script", missing):
+        assert status == 2 and err == "sim: cannot read %s: no such file\n" % missing, err
+    for status, err in both("--script", str(tmp_path)):
+        assert status == 2 and err == "sim: cannot read %s: it is a directory\n" % tmp_path, err
+    for status, err in both("--hall", missing):
+        assert status == 2 and err.startswith(
+            "sim: --hall %s: cannot read it: no such file\n" % missing), err

@@ -126,7 +126,7 @@ def menu(p):
     if item == ui.MENU_PLAYERS:
         what = "players: %d" % v
     elif item == ui.MENU_OPENER:
-        what = "who opens: P%d" % (v + 1)
+        what = "who opens: %s" % who(p.names, v)
     elif item == ui.MENU_BRIGHTNESS:
         what = "brightness: %d of %d" % (v, ui.MAX_BRIGHTNESS)
     elif ui.MENU_RULE <= item < ui.MENU_RULE + ui.RULES:
@@ -183,8 +183,12 @@ def panel_words(g, p):
     elif p.note:
         out.append(_NOTES[p.note])
     if g.phase == codes.PHASE_OVER and p.mode != ui.MODE_MENU:    # (the menu says its keys)
-        out.append("OK or a push of the encoder starts the next game, UNDO takes the "
-                   "last stroke back")
+        if p.offer is not None:
+            nxt = "shows the desk's offer of the next game"
+        else:                   # the set-up menu at who opens, the next player proposed
+            nxt = ("sets up the next game, %s opening (OK then starts it)"
+                   % who(p.names, (g.opener + 1) % g.players))
+        out.append("OK or a push of the encoder %s, UNDO takes the last stroke back" % nxt)
     if p.mode != ui.MODE_MENU and p.settings.players != g.players:
         out.append("the next game has %d players (set up)" % p.settings.players)
     return out

@@ -38,8 +38,8 @@ def main(argv):
         return 2
     try:
         lines = record.open_lines(args[0])
-    except OSError:
-        print("replay: cannot read %s" % args[0], file=sys.stderr)
+    except OSError as e:
+        print("replay: cannot read %s: %s" % (args[0], toolpaths.why(e)), file=sys.stderr)
         return 2
     out = sys.stdout.buffer     # UTF-8 whatever the locale: names are not ASCII
 
@@ -51,8 +51,8 @@ def main(argv):
     except record.RecordError as e:
         print("replay: %s" % e, file=sys.stderr)
         return 2
-    except OSError:
-        print("replay: cannot read %s" % args[0], file=sys.stderr)
+    except OSError as e:
+        print("replay: cannot read %s: %s" % (args[0], toolpaths.why(e)), file=sys.stderr)
         return 2
     return 0
 

@@ -118,8 +118,10 @@ def read_hall(path):
     from views import hallui
     try:
         text = read_file(path).decode()
-    except (OSError, UnicodeError):
-        raise ArgumentError("cannot read it")
+    except OSError as e:
+        raise ArgumentError("cannot read it: " + toolpaths.why(e))
+    except UnicodeError:
+        raise ArgumentError("not UTF-8 text")
     try:
         d = json.loads(text)
     except ValueError:
@@ -229,6 +231,9 @@ def help_page(width, height, page):
 
 
 # ---- live mode: the terminal ------------------------------------------------------
+DRAIN_MS = 1000         # on quitting: how long an answer to a size request is waited for
+
+
 class Terminal:
     """Raw keyboard input and full-screen redraws; restores the terminal on exit.
     The size comes from os.get_terminal_size (CPython) or, where there is none
@@ -254,6 +259,7 @@ class Terminal:
         if self._read is None or not hasattr(self._read, "__call__"):
             self._read = None
         self.asked = None              # size reported by the terminal (micropython)
+        self.unanswered = 0            # size requests whose answer has not come in
         self.write("\x1b[?25l\x1b[2J")
 
     def write(self, s):
@@ -282,6 +288,7 @@ class Terminal:
         except (ImportError, AttributeError):
             pass
         self.write("\x1b7\x1b[999;999H\x1b[6n\x1b8")
+        self.unanswered += 1
 
     def keys(self, timeout_ms):
         """Characters typed (escape sequences whole), waiting up to timeout_ms."""
@@ -306,6 +313,7 @@ class Terminal:
                 seq = s[i:j + 1]
                 i = j + 1
                 if seq.endswith("R") and ";" in seq:        # cursor position: the size
+                    self.unanswered = max(0, self.unanswered - 1)
                     r, c = seq[2:-1].split(";")
                     if r.isdigit() and c.isdigit():
                         self.asked = (int(c), int(r))
@@ -320,6 +328,12 @@ class Terminal:
         return out
 
     def restore(self):
+        """The terminal as it was. An answer to a size request still on its way is
+        read first (for at most DRAIN_MS; a terminal that never answered is not
+        waited for): once the terminal echoes again it would land at the prompt."""
+        clock = real_clock()
+        while self.unanswered and self.asked is not None and clock() < DRAIN_MS:
+            self.keys(10)
         self.write("\x1b[0m\x1b[?25h\r\n")
         self.termios.tcsetattr(0, self.termios.TCSANOW, self.saved)
 
@@ -472,6 +486,93 @@ def _make_root(path):
     return ""
 
 
+# ---- one simulator a --root folder ------------------------------------------------
+LOCK = "sim.lock"       # a folder in --root while a simulator uses it; its file pid
+
+
+def _read(path):
+    """The text of a file, or None when it cannot be read."""
+    try:
+        f = open(path)
+    except OSError:
+        return None
+    try:
+        return f.read()
+    except (OSError, UnicodeError):
+        return None
+    finally:
+        f.close()
+
+
+def _pid():
+    """This process's id, or None (micropython's os has no getpid: /proc/self)."""
+    import os
+    if hasattr(os, "getpid"):
+        return os.getpid()
+    text = _read("/proc/self/stat")
+    return int(text.split()[0]) if text else None
+
+
+def _alive(pid):
+    """Whether process `pid` still runs a simulator: a pid a crashed one left, or
+    one the system has given to another program since, is not."""
+    import os
+    cmd = _read("/proc/%d/cmdline" % pid)
+    if cmd is not None:
+        return "sim.py" in cmd
+    if _is_dir("/proc/self"):               # a /proc without that process
+        return False
+    if hasattr(os, "kill"):
+        try:
+            os.kill(pid, 0)
+        except OSError as e:
+            return e.args[0] == 1           # EPERM: someone else's, running
+        return True
+    return os.system("kill -0 %d 2>/dev/null" % pid) == 0
+
+
+def _lock(root):
+    """Claim the --root folder for this simulator: "" when it is ours now, else
+    why not. mkdir is the claim (it fails when the folder exists, under both
+    interpreters); the pid in it lets the next one see a simulator gone."""
+    import os
+    path = root + LOCK
+    for _ in range(2):
+        try:
+            os.mkdir(path)
+        except OSError:
+            text = _read(path + "/pid")
+            pid = int(text) if text and text.strip().isdigit() else None
+            if pid is None:
+                return "in use by another simulator, starting (or remove %s)" % path
+            if _alive(pid):
+                return "in use by another simulator (process %d): quit that one first" % pid
+            for gone in (os.remove, os.rmdir):      # left by one that is gone
+                try:
+                    gone(path + "/pid" if gone is os.remove else path)
+                except OSError:
+                    pass
+            continue
+        pid = _pid()
+        if pid is None:                 # no /proc: the shell's parent is this process
+            os.system("echo $PPID > '%s'" % (path + "/pid").replace("'", "'\\''"))
+        else:
+            f = open(path + "/pid", "w")
+            f.write("%d\n" % pid)
+            f.close()
+        return ""
+    return "in use by another simulator"
+
+
+def _unlock(root):
+    import os
+    for gone, what in ((os.remove, root + LOCK + "/pid"), (os.rmdir, root + LOCK)):
+        try:
+            gone(what)
+        except OSError:
+            pass
+
+
 def _fail(message):
     sys.stderr.write("sim: %s\n%s\n" % (message, USAGE))
     return 2
@@ -532,9 +633,15 @@ def main(argv):
         return _fail("--players %d: the build %s has %d displays (players 2 to %d)"
                      % (players, build, top, top))
     if names is not None:
+        given = len(names.split(",")) if names.strip(" ") else 0
+        if players is None and given > top:
+            return _fail("--names: %d names, and the build %s has %d displays (players 2 to %d)"
+                         % (given, build, top, top))
         names, why = record.typed_names(names, players or top)
         if why is not None:
             return _fail("--names: " + why)
+        if players is None and len(names) > 2:
+            players = len(names)        # the names say how many play
     hall_text = None
     if hall is not None:
         try:
@@ -551,6 +658,19 @@ def main(argv):
         if err:
             return _fail("--root %s: %s" % (root, err))
         root = root.rstrip("/") + "/"
+    if root is not None:
+        err = _lock(root)
+        if err:
+            return _fail("--root %s: %s" % (root.rstrip("/"), err))
+        try:
+            return _run(players, build, root, rules, names, hall_text, script, state, status)
+        finally:
+            _unlock(root)
+    return _run(players, build, root, rules, names, hall_text, script, state, status)
+
+
+def _run(players, build, root, rules, names, hall_text, script, state, status):
+    """The simulator, once the arguments are checked (and --root is ours)."""
     if hall_text is not None:
         f = open(root + "hall.json", "w")   # as make deploy HALL= puts it on a board
         f.write(hall_text)
@@ -566,8 +686,8 @@ def main(argv):
         if script is not None:
             try:
                 text = read_file(script)
-            except OSError:
-                sys.stderr.write("sim: cannot read %s\n" % script)
+            except OSError as e:
+                sys.stderr.write("sim: cannot read %s: %s\n" % (script, toolpaths.why(e)))
                 return 2
             run_script(sim, text, state, status=status)
             return 0

@@ -69,6 +69,8 @@ class Sim:
         self.busy = 0                  # when the panel is free for the next key
         self.timeline = []             # (time, pin, level) pin changes to come
         self.boots = 0
+        self.cuts = 0                  # power cuts since the game on show began
+        self.found = 0                 # what start-up found in the journal (ui.NOTICE_*)
         self.hall = None               # hall mode's publisher (join_hall)
         self._client = None
         self._boot(players)
@@ -91,7 +93,7 @@ class Sim:
     def _boot(self, players=None):
         """Power on: fresh pins and chips, the application started from the flash."""
         Pin.reset_all()
-        buses, dpin, self.models = fake_board(self.build)
+        buses, dpin, self.models = fake_board(self.build, keep=0)   # (no histories)
         self.buses = [buses[k] for k in buses]
         if self.root is None:
             settings = Settings("/nonexistent/")     # nothing persists
@@ -125,6 +127,22 @@ class Sim:
         self.boots += 1
         self.app.start(self.now)
         self._house_rules(settings)
+        self.found = self.panel.notice
+        self._watch_new_game()
+
+    def _watch_new_game(self):
+        """Forget the power cuts and what start-up found once another game begins
+        (the rules core's new_game, however it is reached: the menu, the desk)."""
+        g = self.game
+        start = type(g).new_game
+
+        def new_game(players, opener, rules=0):
+            err = start(g, players, opener, rules)
+            if not err:
+                self.cuts = 0
+                self.found = 0
+            return err
+        g.new_game = new_game
 
     def _house_rules(self, settings):
         """Give a game that has just started (nothing played, nothing resumed) the
@@ -142,6 +160,7 @@ class Sim:
         hall mode's connection, which goes with the power, and comes back)."""
         if self.hall is not None:
             self.hall.close()
+        self.cuts += 1
         self._boot()
         if self.hall is not None:
             self.join_hall(self._client)
@@ -245,12 +264,27 @@ class Sim:
         page's status line says the same), and the power cuts."""
         import gamewords
         more = []
-        if self.boots > 1:
-            more.append("resumed after %d power cut%s" % (self.boots - 1,
-                                                          "s" if self.boots > 2 else ""))
+        if self.cuts:
+            more.append("resumed after %d power cut%s" % (self.cuts,
+                                                          "s" if self.cuts > 1 else ""))
+        if self.found:
+            more.append(self.notice_words())
         if self.hall is not None:
             more.append(self.hall_words())
         return gamewords.status(self.game, self.panel, more)
+
+    def notice_words(self):
+        """What start-up found in the journal, in words (the displays' CUt, bAd,
+        FLSh; docs/DISPLAYS.md, "Start-up")."""
+        from views import ui
+        if self.found == ui.NOTICE_CUT:
+            n = self.panel.notice_arg
+            return ("the journal's last record%s could not be read: the game goes on "
+                    "from the one before (%d action%s lost)"
+                    % ("s" if n > 1 else "", n, "s" if n > 1 else ""))
+        if self.found == ui.NOTICE_NEW:
+            return "the journal could not be read: it was moved aside and a new game started"
+        return "the flash could not be read or written: the game is not kept"
 
     def hall_words(self):
         """Hall mode's connection in words: "table t01 of hall club: online, all sent"."""

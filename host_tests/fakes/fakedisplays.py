@@ -5,11 +5,25 @@ SSD1306 / SH1106 (I2C) and the TCA9548A multiplexer. Each model keeps the chip's
 registers as the datasheet describes them and offers:
   `.text()`  the characters a person reads (seven-segment) or `.pixels()` (OLED),
   `.art()`   the same drawn with text characters (the terminal simulator uses it),
-  `.log`     the transactions it received, for byte-exact protocol tests.
+  `.log`     the transactions it received, for byte-exact protocol tests: the
+             latest `keep` of them (KEEP; fake_board(keep=0): none), so a model
+             that runs for hours (the simulator, a hall table) keeps a bounded heap.
 `present = False` makes a device stop acknowledging (unplugged).
 Rendering to PNG lives in `pictures` helpers below (`png_bytes`).
 """
 import struct
+
+KEEP = 1024         # entries each history of a model keeps (the latest)
+
+
+def note(history, item, keep):
+    """Append `item` to the list `history`, keeping its latest `keep` entries
+    (0: none). One entry out for one in: the list stays the same size."""
+    if keep <= 0:
+        return
+    if len(history) >= keep:
+        del history[:len(history) - keep + 1]
+    history.append(item)
 
 # What a person reads from a lit segment pattern (bit 0 = a ... bit 6 = g).
 # Written out independently of the firmware's encoding table on purpose.
@@ -69,7 +83,9 @@ class TM1637Device:
         self.pulse = 0               # brightness 0-7
         self.fixed = False
         self.addr = 0
-        self.log = []                # one list of bytes per start..stop
+        self.log = []                # one list of bytes per start..stop (the latest)
+        self.keep = KEEP
+        self._tx = []                # this transaction's bytes
         self.acks = 0
         self._ack = dio_net.pin()    # the chip's open-drain output
         self._in = False
@@ -88,7 +104,8 @@ class TM1637Device:
             self._bits = 0
             self._byte = 0
             self._count = 0
-            self.log.append([])
+            self._tx = []
+            note(self.log, self._tx, self.keep)
         elif self._in:
             self._in = False         # stop
 
@@ -115,7 +132,7 @@ class TM1637Device:
             self.dio.update()
 
     def _take(self, b):
-        self.log[-1].append(b)
+        self._tx.append(b)
         first = self._count == 0
         self._count += 1
         if first and b & 0xC0 == 0x40:
@@ -155,9 +172,10 @@ class HT16K33Device:
         self.blink = 0
         self.dimming = 15
         self.log = []
+        self.keep = KEEP
 
     def i2c_write(self, data):
-        self.log.append(data)
+        note(self.log, data, self.keep)
         c = data[0]
         if c & 0xF0 == 0x00:
             a = c & 0x0F
@@ -212,6 +230,7 @@ class MAX7219Device:
         self.chips = [self.Chip() for _ in range(count)]
         self.shift = bytearray(2 * count)   # shift[0:2] is chip 0 (nearest)
         self.frames = []                     # bytes clocked in per CS low period
+        self.keep = KEEP
         self._frame = None
         self.cs = cs_net
         cs_net.watch(self._cs_edge)
@@ -229,7 +248,8 @@ class MAX7219Device:
         if level == 0:
             self._frame = bytearray()
         else:
-            self.frames.append(bytes(self._frame))
+            if self.keep:
+                note(self.frames, bytes(self._frame), self.keep)
             for p, chip in enumerate(self.chips):
                 addr = self.shift[2 * p + 1] & 0x0F
                 data = self.shift[2 * p]
@@ -287,7 +307,8 @@ class OLEDDevice:
         self.col_range = (0, 127)
         self.page_range = (0, 7)
         self.log = []
-        self.commands = []             # every command with its arguments
+        self.commands = []             # every command with its arguments (the latest)
+        self.keep = KEEP
         self.data_bytes = 0
         self._pending = None           # (command, args so far, args needed)
 
@@ -295,7 +316,7 @@ class OLEDDevice:
         return bytes(n)
 
     def i2c_write(self, data):
-        self.log.append(data)
+        note(self.log, data, self.keep)
         i = 0
         while i < len(data):
             ctl = data[i]
@@ -354,7 +375,8 @@ class OLEDDevice:
             self._run(b, [])
 
     def _run(self, c, a):
-        self.commands.append((c, tuple(a)))
+        if self.keep:
+            note(self.commands, (c, tuple(a)), self.keep)
         if c <= 0x0F:
             self.col = (self.col & 0xF0) | c
         elif c <= 0x1F:
@@ -427,9 +449,10 @@ class TCA9548ADevice:
         self.control = 0
         self.channels = [I2C(id=100 + ch) for ch in range(8)]
         self.log = []
+        self.keep = KEEP
 
     def i2c_write(self, data):
-        self.log.append(data)
+        note(self.log, data, self.keep)
         self.control = data[-1]
 
     def i2c_read(self, n):
@@ -591,12 +614,13 @@ DEVICES = {
 }
 
 
-def fake_board(build):
+def fake_board(build, keep=KEEP):
     """Fake buses, pins and device models for a board build (config.BUILDS entry).
 
     Returns (buses, pin, models): `buses` name -> fake bus, `pin(gpio)` -> a pin on
     that GPIO's wire, `models` one device model per seat (player 1 first).
-    Pass buses and pin to display.screens.build()."""
+    Pass buses and pin to display.screens.build(). `keep`: the entries each
+    model's histories keep (0: none; the simulator reads the chips' registers only)."""
     from fakebuses import I2C, SPI
     from board.config import CHIPS
     nets = {}
@@ -641,6 +665,8 @@ def fake_board(build):
                     muxes[name] = bus.attach(TCA9548ADevice(addr))
                 bus = muxes[name].channels[e[3]]
             models.append(bus.attach(make(e[2])))
+    for dev in models + list(chains.values()) + list(muxes.values()):
+        dev.keep = keep
     return buses, pin, models
 
 
