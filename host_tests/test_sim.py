@@ -696,6 +696,8 @@ def test_start_up_tells_that_a_missing_tail_may_have_lost_actions(tmp_path, buil
         seen.append(read_oled(m.pixels())["bottom"] if build == "oled4" else m.text())
     want = "LOST UP TO %d ACTIONS" % journalformat.TAIL_RECORDS if build == "oled4" else "CUt "
     assert want in seen, seen
+    assert ("journal.tail) is gone or cut short: the game goes on from the rest, and up to "
+            "48 actions may be lost") in _screen(s, 200, 40)
 
 
 # ---- the status line says what to do, in words, and every line fits (issue 24, item 6)

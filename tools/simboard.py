@@ -282,6 +282,10 @@ class Sim:
             return ("the journal's last record%s could not be read: the game goes on "
                     "from the one before (%d action%s lost)"
                     % ("s" if n > 1 else "", n, "s" if n > 1 else ""))
+        if self.found == ui.NOTICE_UPTO:
+            return ("the journal's last part (journal.tail) is gone or cut short: the game "
+                    "goes on from the rest, and up to %d actions may be lost"
+                    % self.panel.notice_arg)
         if self.found == ui.NOTICE_NEW:
             return "the journal could not be read: it was moved aside and a new game started"
         return "the flash could not be read or written: the game is not kept"
