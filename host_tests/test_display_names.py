@@ -9,7 +9,8 @@ from cowboy import facts
 from draw import fold
 from draw import segments, glyphs
 from views import ui
-from displayrig import Rig
+from displayrig import Rig, hello_top
+from version import VERSION
 
 ELEVEN = facts.B1 | facts.B3 | facts.B5 | (3 << facts.CAROM)
 CAROM3 = 3 << facts.CAROM
@@ -58,7 +59,7 @@ def test_every_character_class_on_every_display_kind(what, name, four, eight, ol
     assert hello_name_page("ht16k33", name) == four
     assert hello_name_page("max7219", name) == eight
     s = hello_name_page("oled4", name)
-    assert (s["top"], s["big"], s["bottom"]) == ("PLAYER 1", "P1", oled)
+    assert (s["top"], s["big"], s["bottom"]) == (hello_top(1), "P1", oled)
     for seen in (four, eight, oled):
         assert "~" not in seen           # no segment pattern, no glyph, nobody can read
 
@@ -189,7 +190,7 @@ def test_four_digit_start_up_pages_player_name_build():
         rig.now = p.t_start + k * ui.PAGE_MS + 10
         rig.drain()
         seen.append((rig.seen(0), rig.seen(1)))
-    assert seen == [("P  1", "P  2"), ("Ht16", "bob "), ("P  1", "Ht16")]
+    assert seen == [("P  1", "P  2"), ("Ht16", "bob "), (VERSION + " ", "Ht16")]
 
 
 def test_a_name_is_folded_once_per_change_not_per_render(monkeypatch):

@@ -22,7 +22,8 @@ from views.words import (REASON_4DIGITS, NOTE_4DIGITS, CUE_4DIGITS, MENU_4DIGITS
                          MENU_8DIGITS, RULE_4DIGITS, ONOFF_4DIGITS, ONOFF_8DIGITS,
                          BUILD_4DIGITS, NOTICE_4DIGITS, RUN_4DIGITS, NEED_4DIGITS,
                          LOST_4DIGITS, BEST_4DIGITS, INN_4DIGITS, AVG_4DIGITS,
-                         FOULS_4DIGITS, HELLO_4DIGITS, PREVIEW_4DIGITS, pick)
+                         FOULS_4DIGITS, HELLO_4DIGITS, PREVIEW_4DIGITS, VERSION_TEXT,
+                         pick)
 
 _SPACE = const(32)
 _END = const(95)      # '_': the name editor's end mark
@@ -98,6 +99,8 @@ def item_4digits(t, seat, k):
         t.number(a, 3)
     elif it == items.IT_BUILD:
         t.write(_build_4digits(seat.build))
+    elif it == items.IT_VERSION:
+        t.write(VERSION_TEXT)
     elif it == items.IT_NOTICE:
         t.write(pick(NOTICE_4DIGITS, a))
     elif it == items.IT_RULE:
