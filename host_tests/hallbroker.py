@@ -23,6 +23,14 @@ PASSWORD = "pw"
 MESSAGE_LIMIT = 65536      # the broker's message_size_limit, hall.js MAX_MESSAGE
 
 
+def published(state):
+    """A table's state line (hall_table.py `state`: the game's state object) as the
+    board publishes it on `state`: with its firmware's version last (docs/HALL.md)."""
+    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    from version import VERSION
+    return state[:-1] + ', "firmware": "%s"}' % VERSION
+
+
 def mosquitto():
     """Path of the mosquitto binary, installing the package if needed."""
     path = "/usr/sbin/mosquitto"
