@@ -36,6 +36,7 @@ import romfs  # noqa: E402
 
 BOARDS_DIR = os.path.join(HERE, "boards")
 BOARDS = ("RPI_PICO", "RPI_PICO_W")
+COMMON = "common"           # what both boards' definitions share (the frozen _boot.py)
 OUT = os.path.join(ROOT, "build", "micropython")
 WORK = os.path.join(OUT, "work")
 TARBALL = os.path.join(os.path.dirname(ROOT), "shared", "micropython",
@@ -137,10 +138,10 @@ def digest(board, source):
     builder's own text. No path: a moved checkout keeps its images."""
     h = hashlib.sha256(("%s %s\n%s\n" % (releases.BUILT, releases.BUILT_DATE, source))
                        .encode())
-    folder = os.path.join(BOARDS_DIR, board)
-    for name in sorted(os.listdir(folder)):
-        with open(os.path.join(folder, name), "rb") as f:
-            h.update(name.encode() + b"\0" + f.read() + b"\0")
+    for folder in (board, COMMON):
+        for name in sorted(os.listdir(os.path.join(BOARDS_DIR, folder))):
+            with open(os.path.join(BOARDS_DIR, folder, name), "rb") as f:
+                h.update(("%s/%s" % (folder, name)).encode() + b"\0" + f.read() + b"\0")
     with open(os.path.abspath(__file__), "rb") as f:
         h.update(f.read())
     return h.hexdigest()
