@@ -404,18 +404,21 @@ def test_a_refused_stroke_shows_its_reject_code_on_seven_segments():
 
 
 def test_start_up_shows_the_firmware_version_on_every_display_kind():
-    """version.py's VERSION: a start-up page after the build on seven segments (4 and
-    8 digits), and on an OLED on the top line of the start-up view from its first
-    picture on (the wiring check drawn with no panel yet), and as a page."""
-    from version import VERSION
-    for name in ("tm1637", "ht16k33", "max7219"):
+    """version.py's VERSION, with no page more (the start-up lasts as long): on seven
+    segments (4 and 8 digits) in the second half of the build's page, on an OLED on the
+    top line of the start-up view from its first picture on (the wiring check drawn
+    with no panel yet)."""
+    for name, code in (("tm1637", "1637"), ("ht16k33", "Ht16"), ("max7219", "7219")):
         rig = Rig(name)
         p = rig.panel
         p.mode = ui.MODE_HELLO
         p.t_start = 100000
-        rig.now = p.t_start + 2 * ui.PAGE_MS + 10     # number, build, then the version
-        rig.drain()
-        assert rig.seen(0).strip() == VERSION, name
+        seen = []
+        for at in (10, ui.PAGE_MS // 2 - 100, ui.PAGE_MS // 2 + 100, ui.PAGE_MS - 10):
+            rig.now = p.t_start + ui.PAGE_MS + at      # the build's page
+            rig.drain()
+            seen.append(rig.seen(0).strip())
+        assert seen == [code, code, VERSION, VERSION], name
     cfg = config.BUILDS["oled4"]
     buses, pin, models = fake_board(cfg)
     build(cfg, buses, pin).settle(None, None, 10)     # the first picture (factory.py)
@@ -424,19 +427,18 @@ def test_start_up_shows_the_firmware_version_on_every_display_kind():
     p = rig.panel
     p.mode = ui.MODE_HELLO
     p.t_start = 5000
-    rig.now = p.t_start + 2 * ui.PAGE_MS + 10
-    rig.drain()
-    s = rig.seen(0)
-    assert (s["top"].endswith(VERSION), s["bottom"]) == (True, "FIRMWARE " + VERSION)
+    for k in range(2):
+        rig.now = p.t_start + k * ui.PAGE_MS + ui.PAGE_MS // 2 + 10
+        rig.drain()
+        assert rig.seen(0)["top"] == hello_top(1)
 
 
 def test_start_up_pages_player_build_notice_and_house_rules_on_every_layout():
     from cowboy import houserules
     for name, pages in (
-            ("tm1637", ["P  1", "1637", VERSION + " ", "CUt ", "CA.on", "10.on"]),
-            ("ht16k33", ["P  1", "Ht16", VERSION + " ", "CUt ", "CA.on", "10.on"]),
-            ("max7219", ["PLAyEr 1", "7219    ", VERSION + "     ", "CUt     ", "CA.on    ",
-                         "10.on    "])):
+            ("tm1637", ["P  1", "1637", "CUt ", "CA.on", "10.on"]),
+            ("ht16k33", ["P  1", "Ht16", "CUt ", "CA.on", "10.on"]),
+            ("max7219", ["PLAyEr 1", "7219    ", "CUt     ", "CA.on    ", "10.on    "])):
         rig = Rig(name)
         rig.game.new_game(2, 0, houserules.CAROM_NO_CUSHION | houserules.WIN_POCKETS_NOTHING)
         p = rig.panel
@@ -445,7 +447,7 @@ def test_start_up_pages_player_build_notice_and_house_rules_on_every_layout():
         p.notice_arg = 2
         p.t_start = 100000
         seen = []
-        for k in range(6):                       # the pages in order from the first
+        for k in range(5):                       # the pages in order from the first
             rig.now = p.t_start + k * ui.PAGE_MS + 10
             rig.drain()
             seen.append(rig.seen(0))
@@ -457,19 +459,19 @@ def test_start_up_pages_player_build_notice_and_house_rules_on_every_layout():
     p.notice = ui.NOTICE_NEW
     p.t_start = 5000
     seen = []
-    for k in range(5):
+    for k in range(4):
         rig.now = p.t_start + k * ui.PAGE_MS + 10
         rig.drain()
         s = rig.seen(1)
         seen.append((s["top"], s["big"], s["bottom"]))
     top = hello_top(2)
     assert seen == [(top, "P2", "HELLO"), (top, "P2", "DISPLAYS: OLED4"),
-                    (top, "P2", "FIRMWARE " + VERSION), (top, "P2", "UNREADABLE: NEW GAME"),
+                    (top, "P2", "UNREADABLE: NEW GAME"),
                     ("PLAYER 2   HOUSE RULE", "P2", "TAKE AS THE BALLS LIE")]
     p.notice = ui.NOTICE_CUT
     p.notice_arg = 3
     p.version += 1                               # the panel's changes bump it
-    rig.now = p.t_start + 3 * ui.PAGE_MS + 10
+    rig.now = p.t_start + 2 * ui.PAGE_MS + 10
     rig.drain()
     assert rig.seen(0)["bottom"] == "LOST LAST ACTIONS: 3"
 

@@ -257,7 +257,7 @@ class Panel:
             elif getattr(j, "dropped", 0):
                 self.notice = ui.NOTICE_CUT
                 self.notice_arg = (j.dropped + 3) // 4     # 4-byte records
-        pages = 3 + (self.notice != ui.NOTICE_NONE)     # number, build, version
+        pages = 2 + (self.notice != ui.NOTICE_NONE)
         for n in self.names:
             if n:
                 pages += 1          # a seat with a name shows it on a page of its own

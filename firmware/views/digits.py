@@ -99,8 +99,6 @@ def item_4digits(t, seat, k):
         t.number(a, 3)
     elif it == items.IT_BUILD:
         t.write(_build_4digits(seat.build))
-    elif it == items.IT_VERSION:
-        t.write(VERSION_TEXT)
     elif it == items.IT_NOTICE:
         t.write(pick(NOTICE_4DIGITS, a))
     elif it == items.IT_RULE:
@@ -256,8 +254,11 @@ class Layout4Digits:
         if m == items.MAIN_BLANK:
             return t
         if m == items.MAIN_HELLO:
-            k = turn(seat, ticks_diff(now_ms, seat.t0), True)
-            if k >= 0:
+            d = ticks_diff(now_ms, seat.t0)
+            k = turn(seat, d, True)
+            if k >= 0 and seat.items[k] == items.IT_BUILD and d % ui.PAGE_MS >= ui.PAGE_MS // 2:
+                t.write(VERSION_TEXT)       # the build page's second half: the version
+            elif k >= 0:
                 item_4digits(t, seat, k)
             else:
                 t.write(HELLO_4DIGITS)
@@ -322,8 +323,11 @@ class Layout8Digits:
         if m == items.MAIN_BLANK:
             return t
         if m == items.MAIN_HELLO:
-            k = turn(seat, ticks_diff(now_ms, seat.t0), True)
-            if k >= 0 and seat.items[k] == items.IT_NAME:
+            d = ticks_diff(now_ms, seat.t0)
+            k = turn(seat, d, True)
+            if k >= 0 and seat.items[k] == items.IT_BUILD and d % ui.PAGE_MS >= ui.PAGE_MS // 2:
+                t.write(VERSION_TEXT)       # the build page's second half: the version
+            elif k >= 0 and seat.items[k] == items.IT_NAME:
                 _name(t, seat, seat.args[k], 8)      # the whole width: no score beside it
             elif k >= 0:
                 item_4digits(t, seat, k)

@@ -35,7 +35,6 @@ IT_BUILD = const(17)      # start-up: the display build (panel.build)
 IT_NOTICE = const(18)     # arg: start-up notice (ui.NOTICE_*), panel.notice_arg
 IT_RULE = const(19)       # arg: house rule k, on (start-up pages)
 IT_NAME = const(20)       # arg: the seat whose name shows (start-up pages, the winner)
-IT_VERSION = const(21)    # start-up: the firmware's version (version.py)
 IT_URGENT = const(32)
 IT_NOTE = const(32)       # arg: note code (panel.reject for NOTE_REJECTED)
 IT_PREVIEW = const(33)    # arg: the core's outcome code, or -reject

@@ -119,9 +119,6 @@ def item_oled(t, seat, k):
     elif it == items.IT_BUILD:
         t.write(MENU_OLED[ui.MENU_BUILD])
         _upper(t, seat.build)
-    elif it == items.IT_VERSION:
-        t.write(b"FIRMWARE ")
-        t.write(VERSION_TEXT)
     elif it == items.IT_NOTICE:
         t.write(pick(NOTICE_OLED, a))
         if a == ui.NOTICE_CUT:

@@ -259,14 +259,13 @@ class Seat:
 
     def _hello(self, game, panel):
         """Start-up pages besides the player number: the player's name, the display
-        build, the firmware's version, what the journal's resume found, each house
-        rule the game plays with."""
+        build (and the firmware's version: views/digits.py, views/oled.py), what the
+        journal's resume found, each house rule the game plays with."""
         self.t0 = panel.t_start
         self.build = panel.build
         if self.names[self.index]:
             self._add(items.IT_NAME, self.index)      # whose display it is, after the number
         self._add(items.IT_BUILD, 0)
-        self._add(items.IT_VERSION, 0)
         if panel.notice:
             self.notice = panel.notice_arg
             self._add(items.IT_NOTICE, panel.notice)
