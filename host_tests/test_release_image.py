@@ -52,9 +52,9 @@ def install_step():
     lines mount the board's flash)."""
     with open(BOOT) as f:
         tree = ast.parse(f.read())
-    fn = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "_install"][0]
+    fns = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
     scope = {}
-    exec(compile(ast.Module([fn], []), BOOT, "exec"), scope)
+    exec(compile(ast.Module(fns, []), BOOT, "exec"), scope)
     return scope["_install"]
 
 
@@ -84,10 +84,12 @@ def test_the_install_step_copies_once_per_image_and_leaves_the_game_alone(tmp_pa
     (fs / "build.txt").write_text("ht16k33\n")
     install(str(rom))
     assert (fs / "build.txt").read_text() == "ht16k33\n"
-    # another image (a newer file flashed): copied again
+    # another image (a newer file flashed): copied again, but for what is there already
     (rom / "release.txt").write_text("cowboy 1.0.1 RPI_PICO oled4 bbbb\n")
+    kept = os.stat(fs / "boot.py").st_ino
     install(str(rom))
     assert (fs / "build.txt").read_text() == "oled4\n"
+    assert os.stat(fs / "boot.py").st_ino == kept          # the same bytes: not written
     assert (fs / "release.txt").read_text() == "cowboy 1.0.1 RPI_PICO oled4 bbbb\n"
     # an image without the folder (make micropython's, make deploy's): nothing
     install(str(tmp_path / "none"))

@@ -3,7 +3,8 @@
 # a ROMFS image that holds install/ with a stamp carries the files the board starts
 # from (boot.py, main.py, what boot.py imports, the display build). They are copied
 # onto the filesystem when its stamp differs from the image's, that is at the first
-# start after the file was flashed, the stamp last; the game data is never touched.
+# start after the file was flashed, the stamp last (a file the filesystem holds already
+# is not written again); the game data is never touched.
 import vfs
 import machine, rp2
 
@@ -16,6 +17,19 @@ except:
 vfs.mount(fs, "/")
 
 del vfs, bdev, fs
+
+
+def _same(a, b):
+    try:
+        with open(a, "rb") as x, open(b, "rb") as y:
+            while True:
+                p = x.read(256)
+                if p != y.read(256):
+                    return False
+                if not p:
+                    return True
+    except OSError:
+        return False
 
 
 def _install(src="/rom/install", stamp="release.txt"):
@@ -33,8 +47,8 @@ def _install(src="/rom/install", stamp="release.txt"):
         pass
     buf = bytearray(512)
     for name in os.listdir(src):
-        if name == stamp:
-            continue
+        if name == stamp or _same(src + "/" + name, name):
+            continue            # (a file the filesystem has already: not written again)
         with open(src + "/" + name, "rb") as r, open(name + ".new", "wb") as w:
             while True:
                 n = r.readinto(buf)
@@ -52,4 +66,4 @@ try:
     _install()
 except Exception as e:
     print("release image: not installed:", e)
-del _install
+del _install, _same
