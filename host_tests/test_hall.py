@@ -128,7 +128,9 @@ def check_game2(g, tmp_path):
     want_lines = record_lines(os.path.join(DATA, "game2.jsonl"))
     lines = g["record"].splitlines()
     assert lines[0] == "# game %d" % g["game"]
-    assert dict({"opener": 1}, **json.loads(want_lines[0])) == json.loads(lines[1])
+    # the header as the board writes it: with the opener and its firmware's version
+    assert dict({"opener": 1, "firmware": VERSION}, **json.loads(want_lines[0])) == \
+        json.loads(lines[1])
     assert [json.loads(x) for x in lines[2:]] == [json.loads(x) for x in want_lines[1:]]
     want = json.loads(replay_state(os.path.join(DATA, "game2.jsonl")))
     assert g["state"] == want
