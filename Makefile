@@ -13,7 +13,7 @@ NPM_CI := $(PYTHON) tools/npm_ci.py
 WEB_PORT ?= 8000
 HALL_PORT ?= 8001
 
-.PHONY: sim test check test-pico pico-emulator micropython bench bench-pico bench-pico-hall build deploy export clean venv pictures hardware web web-serve test-web hall broker table
+.PHONY: sim test check test-pico pico-emulator micropython uf2 bench bench-pico bench-pico-hall build deploy export clean venv pictures hardware web web-serve test-web hall broker table
 
 venv: $(STAMP)
 
@@ -87,6 +87,14 @@ pico-emulator:
 ## MICROPYTHON_SRC=TARBALL: the release's source (default: beside the checkout, or git).
 micropython: $(STAMP)
 	$(BIN)/python tools/mpimage.py build
+
+## The release files (docs/DEPLOY.md, "The release files"): for each board (Pico, Pico W)
+## and display build one UF2 to copy onto the RPI-RP2 drive (MicroPython, the scoreboard
+## and its start-up files), SHA256SUMS and the notices, in build/release/. Builds the
+## MicroPython images first when missing (`make micropython`: the offline way is the
+## release's source tarball, MICROPYTHON_SRC=TARBALL).
+uf2: $(STAMP)
+	$(BIN)/python tools/release.py
 
 ## The scoreboard in a browser: a static site in build/web/ (docs/WEB.md).
 web:

@@ -129,7 +129,7 @@ def make(watchdog=None, root="/"):
 def start(root="/"):
     """The application under the watchdog boot.py started (`cowboy: made <ms>
     shown=<ms>` on the console once the wiring check shows: now, and when it began
-    to show)."""
+    to show; then `cowboy: firmware <version>`, version.py)."""
     import fastimport
     fastimport.speak()          # a damaged pack, found while boot.py ran
     import watchdog
@@ -137,6 +137,8 @@ def start(root="/"):
     wd.start()
     app = make(watchdog=wd, root=root)
     print("cowboy: made %d shown=%d" % (time.ticks_ms(), app.shown_at))
+    from version import VERSION
+    print("cowboy: firmware " + VERSION)
     return app
 
 

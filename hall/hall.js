@@ -164,8 +164,28 @@ const CowboyHall = (() => {
     return s.names ? s.names[n - 1] : "P" + n;
   }
 
+  // A firmware version as firmware/version.py writes it ("1.10.0": three numbers of 1 to
+  // 4 digits, no leading zeros), as [major, minor, patch]; null for anything else.
+  function readVersion(v) {
+    if (typeof v !== "string") return null;
+    const m = /^(0|[1-9][0-9]{0,3})\.(0|[1-9][0-9]{0,3})\.(0|[1-9][0-9]{0,3})$/.exec(v);
+    return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
+  }
+
+  // Which of two versions is newer: < 0, 0 or > 0; null (a table whose state does not say
+  // it: a firmware before 1.0.0) is older than any version.
+  function compareVersions(a, b) {
+    if (a === b) return 0;
+    if (a === null) return -1;
+    if (b === null) return 1;
+    const x = readVersion(a), y = readVersion(b);
+    for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] - y[i];
+    return 0;
+  }
+
   // The state object of GAME-RECORD.md as a new object with exactly its keys, or null.
-  // `names` is optional; when present it must be valid (else the state is refused).
+  // `names` is optional; when present it must be valid (else the state is refused);
+  // `firmware` (the board's version, docs/HALL.md) too: kept as `firmware`, else null.
   function readState(text) {
     const s = parseJSON(text);
     if (!isObject(s)) return null;
@@ -184,9 +204,11 @@ const CowboyHall = (() => {
     if (typeof s.cue_in_hand !== "boolean") return null;
     if (!ascending(s.off_table, (x) => BALLS.includes(x))) return null;
     if (own(s, "names") && !namesOk(s.names, n)) return null;
+    if (own(s, "firmware") && !readVersion(s.firmware)) return null;
     const state = {};
     for (const k of keys) state[k] = Array.isArray(s[k]) ? s[k].slice() : s[k];
     if (own(s, "names")) state.names = s.names.slice();
+    state.firmware = own(s, "firmware") ? s.firmware : null;
     return state;
   }
 
@@ -301,6 +323,17 @@ const CowboyHall = (() => {
       this.onFinished = onFinished;
     }
 
+    // Whether table t runs a firmware older than the newest a table of this page runs
+    // (its state says which); false while its state is not known.
+    olderFirmware(t) {
+      if (!t.state) return false;
+      let newest = t.state.firmware;
+      for (const o of this.tables.values()) {
+        if (o.state && compareVersions(o.state.firmware, newest) > 0) newest = o.state.firmware;
+      }
+      return compareVersions(t.state.firmware, newest) < 0;
+    }
+
     table(hall, name) {
       const key = hall + "/" + name;
       let t = this.tables.get(key);
@@ -397,6 +430,10 @@ const CowboyHall = (() => {
         if (!s) return false;
         const was = t.state;
         t.state = s;
+        // a newer firmware on this table marks the others: each card drawn again
+        if (!was || compareVersions(s.firmware, was.firmware) !== 0) {
+          for (const o of this.tables.values()) if (o !== t && o.state) this.onTable(o);
+        }
         // An ended game that goes on: an undo (the next action is the same game's) or
         // the next game (its first action has the next game number).
         if (s.phase !== "over" && was && was.phase === "over") t.reopen = t.game;
@@ -613,5 +650,6 @@ const CowboyHall = (() => {
 
   return { PHASES, settings, form, Hall, open, connect, detail, rows, extras, el, compareNames,
     readState, parseRecord, readTopic, who, checkName, parseJSON, isObject, standingsTable,
+    compareVersions,
     NAME, MAX_MESSAGE };
 })();

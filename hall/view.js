@@ -75,6 +75,9 @@
     const st = t.state;
     if (st) {
       head.append(H.el("span", "phase", H.PHASES[st.phase]));
+      if (hall.olderFirmware(t)) {
+        head.append(H.el("span", "firmware", "firmware " + (st.firmware || "before 1.0.0")));
+      }
       inner.style.setProperty("--players", st.players);
       inner.append(H.rows(st));
       const stage = H.el("footer", "stage");

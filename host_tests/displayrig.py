@@ -7,6 +7,13 @@ from fakedisplays import fake_board, read_oled, OLEDDevice
 from views.ui import PAGE_MS
 
 
+def hello_top(n):
+    """An OLED's top line at start-up: "PLAYER n", the firmware's version right-aligned."""
+    from version import VERSION
+    head = "PLAYER %d" % n
+    return head + " " * (21 - len(head) - len(VERSION)) + VERSION
+
+
 class Settings:
     def __init__(self, players=2, opener=0, brightness=8, rules=0):
         self.players = players

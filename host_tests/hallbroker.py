@@ -33,6 +33,14 @@ def packet_size(topic, payload, qos=1):
     return hall_archive.packet_size(topic, payload, qos)
 
 
+def published(state):
+    """A table's state line (hall_table.py `state`: the game's state object) as the
+    board publishes it on `state`: with its firmware's version last (docs/HALL.md)."""
+    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    from version import VERSION
+    return state[:-1] + ', "firmware": "%s"}' % VERSION
+
+
 def mosquitto():
     """Path of the mosquitto binary, installing the package if needed."""
     path = "/usr/sbin/mosquitto"

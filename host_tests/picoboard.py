@@ -232,9 +232,9 @@ class SerialBoard:
     """The emulated Pico behind a pty (socat), as a USB serial port: flash
     starts from `app` (None: empty), `target` picks the board and its MicroPython
     (the project's image with an empty ROMFS partition, as `make micropython`
-    writes it)."""
+    writes it; `uf2`: another file of that board, a release file)."""
 
-    def __init__(self, work, app=None, target=PICO, args=""):
+    def __init__(self, work, app=None, target=PICO, args="", uf2=None):
         self.work = work
         os.makedirs(work, exist_ok=True)
         self.port = os.path.join(work, "ttyPICO")
@@ -243,7 +243,9 @@ class SerialBoard:
         empty = os.path.join(work, "empty")
         os.makedirs(empty, exist_ok=True)
         t = TARGETS[target]
-        if t.rom:
+        if uf2 is not None:
+            pass
+        elif t.rom:
             import mpimage
             uf2 = mpimage.image_path(t.board)
         else:

@@ -314,7 +314,13 @@ def test_export_writes_json_lines(fake, tmp_path):
     assert game.winner >= 0
     assert fake.log.read_text().splitlines()[-1] == "reset"   # the scoreboard restarts
     first = json.loads((out / "current.jsonl").read_text().splitlines()[0])
-    assert first == {"players": 3, "opener": 2}
+    assert first == {"players": 3, "opener": 2}         # a board before 1.0.0: no version
+    # a board that says its version: every record's header carries it
+    res = fake("export", "--out", str(out), FAKE_BOARD_FIRMWARE="1.0.0")
+    assert res.returncode == 0, res.stdout + res.stderr
+    for name in ("current.jsonl", "000001-jnl.jsonl"):
+        first = json.loads((out / name).read_text().splitlines()[0])
+        assert first["firmware"] == "1.0.0", name
 
 
 # ---- the display build stored on the board -------------------------------------------
@@ -498,3 +504,32 @@ def test_deploy_hall_refuses_bad_settings_naming_them(fake, tmp_path, text, name
     res = fake("deploy", "--hall", str(hall))
     assert res.returncode == 2 and named in res.stderr and "Traceback" not in res.stderr
     assert not (fake.board / "hall.json").exists()
+
+
+def test_deploy_says_which_firmware_the_board_had_and_which_it_gets(fake):
+    """The version the board runs (its version.py, none before 1.0.0) and this
+    build's (firmware/version.py), before anything is copied; the dry run names
+    the build's."""
+    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    from version import VERSION
+    res = fake("deploy")
+    assert res.returncode == 0, res.stderr
+    assert "Firmware: %s (this deploy; the board had none of 1.0.0 or later)" % VERSION \
+        in res.stdout, res.stdout
+    res = fake("deploy", FAKE_BOARD_FIRMWARE="1.0.0")
+    assert "Firmware: %s (this deploy; the board had 1.0.0)" % VERSION in res.stdout
+    res = fake("deploy", "--dry-run")
+    assert "Firmware: %s (this build)" % VERSION in res.stdout
+
+
+def test_deploy_over_a_release_file_drops_its_stamp(fake):
+    """A board flashed with a release file (tools/release.py) holds the stamp of
+    the image's start-up files; a deploy replaces those files and the image, so the
+    stamp goes: flashing that release file again installs its files again."""
+    (fake.board / "release.txt").write_text("cowboy 1.0.0 RPI_PICO tm1637 0123\n")
+    (fake.board / "build.txt").write_text("tm1637\n")
+    res = fake("deploy")
+    assert res.returncode == 0, res.stderr
+    assert "removed  release.txt" in res.stdout
+    assert not (fake.board / "release.txt").exists()
+    assert (fake.board / "build.txt").read_text() == "tm1637\n"

@@ -9,7 +9,7 @@ from cowboy import facts
 from draw import fold
 from draw import segments, glyphs
 from views import ui
-from displayrig import Rig
+from displayrig import Rig, hello_top
 
 ELEVEN = facts.B1 | facts.B3 | facts.B5 | (3 << facts.CAROM)
 CAROM3 = 3 << facts.CAROM
@@ -58,7 +58,7 @@ def test_every_character_class_on_every_display_kind(what, name, four, eight, ol
     assert hello_name_page("ht16k33", name) == four
     assert hello_name_page("max7219", name) == eight
     s = hello_name_page("oled4", name)
-    assert (s["top"], s["big"], s["bottom"]) == ("PLAYER 1", "P1", oled)
+    assert (s["top"], s["big"], s["bottom"]) == (hello_top(1), "P1", oled)
     for seen in (four, eight, oled):
         assert "~" not in seen           # no segment pattern, no glyph, nobody can read
 

@@ -5,7 +5,11 @@ from cowboy import codes
 from cowboy import facts
 from views import ui
 from views import ui
-from displayrig import Rig
+from board import config
+from display.screens import build
+from displayrig import Rig, hello_top
+from fakedisplays import fake_board, read_oled
+from version import VERSION
 
 ELEVEN = facts.B1 | facts.B3 | facts.B5 | (3 << facts.CAROM)     # 1 + 3 + 5 + 2
 MISS = 0
@@ -34,8 +38,7 @@ def test_hello_shows_each_player_number():
     rig.update()
     for i in range(8):
         s = rig.seen(i)
-        assert (s["top"], s["big"], s["bottom"]) == ("PLAYER %d" % (i + 1), "P%d" % (i + 1),
-                                                    "HELLO")
+        assert (s["top"], s["big"], s["bottom"]) == (hello_top(i + 1), "P%d" % (i + 1), "HELLO")
 
 
 def test_opening_player_sees_score_opening_and_ball_in_hand():
@@ -400,6 +403,36 @@ def test_a_refused_stroke_shows_its_reject_code_on_seven_segments():
     assert rig.pages(0) == ["E  5"]
 
 
+def test_start_up_shows_the_firmware_version_on_every_display_kind():
+    """version.py's VERSION, with no page more (the start-up lasts as long): on seven
+    segments (4 and 8 digits) in the second half of the build's page, on an OLED on the
+    top line of the start-up view from its first picture on (the wiring check drawn
+    with no panel yet)."""
+    for name, code in (("tm1637", "1637"), ("ht16k33", "Ht16"), ("max7219", "7219")):
+        rig = Rig(name)
+        p = rig.panel
+        p.mode = ui.MODE_HELLO
+        p.t_start = 100000
+        seen = []
+        for at in (10, ui.PAGE_MS // 2 - 100, ui.PAGE_MS // 2 + 100, ui.PAGE_MS - 10):
+            rig.now = p.t_start + ui.PAGE_MS + at      # the build's page
+            rig.drain()
+            seen.append(rig.seen(0).strip())
+        assert seen == [code, code, VERSION, VERSION], name
+    cfg = config.BUILDS["oled4"]
+    buses, pin, models = fake_board(cfg)
+    build(cfg, buses, pin).settle(None, None, 10)     # the first picture (factory.py)
+    assert read_oled(models[0].pixels())["top"] == hello_top(1)
+    rig = Rig("oled4")
+    p = rig.panel
+    p.mode = ui.MODE_HELLO
+    p.t_start = 5000
+    for k in range(2):
+        rig.now = p.t_start + k * ui.PAGE_MS + ui.PAGE_MS // 2 + 10
+        rig.drain()
+        assert rig.seen(0)["top"] == hello_top(1)
+
+
 def test_start_up_pages_player_build_notice_and_house_rules_on_every_layout():
     from cowboy import houserules
     for name, pages in (
@@ -431,8 +464,9 @@ def test_start_up_pages_player_build_notice_and_house_rules_on_every_layout():
         rig.drain()
         s = rig.seen(1)
         seen.append((s["top"], s["big"], s["bottom"]))
-    assert seen == [("PLAYER 2", "P2", "HELLO"), ("PLAYER 2", "P2", "DISPLAYS: OLED4"),
-                    ("PLAYER 2", "P2", "UNREADABLE: NEW GAME"),
+    top = hello_top(2)
+    assert seen == [(top, "P2", "HELLO"), (top, "P2", "DISPLAYS: OLED4"),
+                    (top, "P2", "UNREADABLE: NEW GAME"),
                     ("PLAYER 2   HOUSE RULE", "P2", "TAKE AS THE BALLS LIE")]
     p.notice = ui.NOTICE_CUT
     p.notice_arg = 3

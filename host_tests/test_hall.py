@@ -12,6 +12,7 @@ import pytest
 
 from mpy import MICROPYTHON, ROOT, TOOLS
 import hallbroker
+from version import VERSION
 
 DATA = os.path.join(ROOT, "host_tests", "data")
 HALL = "club"
@@ -119,7 +120,9 @@ def check_game2(g, tmp_path):
     want_lines = record_lines(os.path.join(DATA, "game2.jsonl"))
     lines = g["record"].splitlines()
     assert lines[0] == "# game %d" % g["game"]
-    assert dict({"opener": 1}, **json.loads(want_lines[0])) == json.loads(lines[1])
+    # the header as the board writes it: with the opener and its firmware's version
+    assert dict({"opener": 1, "firmware": VERSION}, **json.loads(want_lines[0])) == \
+        json.loads(lines[1])
     assert [json.loads(x) for x in lines[2:]] == [json.loads(x) for x in want_lines[1:]]
     want = json.loads(replay_state(os.path.join(DATA, "game2.jsonl")))
     assert g["state"] == want
@@ -186,7 +189,7 @@ def test_twenty_tables_every_game_archived_once(tmp_path):
         check_game2(g, tmp_path)
     states = {t.split("/")[2]: p for t, p, r in retained if r}
     for name, lines in zip(names, outs):
-        assert states[name] == lines[-1][len("STATE "):]
+        assert states[name] == hallbroker.published(lines[-1][len("STATE "):])
     assert '"scores": [0, 0, 3]' in outs[0][-1]
 
 
@@ -237,7 +240,7 @@ def test_broker_restarts_and_a_power_cut_lose_and_repeat_nothing(tmp_path):
         check_game2(g, tmp_path)
     states = {t.split("/")[2]: p for t, p, r in retained if r and t.endswith("/state")}
     for name, lines in zip(names, outs):
-        assert states[name] == lines[-1][len("STATE "):]
+        assert states[name] == hallbroker.published(lines[-1][len("STATE "):])
     # the tables' processes have ended without a goodbye: the broker sent their wills
     status = {t.split("/")[2]: p for t, p, r in retained if t.endswith("/status")}
     assert status == {"a1": "offline", "a2": "offline", "a3": "offline"}
@@ -316,7 +319,7 @@ def test_a_table_renamed_on_its_panel_publishes_under_the_new_name(tmp_path):
     retained = {t: p for t, p, r in got if r}
     assert json.loads((tmp_path / "t1" / "hall.json").read_text())["table"] == "t9"
     assert retained["cowboy/club/t1/status"] == "offline"     # not its last will: marked
-    assert retained["cowboy/club/t9/state"] == out[-1][len("STATE "):]
+    assert retained["cowboy/club/t9/state"] == hallbroker.published(out[-1][len("STATE "):])
     assert json.loads(retained["cowboy/club/t9/state"])["scores"][:2] == [3, 0]
     assert "cowboy/club/t9/status" in retained                # its last will moved too
 
@@ -465,7 +468,7 @@ def long_game(limit):
     g = Game()
     g.new_game(2, 0)
     lines = []
-    size = len("# game 1\n" + recordtext.header_json(2, 0) + "\n")
+    size = len("# game 1\n" + recordtext.header_json(2, 0, 0, None, VERSION) + "\n")
     out_lines = ['{"shot": {"first": 0}}', '{"shot": {}}']       # P2's foul, P1's miss
     finish = 3 * sum(len(x) + 1 for x in out_lines) + len(out_lines[1]) + 1
     used = []                       # strokes taken, longest first: tried first
@@ -581,7 +584,7 @@ def test_a_game_acknowledged_just_before_a_broker_crash_is_kept(tmp_path):
     finally:
         broker.stop()
     kinds = {t.split("/")[3]: p for t, p, r in retained if r}
-    assert kinds.get("state") == out[-1][len("STATE "):], kinds
+    assert kinds.get("state") == hallbroker.published(out[-1][len("STATE "):]), kinds
     assert "game" in kinds, kinds
     games = archived(db)
     assert [g["table"] for g in games] == ["f1"]

@@ -17,6 +17,7 @@ import pytest
 import fakemqtt
 from mpy import MICROPYTHON, TOOLS
 import hallbroker
+from version import VERSION
 from test_hall import HALL, Reader, archive, archive_killed_while_storing, archived, finish, \
     replayed, start_broker, stop_archive
 
@@ -302,7 +303,8 @@ def test_a_new_game_begun_mid_send_the_record_goes_on_from_games(tmp_path):
         last[int(head.split(b" ")[4].split(b"/")[0])] = body
     assert sorted(last) == list(range(1, 15))
     text = b"".join(last[k] for k in sorted(last)).decode().splitlines()
-    assert text[0] == "# game 1" and json.loads(text[1]) == {"players": 2, "opener": 1}
+    assert text[0] == "# game 1" and \
+        json.loads(text[1]) == {"players": 2, "opener": 1, "firmware": VERSION}
     assert text[2:] == lines[1:]
     # the parts in flight when the game moved are sent again, read from games/
     # (parts 3 to 10 were acknowledged by then: the rest from 11 on, once each)

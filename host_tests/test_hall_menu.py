@@ -14,6 +14,7 @@ import simboard
 from cowboy import recordtext
 from views import ui
 from views import hallui
+from version import VERSION
 from fakedisplays import read_oled
 from net.hall import Hall, attach
 from net import hallsettings
@@ -192,13 +193,15 @@ def test_editing_the_table_name_on_four_digits(tmp_path):
     assert c.will[0] == "cowboy/club/t11a/status"
     mine = [e for e in Client.log if e[0] == "cowboy-club-t11a"]
     assert mine[0][1:] == ("cowboy/club/t11a/status", "online", True)
-    assert ("cowboy/club/t11a/state", recordtext.state_json(s.game), True) in [e[1:] for e in mine]
+    assert ("cowboy/club/t11a/state", recordtext.state_json(s.game, None, VERSION), True) in \
+        [e[1:] for e in mine]
     # the game goes on under the new name
     keys(s, "HOLD ENC", "3", "OK")
     until(s, s.hall.caught_up)
     mine = [e for e in Client.log if e[0] == "cowboy-club-t11a"]
     assert all(e[1].startswith("cowboy/club/t11a/") for e in mine)
-    assert [e[2] for e in mine if e[1].endswith("/state")][-1] == recordtext.state_json(s.game)
+    assert [e[2] for e in mine if e[1].endswith("/state")][-1] == \
+        recordtext.state_json(s.game, None, VERSION)
     assert json.loads([e[2] for e in mine if e[1].endswith("/action")][-1])["pos"] == 1
 
 

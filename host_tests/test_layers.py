@@ -11,7 +11,8 @@ FIRMWARE = os.path.join(ROOT, "firmware")
 
 # Bottom first. A room is a folder of firmware/ or a module at its top.
 LAYERS = (
-    ("cowboy", "ticks", "fastimport", "watchdog"),   # the rules core; helpers that import nothing
+    # the rules core; helpers that import nothing
+    ("cowboy", "ticks", "fastimport", "watchdog", "version"),
     ("board",),                          # the builds as data
     ("input", "draw"),                   # key events; glyphs, cells, byte loops
     ("chips",),                          # the display chips and their transports

@@ -13,6 +13,7 @@ import pytest
 
 import hallbroker
 from mpy import MICROPYTHON, TOOLS
+from version import VERSION
 
 SIM = os.path.join(TOOLS, "sim.py")
 HALL = "club"
@@ -69,7 +70,7 @@ def test_a_pc_table_takes_the_desks_offer_and_publishes_its_game(tmp_path, exe):
         got = retained(broker, "p1")
     finally:
         broker.stop()
-    assert json.loads(got["state"]) == state
+    assert json.loads(got["state"]) == dict(state, firmware=VERSION)   # the board's, last
     assert json.loads(got["answer"]) == {"id": "n1-p1-1", "answer": "accepted"}
     assert got["status"] == "offline"           # quit: its last will
 

@@ -19,7 +19,8 @@ on the board (journal.bin, journal.tail, games/, settings.json, nowdt) is never
 touched. --build NAME stores the display build on the board (board/config.py
 CHOICE_FILE); without it the board keeps the build it has.
 export: copy journal.bin, journal.tail and games/ from the board, write JSON
-Lines next to them with tools/journal.py (the current game: both files joined),
+Lines next to them with tools/journal.py (the current game: both files joined; the
+header names the firmware version the board runs, when it says one),
 reset the board (the game resumes from its journal).
 Set MPREMOTE to use another mpremote command (the tests use a simulated board),
 DEVICE_BUILD to build somewhere else than build/device/.
@@ -64,6 +65,9 @@ HALL_FILES = ("hall.json", "hall.ack", "offer.ack")
 # net/mqtt.py (a left-over copy at the top is stale)
 GONE = ("aiomqttc",)
 KEPT = DATA + (config.CHOICE_FILE,) + HALL_FILES     # never listed as program files
+# The stamp of a release file's start-up files (tools/release.py, the image's frozen
+# _boot.py): a deploy replaces them, and removes it.
+RELEASE_STAMP = "release.txt"
 # The folders and top-level modules that are the program's, in this layout and the one
 # before it (modules at the top): a file there that the build has not is stale.
 PACKAGES = tuple(sorted(d for d in os.listdir(FIRMWARE)
@@ -74,7 +78,10 @@ SERIAL_PORTS = ("/dev/ttyACM*", "/dev/cu.usbmodem*")
 MIN_VERSION = releases.version(releases.MINIMUM)
 
 INSTALL_HELP = """\
-To put MicroPython on a Raspberry Pi Pico: build the project's image with
+A release file of the firmware (cowboy-v<version>-<board>-<build>.uf2, `make uf2`,
+docs/DEPLOY.md "The release files") holds MicroPython and the scoreboard: flashed
+as below, the board plays without a deploy.
+To put MicroPython alone on a Raspberry Pi Pico: build the project's image with
 `make micropython` (MicroPython {built} with a ROMFS partition, one file per board
 in build/micropython/; a Pico W needs it, docs/DEPLOY.md), or on a Pico (not a W)
 take an official MicroPython from
@@ -258,6 +265,15 @@ try:
 except OSError:
     pass
 vfs.rom_ioctl(2, 0).ioctl(6, 0)
+"""
+
+# the scoreboard's version on the board (version.py, from 1.0.0 on), or "-"
+READ_VERSION = """\
+try:
+    import version
+    print('FIRMWARE', version.VERSION)
+except Exception:
+    print('FIRMWARE -')
 """
 
 LIST = """\
@@ -479,7 +495,8 @@ def plan(local, remote):
         if "/" in p:
             ours = p.split("/")[0] in PROGRAM_DIRS
         else:
-            ours = p == PACK or p.endswith((".py", ".mpy")) and p.rsplit(".", 1)[0] in modules
+            ours = p in (PACK, RELEASE_STAMP) or \
+                p.endswith((".py", ".mpy")) and p.rsplit(".", 1)[0] in modules
         if ours:
             remove.append(p)
     return copy, remove
@@ -488,16 +505,19 @@ def plan(local, remote):
 def remote_files(port, rom):
     """What the board holds: ({path: (size, sha256)} of every file outside the game
     data, the build choice and the hall files; the build name stored or None; the
-    ROMFS image's (length, sha256) or None when `rom` is 0)."""
+    ROMFS image's (length, sha256) or None when `rom` is 0; the firmware's version
+    it runs, or None before 1.0.0)."""
     chain = [["exec", LIST.format(skip=list(KEPT) + [PACK_MOUNT[1:], ROM_MOUNT[1:]],
                                   hashing=True, top="")],
-             ["exec", READ_CHOICE.format(name=config.CHOICE_FILE)]]
+             ["exec", READ_CHOICE.format(name=config.CHOICE_FILE)],
+             ["exec", READ_VERSION]]
     if rom:
         chain.append(["exec", ROM_HASH])
     res = mpremote(port, *chain)
     files = {}
     stored = None
     image = None
+    firmware = None
     for ln in res.stdout.splitlines():
         if ln.startswith("FILE "):
             _, size, sha, path = ln.split(" ", 3)
@@ -509,7 +529,15 @@ def remote_files(port, rom):
         elif ln.startswith("IMAGE "):
             _, size, sha = ln.split()
             image = (int(size), sha)
-    return files, stored, image
+        elif ln.startswith("FIRMWARE ") and ln[9:] != "-":
+            firmware = ln[9:]
+    return files, stored, image, firmware
+
+
+def firmware_version():
+    """This checkout's firmware version (firmware/version.py)."""
+    from version import VERSION
+    return VERSION
 
 
 def _table(local, paths):
@@ -591,6 +619,7 @@ def deploy(port="auto", dry_run=False, out=sys.stdout, build_name=None, hall=Non
               % (len(local), sum(v[0] for v in local.values()),
                  os.path.getsize(rom_path())), file=out)
         print(build_line(build_name, None, board=False), file=out)
+        print("Firmware: %s (this build)." % firmware_version(), file=out)
         if hall_text is not None:
             print(hall_line + " With it: hall.json.", file=out)
         for ln in _table(local, sorted(local)):
@@ -608,7 +637,9 @@ def deploy(port="auto", dry_run=False, out=sys.stdout, build_name=None, hall=Non
         board["version"], board["platform"], board["machine"],
         "ROMFS partition of %d KiB" % (rom // 1024) if rom else "no ROMFS partition"),
         file=out)
-    remote, stored, image = remote_files(port, rom)
+    remote, stored, image, had = remote_files(port, rom)
+    print("Firmware: %s (this deploy; the board had %s)." % (
+        firmware_version(), had or "none of 1.0.0 or later"), file=out)
     build()
     local = manifest()
     new_image = None
@@ -681,11 +712,16 @@ def export(port="auto", dest="export", out=sys.stdout):
     import journal as journaltool
     probe(port, "make export")
     names = []
+    firmware = None         # the version the board runs: the records' header says it
     for top in ("", "games"):
-        res = mpremote(port, ["exec", LIST.format(skip=["games", PACK_MOUNT[1:], ROM_MOUNT[1:]],
-                                                  hashing=False, top=top)],
-                       check=top == "")
+        chain = [["exec", LIST.format(skip=["games", PACK_MOUNT[1:], ROM_MOUNT[1:]],
+                                      hashing=False, top=top)]]
+        if top == "":
+            chain.append(["exec", READ_VERSION])
+        res = mpremote(port, *chain, check=top == "")
         for ln in res.stdout.splitlines():
+            if ln.startswith("FIRMWARE ") and ln[9:] != "-":
+                firmware = ln[9:]
             if ln.startswith("FILE "):
                 path = ln.split(" ", 3)[3]
                 if path in ("journal.bin", "journal.tail", "journal.names") or \
@@ -719,7 +755,7 @@ def export(port="auto", dest="export", out=sys.stdout):
                 journaltool.read_names(journaltool.names_path(os.path.join(raw, p)), got >> 4)
             if why:
                 print("  " + why, file=out)
-            text = journaltool.to_json(data, who)
+            text = journaltool.to_json(data, who, firmware)
         except journaltool.JournalError as e:
             print("  %s: not converted: %s (kept in %s)" % (p, e, raw), file=out)
             failed += 1

@@ -4,6 +4,7 @@
     python3 tools/journal.py to-json FOLDER [OUT]      # the current game of a flash folder
     python3 tools/journal.py to-binary RECORD [OUT]    # RECORD may be - (stdin)
     python3 tools/journal.py ... --names FILE          # the names file: this one
+    python3 tools/journal.py to-json ... --firmware V  # "firmware": V in the header
     micropython tools/journal.py ...                   # the same under MicroPython
 
 Both directions replay every action through the rules core as the board does
@@ -41,6 +42,7 @@ from cowboy import names as namerules  # noqa: E402
 from cowboy.game import Game  # noqa: E402
 
 USAGE = """usage: journal.py to-json JOURNAL [OUT] | to-binary RECORD [OUT] [--names FILE]
+       [--firmware VERSION]
   to-json    the board's journal as a GAME-RECORD (JSON Lines); for the current
              game give journal.bin or its folder (a --root folder of the
              simulator): the journal.tail beside it holds the last actions
@@ -50,6 +52,8 @@ USAGE = """usage: journal.py to-json JOURNAL [OUT] | to-binary RECORD [OUT] [--n
   Names: the header's "names" are kept in a names file beside the journal (its
   path with the extension .names), or FILE with --names; to-binary writes it (or
   removes it when the record has no names), to-json reads it.
+  --firmware VERSION (to-json): the header says this firmware recorded the game
+  (make export gives the board's; the journal does not hold it).
   Record lines: at most 1024 bytes before the line end, UTF-8, numbers at most
   20 characters.
   Bad input: a message naming the record or line, exit status 2, nothing written."""
@@ -213,19 +217,21 @@ def _line(v):
     return record.action_to_json(k, word)
 
 
-def write_json(data, write, names=None):
+def write_json(data, write, names=None, firmware=None):
     """Check journal bytes, then write them as JSON Lines, one write() per line
     (with its newline): nothing is written if the journal is bad. `names`: the
-    players' names for the header (checked), or None."""
+    players' names for the header (checked), or None; `firmware`: the version
+    of the firmware that recorded it, for the header, or None (the journal
+    itself does not hold it)."""
     players, opener, rules = _records(data, lambda g, v: None)
-    write(record.header_json(players, opener, rules, names) + "\n")
+    write(record.header_json(players, opener, rules, names, firmware) + "\n")
     _records(data, lambda g, v: write(_line(v) + "\n"))
 
 
-def to_json(data, names=None):
+def to_json(data, names=None, firmware=None):
     """JSON Lines text (with final newline) of journal bytes."""
     out = []
-    write_json(data, out.append, names)
+    write_json(data, out.append, names, firmware)
     return "".join(out)
 
 
@@ -337,8 +343,17 @@ def main(argv):
         if i + 1 < len(argv):
             names_file = argv[i + 1]
             argv = argv[:i] + argv[i + 2:]
+    firmware = None
+    if "--firmware" in argv:
+        i = argv.index("--firmware")
+        if i + 1 >= len(argv) or not record.is_version(argv[i + 1]):
+            print("journal: --firmware needs a version such as 1.0.0", file=sys.stderr)
+            return 2
+        firmware = argv[i + 1]
+        argv = argv[:i] + argv[i + 2:]
     if len(argv) not in (2, 3) or argv[0] not in ("to-json", "to-binary") or \
-            "--names" in argv or names_file == "":
+            "--names" in argv or names_file == "" or \
+            firmware is not None and argv[0] != "to-json":
         print(USAGE, file=sys.stderr)
         return 2
     binary = argv[0] == "to-binary"
@@ -394,7 +409,7 @@ def main(argv):
             for c in chunks:
                 write(c)
         else:
-            write_json(data, write, names)
+            write_json(data, write, names, firmware)
         close()
     except OSError:
         print("journal: cannot write %s" % (argv[2] if len(argv) == 3 else "the output"),

@@ -15,7 +15,9 @@ the checkout (../shared/micropython/), else a clone of the release tag with the
 submodules the port names. The tools: Debian's gcc-arm-none-eabi,
 libnewlib-arm-none-eabi, libstdc++-arm-none-eabi-newlib, cmake and build-essential,
 installed with apt-get when missing and run as root; otherwise a message says what to
-install. A board is built again only when its definition or the source changed.
+install. A board is built again only when what its image is made of changed: its
+definition, this builder, the source's bytes (a tarball's SHA-256, or the release tag
+of a clone), not where the checkout or the tarball lies.
 Exit status 1 when a step fails (its output's tail says why), 2 on bad arguments.
 """
 import hashlib
@@ -34,6 +36,7 @@ import romfs  # noqa: E402
 
 BOARDS_DIR = os.path.join(HERE, "boards")
 BOARDS = ("RPI_PICO", "RPI_PICO_W")
+COMMON = "common"           # what both boards' definitions share (the frozen _boot.py)
 OUT = os.path.join(ROOT, "build", "micropython")
 WORK = os.path.join(OUT, "work")
 TARBALL = os.path.join(os.path.dirname(ROOT), "shared", "micropython",
@@ -117,11 +120,30 @@ def toolchain(log):
         % (", ".join(missing) or "the newlib headers", " ".join(PACKAGES)))
 
 
-def _digest(paths):
-    h = hashlib.sha256(releases.BUILT.encode())
-    for p in paths:
-        with open(p, "rb") as f:
-            h.update(p.encode() + b"\0" + f.read())
+def source_id(tarball):
+    """What the MicroPython source is, by its bytes: the tarball's SHA-256, or the
+    release tag a clone takes (where the tarball lies does not matter)."""
+    if not tarball:
+        return "git %s %s" % (releases.SOURCE_REPO, releases.SOURCE_TAG)
+    h = hashlib.sha256()
+    with open(tarball, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return "tarball sha256 " + h.hexdigest()
+
+
+def digest(board, source):
+    """The SHA-256 of what the board's image is made of: the release, its source
+    (source_id()), the board definition's files (by name and contents) and this
+    builder's own text. No path: a moved checkout keeps its images."""
+    h = hashlib.sha256(("%s %s\n%s\n" % (releases.BUILT, releases.BUILT_DATE, source))
+                       .encode())
+    for folder in (board, COMMON):
+        for name in sorted(os.listdir(os.path.join(BOARDS_DIR, folder))):
+            with open(os.path.join(BOARDS_DIR, folder, name), "rb") as f:
+                h.update(("%s/%s" % (folder, name)).encode() + b"\0" + f.read() + b"\0")
+    with open(os.path.abspath(__file__), "rb") as f:
+        h.update(f.read())
     return h.hexdigest()
 
 
@@ -131,8 +153,7 @@ def source(tarball, log):
     mp = os.path.join(WORK, "micropython")
     pt = os.path.join(WORK, "picotool")
     stamp = os.path.join(WORK, "source")
-    want = "tarball %s %d" % (tarball, os.path.getsize(tarball)) if tarball else \
-        "git %s %s" % (releases.SOURCE_REPO, releases.SOURCE_TAG)
+    want = source_id(tarball)
     if os.path.isdir(os.path.join(mp, "py")) and _read(stamp) == want:
         return mp, (pt if os.path.isdir(pt) else None)
     if os.path.isdir(WORK):
@@ -174,21 +195,20 @@ def build(boards=BOARDS, tarball=None, jobs=2, out=sys.stdout):
     """Build the images of `boards` that are missing or out of date; returns their paths."""
     os.makedirs(OUT, exist_ok=True)
     log = os.path.join(OUT, "build.log")
+    if tarball is None:
+        tarball = os.environ.get("MICROPYTHON_SRC") or (TARBALL if os.path.exists(TARBALL)
+                                                         else None)
+    src = source_id(tarball)
     todo = []
     for board in boards:
-        defs = sorted(os.path.join(BOARDS_DIR, board, n)
-                      for n in os.listdir(os.path.join(BOARDS_DIR, board)))
-        digest = _digest(defs + [os.path.abspath(__file__)])
-        if _read(image_path(board) + ".digest") != digest or not os.path.exists(image_path(board)):
-            todo.append((board, digest))
+        want = digest(board, src)
+        if _read(image_path(board) + ".digest") != want or not os.path.exists(image_path(board)):
+            todo.append((board, want))
     if not todo:
         return [image_path(b) for b in boards]
     if os.path.exists(log):
         os.remove(log)
     toolchain(log)
-    if tarball is None:
-        tarball = os.environ.get("MICROPYTHON_SRC") or (TARBALL if os.path.exists(TARBALL)
-                                                         else None)
     print("MicroPython %s from %s" % (releases.BUILT, tarball or releases.SOURCE_REPO),
           file=out)
     mp, pt = source(tarball, log)
@@ -212,7 +232,7 @@ def build(boards=BOARDS, tarball=None, jobs=2, out=sys.stdout):
             _run(["cmake", "--install", os.path.join(WORK, "pt-build")], log, env=env)
         env["picotool_ROOT"] = os.path.join(inst, "picotool")
     _run(["make", "-C", os.path.join(mp, "mpy-cross"), "-j%d" % jobs], log, env=env)
-    for board, digest in todo:
+    for board, want in todo:
         check_layout(mp, board)
         print("Building %s ..." % board, file=out)
         folder = os.path.join(WORK, "build-" + board)
@@ -226,7 +246,7 @@ def build(boards=BOARDS, tarball=None, jobs=2, out=sys.stdout):
         with open(image_path(board), "wb") as f:
             f.write(firmware)
         with open(image_path(board) + ".digest", "w") as f:
-            f.write(digest)
+            f.write(want)
         print("  %s (%d bytes; ROMFS %d KiB at 0x%x)" % (
             os.path.relpath(image_path(board), ROOT), len(firmware), size // 1024, base),
             file=out)

@@ -143,7 +143,7 @@ def read_header(text, checked=False):
     header has none (checked by cowboy/names.py)."""
     obj = _load(text, checked)
     for k in obj:
-        if k not in ("players", "opener", "rules", "names"):
+        if k not in ("players", "opener", "rules", "names", "firmware"):
             raise RecordError("unknown key %s in header" % _name(k))
     n = obj.get("players")
     if not _is_int(n) or n < 2 or n > MAX_PLAYERS:
@@ -152,12 +152,26 @@ def read_header(text, checked=False):
     if not _is_int(opener) or opener < 1 or opener > n:
         raise RecordError("opener must be a player number from 1 to %d" % n)
     rules = rules_from_json(obj.get("rules", []))
+    if "firmware" in obj and not is_version(obj["firmware"]):
+        raise RecordError("firmware must be a version such as \"1.0.0\" (three numbers "
+                          "joined by dots)")
     names = obj.get("names")
     if "names" in obj:
         why = namerules.check(names, n)
         if why is not None:
             raise RecordError(why)
     return n, opener - 1, rules, names
+
+
+def is_version(v):
+    """Whether `v` is a version as version.py writes it: "MAJOR.MINOR.PATCH", each
+    0 to 9999 without leading zeros (semantic versioning's core)."""
+    if type(v) is not str:
+        return False
+    parts = v.split(".")
+    return len(parts) == 3 and all(
+        0 < len(p) <= 4 and (p == "0" or p[0] != "0") and all(c in "0123456789" for c in p)
+        for p in parts)
 
 
 def typed_names(text, players):

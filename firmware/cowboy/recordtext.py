@@ -51,14 +51,17 @@ def _object(pairs):
     return "{" + ", ".join(['"%s": %s' % (k, dumps(v)) for k, v in pairs]) + "}"
 
 
-def header_json(players, opener, rules=0, names=None):
+def header_json(players, opener, rules=0, names=None, firmware=None):
     """The header line (without newline); "rules" only when a house rule is on,
-    "names" only when given (a list already checked by cowboy/names.py)."""
+    "names" only when given (a list already checked by cowboy/names.py), "firmware"
+    (the version of the firmware that recorded the game, version.py) when given."""
     text = '{"players": %d, "opener": %d' % (players, opener + 1)
     if rules:
         text += ', "rules": %s' % dumps(houserules.names(rules))
     if names is not None:
         text += ', "names": %s' % dumps(names)
+    if firmware is not None:
+        text += ', "firmware": %s' % dumps(firmware)
     return text + "}"
 
 
@@ -119,12 +122,16 @@ def _bytes_list(a, n):
     return ", ".join(["%d" % a[i] for i in range(n)])
 
 
-def state_json(game, names=None):
+def state_json(game, names=None, firmware=None):
     """The state object of GAME-RECORD.md as one line of JSON; with `names` (the
-    header's list), the key "names" last."""
+    header's list), the key "names"; with `firmware` (a board's version, the hall
+    state: docs/HALL.md), the key "firmware" last."""
+    text = _state_json(game)
     if names is not None:
-        return _state_json(game)[:-1] + ', "names": %s}' % dumps(names)
-    return _state_json(game)
+        text = text[:-1] + ', "names": %s}' % dumps(names)
+    if firmware is not None:
+        text = text[:-1] + ', "firmware": %s}' % dumps(firmware)
+    return text
 
 
 def _state_json(game):

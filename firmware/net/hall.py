@@ -20,6 +20,7 @@ from app.hallmenu import name_ok
 from cowboy import recordtext
 from net import hallsettings, mqtt, offers, records
 from ticks import ticks_add, ticks_diff, ticks_ms
+from version import VERSION
 from views import hallui
 
 ACK_FILE = "hall.ack"
@@ -209,7 +210,7 @@ class Hall:
         return (self.connected and not self._old and self.ack_game == self.current_game()
                 and self.ack_pos == self.journal.records and not self._state_due
                 and not self.desk.due
-                and self._state_sent == recordtext.state_json(self.game, names)
+                and self._state_sent == recordtext.state_json(self.game, names, VERSION)
                 and (self.game.winner < 0 or (self.record_game, self.record_n, self.record_names)
                      == (self.ack_game, self.journal.records, playernames.fingerprint(names))))
 
@@ -297,7 +298,7 @@ class Hall:
                 self._record = None
                 continue
             if self._state_due or self._state_sent is None:
-                text = recordtext.state_json(self.game, self._game_names())
+                text = recordtext.state_json(self.game, self._game_names(), VERSION)
                 self._state_due = False
                 if text != self._state_sent:
                     return ("state", text, 0, True, "s", g, 0, 0, 0)

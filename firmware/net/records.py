@@ -7,6 +7,7 @@ import os
 from app import journal
 from app import journalformat
 from cowboy import recordtext
+from version import VERSION
 
 # The longest message a board sends of a record (bytes). A record of at most this
 # many bytes goes whole on `game`; a longer one in parts on `part`, each at most this
@@ -103,7 +104,8 @@ class Record:
         self.ops = ops
         self.actions = len(ops)
         self.names = fp
-        head = "# game %d\n%s\n" % (g, recordtext.header_json(players, opener, rules, names))
+        head = "# game %d\n%s\n" % (g, recordtext.header_json(players, opener, rules, names,
+                                                                 VERSION))
         self.head = head.encode()
         self.size = len(self.head)  # bytes measured: the record's length once measured
         self.count = 1              # parts (1: the record goes whole)

@@ -22,7 +22,8 @@ from views.words import (REASON_4DIGITS, NOTE_4DIGITS, CUE_4DIGITS, MENU_4DIGITS
                          MENU_8DIGITS, RULE_4DIGITS, ONOFF_4DIGITS, ONOFF_8DIGITS,
                          BUILD_4DIGITS, NOTICE_4DIGITS, RUN_4DIGITS, NEED_4DIGITS,
                          LOST_4DIGITS, BEST_4DIGITS, INN_4DIGITS, AVG_4DIGITS,
-                         FOULS_4DIGITS, HELLO_4DIGITS, PREVIEW_4DIGITS, pick)
+                         FOULS_4DIGITS, HELLO_4DIGITS, PREVIEW_4DIGITS, VERSION_TEXT,
+                         pick)
 
 _SPACE = const(32)
 _END = const(95)      # '_': the name editor's end mark
@@ -253,8 +254,11 @@ class Layout4Digits:
         if m == items.MAIN_BLANK:
             return t
         if m == items.MAIN_HELLO:
-            k = turn(seat, ticks_diff(now_ms, seat.t0), True)
-            if k >= 0:
+            d = ticks_diff(now_ms, seat.t0)
+            k = turn(seat, d, True)
+            if k >= 0 and seat.items[k] == items.IT_BUILD and d % ui.PAGE_MS >= ui.PAGE_MS // 2:
+                t.write(VERSION_TEXT)       # the build page's second half: the version
+            elif k >= 0:
                 item_4digits(t, seat, k)
             else:
                 t.write(HELLO_4DIGITS)
@@ -319,8 +323,11 @@ class Layout8Digits:
         if m == items.MAIN_BLANK:
             return t
         if m == items.MAIN_HELLO:
-            k = turn(seat, ticks_diff(now_ms, seat.t0), True)
-            if k >= 0 and seat.items[k] == items.IT_NAME:
+            d = ticks_diff(now_ms, seat.t0)
+            k = turn(seat, d, True)
+            if k >= 0 and seat.items[k] == items.IT_BUILD and d % ui.PAGE_MS >= ui.PAGE_MS // 2:
+                t.write(VERSION_TEXT)       # the build page's second half: the version
+            elif k >= 0 and seat.items[k] == items.IT_NAME:
                 _name(t, seat, seat.args[k], 8)      # the whole width: no score beside it
             elif k >= 0:
                 item_4digits(t, seat, k)

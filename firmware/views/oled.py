@@ -18,7 +18,7 @@ from views import items
 from views.seat import turn, blink, outcome, field_balls, hall, folded
 from views.words import (REASON_OLED, NOTE_OLED, REJECT_OLED, FIELD_OLED, CUE_OLED,
                          MENU_OLED, RULE_OLED, ONOFF_8DIGITS, NOTICE_OLED, PREVIEW_OLED,
-                         FOUL_OLED, FOULS_LAST_OLED, OUT_OLED, pick)
+                         FOUL_OLED, FOULS_LAST_OLED, OUT_OLED, VERSION_TEXT, pick)
 
 _SPACE = const(32)
 _END = const(42)      # '*': the name editor's end mark (the small font has no '_')
@@ -267,6 +267,8 @@ class LayoutOLED:
         if m == items.MAIN_HELLO:
             t.write(b"PLAYER ")
             t.number(seat.value)
+            t.at(COLS - len(VERSION_TEXT))  # the firmware's version, from the first picture
+            t.write(VERSION_TEXT)
             t.at(_BIG)
             t.write(b"P")
             t.number(seat.value, 1)

@@ -259,7 +259,8 @@ class Seat:
 
     def _hello(self, game, panel):
         """Start-up pages besides the player number: the player's name, the display
-        build, what the journal's resume found, each house rule the game plays with."""
+        build (and the firmware's version: views/digits.py, views/oled.py), what the
+        journal's resume found, each house rule the game plays with."""
         self.t0 = panel.t_start
         self.build = panel.build
         if self.names[self.index]:

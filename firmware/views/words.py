@@ -11,6 +11,7 @@ A layout's own fixed words stay in it as literals (views/oled.py `BANKED `,
 constant of the code that draws it, a name taken from here a global lookup on
 every render (tools/constfold.py folds integers only)."""
 from views import ui
+from version import VERSION
 
 # Foul reasons (cowboy.codes R_*): the cue-ball ones read as the CUE field's values.
 REASON_4DIGITS = (b"FoUL", b"noHt", b"not1", b"othr", b"CoFF", b"CPoc", b"rL n", b"FoUL",
@@ -78,3 +79,5 @@ def pick(table, i):
     """table[i], or table[0] for a code the table does not have."""
     return table[i] if 0 <= i < len(table) else table[0]
 
+
+VERSION_TEXT = VERSION.encode()  # the firmware's version as the displays draw it

@@ -8,7 +8,8 @@ board's), `fs cp [-f] SRC DST` (":" marks the board side), `romfs deploy IMAGE`,
 `reset`. Without FAKE_BOARD (or with it naming no directory) it answers like
 mpremote with no board plugged in. FAKE_BOARD_ID = "version mpy platform" sets
 what the board reports (default MicroPython 1.29.0, .mpy v6.3 armv6m, rp2),
-FAKE_BOARD_MACHINE its machine's name; FAKE_BOARD_ROMFS = N gives it a ROMFS
+FAKE_BOARD_MACHINE its machine's name, FAKE_BOARD_FIRMWARE the scoreboard version
+its version.py holds (none without it); FAKE_BOARD_ROMFS = N gives it a ROMFS
 partition of N bytes, kept in DIR/../romfs.bin (`vfs.rom_ioctl`, erased as
 0xFF); FAKE_BOARD_CUT = "fs cp" (a command's first words) ends the session there,
 as a cable pulled. Every command is appended to DIR/../mpremote.log.
@@ -88,7 +89,10 @@ def board_os(part):
 
 def run_exec(code, ident, board):
     part = rom_partition(board)
-    saved = {k: sys.modules.get(k) for k in ("sys", "os", "vfs")}
+    saved = {k: sys.modules.get(k) for k in ("sys", "os", "vfs", "version")}
+    firmware = os.environ.get("FAKE_BOARD_FIRMWARE")
+    # the scoreboard's version.py as the board imports it; None: no such module
+    sys.modules["version"] = types.SimpleNamespace(VERSION=firmware) if firmware else None
     sys.modules["sys"] = board_sys(ident)
     sys.modules["os"] = board_os(part)
     sys.modules["vfs"] = board_vfs(part)

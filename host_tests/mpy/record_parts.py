@@ -10,6 +10,7 @@ import record
 from app import playernames
 from cowboy import recordtext
 from net import records
+from version import VERSION
 
 SHOT = 1 << 20          # app/journal.py's record values: kind << 20 | word
 UNDO = 2 << 20
@@ -29,7 +30,8 @@ LONG = [shot({"pocketed": [1, 3, 5], "carom": 3, "first": 5, "cue": "called",
 
 
 def whole(g, players, opener, rules, ops, names):
-    out = [("# game %d\n%s\n" % (g, recordtext.header_json(players, opener, rules, names))).encode()]
+    out = [("# game %d\n%s\n" % (g, recordtext.header_json(players, opener, rules, names,
+                                                         VERSION))).encode()]
     for v in ops:
         out.append((recordtext.op_json(v) + "\n").encode())
     return b"".join(out)
