@@ -281,7 +281,7 @@ def test_a_whole_rough_club_night(tmp_path):
              "--port", str(broker.port), "--user", "archive", "--password",
              hallbroker.PASSWORD, "--hall", HALL], stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True, env=hallbroker.one_night()))
-        arch.wait_for(lambda s: s.startswith("connected to"), 60)
+        arch.wait_for(lambda s: s.startswith("connected to"), end - time.monotonic())
         watch = Watch(broker)
         hostile = Hostile(broker)
         for t in TABLES:
@@ -301,7 +301,7 @@ def test_a_whole_rough_club_night(tmp_path):
             start(t, "build", BUILDS[t], "setup", "2", "1", "0",
                   *table_commands(tmp_path, t, games[t]),
                   port=relay.port if t == "t2" else None)
-        outs["t4"].wait_for(lambda s: s == "CUT", 120)
+        outs["t4"].wait_for(lambda s: s == "CUT", end - time.monotonic())
         procs["t4"].kill()                          # the power, cut mid-send
         procs["t4"].wait(30)
         cut_parts = int(outs["t4"].wait_for(lambda s: s.startswith("PARTS "), 1).split()[1])
