@@ -175,7 +175,7 @@ def test_a_night_of_hall_mode_on_the_pico_w(tmp_path):
     assert kinds == [k["record"] for k in p.keys if k["record"]]
 
     # the keys' answers, as real-board estimates, within their bounds in every phase
-    res = bench_pico.analyse({"build": BUILD, "scenario": "hall", "dir": folder},
+    res = bench_pico.analyse({"build": BUILD, "scenario": "night", "dir": folder},
                              picoboard.EMU, pins)
     answered = [k for k in res["keys"] if k["kind"] == "latency"]
     whats = {k["label"]: k["what"] for k in p.keys}
