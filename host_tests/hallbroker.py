@@ -128,14 +128,13 @@ class Broker:
 
 
 def table(tmp_path, broker, hall, name, *commands, record=None, ack=None, port=None,
-          again=False, heap=None):
+          again=False):
     """A table on the host MicroPython (host_tests/hall_table.py) with its own flash
     folder and hall.json for `broker`; `commands` script it; `record`: a game record
     (JSON Lines) the board's journal starts with (tools/journal.py); `ack`: the
     board's hall.ack (what the broker acknowledged before, docs/HALL.md); `port`:
     the port the table reaches the broker on (a Relay's; default the broker's);
-    `again`: the table's folder as it is, switched on again (after a power cut);
-    `heap`: the MicroPython heap's size ("16M"; default the interpreter's).
+    `again`: the table's folder as it is, switched on again (after a power cut).
     Returns the process."""
     import json
     from mpy import FAKES, FIRMWARE, MICROPYTHON
@@ -152,9 +151,8 @@ def table(tmp_path, broker, hall, name, *commands, record=None, ack=None, port=N
             "user": name, "password": PASSWORD}))
     env = dict(os.environ)
     env["MICROPYPATH"] = ":".join([TOOLS, FAKES, FIRMWARE, ".frozen"])
-    return subprocess.Popen([MICROPYTHON] + (["-X", "heapsize=" + heap] if heap else []) +
-                            [os.path.join(ROOT, "host_tests", "hall_table.py"), str(root)] +
-                            list(commands),
+    return subprocess.Popen([MICROPYTHON, os.path.join(ROOT, "host_tests", "hall_table.py"),
+                             str(root)] + list(commands),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
 
