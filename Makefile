@@ -13,7 +13,7 @@ NPM_CI := $(PYTHON) tools/npm_ci.py
 WEB_PORT ?= 8000
 HALL_PORT ?= 8001
 
-.PHONY: sim test check test-pico pico-emulator micropython uf2 bench bench-pico bench-pico-hall build deploy export clean venv pictures hardware web web-serve test-web hall broker table
+.PHONY: sim test check test-pico pico-emulator micropython uf2 bench bench-pico bench-pico-hall bench-pico-night build deploy export clean venv pictures hardware web web-serve test-web hall broker table
 
 venv: $(STAMP)
 
@@ -144,6 +144,15 @@ bench-pico: pico-emulator micropython $(STAMP)
 bench-pico-hall: pico-emulator micropython $(STAMP)
 	$(BIN)/python tools/deploy.py build
 	PICO_HALL=all $(BIN)/python -m pytest -n 2 -q host_tests/pico/test_picow_hall.py
+
+## A night of hall mode on the emulated Pico W (docs/PERFORMANCE.md, "A night of hall
+## mode on the Pico W"): NIGHT_MIN emulated minutes of strokes (an hour and more of wall
+## time for 30) with the broker going away and back and a 60 KB message arriving: the
+## keys' answers in every phase, the heap sampled every minute. Needs mosquitto.
+NIGHT_MIN ?= 30
+bench-pico-night: pico-emulator micropython $(STAMP)
+	$(BIN)/python tools/deploy.py build
+	PICO_NIGHT=$(NIGHT_MIN) $(BIN)/python -m pytest -q -s host_tests/pico/test_picow_night.py
 
 ## The tree that goes onto the board, compiled: build/device/.
 build: $(STAMP)

@@ -6,7 +6,8 @@ real socket: the mechanism `tools/sim.py --hall` (`make table`) runs a PC table 
     micropython hall_table.py ROOT COMMAND...
 
 ROOT holds hall.json (the board's settings) and the journal. Commands, in order:
-  setup P O R   first only: P players, player O (1-based) opens, house rules mask R
+  build NAME    first only: the build (board/config.py BUILDS; default tm1637)
+  setup P O R   first only (after build): P players, player O (1-based) opens, house rules mask R
   play FILE     the key lines of a sim script, PACE real ms apart
   pace MS       real milliseconds between key lines (default 0)
   key NAME      one key line
@@ -31,9 +32,19 @@ ROOT holds hall.json (the board's settings) and the journal. Commands, in order:
                 stopped: nothing is sent or read meanwhile (a board that hangs)
   set-names A|B the players' names (| between), as the set-up menu saves them
   say WORD      print WORD (a mark the test waits for)
+  fast F        from here on the table's clock runs fast: simulated time goes F times
+                as fast as the real (a pass every STEP_MS while nothing waits,
+                tools/simboard.py Sim.run_fast; slower when the table cannot keep
+                up), key lines and WAITs too; and every simulated hour "MEM h
+                bytes": gc.mem_alloc() after a collection
+  hours H MS    run until the table's simulated clock reads H hours (at most MS
+                real ms); prints "HOURS h", the hours it reads then
+  desk, stats and the commands above that wait take their MS in real time, fast
+  or not.
 Prints "SETTLED" or "UNSETTLED" after settle; "T key <ms>" with a real-time stamp
 when a key line is done (the latency test).
 """
+import gc
 import os
 import sys
 import time
@@ -53,6 +64,63 @@ def exists(path):
         return False
 
 
+HOUR_MS = 3600000
+STEP_MS = 1000          # fast: a pass every this many simulated ms while nothing waits
+SLICE_MS = 60000        # fast: at most this much simulated time between two looks at the
+#                         real clock and at the condition waited for
+PAUSE_MS = 2            # fast: real ms slept when the clock is ahead of F times the real
+
+
+class Clock:
+    """The table's simulated time: as the real (Sim.run_real: 1 ms a real ms), or F
+    times as fast (`fast`), with a memory sample every simulated hour."""
+
+    def __init__(self, table):
+        self.table = table
+        self.factor = 0
+        self.t0 = self.s0 = 0
+        self.hour = 0
+
+    def fast(self, factor):
+        self.factor = factor
+        self.t0 = time.ticks_ms()
+        self.s0 = self.table.now
+        self.hour = self.table.now // HOUR_MS + 1
+
+    def run(self, ms, until=None):
+        """As Sim.run_real: up to `ms` real ms, until `until()` (at a fast pace)."""
+        if not self.factor:
+            return self.table.run_real(ms, until)
+        clock = simboard.real_clock()
+        while until is None or not until():
+            if clock() >= ms:
+                return until is None
+            self._slice(None, until)
+        return True
+
+    def to(self, t):
+        """Until the simulated clock reads `t` (a key line's end, a WAIT)."""
+        if not self.factor:
+            self.table.run_to(t)
+            return
+        while self.table.now < t:
+            self._slice(t)
+
+    def _slice(self, t, until=None):
+        table = self.table
+        allowed = self.s0 + time.ticks_diff(time.ticks_ms(), self.t0) * self.factor
+        if t is None or t > allowed:
+            t = allowed
+        if t <= table.now:
+            time.sleep_ms(PAUSE_MS)     # ahead: the network has the real time
+            return
+        table.run_fast(min(t, table.now + SLICE_MS), STEP_MS, until)
+        if table.now >= self.hour * HOUR_MS:
+            gc.collect()
+            print("MEM", self.hour, gc.mem_alloc())
+            self.hour += 1
+
+
 def main(argv):
     root = argv[1]
     if not root.endswith("/"):
@@ -60,17 +128,22 @@ def main(argv):
     args = argv[2:]
     players, rules = 3, 0
     most = [0]                  # the most messages in flight seen (settle)
+    build = "tm1637"
+    if args[:1] == ["build"]:
+        build = args[1]
+        args = args[2:]
     if args[:1] == ["setup"]:
         from app.settings import Settings
         players, rules = int(args[1]), int(args[3])
         Settings(root).set(players=players, opener=int(args[2]) - 1)
         args = args[4:]
-    table = simboard.Sim(players=players, root=root, rules=rules)
+    table = simboard.Sim(players=players, build=build, root=root, rules=rules)
     hall = table.join_hall()
     if hall is None:
         print("no hall settings in", root)
         sys.exit(1)
     pace = 0
+    clock = Clock(table)
     i = 0
     while i < len(args):
         cmd = args[i]
@@ -80,25 +153,25 @@ def main(argv):
             lines = simboard.parse_script(f.read(), table)
             f.close()
             i += 1
-            for line in lines:
-                table.play([line])
+            for kind, arg, long in lines:
+                clock.to(table.now + arg if kind == "wait" else table.key(arg, long))
                 if pace:
-                    table.run_real(pace)
+                    clock.run(pace)
         elif cmd == "pace":
             pace = int(args[i])
             i += 1
         elif cmd == "key":
-            table.run_to(table.key(args[i]))
+            clock.to(table.key(args[i]))
             print("T key", args[i], time.ticks_ms())
             i += 1
         elif cmd == "settle":
             def caught_up(h=hall):
                 most[0] = max(most[0], len(h._flight))
                 return h.caught_up()
-            print("SETTLED" if table.run_real(int(args[i]), caught_up) else "UNSETTLED")
+            print("SETTLED" if clock.run(int(args[i]), caught_up) else "UNSETTLED")
             i += 1
         elif cmd == "idle":
-            table.run_real(int(args[i]))
+            clock.run(int(args[i]))
             i += 1
         elif cmd == "cut":
             table.power_cut()           # the socket goes with the power, then back
@@ -120,17 +193,17 @@ def main(argv):
                 names = b"|".join(o.names[:o.players]).decode() if o.names else "-"
                 print("ON", table.panel.mode, o.id, o.players, o.opener + 1, names)
         elif cmd == "wait-offer":
-            table.run_real(int(args[i]), lambda: table.panel.mode == ui.MODE_OFFER)
+            clock.run(int(args[i]), lambda: table.panel.mode == ui.MODE_OFFER)
             i += 1
             o = table.panel.offer
             print("OFFER " + o.id if table.panel.mode == ui.MODE_OFFER and o is not None else "NO OFFER")
         elif cmd == "until":
             path = args[i]
-            table.run_real(int(args[i + 1]), lambda: exists(path))
+            clock.run(int(args[i + 1]), lambda: exists(path))
             i += 2
         elif cmd == "parts":
             k = int(args[i])
-            table.run_real(int(args[i + 1]), lambda: hall.parts >= k)
+            clock.run(int(args[i + 1]), lambda: hall.parts >= k)
             print("PARTS", hall.parts)
             i += 2
         elif cmd == "hold":
@@ -144,6 +217,14 @@ def main(argv):
         elif cmd == "say":
             print(args[i])
             i += 1
+        elif cmd == "fast":
+            clock.fast(int(args[i]))
+            i += 1
+        elif cmd == "hours":
+            h = int(args[i])
+            clock.run(int(args[i + 1]), lambda: table.now >= h * HOUR_MS)
+            print("HOURS", table.now // HOUR_MS)
+            i += 2
         elif cmd == "flight":
             print("FLIGHT", most[0])
         elif cmd == "stats":

@@ -164,24 +164,28 @@ class Broker:
             return ""
 
 
-def table(tmp_path, broker, hall, name, *commands, record=None, ack=None):
+def table(tmp_path, broker, hall, name, *commands, record=None, ack=None, port=None,
+          again=False):
     """A table on the host MicroPython (host_tests/hall_table.py) with its own flash
     folder and hall.json for `broker`; `commands` script it; `record`: a game record
     (JSON Lines) the board's journal starts with (tools/journal.py); `ack`: the
-    board's hall.ack (what the broker acknowledged before, docs/HALL.md). Returns
-    the process."""
+    board's hall.ack (what the broker acknowledged before, docs/HALL.md); `port`:
+    the port the table reaches the broker on (a Relay's; default the broker's);
+    `again`: the table's folder as it is, switched on again (after a power cut).
+    Returns the process."""
     import json
     from mpy import FAKES, FIRMWARE, MICROPYTHON
     root = tmp_path / name
-    root.mkdir()
-    if record is not None:
-        subprocess.run([sys.executable, os.path.join(TOOLS, "journal.py"), "to-binary",
-                        str(record), str(root / "journal.bin")], check=True)
-    if ack is not None:
-        (root / "hall.ack").write_text(ack)
-    (root / "hall.json").write_text(json.dumps({
-        "broker": "127.0.0.1", "port": broker.port, "hall": hall, "table": name,
-        "user": name, "password": PASSWORD}))
+    if not again:
+        root.mkdir()
+        if record is not None:
+            subprocess.run([sys.executable, os.path.join(TOOLS, "journal.py"), "to-binary",
+                            str(record), str(root / "journal.bin")], check=True)
+        if ack is not None:
+            (root / "hall.ack").write_text(ack)
+        (root / "hall.json").write_text(json.dumps({
+            "broker": "127.0.0.1", "port": port or broker.port, "hall": hall, "table": name,
+            "user": name, "password": PASSWORD}))
     env = dict(os.environ)
     env["MICROPYPATH"] = ":".join([TOOLS, FAKES, FIRMWARE, ".frozen"])
     return subprocess.Popen([MICROPYTHON, os.path.join(ROOT, "host_tests", "hall_table.py"),
@@ -296,3 +300,90 @@ def lines_until(proc, word, seconds=30):
         if line.startswith(word):
             return out
     raise AssertionError("no %s from the table: %s" % (word, out))
+
+
+class Relay:
+    """A table's network between it and the broker: a TCP relay on a free port that
+    passes bytes both ways until cut(). Cut, it passes nothing and answers nothing,
+    its connections open (Wi-Fi gone, not a refused connection: the table finds out
+    by its own time-outs, the broker by the keep-alive); restore() closes what was
+    silenced, as those connections would have timed out, and passes again."""
+
+    def __init__(self, port):
+        import threading
+        self.port = free_port()
+        self.target = port
+        self.up = True
+        self.lock = threading.Lock()
+        self.socks = []
+        self.dead = []
+        self.connections = 0            # connections relayed to the broker
+        self.server = socket.socket()
+        self.server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.server.bind(("127.0.0.1", self.port))
+        self.server.listen(8)
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        import threading
+        while True:
+            try:
+                a, _ = self.server.accept()
+            except OSError:
+                return
+            b = None
+            if self.up:
+                try:
+                    b = socket.create_connection(("127.0.0.1", self.target), 5)
+                    self.connections += 1
+                except OSError:
+                    a.close()           # the broker is down: refused, as it would be
+                    continue
+            with self.lock:
+                self.socks.append((a, b))
+            threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+            if b is not None:
+                threading.Thread(target=self._pipe, args=(b, a), daemon=True).start()
+
+    def _pipe(self, src, dst):
+        while True:
+            try:
+                data = src.recv(65536)
+            except OSError:
+                data = b""
+            if not data:
+                break
+            if self.up and dst is not None:
+                try:
+                    dst.sendall(data)
+                except OSError:
+                    break
+        for s in (src, dst):
+            if s is not None:
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+        src.close()
+
+    def cut(self):
+        with self.lock:
+            self.up = False
+            self.dead = list(self.socks)
+
+    def restore(self):
+        with self.lock:
+            for pair in self.dead:
+                for s in pair:
+                    if s is not None:
+                        try:
+                            s.shutdown(socket.SHUT_RDWR)
+                        except OSError:
+                            pass
+            self.socks = [x for x in self.socks if x not in self.dead]
+            self.up = True
+
+    def close(self):
+        self.server.close()
+        self.cut()
+        self.restore()

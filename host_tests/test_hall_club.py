@@ -60,11 +60,36 @@ pytestmark = pytest.mark.skipif(not os.path.exists(MICROPYTHON) or hallbroker.mo
                                 reason="needs the host micropython and mosquitto")
 
 
-def game_keys(k):
-    """The key commands of one game (the opener scores 3k, the other fouls out)."""
-    first = ["key", "3", "key", "OK"] * k + ["key", "MISS"]
-    return first + ["key", "FOUL", "key", "MISS", "key", "FOUL", "key", "MISS",
-                    "key", "FOUL"]
+def game_innings(k, j=0):
+    """One game as its innings, (seat, balls pocketed, the stroke that ends it), seat
+    1 the opener, 2 the other: the opener pockets the 3 k times and misses; the
+    other (j > 0) pockets the 5 j times and misses, and the opener misses again;
+    then the other fouls, the opener misses, twice more: the other is out on three
+    fouls. By hand: the opener wins with 3k points (best 3k), no foul; the other
+    has 5j (best 5j), 3 fouls, out once; 3 innings each, 4 with j."""
+    out = [(1, [3] * k, "MISS")]
+    if j:
+        out += [(2, [5] * j, "MISS"), (1, [], "MISS")]
+    return out + [(2, [], "FOUL"), (1, [], "MISS"), (2, [], "FOUL"), (1, [], "MISS"),
+                  (2, [], "FOUL")]
+
+
+def inning_keys(innings):
+    """The panel's key lines of `innings` (game_innings): each ball, then OK."""
+    out = []
+    for seat, balls, end in innings:
+        for b in balls:
+            out += [str(b), "OK"]
+        out.append(end)
+    return out
+
+
+def game_keys(k, j=0):
+    """The key commands of one game (game_innings)."""
+    out = []
+    for key in inning_keys(game_innings(k, j)):
+        out += ["key", key]
+    return out
 
 
 def offer(table, names, opener, oid):

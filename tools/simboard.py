@@ -235,6 +235,30 @@ class Sim:
                 for bus in self.buses:
                     bus.clear_log()          # the fake buses log every write
 
+    def run_fast(self, t, step, until=None):
+        """Let simulated time pass to `t` as run_to does, but a pass only every `step`
+        ms while nothing waits (App.idle(): no display slice, no record to store, no
+        key line settling) and no pin change is due sooner: hours of a table's
+        evening in seconds (host_tests/hall_table.py `fast`). The loop cannot tell:
+        its work is driven by the times it is given, and the keys' edges still come
+        at their own milliseconds. Stops early, after a pass, once `until()` is true."""
+        app = self.app
+        while self.now < t and (until is None or not until()):
+            nxt = self.now + STEP_MS
+            if app.idle():
+                nxt = t if t - self.now < step else self.now + step
+                for ev in self.timeline:
+                    if ev[0] < nxt:
+                        nxt = ev[0] if ev[0] > self.now else self.now + STEP_MS
+            second = self.now // 1000
+            self.now = nxt
+            if self.timeline:
+                self.timeline = apply_due(self.timeline, self.now)
+            app.step(self.now)
+            if self.now // 1000 != second:
+                for bus in self.buses:
+                    bus.clear_log()
+
     def play(self, lines):
         """Run parsed script lines: (kind, arg, long)."""
         for kind, arg, long in lines:
