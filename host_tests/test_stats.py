@@ -20,3 +20,24 @@ def test_recount_keeps_position_and_redo_list():
     assert list(st.innings[:2]) == [1, 1] and st.best[0] == 5 and list(st.fouls[:2]) == [0, 1]
     st.count(g)
     assert list(st.innings[:2]) == [2, 2] and st.best[0] == 5 and st.best[1] == 0
+
+
+def test_a_record_longer_than_the_history_is_counted_whole():
+    """4,000 misses between two players and five fouls: the board's recount sees
+    the last HISTORY actions; the archive counts the record's every one."""
+    import sys
+    from mpy import TOOLS
+    sys.path.insert(0, TOOLS)
+    import hall_archive
+    from cowboy.game import HISTORY
+    misses = 4000
+    lines = ["# game 7", '{"players": 2}'] + ['{"shot": {}}'] * misses \
+        + ['{"shot": {"foul": true}}'] * 5
+    number, play, ops, stats = hall_archive._replay("\n".join(lines) + "\n")
+    assert (number, play.game.winner) == (7, 1)      # the first player out on three fouls
+    # every miss and foul ends an inning: 2,003 for the first player, 2,002 for the other
+    assert [stats.innings[0], stats.innings[1]] == [2003, 2002]
+    assert [stats.fouls[0], stats.fouls[1]] == [3, 2]
+    board = Stats(2)
+    board.count(play.game)
+    assert board.innings[0] + board.innings[1] < HISTORY < misses

@@ -158,7 +158,7 @@ def _replay(text):
     if game.winner < 0:
         raise ArchiveError("line %d: the game is not finished" % len(lines))
     stats = Stats(game.players)
-    stats.count(game)
+    stats.count_line(game, play.opener, play.line, play.pos)    # (every action of it)
     return number, play, ops, stats
 
 

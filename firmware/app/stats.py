@@ -3,9 +3,11 @@
 Recounted from the game's own history when it ends: its actions are replayed from the oldest
 one it holds in a small separate state (`Game(history=False)`) and each stroke's outcome is
 watched, so the figures are right after any mix of undo, redo and a resume from the journal,
-with no second log to keep in step, and the game is left untouched. The recount goes in slices
-(`work`), a few actions per main-loop pass (about 1 ms an action on the RP2040: a 2,000-action
-game takes a couple of seconds in the background, the winner already shown). Nothing allocates.
+with no second log to keep in step, and the game is left untouched. A game longer than its
+history (cowboy/game.py HISTORY) is counted over its last HISTORY actions on the board; the
+tools count a record's every action (count_line). The recount goes in slices (`work`), a few
+actions per main-loop pass (about 1 ms an action on the RP2040: a 2,000-action game takes a
+couple of seconds in the background, the winner already shown). Nothing allocates.
 """
 from array import array
 
@@ -68,29 +70,47 @@ class Stats:
             st.start_at(game, self._at)
             return False
         while n > 0 and self._at < self._end:
-            s = st.shooter
-            before = st.inning
-            st.replay(game.action(self._at))
+            self._tally(game.action(self._at))
             self._at += 1
             n -= 1
-            out = st.last
-            if s < 0 or out & codes.CHOICE or not out & codes.ENDS_INNING:
-                continue
-            if out & codes.FAILED_OPENING:
-                continue          # not an inning: the balls are set again (R2)
-            self.innings[s] += 1
-            if out & codes.FOUL_FLAG:
-                self.fouls[s] += 1
-            else:
-                pts = before + codes.points(out)
-                if pts > self.best[s]:
-                    self.best[s] = pts
         if self._at >= self._end:
             for i in range(game.players):
                 self.points[i] = game.scores[i]
             self.counting = False
             self.ready = True
         return self.ready
+
+    def _tally(self, action):
+        """Replay `action` in the recount's state and count the inning it ends."""
+        st = self._state
+        s = st.shooter
+        before = st.inning
+        st.replay(action)
+        out = st.last
+        if s < 0 or out & codes.CHOICE or not out & codes.ENDS_INNING:
+            return
+        if out & codes.FAILED_OPENING:
+            return            # not an inning: the balls are set again (R2)
+        self.innings[s] += 1
+        if out & codes.FOUL_FLAG:
+            self.fouls[s] += 1
+        else:
+            pts = before + codes.points(out)
+            if pts > self.best[s]:
+                self.best[s] = pts
+
+    def count_line(self, game, opener, line, n):
+        """The whole count of the finished `game` from its first action (tools: a
+        record keeps every action, where the game's history holds the last
+        HISTORY): `line[:n]`, the action words that led to it from the start with
+        `opener`."""
+        self.clear()
+        self._state.new_game(game.players, opener, game.rules)
+        for i in range(n):
+            self._tally(line[i])
+        for i in range(game.players):
+            self.points[i] = game.scores[i]
+        self.ready = True
 
     def count(self, game):
         """The whole recount at once (tools and tests)."""
