@@ -8,6 +8,8 @@ real socket: the mechanism `tools/sim.py --hall` (`make table`) runs a PC table 
 ROOT holds hall.json (the board's settings) and the journal. Commands, in order:
   setup P O R   first only: P players, player O (1-based) opens, house rules mask R
   play FILE     the key lines of a sim script, PACE real ms apart
+  play-real FILE  the lines of a sim script in real time, WAIT lines too (as
+                `tools/sim.py --hall` plays one: Sim.play_real)
   pace MS       real milliseconds between key lines (default 0)
   key NAME      one key line
   settle MS     run until everything is published (at most MS real ms)
@@ -31,6 +33,8 @@ ROOT holds hall.json (the board's settings) and the journal. Commands, in order:
                 stopped: nothing is sent or read meanwhile (a board that hangs)
   set-names A|B the players' names (| between), as the set-up menu saves them
   say WORD      print WORD (a mark the test waits for)
+  cpu           print "CPU <seconds>": this process's processor time so far (user and
+                system, Linux's /proc/self/stat)
 Prints "SETTLED" or "UNSETTLED" after settle; "T key <ms>" with a real-time stamp
 when a key line is done (the latency test).
 """
@@ -51,6 +55,15 @@ def exists(path):
         return True
     except OSError:
         return False
+
+
+def cpu_seconds():
+    """User and system time of this process so far, in seconds (clock ticks of 1/100 s,
+    Linux's USER_HZ)."""
+    f = open("/proc/self/stat")
+    words = f.read().rsplit(")", 1)[1].split()
+    f.close()
+    return (int(words[11]) + int(words[12])) / 100
 
 
 def main(argv):
@@ -84,6 +97,11 @@ def main(argv):
                 table.play([line])
                 if pace:
                     table.run_real(pace)
+        elif cmd == "play-real":
+            f = open(args[i], "rb")
+            table.play_real(simboard.parse_script(f.read(), table))
+            f.close()
+            i += 1
         elif cmd == "pace":
             pace = int(args[i])
             i += 1
@@ -144,6 +162,8 @@ def main(argv):
         elif cmd == "say":
             print(args[i])
             i += 1
+        elif cmd == "cpu":
+            print("CPU %.2f" % cpu_seconds())
         elif cmd == "flight":
             print("FLIGHT", most[0])
         elif cmd == "stats":
