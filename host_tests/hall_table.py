@@ -27,6 +27,8 @@ ROOT holds hall.json (the board's settings) and the journal. Commands, in order:
   wait-offer MS run until the panel shows an offer (at most MS real ms); prints
                 "OFFER id" or "NO OFFER"
   until PATH MS run the loop until the file PATH exists (at most MS real ms)
+  online MS     run until the publisher is connected (at most MS real ms); prints
+                "ONLINE" or "OFFLINE"
   parts K MS    run until K parts of long records are acknowledged (at most MS real
                 ms); prints "PARTS n", the parts acknowledged then
   hold PATH MS  wait until the file PATH exists (at most MS real ms) with the loop
@@ -146,6 +148,10 @@ def main(argv):
             path = args[i]
             table.run_real(int(args[i + 1]), lambda: exists(path))
             i += 2
+        elif cmd == "online":
+            print("ONLINE" if table.run_real(int(args[i]), lambda: hall.connected)
+                  else "OFFLINE")
+            i += 1
         elif cmd == "parts":
             k = int(args[i])
             table.run_real(int(args[i + 1]), lambda: hall.parts >= k)
