@@ -12,7 +12,7 @@ WEB_PORT ?= 8000
 HALL_NPM_STAMP := hall/node_modules/.package-lock.json
 HALL_PORT ?= 8001
 
-.PHONY: sim test check test-pico pico-emulator micropython bench bench-pico bench-pico-hall build deploy export clean venv pictures hardware web web-serve test-web hall broker table
+.PHONY: sim test check test-pico pico-emulator micropython bench bench-pico bench-pico-hall bench-pico-offline build deploy export clean venv pictures hardware web web-serve test-web hall broker table
 
 venv: $(STAMP)
 
@@ -138,6 +138,14 @@ bench-pico: pico-emulator micropython $(STAMP)
 bench-pico-hall: pico-emulator micropython $(STAMP)
 	$(BIN)/python tools/deploy.py build
 	PICO_HALL=all $(BIN)/python -m pytest -n 2 -q host_tests/pico/test_picow_hall.py
+
+## Hall mode on the emulated Pico W with its broker out of reach (port refused, no
+## answer) against online and without hall mode: the CPU time a stroke costs
+## (docs/PERFORMANCE.md), in build/pico-offline.json. Needs mosquitto.
+## BENCH_OFFLINE="--build oled8 --strokes 8 --modes on,refused": one build, fewer strokes.
+bench-pico-offline: pico-emulator micropython $(STAMP)
+	$(BIN)/python tools/deploy.py build
+	$(BIN)/python tools/bench_pico_offline.py $(BENCH_OFFLINE)
 
 ## The tree that goes onto the board, compiled: build/device/.
 build: $(STAMP)

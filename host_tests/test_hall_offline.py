@@ -2,8 +2,9 @@
 played in real time on three host tables (host_tests/hall_table.py: the real
 application, publisher and MQTT client on the host MicroPython), one against a real
 Mosquitto, one whose broker's port refuses the connection, one whose broker never
-answers (its SYN dropped: a router switched off). Processor time, not wall time, is
-compared, and the three play at the same time, so a loaded machine weighs on each.
+answers (its SYN dropped, as for a broker's computer switched off). Processor time,
+not wall time, is compared, and the three play at the same time, so a loaded machine
+weighs on each.
 And the quiet does not cost the reconnect: a broker that comes back is found within
 the longest rest between two attempts (docs/HALL.md, "When the broker cannot be
 reached")."""
