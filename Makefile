@@ -13,7 +13,7 @@ NPM_CI := $(PYTHON) tools/npm_ci.py
 WEB_PORT ?= 8000
 HALL_PORT ?= 8001
 
-.PHONY: sim test check test-pico pico-emulator micropython uf2 bench bench-pico bench-pico-hall bench-pico-night build deploy export clean venv pictures hardware web web-serve test-web hall broker table
+.PHONY: sim test check test-pico pico-emulator micropython uf2 bench bench-pico bench-pico-hall bench-pico-night bench-pico-offline build deploy export clean venv pictures hardware web web-serve test-web hall broker table
 
 venv: $(STAMP)
 
@@ -153,6 +153,14 @@ NIGHT_MIN ?= 30
 bench-pico-night: pico-emulator micropython $(STAMP)
 	$(BIN)/python tools/deploy.py build
 	PICO_NIGHT=$(NIGHT_MIN) $(BIN)/python -m pytest -q -s host_tests/pico/test_picow_night.py
+
+## Hall mode on the emulated Pico W with its broker out of reach (port refused, no
+## answer) against online and without hall mode: the CPU time a stroke costs
+## (docs/PERFORMANCE.md), in build/pico-offline.json. Needs mosquitto.
+## BENCH_OFFLINE="--build oled8 --strokes 8 --modes on,refused": one build, fewer strokes.
+bench-pico-offline: pico-emulator micropython $(STAMP)
+	$(BIN)/python tools/deploy.py build
+	$(BIN)/python tools/bench_pico_offline.py $(BENCH_OFFLINE)
 
 ## The tree that goes onto the board, compiled: build/device/.
 build: $(STAMP)

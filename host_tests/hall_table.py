@@ -9,6 +9,8 @@ ROOT holds hall.json (the board's settings) and the journal. Commands, in order:
   build NAME    first only: the build (board/config.py BUILDS; default tm1637)
   setup P O R   first only (after build): P players, player O (1-based) opens, house rules mask R
   play FILE     the key lines of a sim script, PACE real ms apart
+  play-real FILE  the lines of a sim script in real time, WAIT lines too (as
+                `tools/sim.py --hall` plays one: Sim.play_real)
   pace MS       real milliseconds between key lines (default 0)
   key NAME      one key line
   settle MS     run until everything is published (at most MS real ms)
@@ -26,6 +28,8 @@ ROOT holds hall.json (the board's settings) and the journal. Commands, in order:
   wait-offer MS run until the panel shows an offer (at most MS real ms); prints
                 "OFFER id" or "NO OFFER"
   until PATH MS run the loop until the file PATH exists (at most MS real ms)
+  online MS     run until the publisher is connected (at most MS real ms); prints
+                "ONLINE" or "OFFLINE"
   parts K MS    run until K parts of long records are acknowledged (at most MS real
                 ms); prints "PARTS n", the parts acknowledged then
   hold PATH MS  wait until the file PATH exists (at most MS real ms) with the loop
@@ -41,6 +45,8 @@ ROOT holds hall.json (the board's settings) and the journal. Commands, in order:
                 real ms); prints "HOURS h", the hours it reads then
   desk, stats and the commands above that wait take their MS in real time, fast
   or not.
+  cpu           print "CPU <seconds>": this process's processor time so far (user and
+                system, Linux's /proc/self/stat)
 Prints "SETTLED" or "UNSETTLED" after settle; "T key <ms>" with a real-time stamp
 when a key line is done (the latency test).
 """
@@ -121,6 +127,15 @@ class Clock:
             self.hour += 1
 
 
+def cpu_seconds():
+    """User and system time of this process so far, in seconds (clock ticks of 1/100 s,
+    Linux's USER_HZ)."""
+    f = open("/proc/self/stat")
+    words = f.read().rsplit(")", 1)[1].split()
+    f.close()
+    return (int(words[11]) + int(words[12])) / 100
+
+
 def main(argv):
     root = argv[1]
     if not root.endswith("/"):
@@ -157,6 +172,11 @@ def main(argv):
                 clock.to(table.now + arg if kind == "wait" else table.key(arg, long))
                 if pace:
                     clock.run(pace)
+        elif cmd == "play-real":
+            f = open(args[i], "rb")
+            table.play_real(simboard.parse_script(f.read(), table))
+            f.close()
+            i += 1
         elif cmd == "pace":
             pace = int(args[i])
             i += 1
@@ -201,6 +221,10 @@ def main(argv):
             path = args[i]
             clock.run(int(args[i + 1]), lambda: exists(path))
             i += 2
+        elif cmd == "online":
+            print("ONLINE" if table.run_real(int(args[i]), lambda: hall.connected)
+                  else "OFFLINE")
+            i += 1
         elif cmd == "parts":
             k = int(args[i])
             clock.run(int(args[i + 1]), lambda: hall.parts >= k)
@@ -225,6 +249,8 @@ def main(argv):
             clock.run(int(args[i + 1]), lambda: table.now >= h * HOUR_MS)
             print("HOURS", table.now // HOUR_MS)
             i += 2
+        elif cmd == "cpu":
+            print("CPU %.2f" % cpu_seconds())
         elif cmd == "flight":
             print("FLIGHT", most[0])
         elif cmd == "stats":

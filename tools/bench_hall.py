@@ -1,7 +1,7 @@
 """What hall mode costs a stroke, on the host MicroPython with the real MQTT client
 (docs/PERFORMANCE.md, "Hall mode"): a benchmark, not a test.
 
-    python3 tools/bench_hall.py [--strokes N]
+    python3 tools/bench_hall.py [--strokes N] [--cpu-strokes N]
 
 Starts the Mosquitto of docs/HALL.md (host_tests/hallbroker.py), then runs the
 measuring side (this file under micropython, `measure ROOT MODE N`) three times: hall
@@ -12,6 +12,14 @@ takes the key (its answer: the rules core, the panel, the journal's record held)
 the passes from the key to the displays showing it, and the longest `poll()` step
 (a key that comes during one waits for it). Prints one line per mode and a JSON
 summary; host figures, not the Pico W's.
+
+Then the processor time a stroke costs (`cpu ROOT MODE N`, `--cpu-strokes`, 0: not
+measured): N strokes played in real time, each a MISS and CPU_GAP_MS of play after
+it, with hall mode off, on, and with a broker that cannot be reached: its port
+refused, a listener that takes the connection and never answers, one whose queue is
+full so that every SYN is dropped (no answer at all). User and system time of the
+measuring process (Linux's /proc/self/stat), and the client steps and failed
+attempts of each run.
 """
 import json
 import os
@@ -87,6 +95,66 @@ def measure(root, mode, n):
     print("BENCH " + json.dumps(out))
 
 
+CPU_GAP_MS = 800        # the CPU part: a stroke, then this much play (simulated ms)
+CPU_MODES = ("off", "on", "refused", "silent", "dropped")
+
+
+def cpu_seconds():
+    """User and system time of this process so far (clock ticks of 1/100 s)."""
+    f = open("/proc/self/stat")
+    words = f.read().rsplit(")", 1)[1].split()
+    f.close()
+    return (int(words[11]) + int(words[12])) / 100
+
+
+def measure_cpu(root, mode, n):
+    """The CPU part's measuring side (under micropython)."""
+    import simboard
+    t = simboard.Sim(2, "tm1637", root=root)
+    hall = t.join_hall() if mode != "off" else None
+    steps = [0]
+    if hall is not None:
+        step = hall._step
+
+        def counted():
+            steps[0] += 1
+            step()
+        hall._step = counted
+    # the start-up pages; online: connected and caught up; offline: the first attempts
+    t.run_real(3000, hall.caught_up if mode == "on" else None)
+    if mode == "on" and not hall.caught_up():
+        print("not connected")
+        sys.exit(1)
+    s0, e0 = steps[0], hall.errors if hall else 0
+    c0 = cpu_seconds()
+    t.play_real([("key", "MISS", False), ("wait", CPU_GAP_MS, False)] * n)
+    cpu = cpu_seconds() - c0
+    out = {"mode": mode, "strokes": n, "cpu_ms_per_stroke": round(cpu * 1000 / n, 1),
+           "steps_per_stroke": round((steps[0] - s0) / n, 1)}
+    if hall is not None:
+        out["failed_attempts"] = hall.errors - e0
+        out["connects"] = hall.connects
+    print("BENCH " + json.dumps(out))
+
+
+def closed_port(kind, held):
+    """A local port for the CPU part's offline modes: "refused" (nothing listens),
+    "silent" (a listener whose kernel takes the connection, never answered), "dropped"
+    (a listener whose one-place queue is full: every SYN dropped)."""
+    import socket
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    if kind == "refused":
+        s.close()
+        return port
+    s.listen(0 if kind == "dropped" else 64)
+    held.append(s)
+    if kind == "dropped":
+        held.append(socket.create_connection(("127.0.0.1", port), 2))
+    return port
+
+
 def main(argv):
     import subprocess
     import tempfile
@@ -94,6 +162,9 @@ def main(argv):
     n = 200
     if "--strokes" in argv:
         n = int(argv[argv.index("--strokes") + 1])
+    cpu_n = 30
+    if "--cpu-strokes" in argv:
+        cpu_n = int(argv[argv.index("--cpu-strokes") + 1])
     sys.path[:0] = [os.path.join(ROOT, "host_tests"), os.path.join(ROOT, "tools")]
     import hallbroker
     from mpy import FAKES, FIRMWARE, MICROPYTHON
@@ -102,8 +173,9 @@ def main(argv):
     env = dict(os.environ)
     env["MICROPYPATH"] = ":".join([os.path.join(ROOT, "tools"), FAKES, FIRMWARE, ".frozen"])
     results = []
+    held = []
     try:
-        for mode in ("off", "on", "offers"):
+        for mode in ("off", "on", "offers") if n else ():
             root = os.path.join(tmp, mode) + "/"
             os.makedirs(root)
             with open(root + "hall.json", "w") as f:
@@ -143,8 +215,32 @@ def main(argv):
                 mode, r["answer_us_median"], r["answer_us_max"], r["shown_us_median"],
                 r["shown_us_max"], "; poll step %d us max, %d offers" % (
                     r["poll_us_max"], r["offers"]) if "poll_us_max" in r else ""))
+        for mode in CPU_MODES if cpu_n else ():
+            root = os.path.join(tmp, "cpu-" + mode) + "/"
+            os.makedirs(root)
+            port = broker.port if mode == "on" else closed_port(mode, held)
+            if mode != "off":
+                with open(root + "hall.json", "w") as f:
+                    json.dump({"broker": "127.0.0.1", "port": port, "hall": "club",
+                               "table": "b1", "user": "b1",
+                               "password": hallbroker.PASSWORD}, f)
+            res = subprocess.run([MICROPYTHON, os.path.abspath(__file__), "cpu", root, mode,
+                                  str(cpu_n)], capture_output=True, text=True, env=env,
+                                 timeout=1800)
+            line = [x for x in res.stdout.splitlines() if x.startswith("BENCH ")]
+            if not line:
+                sys.stderr.write(res.stdout + res.stderr)
+                return 1
+            r = json.loads(line[0][6:])
+            results.append(r)
+            print("cpu %-8s %6.1f ms a stroke, %5.1f client steps a stroke%s" % (
+                mode, r["cpu_ms_per_stroke"], r["steps_per_stroke"],
+                ", %d failed attempts" % r["failed_attempts"] if mode not in ("off", "on")
+                else ""))
     finally:
         broker.stop()
+        for s in held:
+            s.close()
     print(json.dumps(results))
     return 0
 
@@ -152,5 +248,7 @@ def main(argv):
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "measure":
         measure(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    elif len(sys.argv) > 1 and sys.argv[1] == "cpu":
+        measure_cpu(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     else:
         sys.exit(main(sys.argv))

@@ -19,6 +19,8 @@
 //       run until display-bus traffic (any I2C/SPI transaction, an edge on those pins)
 //   {"after_flash": "erase"|"program", "delay_ms": D, "timeout_ms": N, "label": L}
 //       run until the flash model starts such an operation, then D ms more (marks as above)
+//   {"cycles": NAME}                            a log event {"ev": "cycles", name, active}:
+//       the CPU's active cycles so far (not asleep in WFE; over every boot of the run)
 //   {"emulator": STEP}                          one of the emulator's own JSON steps
 //       (set_pin, mark, power_cut, expect_serial, ...: its README, "Scenarios")
 // The analysis reads the log (marks, input edges, bus traffic), never this file's results.
@@ -98,6 +100,8 @@ export default {
         h.mark(`${ok ? 'trig' : 'trig-miss'}:${s.label}`);
         triggered = ok;
         if (ok && s.delay_ms) await h.wait(s.delay_ms);
+      } else if ('cycles' in s) {
+        h.sim.log.write(h.sim._stamp({ ev: 'cycles', name: s.cycles, active: h.sim.totalActiveCycles }));
       } else if ('emulator' in s) {
         await h.step(s.emulator);
       } else throw new Error(`bench plan: unknown step ${JSON.stringify(s)}`);

@@ -26,8 +26,9 @@ from views import hallui
 ACK_FILE = "hall.ack"
 ACK_SAVE_MS = 30000
 POLL_MS = 1             # at most one client step per this many ms of loop time,
-QUIET_POLL_MS = 200     # or this many while nothing is to be sent, acknowledged or read
-RETRY_MIN_MS = 250      # reconnect back-off: first wait, then doubled
+QUIET_POLL_MS = 200     # or this many while nothing is to be sent, acknowledged or read,
+CONNECT_POLL_MS = 50    # or this many while a connection is being opened
+RETRY_MIN_MS = 250      # reconnect back-off: first wait, then doubled; no step meanwhile
 RETRY_MAX_MS = 4000
 KEEPALIVE_S = 10
 WINDOW = 8              # QoS 1 messages in flight (sent, PUBACK not yet in)
@@ -64,6 +65,7 @@ class Hall:
         self._gc_floor = 0          # free heap below which _collect() collects (0: not set)
         self._quiet = False         # the client waits for the network: poll less often
         self._now = False           # poll at the next chance (_wake)
+        self._retry_at = None       # ticks_ms() of the next connection attempt, while resting
         self._state_sent = None     # the state text last published
         self._state_due = True
         self._cache = None          # (game, [ops]) of an archived game being resent
@@ -102,20 +104,30 @@ class Hall:
         self._wake()
 
     def _wake(self):            # something to send: the next client step at once
-        self._quiet = False
-        self._now = True
+        self._quiet = False     # (without a connection, nothing can go before the next one)
+        if self.connected:
+            self._now = True
 
     def poll(self, now):
-        """One step of the network, when the loop has nothing else to do."""
+        """One step of the network, when the loop has nothing else to do: every pass
+        while connected and something is to be sent or acknowledged, every QUIET_POLL_MS
+        while caught up, every CONNECT_POLL_MS while a connection is being opened, and
+        none while resting before the next attempt (docs/HALL.md, "When the broker
+        cannot be reached")."""
         if not self._now and ticks_diff(now, self._next_poll) < 0:
             return
         self._now = False
-        # (a packet coming in is read at the busy pace: a 60 KB message is dozens of reads)
-        self._next_poll = ticks_add(now, QUIET_POLL_MS if self._quiet and not self._c.reading
-                                    else POLL_MS)
+        if self._retry_at is not None:  # resting: the clock looked at, at least every
+            left = ticks_diff(self._retry_at, ticks_ms())   # QUIET_POLL_MS (a host table's
+            if left > 0:                # loop runs in simulated time, tools/simboard.py)
+                self._next_poll = ticks_add(now, min(left, QUIET_POLL_MS))
+                return
         if self._task is None:
             self._task = self._create(self._run())
         self._step()
+        # (a packet coming in is read at the busy pace: a 60 KB message is dozens of reads)
+        self._next_poll = ticks_add(now, (QUIET_POLL_MS if self._quiet and not self._c.reading
+                                          else POLL_MS) if self.connected else CONNECT_POLL_MS)
         if _MPY:
             self._collect()
 
@@ -429,9 +441,11 @@ class Hall:
                 self.errors += 1
             self.connected = False
             await self._drop()
-            self._quiet = True
-            await (asyncio.sleep_ms(wait) if _MPY else asyncio.sleep(wait / 1000))
-            self._quiet = False
+            # resting: poll() makes no step until the time is up, then this one goes on
+            self._retry_at = ticks_add(ticks_ms(), wait)
+            while ticks_diff(self._retry_at, ticks_ms()) > 0:
+                await mqtt.yield_now()
+            self._retry_at = None
             wait = min(wait * 2, RETRY_MAX_MS)
 
     async def _drop(self):
