@@ -156,6 +156,7 @@ def test_code_blocks_call_what_the_code_has():
 
 
 def test_the_main_loops_make_shows_every_parameter_and_default():
+    """loop.make is shown with its defaults, so it is held to its whole signature."""
     made = [(src, call) for src, fn, call in block_calls()
             if getattr(fn, "__qualname__", "") == "make" and fn.__module__ == "app.loop"]
     assert made and all(shown_as_signature(call) for _, call in made), made
