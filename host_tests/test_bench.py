@@ -5,7 +5,9 @@ import os
 import subprocess
 import sys
 
-from mpy import ROOT, TOOLS
+from mpy import ROOT, TOOLS, needs_micropython, needs_mpy_cross
+
+pytestmark = [needs_micropython, needs_mpy_cross]     # tools/bench.py runs both
 
 NUMBERS = ("alloc_per_stroke", "alloc_per_event", "stroke_us_micropython",
            "undo_full_history_ms_micropython", "mpy_total_bytes",

@@ -19,7 +19,7 @@ from cowboy import recordtext
 from views import ui
 from views import hallui
 from fakedisplays import read_oled
-from mpy import FAKES, FIRMWARE, MICROPYTHON, check
+from mpy import FAKES, FIRMWARE, MICROPYTHON, check, needs_micropython, needs_mpy_cross
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOLS = os.path.join(os.path.dirname(HERE), "tools")
@@ -240,6 +240,7 @@ def test_sim_names_good_and_bad(tmp_path):
         assert res.returncode == 2 and why in res.stderr, res.stderr
 
 
+@needs_micropython
 def test_sim_names_say_the_same_under_both_interpreters(tmp_path):
     """Nothing but the game on either: MicroPython warns when a str meets bytes in
     a comparison (CPython does not), and a warning is output CPython never gives."""
@@ -255,6 +256,7 @@ def test_sim_names_say_the_same_under_both_interpreters(tmp_path):
     assert json.loads(cpy.stdout.splitlines()[-1])["names"] == ["Anna", "Player 2", "Zoë"]
 
 
+@needs_mpy_cross
 def test_export_puts_the_names_in_the_headers(tmp_path):
     from test_deploy import FAKE, DEPLOY  # noqa: F401
     board_dir = tmp_path / "board"

@@ -4,9 +4,11 @@ import os
 import random
 import subprocess
 
+import pytest
+
 import record
 from gamegen import random_game, record_lines
-from mpy import FIRMWARE, HERE_MPY, MICROPYTHON, ROOT, TOOLS, check
+from mpy import FIRMWARE, HERE_MPY, MICROPYTHON, ROOT, TOOLS, check, needs_micropython
 
 MPY_CROSS = os.path.join(os.path.dirname(MICROPYTHON), "mpy-cross")
 
@@ -56,6 +58,7 @@ def test_500_random_records_give_identical_output(tmp_path):
     assert sum(1 for x in expected if x.startswith("error:")) >= 45
 
 
+@needs_micropython
 def test_replay_tool_same_output_under_both_interpreters(tmp_path):
     players, opener, actions = random_game(random.Random(5), max_actions=80)
     path = tmp_path / "g.jsonl"
@@ -69,6 +72,7 @@ def test_replay_tool_same_output_under_both_interpreters(tmp_path):
     assert a.returncode == b.returncode == 0 and a.stdout == b.stdout and a.stdout
 
 
+@pytest.mark.skipif(not os.path.exists(MPY_CROSS), reason="needs mpy-cross at " + MPY_CROSS)
 def test_every_firmware_module_compiles_with_mpy_cross(tmp_path):
     sources = glob.glob(os.path.join(FIRMWARE, "**", "*.py"), recursive=True)
     assert len(sources) > 20

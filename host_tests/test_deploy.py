@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from mpy import FAKES, ROOT, TOOLS, check
+from mpy import FAKES, ROOT, TOOLS, check, needs_mpy_cross
 from app import journal
 from board import config
 from display import hello
@@ -18,6 +18,7 @@ FIRMWARE = os.path.join(ROOT, "firmware")
 DEPLOY = os.path.join(TOOLS, "deploy.py")
 FAKE = "%s %s" % (sys.executable, os.path.join(FAKES, "fake_mpremote.py"))
 MAKE_ENV = {k: v for k, v in os.environ.items() if not k.startswith("MAKE")}
+pytestmark = needs_mpy_cross      # the tree is compiled (tools/deploy.py build)
 
 
 def firmware_files():

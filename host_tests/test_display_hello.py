@@ -9,7 +9,7 @@ import os
 import pytest
 
 import hellorec
-from mpy import run
+from mpy import needs_mpy_cross, run
 from board import config
 from cowboy import facts
 from cowboy.game import Game
@@ -185,6 +185,7 @@ for fifo in (False, True):
 """
 
 
+@needs_mpy_cross
 def test_micropython_reads_the_recording_from_the_pack_and_plays_it(tmp_path):
     import deploy
     device = str(tmp_path / "device")

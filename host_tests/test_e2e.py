@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from mpy import FAKES, ROOT, TOOLS, check, run
+from mpy import FAKES, ROOT, TOOLS, check, needs_mpy_cross, run
 
 DATA = os.path.join(ROOT, "host_tests", "data")
 
@@ -180,6 +180,7 @@ print(" ".join([str(app.game.scores[i]) for i in range(8)]), app.game.fouls[0], 
 """
 
 
+@needs_mpy_cross
 @pytest.mark.parametrize("build", ["tm1637", "oled8"])
 def test_eight_players_in_a_pico_heap(build, tmp_path):
     """The firmware as .mpy (as on the board) with 8 players in a 200K heap; the

@@ -6,8 +6,10 @@ import shutil
 
 import pytest
 
-from mpy import run
+from mpy import needs_mpy_cross, run
 import fastimport
+
+pytestmark = needs_mpy_cross      # the pack is built (tools/deploy.py)
 
 
 @pytest.fixture(scope="module")

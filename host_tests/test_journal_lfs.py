@@ -3,7 +3,7 @@ import os
 
 import pytest
 
-from mpy import FAKES, FIRMWARE, check
+from mpy import FAKES, FIRMWARE, check, needs_mpy_cross
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "lfs_journal.py")
@@ -63,6 +63,7 @@ def test_wear_is_a_tenth_of_one_file(actions):
     assert nbytes * 3 < one_bytes
 
 
+@needs_mpy_cross
 def test_resume_fits_a_pico_heap(tmp_path):
     """With the firmware compiled to .mpy, as on the board (compiling the sources
     at import leaves a host-only fragmentation that a contiguous 8 KB block of the

@@ -16,12 +16,13 @@ import record
 from app import journal
 from app import journalformat
 from cowboy.game import Game
-from mpy import MICROPYTHON, TOOLS
+from mpy import MICROPYTHON, TOOLS, needs_micropython
 
 REPLAY = os.path.join(TOOLS, "replay.py")
 JOURNAL = os.path.join(TOOLS, "journal.py")
 INTERPRETERS = [("cpython", sys.executable), ("micropython", MICROPYTHON)]
 MISS = '{"shot": {}}'
+pytestmark = needs_micropython        # the tools under both interpreters, compared
 HEADER = '{"players": 2}'
 
 

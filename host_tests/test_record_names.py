@@ -11,11 +11,12 @@ import pytest
 import record
 from cowboy import names as namerules
 from cowboy.recordtext import header_json, json_string
-from mpy import MICROPYTHON, TOOLS, run as mpy_run
+from mpy import MICROPYTHON, TOOLS, needs_micropython, run as mpy_run
 
 REPLAY = os.path.join(TOOLS, "replay.py")
 JOURNAL = os.path.join(TOOLS, "journal.py")
 INTERPRETERS = (sys.executable, MICROPYTHON)
+pytestmark = needs_micropython        # the tools under both interpreters, compared
 SHOTS = '{"shot": {"pocketed": [3], "carom": 2}}\n{"shot": {}}\n'
 
 

@@ -10,6 +10,7 @@ import record
 from cowboy import codes
 from cowboy import facts
 from cowboy.game import Game
+from mpy import needs_micropython
 from recordkit import MISS, banked, reject, shot
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -238,6 +239,7 @@ def test_bytes_that_are_not_utf8_name_their_line():
         record.replay([b'{"players": 2}\n', b"\n", b'{"shot": {"cue": "\xff"}}\n'])
 
 
+@needs_micropython
 def test_strict_json_same_under_micropython(tmp_path):
     from mpy import MICROPYTHON
     cases = [h for h, _ in NOT_JSON] + ['{"players": 2}\n{"shot": {"pocketed": [3 5]}}',
@@ -279,6 +281,7 @@ def test_a_value_that_is_no_ball_is_named_for_what_it_is(value, said):
     assert msg == "line 2: pocketed: %s is not ball 1, 3 or 5" % said
 
 
+@needs_micropython
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
 def test_a_byte_order_mark_before_the_header_is_read_past(tmp_path, newline):
     """Spreadsheets and some editors write UTF-8 with a byte order mark first."""

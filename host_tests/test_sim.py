@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from mpy import ROOT, TOOLS, run
+from mpy import ROOT, TOOLS, needs_micropython, run
 
 SIM = os.path.join(TOOLS, "sim.py")
 DATA = os.path.join(ROOT, "host_tests", "data")
@@ -928,6 +928,7 @@ def test_the_power_cuts_and_a_damaged_journal_are_said_until_the_next_game(tmp_p
         and "journal" not in said, said
 
 
+@needs_micropython
 def test_quitting_leaves_no_cursor_report_for_the_shell():
     """Under MicroPython the size is asked of the terminal (a cursor position
     request); an answer on its way when q is typed is read before the terminal is
