@@ -348,8 +348,10 @@ def test_names_and_state_without_a_loop():
     """The interface the panel uses, also on a board whose client never ran."""
     class J:
         records = 5
-        _seq = -1
         root = "/nowhere/"
+
+        def game_number(self):
+            return 1
     app = type("App", (), {})()
     app.game = None
     app.panel = None
