@@ -700,6 +700,27 @@ def test_start_up_tells_that_a_missing_tail_may_have_lost_actions(tmp_path, buil
             "48 actions may be lost") in _screen(s, 200, 40)
 
 
+def test_a_stream_written_whole_without_a_tail_is_no_loss(tmp_path):
+    """journal.bin holding the whole game as one stream (tools/journal.py to-binary,
+    a count of records the board's folds never leave there) and no tail: resumed
+    whole, and nothing said lost."""
+    import simboard
+    import journal as journaltool
+    from app import journalformat
+    from views import ui
+    root = str(tmp_path) + "/"
+    s = simboard.Sim(2, "tm1637", root=root)
+    s.play(simboard.parse_script("WAIT 2100\n" + "MISS\n" * 50, s))
+    stream, notes = journaltool.read_current(root)
+    assert notes == [] and (len(stream) - 8) // 4 == 50
+    os.remove(root + journalformat.TAIL)
+    with open(root + journalformat.JOURNAL, "wb") as f:
+        f.write(stream)
+    s.power_cut()
+    assert s.game.position() == 50
+    assert (s.panel.notice, s.app.journal.lost_upto) == (ui.NOTICE_NONE, 0)
+
+
 # ---- the status line says what to do, in words, and every line fits (issue 24, item 6)
 
 def _screen(s, width=80, height=24):

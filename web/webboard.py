@@ -411,7 +411,9 @@ def import_record(root, text, seats_max):
 
 
 def _write(root, data):
-    """`data` (journal bytes) as the journal under `root`, without a tail."""
+    """`data` (journal bytes) as the journal under `root`, with an empty tail after
+    its records (a journal.bin alone may have lost its tail: docs/JOURNAL.md)."""
+    from app import journalformat
     for name in ("journal.bin", "journal.tail"):   # a tail left by the old game too
         try:
             os.stat(root + name)
@@ -420,3 +422,8 @@ def _write(root, data):
             pass
     with open(root + "journal.bin", "wb") as f:
         f.write(data)
+    tail = bytearray(journalformat.TAIL_SIZE)
+    count = (len(data) - journalformat.HEADER_SIZE) // journalformat.RECORD_SIZE
+    journalformat.write_tail_header(tail, 0, count, journalformat.header_crc(data))
+    with open(root + "journal.tail", "wb") as f:
+        f.write(tail)

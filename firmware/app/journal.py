@@ -172,6 +172,12 @@ class Journal:
             dropped += journalformat.RECORD_SIZE * (tn - k - used)
         elif tn > 0:
             dropped += journalformat.RECORD_SIZE * tn
+        if self.lost_upto < 0:
+            # no tail: the board's own journal.bin grows by whole tails (a fold), so
+            # one with a multiple of TAIL_RECORDS records lost the tail it had; any
+            # other count is a stream written whole (tools/journal.py to-binary)
+            self.lost_upto = 0 if count % journalformat.TAIL_RECORDS else \
+                journalformat.TAIL_RECORDS
         if size != good:
             self._truncate(good)
         self.dropped = dropped
@@ -284,12 +290,13 @@ class Journal:
 
     def _read_tail(self, seed):
         """(n, base) of journal.tail read into the image, or (-1, 0) if unusable.
-        A tail gone, or cut before its record count, may have held the game's last
-        records: up to a tail's worth are then counted in lost_upto."""
+        A tail cut before its record count may have held the game's last records:
+        up to a tail's worth are then counted in lost_upto (-1 for a tail gone:
+        _resume judges it once journal.bin's records are counted)."""
         try:
             t = open(self.root + journalformat.TAIL, "rb")
         except OSError:
-            self.lost_upto = journalformat.TAIL_RECORDS
+            self.lost_upto = -1
             return -1, 0
         tail = self._tail
         got = t.readinto(tail) or 0
