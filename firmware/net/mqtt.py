@@ -199,15 +199,18 @@ class Client:
         self._sub = pid
         self._granted = -1
         await self._write(memoryview(h)[:k + len(t) + 1])
-        t0 = ticks_ms()
+        try:        # (asyncio's clock, as connect's: the network's time, not the loop's)
+            await asyncio.wait_for(self._suback(), timeout_sec)
+        except asyncio.TimeoutError:
+            raise OSError("no SUBACK")
+        if self._granted & 0x80:
+            raise OSError("subscription refused")
+
+    async def _suback(self):
         while self._granted < 0:
             if not self.connected:
                 raise OSError("closed")
-            if ticks_diff(ticks_ms(), t0) > timeout_sec * 1000:
-                raise OSError("no SUBACK")
             await yield_now()
-        if self._granted & 0x80:
-            raise OSError("subscription refused")
 
     def _next_id(self):
         self._pid = self._pid % 65535 + 1
