@@ -68,7 +68,7 @@ def test_the_pack_holds_every_module_of_lib(device):
             pack.open("/app/journal.py", "rb")
         top = sorted(e[0] for e in pack.ilistdir("/"))
         assert top == ["app", "board", "chips", "cowboy", "display", "draw", "factory.mpy",
-                       "hello", "input", "net", "ticks.mpy", "views"]
+                       "hello", "input", "net", "ticks.mpy", "version.mpy", "views"]
         size = os.path.getsize(os.path.join(device, "lib", "cowboy", "game.mpy"))
         assert ("game.mpy", 0x8000, 0, size) in list(pack.ilistdir("/cowboy"))
 
