@@ -137,6 +137,15 @@ def measure_cpu(root, mode, n):
     print("BENCH " + json.dumps(out))
 
 
+def _figures(res):
+    """The figures of a measuring run's BENCH line, or None (its output written out)."""
+    line = [x for x in res.stdout.splitlines() if x.startswith("BENCH ")]
+    if not line:
+        sys.stderr.write(res.stdout + res.stderr)
+        return None
+    return json.loads(line[0][6:])
+
+
 def closed_port(kind, held):
     """A local port for the CPU part's offline modes: "refused" (nothing listens),
     "silent" (a listener whose kernel takes the connection, never answered), "dropped"
@@ -205,11 +214,9 @@ def main(argv):
             stop.set()
             if flood is not None:
                 flood.join(5)
-            line = [x for x in res.stdout.splitlines() if x.startswith("BENCH ")]
-            if not line:
-                sys.stderr.write(res.stdout + res.stderr)
+            r = _figures(res)
+            if r is None:
                 return 1
-            r = json.loads(line[0][6:])
             results.append(r)
             print("%-7s answer %5d us median, %5d max; shown %6d us median, %6d max%s" % (
                 mode, r["answer_us_median"], r["answer_us_max"], r["shown_us_median"],
@@ -227,11 +234,9 @@ def main(argv):
             res = subprocess.run([MICROPYTHON, os.path.abspath(__file__), "cpu", root, mode,
                                   str(cpu_n)], capture_output=True, text=True, env=env,
                                  timeout=1800)
-            line = [x for x in res.stdout.splitlines() if x.startswith("BENCH ")]
-            if not line:
-                sys.stderr.write(res.stdout + res.stderr)
+            r = _figures(res)
+            if r is None:
                 return 1
-            r = json.loads(line[0][6:])
             results.append(r)
             print("cpu %-8s %6.1f ms a stroke, %5.1f client steps a stroke%s" % (
                 mode, r["cpu_ms_per_stroke"], r["steps_per_stroke"],

@@ -656,11 +656,7 @@ def receive(archive, topic, payload, commit=True, defer=False):
             return archive.add_part(hall, table, tag, k, body, commit=commit, defer=defer)
         return archive.add(hall, table, text, commit=commit)
     except sqlite3.Error as e:
-        try:
-            archive.db.rollback()
-        except sqlite3.Error:
-            pass
-        raise StoreError(str(e))
+        raise _rolled_back(archive, e)
     except ArchiveError:
         raise
     except Exception as e:      # whatever else a hostile record does to the parser
@@ -672,11 +668,16 @@ def join(archive, job, commit=True):
     try:
         return archive.join(job, commit=commit)
     except sqlite3.Error as e:
-        try:
-            archive.db.rollback()
-        except sqlite3.Error:
-            pass
-        raise StoreError(str(e))
+        raise _rolled_back(archive, e)
+
+
+def _rolled_back(archive, e):
+    """The StoreError of a database error `e`, the transaction rolled back."""
+    try:
+        archive.db.rollback()
+    except sqlite3.Error:
+        pass
+    return StoreError(str(e))
 
 
 BATCH = 500        # messages stored in one transaction at most
