@@ -358,7 +358,8 @@ class Relay:
                     dst.sendall(data)
                 except OSError:
                     break
-        for s in (src, dst):
+        # cut, an end's close does not pass either (restore() closes the other end)
+        for s in (src, dst) if self.up else (src,):
             if s is not None:
                 try:
                     s.shutdown(socket.SHUT_RDWR)
