@@ -7,10 +7,13 @@ from fakedisplays import fake_board, read_oled, OLEDDevice
 from views.ui import PAGE_MS
 
 
-def hello_top(n):
-    """An OLED's top line at start-up: "PLAYER n", the firmware's version right-aligned."""
+def hello_top(n, build=False):
+    """An OLED's top line at start-up: "PLAYER n"; on the build's page (`build`) the
+    firmware's version right-aligned too."""
     from version import VERSION
     head = "PLAYER %d" % n
+    if not build:
+        return head
     return head + " " * (21 - len(head) - len(VERSION)) + VERSION
 
 

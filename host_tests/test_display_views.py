@@ -406,8 +406,8 @@ def test_a_refused_stroke_shows_its_reject_code_on_seven_segments():
 def test_start_up_shows_the_firmware_version_on_every_display_kind():
     """version.py's VERSION, with no page more (the start-up lasts as long): on seven
     segments (4 and 8 digits) in the second half of the build's page, on an OLED on the
-    top line of the start-up view from its first picture on (the wiring check drawn
-    with no panel yet)."""
+    top line of the build's page; not on the first picture (the wiring check drawn with
+    no panel yet), which a resumed game replaces at once."""
     for name, code in (("tm1637", "1637"), ("ht16k33", "Ht16"), ("max7219", "7219")):
         rig = Rig(name)
         p = rig.panel
@@ -430,7 +430,7 @@ def test_start_up_shows_the_firmware_version_on_every_display_kind():
     for k in range(2):
         rig.now = p.t_start + k * ui.PAGE_MS + ui.PAGE_MS // 2 + 10
         rig.drain()
-        assert rig.seen(0)["top"] == hello_top(1)
+        assert rig.seen(0)["top"] == hello_top(1, build=k == 1)
 
 
 def test_start_up_pages_player_build_notice_and_house_rules_on_every_layout():
@@ -465,7 +465,7 @@ def test_start_up_pages_player_build_notice_and_house_rules_on_every_layout():
         s = rig.seen(1)
         seen.append((s["top"], s["big"], s["bottom"]))
     top = hello_top(2)
-    assert seen == [(top, "P2", "HELLO"), (top, "P2", "DISPLAYS: OLED4"),
+    assert seen == [(top, "P2", "HELLO"), (hello_top(2, build=True), "P2", "DISPLAYS: OLED4"),
                     (top, "P2", "UNREADABLE: NEW GAME"),
                     ("PLAYER 2   HOUSE RULE", "P2", "TAKE AS THE BALLS LIE")]
     p.notice = ui.NOTICE_CUT

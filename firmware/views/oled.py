@@ -267,8 +267,6 @@ class LayoutOLED:
         if m == items.MAIN_HELLO:
             t.write(b"PLAYER ")
             t.number(seat.value)
-            t.at(COLS - len(VERSION_TEXT))  # the firmware's version, from the first picture
-            t.write(VERSION_TEXT)
             t.at(_BIG)
             t.write(b"P")
             t.number(seat.value, 1)
@@ -276,6 +274,12 @@ class LayoutOLED:
             if k >= 0 and seat.items[k] == items.IT_RULE:
                 t.at(11)
                 t.write(b"HOUSE RULE")
+            elif k >= 0 and seat.items[k] == items.IT_BUILD:
+                # the firmware's version on the build's page, as on seven segments (not
+                # on the first picture: a resumed game, shown before that page, would
+                # pay for erasing it on every display)
+                t.at(COLS - len(VERSION_TEXT))
+                t.write(VERSION_TEXT)
             t.at(_BOTTOM)
             if k >= 0:
                 item_oled(t, seat, k)
