@@ -68,7 +68,6 @@ class Sim:
         self.now = 0
         self.busy = 0                  # when the panel is free for the next key
         self.timeline = []             # (time, pin, level) pin changes to come
-        self.boots = 0
         self.cuts = 0                  # power cuts since the game on show began
         self.found = 0                 # what start-up found in the journal (ui.NOTICE_*)
         self.hall = None               # hall mode's publisher (join_hall)
@@ -124,7 +123,6 @@ class Sim:
         self.long_ms = self.app.inputs.buttons.long_ms
         self.timeline = []
         self.busy = self.now
-        self.boots += 1
         self.app.start(self.now)
         self._house_rules(settings)
         self.found = self.panel.notice

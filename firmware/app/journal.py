@@ -21,6 +21,7 @@ PARTIAL = ".part"      # a game abandoned for a new one,
 FOREIGN = ".old"       # a journal of another version or unreadable
 KEEP_FINISHED = const(12)
 KEEP_OTHER = const(4)
+_TAIL_GONE = const(-2)  # _read_tail: no journal.tail at all (-1: one not usable)
 
 
 class Journal:
@@ -172,12 +173,11 @@ class Journal:
             dropped += journalformat.RECORD_SIZE * (tn - k - used)
         elif tn > 0:
             dropped += journalformat.RECORD_SIZE * tn
-        if self.lost_upto < 0:
+        if tn == _TAIL_GONE and not count % journalformat.TAIL_RECORDS:
             # no tail: the board's own journal.bin grows by whole tails (a fold), so
             # one with a multiple of TAIL_RECORDS records lost the tail it had; any
             # other count is a stream written whole (tools/journal.py to-binary)
-            self.lost_upto = 0 if count % journalformat.TAIL_RECORDS else \
-                journalformat.TAIL_RECORDS
+            self.lost_upto = journalformat.TAIL_RECORDS
         if size != good:
             self._truncate(good)
         self.dropped = dropped
@@ -289,15 +289,13 @@ class Journal:
             f.close()
 
     def _read_tail(self, seed):
-        """(n, base) of journal.tail read into the image, or (-1, 0) if unusable.
-        A tail cut before its record count may have held the game's last records:
-        up to a tail's worth are then counted in lost_upto (-1 for a tail gone:
-        _resume judges it once journal.bin's records are counted)."""
+        """(n, base) of journal.tail read into the image, or (-1, 0) if unusable,
+        (_TAIL_GONE, 0) if there is none. A tail cut before its record count may have
+        held the game's last records: up to a tail's worth are counted in lost_upto."""
         try:
             t = open(self.root + journalformat.TAIL, "rb")
         except OSError:
-            self.lost_upto = -1
-            return -1, 0
+            return _TAIL_GONE, 0
         tail = self._tail
         got = t.readinto(tail) or 0
         t.close()

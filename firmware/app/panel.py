@@ -254,7 +254,7 @@ class Panel:
                 self.notice = ui.NOTICE_STORAGE
             elif getattr(j, "archived", None):
                 self.notice = ui.NOTICE_NEW
-            elif getattr(j, "lost_upto", 0) > 0:     # how many is not known: at most
+            elif getattr(j, "lost_upto", 0):     # how many is not known: at most
                 self.notice = ui.NOTICE_UPTO
                 self.notice_arg = j.lost_upto + (j.dropped + 3) // 4
             elif getattr(j, "dropped", 0):
