@@ -93,7 +93,6 @@ class Sim:
         """Power on: fresh pins and chips, the application started from the flash."""
         Pin.reset_all()
         buses, dpin, self.models = fake_board(self.build, keep=0)   # (no histories)
-        self.buses = [buses[k] for k in buses]
         if self.root is None:
             settings = Settings("/nonexistent/")     # nothing persists
         else:
@@ -229,9 +228,6 @@ class Sim:
             if self.timeline:
                 self.timeline = apply_due(self.timeline, self.now)
             app.step(self.now)
-            if self.now % 1000 == 0:
-                for bus in self.buses:
-                    bus.clear_log()          # the fake buses log every write
 
     def run_fast(self, t, step, until=None):
         """Let simulated time pass to `t` as run_to does, but a pass only every `step`
@@ -248,14 +244,10 @@ class Sim:
                 for ev in self.timeline:
                     if ev[0] < nxt:
                         nxt = ev[0] if ev[0] > self.now else self.now + STEP_MS
-            second = self.now // 1000
             self.now = nxt
             if self.timeline:
                 self.timeline = apply_due(self.timeline, self.now)
             app.step(self.now)
-            if self.now // 1000 != second:
-                for bus in self.buses:
-                    bus.clear_log()
 
     def play(self, lines):
         """Run parsed script lines: (kind, arg, long)."""

@@ -2,7 +2,7 @@
 
 Buses carry bytes to device models attached at an address (I2C) or behind a chip
 select (SPI), and keep a log of transactions so tests can check the bytes that went
-over the wire. A device that is absent or unplugged does not acknowledge its
+over the wire (every one, or the latest `keep`: note()). A device that is absent or unplugged does not acknowledge its
 address, and the bus raises OSError the way MicroPython does: EIO from the
 hardware I2C (rp2), ENODEV from SoftI2C.
 
@@ -14,6 +14,22 @@ The `Counting*` classes only count bytes and allocate nothing, for tests that ru
 the drivers under micropython with the heap locked.
 """
 import errno
+
+KEEP = 1024         # entries each history of a model or bus keeps (the latest)
+
+
+def note(history, item, keep):
+    """Append `item` to the list `history`, keeping its latest `keep` entries
+    (0: none; None: every one). One entry out for one in: the list stays the same
+    size."""
+    if keep is None:
+        history.append(item)
+        return
+    if keep <= 0:
+        return
+    if len(history) >= keep:
+        del history[:len(history) - keep + 1]
+    history.append(item)
 
 
 class Net:
@@ -103,6 +119,7 @@ class I2C:
         self.freq = freq
         self.devices = {}
         self.log = []
+        self.keep = None          # the log's entries (note(); fake_board sets it)
         self.bytes = 0            # bytes on the wire, address bytes included
 
     def attach(self, device, addr=None):
@@ -136,7 +153,7 @@ class I2C:
         dev = self._find(addr)
         if dev is None:
             raise OSError(self.NACK_ERRNO)
-        self.log.append((addr, data))
+        note(self.log, (addr, data), self.keep)
         dev.i2c_write(data)
         return len(data) + 1
 
@@ -178,6 +195,7 @@ class SPI:
         self.baudrate = baudrate
         self.devices = []
         self.log = []
+        self.keep = None            # the log's entries (note(); fake_board sets it)
         self.bytes = 0
 
     MSB = 0
@@ -194,7 +212,7 @@ class SPI:
     def write(self, buf):
         data = bytes(buf)
         self.bytes += len(data)
-        self.log.append(data)
+        note(self.log, data, self.keep)
         for d in self.devices:
             d.spi_write(data)
 

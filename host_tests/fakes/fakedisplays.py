@@ -13,17 +13,7 @@ Rendering to PNG lives in `pictures` helpers below (`png_bytes`).
 """
 import struct
 
-KEEP = 1024         # entries each history of a model keeps (the latest)
-
-
-def note(history, item, keep):
-    """Append `item` to the list `history`, keeping its latest `keep` entries
-    (0: none). One entry out for one in: the list stays the same size."""
-    if keep <= 0:
-        return
-    if len(history) >= keep:
-        del history[:len(history) - keep + 1]
-    history.append(item)
+from fakebuses import KEEP, Net, note
 
 # What a person reads from a lit segment pattern (bit 0 = a ... bit 6 = g).
 # Written out independently of the firmware's encoding table on purpose.
@@ -665,12 +655,9 @@ def fake_board(build, keep=KEEP):
                     muxes[name] = bus.attach(TCA9548ADevice(addr))
                 bus = muxes[name].channels[e[3]]
             models.append(bus.attach(make(e[2])))
-    for dev in models + list(chains.values()) + list(muxes.values()):
+    for dev in models + list(chains.values()) + list(muxes.values()) + list(buses.values()):
         dev.keep = keep
     return buses, pin, models
-
-
-from fakebuses import Net  # noqa: E402  (wires for the TM1637 and chip selects)
 
 
 # ---- reading an OLED picture back into text ------------------------------------
