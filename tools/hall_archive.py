@@ -72,6 +72,7 @@ from app.playernames import fingerprint  # noqa: E402
 from app.stats import Stats  # noqa: E402
 from app.journalformat import RECORD_SIZE  # noqa: E402
 from net.records import BODY_MAX, PART_MAX  # noqa: E402
+from mpimage import STORAGE_BYTES  # noqa: E402
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -109,12 +110,13 @@ MAX_NUMBER = 2 ** 30 - 1
 MAX_NAMES = 2 ** 26 - 1     # a names' fingerprint (app/playernames.py)
 MAX_PACKET = 65536          # the broker's max_packet_size (docs/HALL.md)
 # What a board's record can be (docs/HALL.md, "The archive"): a record value is 4
-# bytes in the journal (app/journalformat.py), the Pico W's filesystem 848 KiB, so no
-# game has more actions; an action line with its newline is 13 bytes (a plain miss) to
+# bytes in the journal (app/journalformat.py), the Pico W's filesystem 848 KiB
+# (tools/mpimage.py), so no game has more actions; an action line with its newline is
+# 13 bytes (a plain miss) to
 # 144 (cowboy/recordtext.py, the longest stroke the format can express); the game
 # number and header come first, within a part's lines; the parts are filled in order,
 # so every part but the last holds more than BODY_MAX - LINE_MAX bytes.
-MAX_ACTIONS = 848 * 1024 // RECORD_SIZE         # 217,088
+MAX_ACTIONS = STORAGE_BYTES["RPI_PICO_W"] // RECORD_SIZE      # 217,088
 LINE_MIN = 13
 LINE_MAX = 144
 HEAD_MIN = len("# game 1\n{\"players\": 2, \"opener\": 1}\n")
