@@ -130,8 +130,8 @@ class ArchiveError(Exception):
 
 
 def parse_record(text):
-    """(game number, actions, final state json, results dict) of a record message.
-    ArchiveError names the line that is bad."""
+    """(game number, actions, final state json, results dict, seats() list) of a
+    record message. ArchiveError names the line that is bad."""
     number, play, ops, stats = _replay(text)
     game = play.game
     results = {
@@ -140,7 +140,8 @@ def parse_record(text):
         "innings": [stats.innings[i] for i in range(game.players)],
         "best": [stats.best[i] for i in range(game.players)],
     }
-    return number, ops.count, record.state_json(game, play.names), results
+    return number, ops.count, record.state_json(game, play.names), results, \
+        _seats(play, stats)
 
 
 def _replay(text):
@@ -169,6 +170,11 @@ def seats(text):
     (the header's, or "Player N" when it has none), won, points, innings, best,
     fouls, out (lost by three fouls in a row)."""
     _, play, _, stats = _replay(text)
+    return _seats(play, stats)
+
+
+def _seats(play, stats):
+    """seats() of a record replayed (record.Replay at the end, its Stats)."""
     game = play.game
     out = []
     for i in range(game.players):
@@ -290,13 +296,7 @@ def standings_message(archive, hall):
     """The standings of `hall`'s latest night as the archive publishes them:
     {"hall", "night", "games", "rows"}, each row an object of FIELDS as
     --standings --format jsonl writes it (the average a number). UTF-8 bytes."""
-    night, stored = archive.night(None, hall)
-    games = []
-    for n, h, t, g, received, text in stored:
-        try:
-            games.append(seats(text))
-        except ArchiveError:
-            pass
+    night, games = archive.night_seats(hall)
     rows = []
     for r in standings(games):
         obj = dict((f, r[f]) for f in FIELDS)
@@ -379,12 +379,15 @@ class Archive:
             self.db.execute("SELECT %s FROM games LIMIT 1" % COLUMNS).fetchall()
         except sqlite3.Error as e:
             raise ArchiveError(db_error(e))
+        # (hall, table, game): (actions, seats() or None) of the games add() stored or
+        # night_seats() replayed, so the standings after each batch replay no game again
+        self.seated = {}
 
     def add(self, hall, table, text, now=None, commit=True, parsed=None):
         """Store one record message; returns "new", "same", "longer" or "names"
         (the same actions, the players' names corrected: the game keeps its night
         and the time it was received). `parsed`: parse_record(text), if known."""
-        number, actions, state, results = parsed or parse_record(text)
+        number, actions, state, results, players = parsed or parse_record(text)
         now = now or time.localtime()
         # a night runs from noon to noon: a game after midnight belongs to the evening
         night = time.strftime("%Y-%m-%d", time.localtime(time.mktime(now) - 12 * 3600))
@@ -404,6 +407,7 @@ class Archive:
         self.db.execute("INSERT OR REPLACE INTO games VALUES (?,?,?,?,?,?,?,?,?)",
                         (hall, table, number, night, received,
                          actions, text, state, json.dumps(results)))
+        self.seated[(hall, table, number)] = (actions, players)
         if commit:
             self.db.commit()
         return how
@@ -486,7 +490,7 @@ class Archive:
         try:
             if job.error is not None:
                 raise job.error
-            got, n, state, _ = job.parsed
+            got, n, state = job.parsed[:3]
             if (got, n, fingerprint(json.loads(state).get("names"))) != (number, actions, names):
                 raise ArchiveError("parts of game %d: the record joined is game %d of %d "
                                    "actions, other names" % (number, got, n))
@@ -546,6 +550,30 @@ class Archive:
         q = ("SELECT night, hall, tbl, game, received, record FROM games WHERE night=?"
              + (" AND hall=?" if hall else "") + " ORDER BY hall, tbl, game")
         return night, self.db.execute(q, (night, hall) if hall else (night,)).fetchall()
+
+    def night_seats(self, hall):
+        """(`hall`'s latest night, the seats() of each of its games by table and game):
+        a game's kept from the replay that stored it; one stored before this Archive
+        was opened is replayed once (left out when it no longer replays)."""
+        night = self.db.execute("SELECT MAX(night) FROM games WHERE hall=?",
+                                (hall,)).fetchone()[0]
+        games = []
+        for table, game, actions in self.db.execute(
+                "SELECT tbl, game, actions FROM games WHERE night=? AND hall=? "
+                "ORDER BY tbl, game", (night, hall)).fetchall():
+            key = (hall, table, game)
+            known = self.seated.get(key)
+            if known is None or known[0] != actions:
+                text = self.db.execute("SELECT record FROM games WHERE hall=? AND tbl=? AND "
+                                       "game=?", key).fetchone()[0]
+                try:
+                    players = seats(text)
+                except ArchiveError:
+                    players = None
+                known = self.seated[key] = (actions, players)
+            if known[1] is not None:
+                games.append(known[1])
+        return night, games
 
     def results(self, out):
         """Per table and night: each game's winner, scores, innings, best innings
