@@ -723,8 +723,10 @@ def listen(archive, opts, out):
     to disk) a batch, not a message, so a table flooding the archive with parts
     keeps it no longer than the parts' own cost, and the next table's game, behind
     them in the session's queue, is stored soon after. A record longer than
-    JOIN_ALONE is replayed in a thread of its own, one a table, while the storing goes
-    on; its last part is acknowledged once it is stored."""
+    JOIN_ALONE is replayed in a thread of its own while the storing goes on; its last
+    part is acknowledged once it is stored, and the table's parts that come meanwhile
+    are stored after it, in order."""
+    import collections
     import queue
     import threading
     import paho.mqtt.client as mqtt
@@ -756,45 +758,37 @@ def listen(archive, opts, out):
     def on_message(c, userdata, msg):
         inbox.put(msg)
 
-    replays = {}        # table: [the Join being replayed, (message, Join) to replay next]
+    replays = {}        # table whose Join is replayed: its part messages come meanwhile
 
     def replay(msg, job):
         job.parse()
         inbox.put((msg, job))
 
-    def replay_later(msg, job, done):
-        """Replay a Join beside the storing, one at a time a table: None, or the
-        outcome of a message that needs no replay of its own (acknowledged now)."""
-        key = (job.hall, job.table)
-        slot = replays.get(key)
-        if slot is None:
-            replays[key] = [job, None]
-            threading.Thread(target=replay, args=(msg, job), daemon=True).start()
+    def held(msg):
+        """The list of part messages of msg's table while a record of it is replayed,
+        if msg is one: they wait for it, or the next record's first part would drop
+        the parts of the one replayed. None otherwise."""
+        topic = msg.topic.split("/")
+        if len(topic) != 4 or topic[0] != "cowboy" or topic[3] != "part":
             return None
-        if slot[0].tag == job.tag:
-            return "part of a record being replayed"
-        if slot[1] is not None:         # replaced before its turn: its parts are gone
-            done.append((slot[1][0], "%s: same" % ascii(slot[1][0].topic[:80]), False))
-        slot[1] = (msg, job)
-        return None
-
-    def replay_next(job):
-        """A table's replay is stored: start the one waiting, if any."""
-        key = (job.hall, job.table)
-        slot = replays.pop(key, None)
-        if slot is not None and slot[1] is not None:
-            replays[key] = [slot[1][1], None]
-            threading.Thread(target=replay, args=slot[1], daemon=True).start()
+        return replays.get((topic[1], topic[2]))
 
     def store(batch):
         """Store a batch in one transaction: [(message, its line, stored)], or None
         when it could not be stored (nothing of it acknowledged)."""
         done = []
         where = ""
-        for msg in batch:
+        todo = collections.deque(batch)
+        while todo:
+            msg = todo.popleft()
             job = None
             if type(msg) is tuple:      # (message, Join replayed)
                 msg, job = msg
+            else:
+                wait = held(msg)
+                if wait is not None:    # stored after the table's record, in order
+                    wait.append(msg)
+                    continue
             where = ascii(msg.topic[:80])
             try:
                 if job is None:
@@ -803,12 +797,12 @@ def listen(archive, opts, out):
                 else:
                     try:
                         what = join(archive, job, commit=False)
-                    finally:
-                        replay_next(job)
+                    finally:            # the table's parts held meanwhile next
+                        todo.extendleft(reversed(replays.pop((job.hall, job.table))))
                 if isinstance(what, Join):      # replayed beside: acknowledged once stored
-                    what = replay_later(msg, what, done)
-                    if what is None:
-                        continue
+                    replays[(what.hall, what.table)] = []
+                    threading.Thread(target=replay, args=(msg, what), daemon=True).start()
+                    continue
             except ArchiveError as e:
                 done.append((msg, "%s: refused: %s" % (where, e), False))
             except StoreError as e:
