@@ -323,15 +323,21 @@ const CowboyHall = (() => {
       this.onFinished = onFinished;
     }
 
-    // Whether table t runs a firmware older than the newest a table of this page runs
-    // (its state says which); false while its state is not known.
-    olderFirmware(t) {
-      if (!t.state) return false;
-      let newest = t.state.firmware;
+    // The newest firmware a table of this page runs (its state says which); null when
+    // none says.
+    newestFirmware() {
+      let newest = null;
       for (const o of this.tables.values()) {
         if (o.state && compareVersions(o.state.firmware, newest) > 0) newest = o.state.firmware;
       }
-      return compareVersions(t.state.firmware, newest) < 0;
+      return newest;
+    }
+
+    // Whether table t runs a firmware older than the newest a table of this page runs;
+    // false while its state is not known.
+    olderFirmware(t) {
+      if (!t.state) return false;
+      return compareVersions(t.state.firmware, this.newestFirmware()) < 0;
     }
 
     table(hall, name) {
@@ -429,9 +435,12 @@ const CowboyHall = (() => {
         const s = readState(text);
         if (!s) return false;
         const was = t.state;
+        const moved = !was || compareVersions(s.firmware, was.firmware) !== 0;
+        const newest = moved ? this.newestFirmware() : null;
         t.state = s;
-        // a newer firmware on this table marks the others: each card drawn again
-        if (!was || compareVersions(s.firmware, was.firmware) !== 0) {
+        // the page's newest firmware changed: the others' marks with it, each card drawn
+        // again (not on every table's first state: N states at page load, N cards each)
+        if (moved && compareVersions(this.newestFirmware(), newest) !== 0) {
           for (const o of this.tables.values()) if (o !== t && o.state) this.onTable(o);
         }
         // An ended game that goes on: an undo (the next action is the same game's) or

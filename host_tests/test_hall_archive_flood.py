@@ -275,3 +275,34 @@ def test_a_long_record_is_replayed_beside_the_other_tables(tmp_path):
     assert said.count(long_line) == 1
     archive = hall_archive.Archive(str(db), create=False)
     assert sorted(r[1:3] for r in archive.rows()) == [("f1", 1), ("g1", 4)]
+
+
+def test_the_next_record_of_a_table_waits_for_the_one_replayed(tmp_path):
+    """The first part of table f1's next record, come while its record longer than
+    JOIN_ALONE is replayed beside the storing, waits for that one to be stored: both
+    records are stored, the long one first (it was not replaced by the next one's
+    parts and its last part acknowledged as one the archive had); its last part sent
+    again meanwhile waits too, then is one the archive has."""
+    from test_hall_long import FOULS, FOUL, miss_game, parts_of
+    long = parts_of(1, miss_game(60000) + [FOUL] * FOULS)
+    assert sum(len(p.split(b"\n", 1)[1]) for p in long) > hall_archive.JOIN_ALONE
+    short = parts_of(2, miss_game(1274) + [FOUL] * FOULS)
+    assert len(short) > 1
+    broker = hallbroker.Broker(tmp_path / "broker", HALL, ["f1"]).start()
+    db = tmp_path / "hall.db"
+    arch = None
+    ends = ("'cowboy/club/f1/part': new", "'cowboy/club/f1/part': same")
+    try:
+        arch = Archive(broker, db)
+        arch.wait(lambda lines: any(x.startswith("subscribed") for _, x in lines), 30)
+        hallbroker.publish(broker, "f1", [("cowboy/%s/f1/part" % HALL, p, False)
+                                          for p in long + long[-1:] + short])
+        lines = arch.wait(lambda lines: len([x for _, x in lines if x in ends]) == 3, 120)
+    finally:
+        err = arch.stop() if arch is not None and arch.proc.poll() is None else ""
+        broker.stop()
+    assert "Traceback" not in err, err
+    assert [x for _, x in lines if x in ends] == [ends[0], ends[1], ends[0]]
+    archive = hall_archive.Archive(str(db), create=False)
+    assert sorted(r[1:3] for r in archive.rows()) == [("f1", 1), ("f1", 2)]
+    assert archive.db.execute("SELECT COUNT(*) FROM parts").fetchone() == (0,)

@@ -254,3 +254,25 @@ def test_bad_options(db):
                  ["--standings", "--night", "14.3.2025"]):
         res = tool(db, *args)
         assert res.returncode == 2 and res.stdout == b"" and b"hall_archive: " in res.stderr
+
+
+def test_the_published_standings_replay_each_game_once(db, monkeypatch):
+    """standings_message, as the listener publishes it after each batch: a game the
+    archive stored keeps the seats of the replay that stored it, one stored before it
+    was opened is replayed once, not again after every batch."""
+    replays = []
+    replay = hall_archive._replay
+    monkeypatch.setattr(hall_archive, "_replay", lambda text: replays.append(1) or
+                        replay(text))
+    archive = hall_archive.Archive(db)
+    first = json.loads(hall_archive.standings_message(archive, "club"))
+    assert first["night"] == "2025-03-14" and first["games"] == 4 and len(replays) == 4
+    assert [tuple(r[f] if f != "average" else "%.2f" % r[f] for f in FIELDS)
+            for r in first["rows"]] == STANDINGS
+    assert json.loads(hall_archive.standings_message(archive, "club")) == first
+    assert len(replays) == 4
+    now = time.strptime("2025-03-14 23:00", "%Y-%m-%d %H:%M")
+    assert archive.add("club", "t4", "# game 1\n" + GAME_A, now) == "new"
+    assert len(replays) == 5
+    again = json.loads(hall_archive.standings_message(archive, "club"))
+    assert again["games"] == 5 and len(replays) == 5

@@ -72,6 +72,7 @@ from app.playernames import fingerprint  # noqa: E402
 from app.stats import Stats  # noqa: E402
 from app.journalformat import RECORD_SIZE  # noqa: E402
 from net.records import BODY_MAX, PART_MAX  # noqa: E402
+from mpimage import STORAGE_BYTES  # noqa: E402
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -109,12 +110,13 @@ MAX_NUMBER = 2 ** 30 - 1
 MAX_NAMES = 2 ** 26 - 1     # a names' fingerprint (app/playernames.py)
 MAX_PACKET = 65536          # the broker's max_packet_size (docs/HALL.md)
 # What a board's record can be (docs/HALL.md, "The archive"): a record value is 4
-# bytes in the journal (app/journalformat.py), the Pico W's filesystem 848 KiB, so no
-# game has more actions; an action line with its newline is 13 bytes (a plain miss) to
+# bytes in the journal (app/journalformat.py), the Pico W's filesystem 848 KiB
+# (tools/mpimage.py), so no game has more actions; an action line with its newline is
+# 13 bytes (a plain miss) to
 # 144 (cowboy/recordtext.py, the longest stroke the format can express); the game
 # number and header come first, within a part's lines; the parts are filled in order,
 # so every part but the last holds more than BODY_MAX - LINE_MAX bytes.
-MAX_ACTIONS = 848 * 1024 // RECORD_SIZE         # 217,088
+MAX_ACTIONS = STORAGE_BYTES["RPI_PICO_W"] // RECORD_SIZE      # 217,088
 LINE_MIN = 13
 LINE_MAX = 144
 HEAD_MIN = len("# game 1\n{\"players\": 2, \"opener\": 1}\n")
@@ -128,8 +130,8 @@ class ArchiveError(Exception):
 
 
 def parse_record(text):
-    """(game number, actions, final state json, results dict) of a record message.
-    ArchiveError names the line that is bad."""
+    """(game number, actions, final state json, results dict, seats() list) of a
+    record message. ArchiveError names the line that is bad."""
     number, play, ops, stats = _replay(text)
     game = play.game
     results = {
@@ -138,7 +140,8 @@ def parse_record(text):
         "innings": [stats.innings[i] for i in range(game.players)],
         "best": [stats.best[i] for i in range(game.players)],
     }
-    return number, ops.count, record.state_json(game, play.names), results
+    return number, ops.count, record.state_json(game, play.names), results, \
+        _seats(play, stats)
 
 
 def _replay(text):
@@ -167,6 +170,11 @@ def seats(text):
     (the header's, or "Player N" when it has none), won, points, innings, best,
     fouls, out (lost by three fouls in a row)."""
     _, play, _, stats = _replay(text)
+    return _seats(play, stats)
+
+
+def _seats(play, stats):
+    """seats() of a record replayed (record.Replay at the end, its Stats)."""
     game = play.game
     out = []
     for i in range(game.players):
@@ -288,13 +296,7 @@ def standings_message(archive, hall):
     """The standings of `hall`'s latest night as the archive publishes them:
     {"hall", "night", "games", "rows"}, each row an object of FIELDS as
     --standings --format jsonl writes it (the average a number). UTF-8 bytes."""
-    night, stored = archive.night(None, hall)
-    games = []
-    for n, h, t, g, received, text in stored:
-        try:
-            games.append(seats(text))
-        except ArchiveError:
-            pass
+    night, games = archive.night_seats(hall)
     rows = []
     for r in standings(games):
         obj = dict((f, r[f]) for f in FIELDS)
@@ -377,12 +379,15 @@ class Archive:
             self.db.execute("SELECT %s FROM games LIMIT 1" % COLUMNS).fetchall()
         except sqlite3.Error as e:
             raise ArchiveError(db_error(e))
+        # (hall, table, game): (actions, seats() or None) of the games add() stored or
+        # night_seats() replayed, so the standings after each batch replay no game again
+        self.seated = {}
 
     def add(self, hall, table, text, now=None, commit=True, parsed=None):
         """Store one record message; returns "new", "same", "longer" or "names"
         (the same actions, the players' names corrected: the game keeps its night
         and the time it was received). `parsed`: parse_record(text), if known."""
-        number, actions, state, results = parsed or parse_record(text)
+        number, actions, state, results, players = parsed or parse_record(text)
         now = now or time.localtime()
         # a night runs from noon to noon: a game after midnight belongs to the evening
         night = time.strftime("%Y-%m-%d", time.localtime(time.mktime(now) - 12 * 3600))
@@ -402,6 +407,7 @@ class Archive:
         self.db.execute("INSERT OR REPLACE INTO games VALUES (?,?,?,?,?,?,?,?,?)",
                         (hall, table, number, night, received,
                          actions, text, state, json.dumps(results)))
+        self.seated[(hall, table, number)] = (actions, players)
         if commit:
             self.db.commit()
         return how
@@ -484,7 +490,7 @@ class Archive:
         try:
             if job.error is not None:
                 raise job.error
-            got, n, state, _ = job.parsed
+            got, n, state = job.parsed[:3]
             if (got, n, fingerprint(json.loads(state).get("names"))) != (number, actions, names):
                 raise ArchiveError("parts of game %d: the record joined is game %d of %d "
                                    "actions, other names" % (number, got, n))
@@ -544,6 +550,30 @@ class Archive:
         q = ("SELECT night, hall, tbl, game, received, record FROM games WHERE night=?"
              + (" AND hall=?" if hall else "") + " ORDER BY hall, tbl, game")
         return night, self.db.execute(q, (night, hall) if hall else (night,)).fetchall()
+
+    def night_seats(self, hall):
+        """(`hall`'s latest night, the seats() of each of its games by table and game):
+        a game's kept from the replay that stored it; one stored before this Archive
+        was opened is replayed once (left out when it no longer replays)."""
+        night = self.db.execute("SELECT MAX(night) FROM games WHERE hall=?",
+                                (hall,)).fetchone()[0]
+        games = []
+        for table, game, actions in self.db.execute(
+                "SELECT tbl, game, actions FROM games WHERE night=? AND hall=? "
+                "ORDER BY tbl, game", (night, hall)).fetchall():
+            key = (hall, table, game)
+            known = self.seated.get(key)
+            if known is None or known[0] != actions:
+                text = self.db.execute("SELECT record FROM games WHERE hall=? AND tbl=? AND "
+                                       "game=?", key).fetchone()[0]
+                try:
+                    players = seats(text)
+                except ArchiveError:
+                    players = None
+                known = self.seated[key] = (actions, players)
+            if known[1] is not None:
+                games.append(known[1])
+        return night, games
 
     def results(self, out):
         """Per table and night: each game's winner, scores, innings, best innings
@@ -693,8 +723,10 @@ def listen(archive, opts, out):
     to disk) a batch, not a message, so a table flooding the archive with parts
     keeps it no longer than the parts' own cost, and the next table's game, behind
     them in the session's queue, is stored soon after. A record longer than
-    JOIN_ALONE is replayed in a thread of its own, one a table, while the storing goes
-    on; its last part is acknowledged once it is stored."""
+    JOIN_ALONE is replayed in a thread of its own while the storing goes on; its last
+    part is acknowledged once it is stored, and the table's parts that come meanwhile
+    are stored after it, in order."""
+    import collections
     import queue
     import threading
     import paho.mqtt.client as mqtt
@@ -726,45 +758,37 @@ def listen(archive, opts, out):
     def on_message(c, userdata, msg):
         inbox.put(msg)
 
-    replays = {}        # table: [the Join being replayed, (message, Join) to replay next]
+    replays = {}        # table whose Join is replayed: its part messages come meanwhile
 
     def replay(msg, job):
         job.parse()
         inbox.put((msg, job))
 
-    def replay_later(msg, job, done):
-        """Replay a Join beside the storing, one at a time a table: None, or the
-        outcome of a message that needs no replay of its own (acknowledged now)."""
-        key = (job.hall, job.table)
-        slot = replays.get(key)
-        if slot is None:
-            replays[key] = [job, None]
-            threading.Thread(target=replay, args=(msg, job), daemon=True).start()
+    def held(msg):
+        """The list of part messages of msg's table while a record of it is replayed,
+        if msg is one: they wait for it, or the next record's first part would drop
+        the parts of the one replayed. None otherwise."""
+        topic = msg.topic.split("/")
+        if len(topic) != 4 or topic[0] != "cowboy" or topic[3] != "part":
             return None
-        if slot[0].tag == job.tag:
-            return "part of a record being replayed"
-        if slot[1] is not None:         # replaced before its turn: its parts are gone
-            done.append((slot[1][0], "%s: same" % ascii(slot[1][0].topic[:80]), False))
-        slot[1] = (msg, job)
-        return None
-
-    def replay_next(job):
-        """A table's replay is stored: start the one waiting, if any."""
-        key = (job.hall, job.table)
-        slot = replays.pop(key, None)
-        if slot is not None and slot[1] is not None:
-            replays[key] = [slot[1][1], None]
-            threading.Thread(target=replay, args=slot[1], daemon=True).start()
+        return replays.get((topic[1], topic[2]))
 
     def store(batch):
         """Store a batch in one transaction: [(message, its line, stored)], or None
         when it could not be stored (nothing of it acknowledged)."""
         done = []
         where = ""
-        for msg in batch:
+        todo = collections.deque(batch)
+        while todo:
+            msg = todo.popleft()
             job = None
             if type(msg) is tuple:      # (message, Join replayed)
                 msg, job = msg
+            else:
+                wait = held(msg)
+                if wait is not None:    # stored after the table's record, in order
+                    wait.append(msg)
+                    continue
             where = ascii(msg.topic[:80])
             try:
                 if job is None:
@@ -773,12 +797,12 @@ def listen(archive, opts, out):
                 else:
                     try:
                         what = join(archive, job, commit=False)
-                    finally:
-                        replay_next(job)
+                    finally:            # the table's parts held meanwhile next
+                        todo.extendleft(reversed(replays.pop((job.hall, job.table))))
                 if isinstance(what, Join):      # replayed beside: acknowledged once stored
-                    what = replay_later(msg, what, done)
-                    if what is None:
-                        continue
+                    replays[(what.hall, what.table)] = []
+                    threading.Thread(target=replay, args=(msg, what), daemon=True).start()
+                    continue
             except ArchiveError as e:
                 done.append((msg, "%s: refused: %s" % (where, e), False))
             except StoreError as e:
