@@ -13,31 +13,26 @@ import sys
 import time
 
 import debian
-from mpy import ROOT
+from mpy import FIRMWARE, ROOT, TOOLS
 
-TOOLS = os.path.join(ROOT, "tools")
-sys.path.insert(0, TOOLS)
+for _path in (FIRMWARE, TOOLS):
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
 import hall_broker  # noqa: E402  (the ACL, the broker file's placeholders, the passwords)
+# the broker's max_packet_size; a PUBLISH's size as Mosquitto counts it
+from hall_archive import MAX_PACKET as PACKET_LIMIT, packet_size  # noqa: E402
+from version import VERSION  # noqa: E402  (the firmware's, in a published state)
 
 PASSWORD = "pw"
 # Seconds a wait here gives up after: only a guard against a hang, every wait ends on
 # its event (an answer of the broker) however long a loaded machine takes.
 GUARD = 60
 MESSAGE_LIMIT = 65536      # hall.js MAX_MESSAGE: a payload the pages take
-PACKET_LIMIT = 65536       # the broker's max_packet_size (tools/hall_archive.py MAX_PACKET)
-
-
-def packet_size(topic, payload, qos=1):
-    """A PUBLISH's size as Mosquitto's max_packet_size counts it."""
-    import hall_archive
-    return hall_archive.packet_size(topic, payload, qos)
 
 
 def published(state):
     """A table's state line (hall_table.py `state`: the game's state object) as the
     board publishes it on `state`: with its firmware's version last (docs/HALL.md)."""
-    sys.path.insert(0, os.path.join(ROOT, "firmware"))
-    from version import VERSION
     return state[:-1] + ', "firmware": "%s"}' % VERSION
 
 
@@ -317,7 +312,6 @@ class Relay:
         self.lock = threading.Lock()
         self.socks = []
         self.dead = []
-        self.connections = 0            # connections relayed to the broker
         self.server = socket.socket()
         self.server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.server.bind(("127.0.0.1", self.port))
@@ -335,7 +329,6 @@ class Relay:
             if self.up:
                 try:
                     b = socket.create_connection(("127.0.0.1", self.target), 5)
-                    self.connections += 1
                 except OSError:
                     a.close()           # the broker is down: refused, as it would be
                     continue
