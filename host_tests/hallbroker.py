@@ -70,6 +70,24 @@ def free_port():
     return port
 
 
+def closed_port(kind, held):
+    """A local port where no broker answers: "refused" (nothing listens), "silent" (a
+    listener whose kernel takes the connection, never answered), "dropped" (a listener
+    whose one-place queue is full: every SYN dropped, a connect waits as for a host
+    that is gone). The sockets to close afterwards go to `held`."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    if kind == "refused":
+        s.close()
+        return port
+    s.listen(0 if kind == "dropped" else 64)
+    held.append(s)
+    if kind == "dropped":
+        held.append(socket.create_connection(("127.0.0.1", port), 2))
+    return port
+
+
 CONFIG = hall_broker.TEMPLATE
 READERS = ("hall", "hall2", "hall3", "hall4", "hall5")     # one login per open page
 DESKS = ("desk",)           # the desk page's login: writes the offers (docs/HALL.md)

@@ -21,7 +21,6 @@ to seven minutes of wall time on a shared machine.
 """
 import json
 import os
-import socket
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -52,19 +51,10 @@ def plan(pins, strokes):
 
 def target(mode, broker, held):
     """(host, port) the link carries the board's connections on to, for `mode`."""
+    import hallbroker
     if mode in ("on", "off"):
         return ("127.0.0.1", broker.port)
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    if mode == "refused":
-        s.close()
-        return ("127.0.0.1", port)
-    s.listen(0 if mode == "dropped" else 64)
-    held.append(s)
-    if mode == "dropped":           # the one place in its queue taken: SYNs dropped
-        held.append(socket.create_connection(("127.0.0.1", port), 2))
-    return ("127.0.0.1", port)
+    return ("127.0.0.1", hallbroker.closed_port(mode, held))
 
 
 def device(folder, build, broker_port, hall=True):
