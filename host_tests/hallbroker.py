@@ -169,12 +169,14 @@ class Broker:
             assert time.monotonic() < end, "the broker saved nothing in %d s" % seconds
             time.sleep(0.02)
 
-    def log(self):
+    def log(self, last=3000):
+        """The broker's log: its `last` characters (None: all of it); "" when none."""
         try:
             with open(os.path.join(self.folder, "mosquitto.log")) as f:
-                return f.read()[-3000:]
+                text = f.read()
         except OSError:
             return ""
+        return text if last is None else text[-last:]
 
 
 def table(tmp_path, broker, hall, name, *commands, record=None, ack=None, port=None,
