@@ -222,8 +222,7 @@ def main(argv):
             clock.run(int(args[i + 1]), lambda: exists(path))
             i += 2
         elif cmd == "online":
-            print("ONLINE" if table.run_real(int(args[i]), lambda: hall.connected)
-                  else "OFFLINE")
+            print("ONLINE" if clock.run(int(args[i]), lambda: hall.connected) else "OFFLINE")
             i += 1
         elif cmd == "parts":
             k = int(args[i])

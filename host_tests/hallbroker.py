@@ -13,31 +13,26 @@ import sys
 import time
 
 import debian
-from mpy import ROOT
+from mpy import FIRMWARE, ROOT, TOOLS
 
-TOOLS = os.path.join(ROOT, "tools")
-sys.path.insert(0, TOOLS)
+for _path in (FIRMWARE, TOOLS):
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
 import hall_broker  # noqa: E402  (the ACL, the broker file's placeholders, the passwords)
+# the broker's max_packet_size; a PUBLISH's size as Mosquitto counts it
+from hall_archive import MAX_PACKET as PACKET_LIMIT, packet_size  # noqa: E402
+from version import VERSION  # noqa: E402  (the firmware's, in a published state)
 
 PASSWORD = "pw"
 # Seconds a wait here gives up after: only a guard against a hang, every wait ends on
 # its event (an answer of the broker) however long a loaded machine takes.
 GUARD = 60
 MESSAGE_LIMIT = 65536      # hall.js MAX_MESSAGE: a payload the pages take
-PACKET_LIMIT = 65536       # the broker's max_packet_size (tools/hall_archive.py MAX_PACKET)
-
-
-def packet_size(topic, payload, qos=1):
-    """A PUBLISH's size as Mosquitto's max_packet_size counts it."""
-    import hall_archive
-    return hall_archive.packet_size(topic, payload, qos)
 
 
 def published(state):
     """A table's state line (hall_table.py `state`: the game's state object) as the
     board publishes it on `state`: with its firmware's version last (docs/HALL.md)."""
-    sys.path.insert(0, os.path.join(ROOT, "firmware"))
-    from version import VERSION
     return state[:-1] + ', "firmware": "%s"}' % VERSION
 
 
@@ -72,6 +67,24 @@ def free_port():
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
     s.close()
+    return port
+
+
+def closed_port(kind, held):
+    """A local port where no broker answers: "refused" (nothing listens), "silent" (a
+    listener whose kernel takes the connection, never answered), "dropped" (a listener
+    whose one-place queue is full: every SYN dropped, a connect waits as for a host
+    that is gone). The sockets to close afterwards go to `held`."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    if kind == "refused":
+        s.close()
+        return port
+    s.listen(0 if kind == "dropped" else 64)
+    held.append(s)
+    if kind == "dropped":
+        held.append(socket.create_connection(("127.0.0.1", port), 2))
     return port
 
 
@@ -156,12 +169,14 @@ class Broker:
             assert time.monotonic() < end, "the broker saved nothing in %d s" % seconds
             time.sleep(0.02)
 
-    def log(self):
+    def log(self, last=3000):
+        """The broker's log: its `last` characters (None: all of it); "" when none."""
         try:
             with open(os.path.join(self.folder, "mosquitto.log")) as f:
-                return f.read()[-3000:]
+                text = f.read()
         except OSError:
             return ""
+        return text if last is None else text[-last:]
 
 
 def table(tmp_path, broker, hall, name, *commands, record=None, ack=None, port=None,
@@ -317,7 +332,6 @@ class Relay:
         self.lock = threading.Lock()
         self.socks = []
         self.dead = []
-        self.connections = 0            # connections relayed to the broker
         self.server = socket.socket()
         self.server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.server.bind(("127.0.0.1", self.port))
@@ -335,7 +349,6 @@ class Relay:
             if self.up:
                 try:
                     b = socket.create_connection(("127.0.0.1", self.target), 5)
-                    self.connections += 1
                 except OSError:
                     a.close()           # the broker is down: refused, as it would be
                     continue

@@ -152,7 +152,9 @@ def test_the_broker_starts_without_a_note_or_a_warning(open_tmp):
             uid = [int(line.split()[1]) for line in f if line.startswith("Uid:")][0]
         logins = dict(line.split() for line in (folder / "logins.txt").read_text().splitlines())
         c = hallbroker.client(Port(port), "t01", password=logins["t01"])
-        c.publish("cowboy/club/t01/state", b"{}", qos=1, retain=True).wait_for_publish(5)
+        info = c.publish("cowboy/club/t01/state", b"{}", qos=1, retain=True)
+        info.wait_for_publish(hallbroker.GUARD)
+        assert info.is_published()
         c.disconnect()
         c.loop_stop()
     finally:

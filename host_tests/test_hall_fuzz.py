@@ -74,11 +74,12 @@ class Answers:
                 self.got.append(msg.payload.decode())
                 self.cond.notify_all()
         self.c = hallbroker.client(broker, "desk", client_id="", on_message=on_message)
-        self.subscribed = threading.Event()
-        self.c.on_connect = lambda c, u, f, r, p: c.subscribe(topic, qos=1)   # (again)
-        self.c.on_subscribe = lambda *args: self.subscribed.set()
-        self.c.subscribe(topic, qos=1)
-        assert self.subscribed.wait(hallbroker.GUARD), "no SUBACK: " + topic
+        self.again = []         # the message ids of the subscriptions made on a reconnect
+
+        def on_connect(c, userdata, flags, reason, props):     # (connected again)
+            self.again.append(c.subscribe(topic, qos=1)[1])
+        self.c.on_connect = on_connect
+        hallbroker.subscribe(self.c, topic)
         self.topic = "cowboy-desk/%s/%s/offer" % (HALL, table)
         self.broker = broker
 
@@ -87,12 +88,14 @@ class Answers:
         broker drops the desk's connection for it; returns once the client is
         connected and subscribed again, and has the table's last answer, retained,
         again."""
-        assert self.subscribed.wait(hallbroker.GUARD)
-        self.subscribed.clear()
+        k = len(self.again)
         with self.cond:
             n = len(self.got)
         hallbroker.publish_too_long(self.broker, "desk", self.topic, payload, True, c=self.c)
-        assert self.subscribed.wait(hallbroker.GUARD), "the desk did not connect again"
+        with self.c.subacks:        # (hallbroker.client's SUBACKs)
+            assert self.c.subacks.wait_for(lambda: self.again[k:] and self.again[-1]
+                                           in self.c.subacked, hallbroker.GUARD), \
+                "the desk did not connect again"
         end = time.monotonic() + hallbroker.GUARD   # the table's retained answer comes again
         with self.cond:
             while len(self.got) == n and time.monotonic() < end:
@@ -227,7 +230,7 @@ def test_a_60_kb_offer_at_any_moment_is_refused_within_2_s(tmp_path):
     status = []
     reader = hallbroker.client(broker, "hall", on_message=lambda c, u, m: status.append(
         m.payload.decode()))
-    reader.subscribe("cowboy/%s/g1/status" % HALL, qos=1)
+    hallbroker.subscribe(reader, "cowboy/%s/g1/status" % HALL)
     rng = random.Random(37)
     big = json.dumps({"id": "big", "players": 2, "x": "y" * 60000}).encode()
     slow = []

@@ -409,29 +409,29 @@ def test_the_archive_refuses_parts_no_board_sends(tmp_path):
     t = "cowboy/club/t1/part"
     good = parts_of(3, miss_game(1274) + [FOUL] * FOULS)
     first, body = good[1].split(b"\n", 1)
-    assert first == b"# game 3 part 2/5 actions 1274 names 0 bytes %d" % RECORD_1274
+    head = "# game 3 part 2/5 actions 1274 names 0 bytes %d" % RECORD_1274
+    size = "bytes %d" % RECORD_1274
+    assert first == head.encode()
     assert hall_archive.receive(a, t, good[0]) == "part 1/5"
 
     def line(text, rest=body):
         return text.encode() + b"\n" + rest
     bad = {
         "more than 4096": good[1] + b"x" * 4000,
-        "not UTF-8": line("# game 3 part 2/5 actions 1274 names 0 bytes %d" % RECORD_1274,
-                          b'{"shot": "\xff"}\n'),
-        "line 1": line("# game 3 part 2/5"),
-        "line 1:": line("# game 03 part 2/5 actions 1274 names 0 bytes %d" % RECORD_1274),
-        "line 1: ": line("# game 3 part 2/5 actions 1274 names 0 bytes %d " % RECORD_1274),
-        "range": line("# game 3 part 2/5 actions 1274 names 99999999 bytes %d" % RECORD_1274),
-        "range ": line("# game 1073741824 part 2/5 actions 1274 names 0 bytes %d" % RECORD_1274),
-        "not the parts": line("# game 3 part 6/5 actions 1274 names 0 bytes %d" % RECORD_1274),
-        "not the parts ": line("# game 3 part 1/1 actions 1274 names 0 bytes %d" % RECORD_1274),
-        "not the parts  ": line("# game 3 part 2/5 actions 1274 names 0 bytes 4096"),
-        "not the parts   ": line("# game 3 part 2/2 actions 1274 names 0 bytes %d" % RECORD_1274),
-        "more than": line("# game 3 part 2/99999 actions 1274 names 0 bytes 99999999"),
-        "whole lines": line("# game 3 part 2/5 actions 1274 names 0 bytes %d" % RECORD_1274, body[:-1]),
-        "begins with": line("# game 3 part 2/5 actions 1274 names 0 bytes %d" % RECORD_1274,
-                            b"# game 3\n" + body),
-        "does not begin": line("# game 3 part 1/5 actions 1274 names 0 bytes %d" % RECORD_1274),
+        "not UTF-8": line(head, b'{"shot": "\xff"}\n'),
+        "line 1": line(head.split(" actions")[0]),
+        "line 1:": line(head.replace("game 3", "game 03")),
+        "line 1: ": line(head + " "),
+        "range": line(head.replace("names 0", "names 99999999")),
+        "range ": line(head.replace("game 3", "game 1073741824")),
+        "not the parts": line(head.replace("2/5", "6/5")),
+        "not the parts ": line(head.replace("2/5", "1/1")),
+        "not the parts  ": line(head.replace(size, "bytes 4096")),
+        "not the parts   ": line(head.replace("2/5", "2/2")),
+        "more than": line(head.replace("2/5", "2/99999").replace(size, "bytes 99999999")),
+        "whole lines": line(head, body[:-1]),
+        "begins with": line(head, b"# game 3\n" + body),
+        "does not begin": line(head.replace("2/5", "1/5")),
     }
     for why, payload in bad.items():
         with pytest.raises(hall_archive.ArchiveError) as e:

@@ -9,9 +9,7 @@ And the quiet does not cost the reconnect: a broker that comes back is found wit
 the longest rest between two attempts (docs/HALL.md, "When the broker cannot be
 reached")."""
 import os
-import socket
 import time
-import types
 
 import pytest
 
@@ -27,17 +25,6 @@ GAP_MS = 600            # after each stroke: a table in play, not a burst of key
 AT_MOST = 1.5           # an unreachable broker's processor time per stroke, against online's
 RETRY_MAX_S = 4.0       # net/hall.py RETRY_MAX_MS: the longest rest between two attempts
 SLACK_S = 4.0           # the connection itself and a loaded machine's slow steps
-
-
-def silent_port(held):
-    """A local port that answers nothing: its listener's one-place queue is taken, so the
-    kernel drops every further SYN and a connect waits, as for a host that is gone."""
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    s.listen(0)
-    filler = socket.create_connection(s.getsockname(), 2)
-    held += [s, filler]
-    return s.getsockname()[1]
 
 
 def cpu_lines(proc, timeout=240):
@@ -56,12 +43,12 @@ def test_an_unreachable_broker_costs_no_more_per_stroke_than_a_reachable_one(tmp
     broker = hallbroker.Broker(tmp_path / "broker", HALL, ["on"]).start()
     try:
         ports = {"on": broker.port, "refused": hallbroker.free_port(),
-                 "silent": silent_port(held)}
+                 "silent": hallbroker.closed_port("dropped", held)}
         for name, port in ports.items():
             # before the game: online, connected and all sent; offline, the first attempts
-            procs[name] = hallbroker.table(tmp_path, types.SimpleNamespace(port=port), HALL,
-                                           name, "settle", "3000", "cpu", "play-real",
-                                           str(keys), "cpu", "stats")
+            procs[name] = hallbroker.table(tmp_path, broker, HALL, name, "settle", "3000",
+                                           "cpu", "play-real", str(keys), "cpu", "stats",
+                                           port=port)
         got = {name: cpu_lines(p) for name, p in procs.items()}
     finally:
         for p in procs.values():

@@ -33,7 +33,7 @@ import hallbroker
 from mpy import MICROPYTHON, TOOLS
 from test_hall import archived, replayed
 from test_hall_club import game_innings, inning_keys, offer
-from test_hall_long import FOULS, miss_game
+from test_hall_long import FOUL, FOULS, MISS, miss_game
 from test_hall_page import Lines
 from version import VERSION
 
@@ -54,7 +54,7 @@ LONG = 4000                 # t4's first game: a record of 14 parts (test_hall_l
 LONG_NAMES = ["Kim", "Lou"]
 OUTAGE_S = 3                # the broker down, each time
 DEADLINE_S = 600           # hang guard of the whole night
-SEAT_LINE = {"MISS": '{"shot": {}}', "FOUL": '{"shot": {"foul": true}}'}
+SEAT_LINE = {"MISS": MISS, "FOUL": FOUL}          # an inning's last action line
 
 
 def night_games(seed=37):
@@ -256,11 +256,7 @@ def send_offer(broker, table, payload, deadline):
 
 def logins(broker, client):
     """How many times the broker has let `client` in (its log's lines)."""
-    try:
-        with open(os.path.join(broker.folder, "mosquitto.log")) as f:
-            return f.read().count(" as %s (" % client)
-    except OSError:
-        return 0
+    return broker.log(None).count(" as %s (" % client)
 
 
 def table_commands(tmp_path, name, games):

@@ -263,7 +263,7 @@ def reference():
     """What the keys give on a table without a network: state and displays."""
     sim = simboard.Sim(2)
     sim.run_to(2500)
-    sim.play(simboard.parse_script("\n".join(KEYS).encode() + b"\n", sim))
+    play(sim, KEYS)
     return sim.state(), sim.texts()
 
 
@@ -328,8 +328,5 @@ def test_a_table_under_micropython_plays_through_every_fault(tmp_path):
     stats = [line.split() for line in lines if line.startswith("STATS ")][0]
     assert int(stats[1]) == len(names)      # connected each time but the refused one
     state = [line[6:] for line in lines if line.startswith("STATE ")][0]
-    sim = simboard.Sim(2)
-    sim.run_to(2500)
-    sim.play(simboard.parse_script("\n".join(KEYS).encode() + b"\n", sim))
-    assert json.loads(state) == json.loads(sim.state())
+    assert json.loads(state) == json.loads(reference()[0])
     assert not broker.errors, broker.errors

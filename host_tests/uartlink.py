@@ -9,7 +9,10 @@ UART and waits for READY; CLOSE ends it. Here a Link listens on that port and ma
 each such connection a TCP connection of its own to the broker, as a network would
 (a rebooted board opens a new one; the broker sees the old one end). Everything in
 between is the firmware's own MQTT, byte for byte.
+board_boot and hall_app make such a board's app folder, for the tests and the benches.
 """
+import json
+import os
 import socket
 import threading
 
@@ -19,6 +22,36 @@ READY = b"\x00\xfeLINK-READY\xfe\x00"     # host -> board: connected, MQTT follo
 FAILED = b"\x00\xfeLINK-FAILED\xfe\x00"   # host -> board: the broker did not answer
 MARKS = (OPEN, CLOSE)
 HOLD_S = 0.02           # bytes that may begin a mark wait this long for the rest of it
+PICO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pico")
+HALL, TABLE = "club", "t01"     # the board's hall.json
+# the broker counts the keep-alive in real time, the board in its own, which runs
+# at a tenth of it here: a keep-alive the broker does not outrun
+KEEPALIVE_S = 600
+
+
+def board_boot(app, *modules):
+    """The board's boot.py: the firmware's, then each of `modules` (pico/NAME.py, put
+    beside it) imported; default pico/uartnet.py, the stand-ins of the network."""
+    for name in modules or ("uartnet",):
+        with open(os.path.join(app, "boot.py"), "a") as f:
+            f.write("\nimport %s  # noqa: E402,F401  (the test's pico/%s.py)\n" % (name, name))
+        with open(os.path.join(PICO, name + ".py")) as src:
+            with open(os.path.join(app, name + ".py"), "w") as f:
+                f.write(src.read())
+
+
+def hall_app(dest, build, port):
+    """build/device/ of `build` copied to `dest` for an emulated Pico W in hall mode:
+    hall.json for the broker on `port` (HALL, TABLE, KEEPALIVE_S) and board_boot's
+    network. Returns the app folder."""
+    import hallbroker
+    import picoboard
+    hall = json.dumps({"ssid": "club", "wifi_password": "-", "broker": "127.0.0.1",
+                       "port": port, "hall": HALL, "table": TABLE, "user": TABLE,
+                       "password": hallbroker.PASSWORD, "keepalive": KEEPALIVE_S})
+    app = picoboard.device_copy(dest, build, picoboard.PICO_W, hall=hall)
+    board_boot(app)
+    return app
 
 
 def _held(buf):

@@ -146,24 +146,6 @@ def _figures(res):
     return json.loads(line[0][6:])
 
 
-def closed_port(kind, held):
-    """A local port for the CPU part's offline modes: "refused" (nothing listens),
-    "silent" (a listener whose kernel takes the connection, never answered), "dropped"
-    (a listener whose one-place queue is full: every SYN dropped)."""
-    import socket
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    if kind == "refused":
-        s.close()
-        return port
-    s.listen(0 if kind == "dropped" else 64)
-    held.append(s)
-    if kind == "dropped":
-        held.append(socket.create_connection(("127.0.0.1", port), 2))
-    return port
-
-
 def main(argv):
     import subprocess
     import tempfile
@@ -225,7 +207,7 @@ def main(argv):
         for mode in CPU_MODES if cpu_n else ():
             root = os.path.join(tmp, "cpu-" + mode) + "/"
             os.makedirs(root)
-            port = broker.port if mode == "on" else closed_port(mode, held)
+            port = broker.port if mode == "on" else hallbroker.closed_port(mode, held)
             if mode != "off":
                 with open(root + "hall.json", "w") as f:
                     json.dump({"broker": "127.0.0.1", "port": port, "hall": "club",

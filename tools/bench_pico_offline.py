@@ -21,7 +21,6 @@ to seven minutes of wall time on a shared machine.
 """
 import json
 import os
-import socket
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -32,8 +31,6 @@ MODES = ("off", "on", "refused", "silent", "dropped")
 STROKES = 8
 STROKE_MS = 1000        # a MISS (held bench_pico.PRESS_MS), then the rest of this
 SETTLE_MS = 6000        # after the start-up pages, before the measured strokes
-HALL, TABLE = "club", "t01"
-KEEPALIVE_S = 600       # (the board's time runs slower than the broker's here)
 OUT = os.path.join(ROOT, "build", "pico-offline.json")
 
 
@@ -52,37 +49,20 @@ def plan(pins, strokes):
 
 def target(mode, broker, held):
     """(host, port) the link carries the board's connections on to, for `mode`."""
+    import hallbroker
     if mode in ("on", "off"):
         return ("127.0.0.1", broker.port)
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    if mode == "refused":
-        s.close()
-        return ("127.0.0.1", port)
-    s.listen(0 if mode == "dropped" else 64)
-    held.append(s)
-    if mode == "dropped":           # the one place in its queue taken: SYNs dropped
-        held.append(socket.create_connection(("127.0.0.1", port), 2))
-    return ("127.0.0.1", port)
+    return ("127.0.0.1", hallbroker.closed_port(mode, held))
 
 
 def device(folder, build, broker_port, hall=True):
     """build/device/ for a Pico W of `build` with hall.json, and the link's boot file."""
     import picoboard
+    import uartlink
+    dest = os.path.join(folder, "device")
     if not hall:
-        return picoboard.device_copy(os.path.join(folder, "device"), build, picoboard.PICO_W)
-    hall = json.dumps({"ssid": "club", "wifi_password": "-", "broker": "127.0.0.1",
-                       "port": broker_port, "hall": HALL, "table": TABLE, "user": TABLE,
-                       "password": "pw", "keepalive": KEEPALIVE_S})
-    app = picoboard.device_copy(os.path.join(folder, "device"), build, picoboard.PICO_W,
-                                hall=hall)
-    with open(os.path.join(app, "boot.py"), "a") as f:
-        f.write("\nimport uartnet  # noqa: E402,F401  (the bench's network)\n")
-    with open(os.path.join(ROOT, "host_tests", "pico", "uartnet.py")) as src:
-        with open(os.path.join(app, "uartnet.py"), "w") as f:
-            f.write(src.read())
-    return app
+        return picoboard.device_copy(dest, build, picoboard.PICO_W)
+    return uartlink.hall_app(dest, build, broker_port)
 
 
 def measure(build, mode, strokes, tmp, broker):
@@ -121,6 +101,7 @@ def main(argv):
     import tempfile
     import hallbroker
     import picoboard
+    import uartlink
     build, strokes, modes = "tm1637", STROKES, MODES
     args = list(argv)
     while args:
@@ -139,7 +120,8 @@ def main(argv):
         print("bench_pico_offline.py: " + why, file=sys.stderr)
         return 1
     tmp = tempfile.mkdtemp(prefix="bench-pico-offline-")
-    broker = hallbroker.Broker(os.path.join(tmp, "broker"), HALL, [TABLE]).start()
+    broker = hallbroker.Broker(os.path.join(tmp, "broker"), uartlink.HALL,
+                               [uartlink.TABLE]).start()
     results = []
     try:
         for mode in modes:

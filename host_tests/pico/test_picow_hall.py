@@ -29,11 +29,11 @@ import picoboard
 import bench_pico
 import hallbroker
 import uartlink
+from uartlink import HALL, TABLE
 
 WHY = picoboard.ready() or (None if hallbroker.mosquitto() else "needs mosquitto")
 pytestmark = pytest.mark.skipif(WHY is not None, reason=WHY or "")
 
-HALL, TABLE = "club", "t01"
 DATA = os.path.join(picoboard.ROOT, "host_tests", "data")
 GAME2 = os.path.join(DATA, "game2.keys")
 # the desk's offers, each sent when the run's log shows its mark: one offer, then the
@@ -53,7 +53,6 @@ STROKES = 100 if FULL else 0    # actions on the board before the heap is read (
 GAP_MS = 150              # after a key's release: its answer, its record, the hall's turn
 HOLD_MS = 1000            # a long press (input/buttons.py long_ms and a margin)
 CUT_AT = 35               # game2's key line after which the power is cut (a stroke's last)
-KEEPALIVE_S = 600
 HEAP_FREE = 32 * 1024     # the Pico W's bound in hall mode (docs/PERFORMANCE.md)
 # the largest free block: the goal of docs/PERFORMANCE.md, four times the largest buffer
 # hall mode makes (a record's part, net/records.py)
@@ -134,15 +133,6 @@ def pad(p, strokes_so_far):
     p.step(wait_ms=200)
 
 
-def board_boot(app):
-    """The test's boot.py: the firmware's, then the stand-ins of pico/uartnet.py."""
-    with open(os.path.join(app, "boot.py"), "a") as f:
-        f.write("\nimport uartnet  # noqa: E402,F401  (the test's network)\n")
-    with open(os.path.join(os.path.dirname(__file__), "uartnet.py")) as src:
-        with open(os.path.join(app, "uartnet.py"), "w") as f:
-            f.write(src.read())
-
-
 class Desk(threading.Thread):
     """Sends the offers of SENDS (retained, as the desk page does) as the run's log
     shows their marks."""
@@ -207,15 +197,9 @@ def test_hall_mode_on_the_pico_w(build, tmp_path):
     pad(p, strokes_before + 6)        # the offered game's measured strokes: 6 actions
     _, tm, i2c = bench_pico.displays(build)
     broker = hallbroker.Broker(tmp_path / "broker", HALL, [TABLE]).start()
-    # the broker counts the keep-alive in real time, the board in its own, which runs
-    # at a tenth of it here: a keep-alive the broker does not outrun
-    hall = json.dumps({"ssid": "club", "wifi_password": "-", "broker": "127.0.0.1",
-                       "port": broker.port, "hall": HALL, "table": TABLE, "user": TABLE,
-                       "password": hallbroker.PASSWORD, "keepalive": KEEPALIVE_S})
-    app = picoboard.device_copy(str(tmp_path / "device"), build, picoboard.PICO_W, hall=hall)
+    app = uartlink.hall_app(str(tmp_path / "device"), build, broker.port)
     with open(os.path.join(app, "settings.json"), "w") as f:
         f.write('{"players": 3, "opener": 0, "brightness": 8}\n')
-    board_boot(app)
     folder = str(tmp_path / ("%s-hall" % build))
     os.makedirs(folder)
     with open(os.path.join(folder, "keys.json"), "w") as f:

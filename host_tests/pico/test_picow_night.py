@@ -24,7 +24,8 @@ import bench_pico
 import hallbroker
 import picoboard
 import uartlink
-from test_picow_hall import HALL, TABLE, KEEPALIVE_S, board_boot, pad
+from test_picow_hall import pad
+from uartlink import HALL, TABLE
 
 MINUTES = int(os.environ.get("PICO_NIGHT") or 0)
 WHY = picoboard.ready() or (None if hallbroker.mosquitto() else "needs mosquitto") or \
@@ -136,16 +137,8 @@ def test_a_night_of_hall_mode_on_the_pico_w(tmp_path):
     pad(p, 0)                       # the heap and the lock at the REPL, at the end
     _, tm, i2c = bench_pico.displays(BUILD)
     broker = hallbroker.Broker(tmp_path / "broker", HALL, [TABLE]).start()
-    hall = json.dumps({"ssid": "club", "wifi_password": "-", "broker": "127.0.0.1",
-                       "port": broker.port, "hall": HALL, "table": TABLE, "user": TABLE,
-                       "password": hallbroker.PASSWORD, "keepalive": KEEPALIVE_S})
-    app = picoboard.device_copy(str(tmp_path / "device"), BUILD, picoboard.PICO_W, hall=hall)
-    board_boot(app)
-    with open(os.path.join(app, "boot.py"), "a") as f:
-        f.write("import heapwatch  # noqa: E402,F401  (the bench's heap samples)\n")
-    with open(os.path.join(os.path.dirname(__file__), "heapwatch.py")) as src:
-        with open(os.path.join(app, "heapwatch.py"), "w") as f:
-            f.write(src.read())
+    app = uartlink.hall_app(str(tmp_path / "device"), BUILD, broker.port)
+    uartlink.board_boot(app, "heapwatch")           # the bench's heap samples
     folder = str(tmp_path / ("%s-night" % BUILD))
     os.makedirs(folder)
     with open(os.path.join(folder, "keys.json"), "w") as f:
