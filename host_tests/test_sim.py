@@ -639,23 +639,32 @@ def test_start_up_tells_a_cut_back_journal_and_a_key_ends_it(tmp_path):
     assert p.mode == ui.MODE_GAME and s.models[0].text() == "=  5"   # its preview
 
 
-@pytest.mark.parametrize("size,lost", [(5, 12), (8, 12), (13, 11)])
-def test_start_up_tells_the_actions_a_tail_cut_short_lost(tmp_path, size, lost):
-    """journal.tail cut to its header (or a record and a byte): the board resumes
-    without the records it lost, and says how many on its display."""
+def _resume_with_tail(tmp_path, build, size):
+    """A game of 60 actions on `build`, its journal.tail cut to `size` bytes (None:
+    removed), and the power cut: the simulator, resumed."""
     import simboard
     from app import journalformat
-    from fakedisplays import read_oled
-    from views import ui
     root = str(tmp_path) + "/"
-    s = simboard.Sim(2, "oled4", root=root)
+    s = simboard.Sim(2, build, root=root)
     s.play(simboard.parse_script("WAIT 2100\n" + "MISS\n" * 60, s))
     assert s.game.position() == 60                  # 48 in journal.bin, 12 in the tail
     with open(root + journalformat.TAIL, "rb") as f:
         tail = f.read()
-    with open(root + journalformat.TAIL, "wb") as f:
-        f.write(tail[:size])
+    os.remove(root + journalformat.TAIL)
+    if size is not None:
+        with open(root + journalformat.TAIL, "wb") as f:
+            f.write(tail[:size])
     s.power_cut()
+    return s
+
+
+@pytest.mark.parametrize("size,lost", [(5, 12), (8, 12), (13, 11)])
+def test_start_up_tells_the_actions_a_tail_cut_short_lost(tmp_path, size, lost):
+    """journal.tail cut to its header (or a record and a byte): the board resumes
+    without the records it lost, and says how many on its display."""
+    from fakedisplays import read_oled
+    from views import ui
+    s = _resume_with_tail(tmp_path, "oled4", size)
     assert s.game.position() == 60 - lost
     seen = []
     for k in range(3):
@@ -670,21 +679,10 @@ def test_start_up_tells_that_a_missing_tail_may_have_lost_actions(tmp_path, buil
     """journal.tail gone (None) or cut inside its first four bytes, where the count
     it held is: how many actions were lost cannot be known, and the board says
     they may be, up to the records a tail holds."""
-    import simboard
     from app import journalformat
     from fakedisplays import read_oled
     from views import ui
-    root = str(tmp_path) + "/"
-    s = simboard.Sim(2, build, root=root)
-    s.play(simboard.parse_script("WAIT 2100\n" + "MISS\n" * 60, s))
-    assert s.game.position() == 60                  # 48 in journal.bin, 12 in the tail
-    with open(root + journalformat.TAIL, "rb") as f:
-        tail = f.read()
-    os.remove(root + journalformat.TAIL)
-    if size is not None:
-        with open(root + journalformat.TAIL, "wb") as f:
-            f.write(tail[:size])
-    s.power_cut()
+    s = _resume_with_tail(tmp_path, build, size)
     assert s.game.position() == 48
     p = s.panel
     assert (p.notice, p.notice_arg) == (ui.NOTICE_UPTO, journalformat.TAIL_RECORDS)
