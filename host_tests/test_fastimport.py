@@ -12,14 +12,6 @@ import fastimport
 pytestmark = needs_mpy_cross      # the pack is built (tools/deploy.py)
 
 
-@pytest.fixture(scope="module")
-def device(tmp_path_factory):
-    import deploy                   # tools/ is on sys.path (conftest.py)
-    out = str(tmp_path_factory.mktemp("pack") / "device")
-    deploy.build(out)
-    return out
-
-
 def compiled(device):
     """The compiled modules under lib/ (relative to it)."""
     out = []

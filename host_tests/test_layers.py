@@ -6,8 +6,7 @@ each with its reason."""
 import ast
 import os
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIRMWARE = os.path.join(ROOT, "firmware")
+from mpy import FIRMWARE, ROOT, TOOLS
 
 # Bottom first. A room is a folder of firmware/ or a module at its top.
 LAYERS = (
@@ -47,16 +46,20 @@ def modules(top=FIRMWARE):
     return out
 
 
+def import_names(tree):
+    """For each absolute import of a syntax tree, anywhere in it, the dotted names it
+    may bring: `import a.b` a.b; `from a import b` a.b, then a."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            yield [node.module + "." + a.name for a in node.names] + [node.module]
+
+
 def imports(source, known):
     """The project modules a source imports, anywhere in it."""
     out = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names = [node.module + "." + a.name for a in node.names] + [node.module]
-        else:
-            continue
+    for names in import_names(ast.parse(source)):
         for n in names:
             if n in known:
                 out.add(n)
@@ -191,16 +194,12 @@ def journal_reaches(paths):
     return found
 
 
-def _python_files(*tops):
-    return [os.path.join(d, f) for top in tops for d, _, files in os.walk(top)
-            for f in files if f.endswith(".py")]
-
-
 def test_only_the_journal_touches_its_private_state():
     """net/, the checkpoint and the tools read the journal through its methods
     (game_number, header, record, read_records; checkpoint.load/write/stream_sum
     take what they need as arguments), never its underscore names."""
-    assert journal_reaches(_python_files(FIRMWARE, os.path.join(ROOT, "tools"))) == []
+    paths = list(modules(FIRMWARE).values()) + list(modules(TOOLS).values())
+    assert journal_reaches(paths) == []
 
 
 def test_the_check_finds_a_reach_into_the_journal(tmp_path):

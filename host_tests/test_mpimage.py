@@ -3,13 +3,11 @@ changes (the board definition, the builder, the MicroPython source's bytes), not
 the checkout or the tarball moves. The compiler is a stand-in here: the steps are
 recorded, a tiny UF2 is their output."""
 import importlib.util
+import io
 import os
 import shutil
-import sys
 
-from conftest import ROOT
-
-TOOLS = os.path.join(ROOT, "tools")
+from mpy import TOOLS
 
 
 def checkout(root):
@@ -61,62 +59,61 @@ def tarball(path, body):
     return path
 
 
-def test_a_moved_checkout_keeps_its_images(tmp_path):
+def build(mod, src):
+    """`mod`'s build from the tarball `src`, what it says kept out of the test's output;
+    returns the images' paths."""
+    return mod.build(tarball=src, out=io.StringIO())
+
+
+def first_build(tmp_path, body=b"source", name="mp.tar.xz"):
+    """A checkout at tmp_path/a, its build stood in for, built once from the tarball
+    `name` holding `body`: (its mpimage, the tarball's path, the steps made)."""
     a = checkout(str(tmp_path / "a"))
-    src = tarball(str(tmp_path / "mp.tar.xz"), b"the release's source")
+    src = tarball(str(tmp_path / name), body)
     made = []
     stand_in(a, made)
-    a.build(tarball=src, out=open(os.devnull, "w"))
+    build(a, src)
+    return a, src, made
+
+
+def test_a_moved_checkout_keeps_its_images(tmp_path):
+    a, src, made = first_build(tmp_path, b"the release's source")
     assert len(built(made)) == 1
     shutil.move(str(tmp_path / "a"), str(tmp_path / "b"))
     b = load(str(tmp_path / "b"))
     made.clear()
     stand_in(b, made)
-    paths = b.build(tarball=src, out=open(os.devnull, "w"))
+    paths = build(b, src)
     assert built(made) == [], "built again after the checkout moved"
     assert all(os.path.exists(p) and p.startswith(str(tmp_path / "b")) for p in paths)
 
 
 def test_the_same_source_elsewhere_is_the_same_image(tmp_path):
-    a = checkout(str(tmp_path / "a"))
-    made = []
-    stand_in(a, made)
-    a.build(tarball=tarball(str(tmp_path / "mp.tar.xz"), b"source"), out=open(os.devnull, "w"))
+    a, _, made = first_build(tmp_path)
     os.makedirs(str(tmp_path / "elsewhere"))
     moved = tarball(str(tmp_path / "elsewhere" / "mp.tar.xz"), b"source")
     made.clear()
-    a.build(tarball=moved, out=open(os.devnull, "w"))
+    build(a, moved)
     assert built(made) == []
 
 
 def test_a_changed_tarball_under_the_same_name_is_built_again(tmp_path):
-    a = checkout(str(tmp_path / "a"))
-    src = str(tmp_path / "micropython-1.28.0-rp2-src.tar.xz")
-    made = []
-    stand_in(a, made)
-    a.build(tarball=tarball(src, b"source as released"), out=open(os.devnull, "w"))
+    a, src, made = first_build(tmp_path, b"source as released",
+                               "micropython-1.28.0-rp2-src.tar.xz")
     made.clear()
-    a.build(tarball=tarball(src, b"source patched"), out=open(os.devnull, "w"))
+    build(a, tarball(src, b"source patched"))
     assert len(built(made)) == 1, "the tarball's bytes changed: the image must follow"
     made.clear()
-    a.build(tarball=src, out=open(os.devnull, "w"))
+    build(a, src)
     assert built(made) == []
 
 
 def test_a_changed_board_definition_is_built_again(tmp_path):
-    a = checkout(str(tmp_path / "a"))
-    src = tarball(str(tmp_path / "mp.tar.xz"), b"source")
-    made = []
-    stand_in(a, made)
-    a.build(tarball=src, out=open(os.devnull, "w"))
+    a, src, made = first_build(tmp_path)
     header = os.path.join(a.BOARDS_DIR, "RPI_PICO", "mpconfigboard.h")
     with open(header, "a") as f:
         f.write("// changed\n")
     made.clear()
-    a.build(tarball=src, out=open(os.devnull, "w"))
+    build(a, src)
     assert [m for m in made if m[0] == "run" and "rp2" in m[1]] == \
         [("run", os.path.join(a.WORK, "micropython", "ports", "rp2"))]
-
-
-if __name__ == "__main__":
-    sys.exit("run with pytest")

@@ -13,10 +13,8 @@ import time
 
 import pytest
 
+import npm_ci                      # tools/ is on sys.path (conftest.py)
 from mpy import ROOT
-
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-import npm_ci  # noqa: E402
 
 FAKE = os.path.join(ROOT, "host_tests", "fakes", "npm")
 TOOL = os.path.join(ROOT, "tools", "npm_ci.py")
@@ -39,7 +37,7 @@ def folder(tmp_path):
     return f, env, tmp_path / "npm.log"
 
 
-def run(folder, env, *more):
+def run(folder, env):
     return subprocess.run([sys.executable, TOOL, str(folder)], env=env, text=True,
                           capture_output=True, timeout=HANG)
 

@@ -6,7 +6,6 @@ differently, tracebacks. Every tool run here must end with status 0, or 2 and a
 message naming the line; never a traceback, and the same under both.
 """
 import os
-import subprocess
 import sys
 import time
 
@@ -16,27 +15,12 @@ import record
 from app import journal
 from app import journalformat
 from cowboy.game import Game
-from mpy import MICROPYTHON, TOOLS, needs_micropython
+from mpy import MICROPYTHON, TOOLS, both, tool
 
 REPLAY = os.path.join(TOOLS, "replay.py")
 JOURNAL = os.path.join(TOOLS, "journal.py")
-INTERPRETERS = [("cpython", sys.executable), ("micropython", MICROPYTHON)]
 MISS = '{"shot": {}}'
-pytestmark = needs_micropython        # the tools under both interpreters, compared
 HEADER = '{"players": 2}'
-
-
-def tool(exe, script, *args, stdin=None, timeout=120):
-    """Run a tool as the README does (micropython with its default heap)."""
-    res = subprocess.run([exe, script] + [str(a) for a in args], capture_output=True,
-                         input=stdin, timeout=timeout)
-    assert b"Traceback" not in res.stderr, res.stderr.decode()
-    return res
-
-
-def both(script, *args, stdin=None, timeout=120):
-    return [tool(exe, script, *args, stdin=stdin, timeout=timeout)
-            for _, exe in INTERPRETERS]
 
 
 def write(tmp_path, name, data):

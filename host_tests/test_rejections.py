@@ -10,7 +10,7 @@ import record
 from cowboy import codes
 from cowboy import facts
 from cowboy.game import Game
-from mpy import needs_micropython
+from mpy import MICROPYTHON, both, needs_micropython, tool
 from recordkit import MISS, banked, reject, shot
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -183,18 +183,13 @@ def test_tool_rejects_with_status_2_and_nothing_on_stdout():
 
 
 def test_tool_missing_file_and_usage():
-    from mpy import run
-    for exe in (sys.executable, "micropython"):         # why, under both interpreters
-        for path, why in (("/nonexistent.jsonl", "no such file"), (ROOT, "it is a directory")):
-            if exe == sys.executable:
-                res = subprocess.run([exe, REPLAY, path], capture_output=True, text=True)
-                status, err = res.returncode, res.stderr
-            else:
-                res = run(script=REPLAY, args=(path,))
-                status, err = res.status, res.err
-            assert status == 2 and err == "replay: cannot read %s: %s\n" % (path, why), err
     res = subprocess.run([sys.executable, REPLAY], capture_output=True, text=True)
     assert res.returncode == 2 and "usage" in res.stderr
+    for exe in (sys.executable, MICROPYTHON):           # why, under both interpreters
+        for path, why in (("/nonexistent.jsonl", "no such file"), (ROOT, "it is a directory")):
+            res = tool(exe, REPLAY, path, text=True)
+            status, err = res.returncode, res.stderr
+            assert status == 2 and err == "replay: cannot read %s: %s\n" % (path, why), err
 
 
 def test_tool_prints_final_state():
@@ -241,14 +236,12 @@ def test_bytes_that_are_not_utf8_name_their_line():
 
 @needs_micropython
 def test_strict_json_same_under_micropython(tmp_path):
-    from mpy import MICROPYTHON
     cases = [h for h, _ in NOT_JSON] + ['{"players": 2}\n{"shot": {"pocketed": [3 5]}}',
                                          '{"players": 2}\n{"shot": {"cue": "\u00e9"}}']
     for i, text in enumerate(cases):
         path = tmp_path / ("c%d.jsonl" % i)
         path.write_text(text + "\n")
-        got = [subprocess.run([exe, REPLAY, str(path)], capture_output=True, text=True)
-               for exe in (sys.executable, MICROPYTHON)]
+        got = both(REPLAY, path, text=True)
         assert got[0].returncode == got[1].returncode == 2, text
         assert got[0].stderr == got[1].stderr and got[0].stdout == got[1].stdout == ""
 
@@ -285,7 +278,6 @@ def test_a_value_that_is_no_ball_is_named_for_what_it_is(value, said):
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
 def test_a_byte_order_mark_before_the_header_is_read_past(tmp_path, newline):
     """Spreadsheets and some editors write UTF-8 with a byte order mark first."""
-    from mpy import MICROPYTHON
     text = newline.join([HEADER, json.dumps(shot(pocketed=[5])), ""])
     path = tmp_path / "bom.jsonl"
     path.write_bytes(b"\xef\xbb\xbf" + text.encode())

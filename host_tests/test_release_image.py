@@ -5,24 +5,17 @@ board's filesystem. (The files on the emulated boards: pico/test_release_files.p
 import ast
 import os
 
-import pytest
-
 import deploy
 import mpimage
 import release
 import romfs
+from mpy import needs_mpy_cross
 from version import VERSION
 
 BOOT = os.path.join(mpimage.BOARDS_DIR, mpimage.COMMON, "_boot.py")
 
 
-@pytest.fixture(scope="module")
-def device(tmp_path_factory):
-    out = str(tmp_path_factory.mktemp("device") / "device")
-    deploy.build(out)
-    return out
-
-
+@needs_mpy_cross
 def test_a_release_image_holds_the_modules_and_the_start_up_files(device):
     lib = dict(romfs.files(romfs.image(os.path.join(device, deploy.LIB))))
     stamps = set()

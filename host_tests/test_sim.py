@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+import mpy
 from mpy import ROOT, TOOLS, needs_micropython, run
 
 SIM = os.path.join(TOOLS, "sim.py")
@@ -254,9 +255,7 @@ def test_keyboard_reaches_every_panel_key_short_and_long():
 
 def both(*args):
     """(status, stderr) under CPython, then under micropython."""
-    a = sim_py(*args)
-    b = sim_mpy(*args)
-    return [(a.returncode, a.stderr), (b.status, b.err)]
+    return [(res.returncode, res.stderr) for res in mpy.both(SIM, *args, text=True)]
 
 
 def test_script_that_is_not_utf8_exits_2_naming_the_line(tmp_path):
@@ -640,23 +639,32 @@ def test_start_up_tells_a_cut_back_journal_and_a_key_ends_it(tmp_path):
     assert p.mode == ui.MODE_GAME and s.models[0].text() == "=  5"   # its preview
 
 
-@pytest.mark.parametrize("size,lost", [(5, 12), (8, 12), (13, 11)])
-def test_start_up_tells_the_actions_a_tail_cut_short_lost(tmp_path, size, lost):
-    """journal.tail cut to its header (or a record and a byte): the board resumes
-    without the records it lost, and says how many on its display."""
+def _resume_with_tail(tmp_path, build, size):
+    """A game of 60 actions on `build`, its journal.tail cut to `size` bytes (None:
+    removed), and the power cut: the simulator, resumed."""
     import simboard
     from app import journalformat
-    from fakedisplays import read_oled
-    from views import ui
     root = str(tmp_path) + "/"
-    s = simboard.Sim(2, "oled4", root=root)
+    s = simboard.Sim(2, build, root=root)
     s.play(simboard.parse_script("WAIT 2100\n" + "MISS\n" * 60, s))
     assert s.game.position() == 60                  # 48 in journal.bin, 12 in the tail
     with open(root + journalformat.TAIL, "rb") as f:
         tail = f.read()
-    with open(root + journalformat.TAIL, "wb") as f:
-        f.write(tail[:size])
+    os.remove(root + journalformat.TAIL)
+    if size is not None:
+        with open(root + journalformat.TAIL, "wb") as f:
+            f.write(tail[:size])
     s.power_cut()
+    return s
+
+
+@pytest.mark.parametrize("size,lost", [(5, 12), (8, 12), (13, 11)])
+def test_start_up_tells_the_actions_a_tail_cut_short_lost(tmp_path, size, lost):
+    """journal.tail cut to its header (or a record and a byte): the board resumes
+    without the records it lost, and says how many on its display."""
+    from fakedisplays import read_oled
+    from views import ui
+    s = _resume_with_tail(tmp_path, "oled4", size)
     assert s.game.position() == 60 - lost
     seen = []
     for k in range(3):
@@ -671,21 +679,10 @@ def test_start_up_tells_that_a_missing_tail_may_have_lost_actions(tmp_path, buil
     """journal.tail gone (None) or cut inside its first four bytes, where the count
     it held is: how many actions were lost cannot be known, and the board says
     they may be, up to the records a tail holds."""
-    import simboard
     from app import journalformat
     from fakedisplays import read_oled
     from views import ui
-    root = str(tmp_path) + "/"
-    s = simboard.Sim(2, build, root=root)
-    s.play(simboard.parse_script("WAIT 2100\n" + "MISS\n" * 60, s))
-    assert s.game.position() == 60                  # 48 in journal.bin, 12 in the tail
-    with open(root + journalformat.TAIL, "rb") as f:
-        tail = f.read()
-    os.remove(root + journalformat.TAIL)
-    if size is not None:
-        with open(root + journalformat.TAIL, "wb") as f:
-            f.write(tail[:size])
-    s.power_cut()
+    s = _resume_with_tail(tmp_path, build, size)
     assert s.game.position() == 48
     p = s.panel
     assert (p.notice, p.notice_arg) == (ui.NOTICE_UPTO, journalformat.TAIL_RECORDS)
@@ -864,9 +861,10 @@ def test_names_without_players_set_how_many_play(tmp_path, interp):
     """Three names and no --players: three players, every name kept; more names
     than the build has displays, or than --players says, is refused the same way."""
     import json
-    run_sim = sim_py if interp == "python" else sim_mpy
-    res = run_sim("--names", "Anna,Ben,Cleo", "--script", write(tmp_path, "MISS\n"), "--state")
-    out, status = (res.stdout, res.returncode) if interp == "python" else (res.out, res.status)
+    exe = PY if interp == "python" else mpy.MICROPYTHON
+    res = mpy.tool(exe, SIM, "--names", "Anna,Ben,Cleo", "--script", write(tmp_path, "MISS\n"),
+                   "--state", text=True)
+    out, status = res.stdout, res.returncode
     assert status == 0
     state = json.loads(out.splitlines()[-1])
     assert state["players"] == 3 and state["names"] == ["Anna", "Ben", "Cleo"], state
@@ -874,8 +872,8 @@ def test_names_without_players_set_how_many_play(tmp_path, interp):
     for args, why in ((("--build", "oled4", "--names", "A,B,C,D,E"),
                        "--names: 5 names, and the build oled4 has 4 displays (players 2 to 4)"),
                       (("--players", "2", "--names", "A,B,C"), "--names: 3 names for 2 players")):
-        res = run_sim(*args, "--script", write(tmp_path, "MISS\n"))
-        err, status = (res.stderr, res.returncode) if interp == "python" else (res.err, res.status)
+        res = mpy.tool(exe, SIM, *args, "--script", write(tmp_path, "MISS\n"), text=True)
+        err, status = res.stderr, res.returncode
         assert status == 2 and err.startswith("sim: " + why + "\n"), err
 
 
@@ -955,7 +953,7 @@ def test_quitting_leaves_no_cursor_report_for_the_shell():
     request); an answer on its way when q is typed is read before the terminal is
     given back, not echoed after the simulator is gone (^[[30;100R at the prompt).
     The terminal here stays open after the simulator exits, as the shell's does."""
-    exe = os.path.join(os.path.dirname(PY), "micropython")
+    exe = mpy.MICROPYTHON
     master, slave = os.openpty()
     proc = subprocess.Popen([exe, SIM, "--players", "2"], stdin=slave, stdout=slave,
                             stderr=slave, cwd=ROOT, start_new_session=True)

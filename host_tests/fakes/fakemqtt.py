@@ -6,7 +6,6 @@ each message acknowledged at once; subclasses record what a board sends
 class Client:
     up = True               # whether connect() succeeds
     reading = False         # (never in the middle of a packet)
-    refused = 0
 
     def __init__(self, **kw):
         self.kw = kw

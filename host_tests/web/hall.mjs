@@ -23,7 +23,7 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { chromium } from "playwright-core";
-import { ARGS, watch as watchPage } from "./browser.mjs";
+import { ARGS, cardReader, frames, watch as watchPage } from "./browser.mjs";
 
 const plan = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 const result = { console: [] };
@@ -47,27 +47,10 @@ const next = () => (queue.length ? Promise.resolve(queue.shift()) : new Promise(
 
 const watch = (page, where) => watchPage(result.console, page, where);
 
-// In the page, before its scripts: the texts of every card ([data-table]), and a log
-// of each change of a card's texts with the time (ms since the epoch) it happened and
-// the time of the next animation frame (when it is painted).
+// In the page, before its scripts, after cardReader: the texts of every card
+// ([data-table]), and a log of each change of a card's texts with the time (ms since
+// the epoch) it happened and the time of the next animation frame (when it is painted).
 function recorder() {
-  const text = (root, sel) => {
-    const e = root.querySelector(sel);
-    return e ? e.textContent : null;
-  };
-  window.__dump = (card) => ({
-    table: card.dataset.table,
-    name: text(card, ".name"),
-    game: text(card, ".head .game"),
-    status: text(card, ".head .status"),
-    phase: text(card, ".phase"),
-    detail: text(card, ".detail"),
-    rows: [...card.querySelectorAll(".player")].map((li) => ({
-      mark: text(li, ".mark"), who: text(li, ".who"), tag: text(li, ".tag"),
-      fouls: text(li, ".fouls"), run: text(li, ".run"), score: text(li, ".score"),
-    })),
-    extras: [...card.querySelectorAll(".extras span")].map((e) => e.textContent),
-  });
   window.__cards = () => [...document.querySelectorAll("article[data-table], section[data-table]")]
     .map(window.__dump);
   window.__log = [];
@@ -109,10 +92,6 @@ async function until(page, fn, ms) {
   }
 }
 
-// Two animation frames: what the page was handed is laid out and painted.
-const frames = (page) => page.evaluate(() => new Promise((r) =>
-  requestAnimationFrame(() => requestAnimationFrame(r))));
-
 const read = async (page) => ({
   cards: await page.evaluate(() => window.__cards()),
   finished: await finishedList(page),
@@ -138,6 +117,7 @@ async function main() {
   const browser = await chromium.launch({ executablePath: plan.chromium, args: ARGS, headless: true });
   const [w, h] = plan.viewport;
   const ctx = await browser.newContext({ viewport: { width: w, height: h } });
+  await ctx.addInitScript(cardReader);
   await ctx.addInitScript(recorder);
   const page = await ctx.newPage();
   watch(page, "hall");

@@ -10,14 +10,15 @@
 //                           to `size` bytes, handed to the hall view's receive()
 //   in  {look: NAME, width, height, shot}   out {look: {cards, finished, clipped}}: the
 //                           page at that size (after it laid itself out again): each
-//                           card's texts as hall.mjs reads them, each finished game's
+//                           card's texts as hall.mjs reads them (browser.mjs
+//                           cardReader) and its score's size, each finished game's
 //                           texts, and every text a person sees only in part; a
 //                           screenshot to `shot` when given
 //   in  {end: true}         out {end: {console}}: every console error and uncaught
 //                           exception of every page (the test fails on any)
 import readline from "node:readline";
 import { chromium } from "playwright-core";
-import { ARGS, watch } from "./browser.mjs";
+import { ARGS, cardReader, frames, watch } from "./browser.mjs";
 
 const send = (obj) => process.stdout.write(JSON.stringify(obj) + "\n");
 const errors = [];
@@ -58,10 +59,6 @@ function dump() {
 // shown at all: a finished game so is left out of what is read (a card's text so
 // is cut).
 function look() {
-  const text = (root, sel) => {
-    const e = root.querySelector(sel);
-    return e ? e.textContent : null;
-  };
   const rectOf = (e) => {
     const range = document.createRange();
     range.selectNodeContents(e);
@@ -115,17 +112,7 @@ function look() {
     if (hows.size > 1) clipped.push({ where: where(li), cls: li.className, text: li.textContent });
   }
   const cards = [...document.querySelectorAll("article[data-table]")].map((card) => ({
-    table: card.dataset.table,
-    name: text(card, ".name"),
-    game: text(card, ".head .game"),
-    status: text(card, ".head .status"),
-    phase: text(card, ".phase"),
-    detail: text(card, ".detail"),
-    rows: [...card.querySelectorAll(".player")].map((li) => ({
-      mark: text(li, ".mark"), who: text(li, ".who"), tag: text(li, ".tag"),
-      fouls: text(li, ".fouls"), run: text(li, ".run"), score: text(li, ".score"),
-    })),
-    extras: [...card.querySelectorAll(".extras span")].map((e) => e.textContent),
+    ...window.__dump(card),
     score: parseFloat(getComputedStyle(card.querySelector(".score") || card).fontSize),
   }));
   const finished = [...document.querySelectorAll("#games li")]
@@ -144,6 +131,7 @@ async function main() {
   const browser = await chromium.launch({ executablePath: process.argv[2], args: ARGS,
     headless: true });
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  await ctx.addInitScript(cardReader);        // window.__dump, read by look()
   const lines = readline.createInterface({ input: process.stdin });
   for await (const line of lines) {
     if (!line.trim()) continue;
@@ -170,9 +158,7 @@ async function main() {
     } else if (m.look) {
       const page = pages.get(m.look);
       await page.setViewportSize({ width: m.width, height: m.height });
-      // two frames: the resize observed, the page laid out again
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() =>
-        requestAnimationFrame(r))));
+      await frames(page);               // the resize observed, the page laid out again
       if (m.shot) await page.screenshot({ path: m.shot });
       send({ look: await page.evaluate(look) });
     } else if (m.read) {
