@@ -289,7 +289,7 @@ def test_the_table_plays_through_a_broker_fault(tmp_path, fault):
     state, texts = reference()
     assert (sim.state(), sim.texts()) == (state, texts)
     assert hall.connects == (1 if fault == "refused connack" else 2)
-    assert hall.desk.offers == 0 and hall._c.refused == (fault == "refused suback")
+    assert hall.desk.offers == 0 and hall._client.refused == (fault == "refused suback")
     pos = sorted({json.loads(b[2 + (b[0] << 8 | b[1]) + 2:])["pos"]
                   for c in broker.conns for k, b in c.log
                   if k & 0xF0 == 0x30 and b[2:2 + (b[0] << 8 | b[1])].endswith(b"/action")})

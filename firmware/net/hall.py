@@ -68,12 +68,15 @@ class Hall:
         self._retry_at = None       # ticks_ms() of the next connection attempt, while resting
         self._state_sent = None     # the state text last published
         self._state_due = True
-        self._cache = None          # (game, [ops]) of an archived game being resent
+        self._archive = None        # (game, ops, finished, header) of an archived game
         self._record = None         # records.Record: the finished game's record being sent
         self._busy = False          # its lines are being measured: step again soon
         self._flight = []           # [packet id, kind, game, n, sent at, names, part] in order
-        self._sg = self._sp = 0     # the send cursor (_next), from the acknowledged
-        self._srec = (0, 0, 0)      # position at each connect; with the names' fingerprint
+        # the send cursor (_next), from the acknowledged position at each connect: the
+        # game and the actions of it handed to the client, and the record handed over
+        # last (game, actions, names' fingerprint)
+        self._send_game = self._send_pos = 0
+        self._send_record = (0, 0, 0)
         self.journal.game_number()      # (games/ read now, not in a client step)
         self._op = bytearray(journalformat.RECORD_SIZE)     # a record read (_current_op)
         # the acknowledged position, the last record acknowledged whole, and the parts
@@ -89,7 +92,7 @@ class Hall:
             app.panel.offered = True    # resumed: the game the desk's offer started
         self._task = None
         self._loop = None if _MPY else asyncio.new_event_loop()
-        self._c = self._make_client(client)
+        self._client = self._make_client(client)
 
     # ---- called by the scoreboard loop (ints only, nothing allocated) ---------
     def after_action(self, pos, op):
@@ -126,8 +129,9 @@ class Hall:
             self._task = self._create(self._run())
         self._step()
         # (a packet coming in is read at the busy pace: a 60 KB message is dozens of reads)
-        self._next_poll = ticks_add(now, (QUIET_POLL_MS if self._quiet and not self._c.reading
-                                          else POLL_MS) if self.connected else CONNECT_POLL_MS)
+        quiet = self._quiet and not self._client.reading
+        self._next_poll = ticks_add(now, (QUIET_POLL_MS if quiet else POLL_MS)
+                                    if self.connected else CONNECT_POLL_MS)
         if _MPY:
             self._collect()
 
@@ -151,7 +155,7 @@ class Hall:
         if self._task is not None:
             self._task.cancel()
             self._task = None
-        self._c.close()
+        self._client.close()
         self.connected = False
 
     def offer_taken(self, offer):
@@ -271,8 +275,8 @@ class Hall:
 
     def _archived_game(self, g):
         """(ops, finished, header) of archived game g, or (None, False, None)."""
-        if self._cache is not None and self._cache[0] == g:
-            return self._cache[1:]
+        if self._archive is not None and self._archive[0] == g:
+            return self._archive[1:]
         path, done = records.archived(self.root, g)
         got = None
         if path is not None:
@@ -283,30 +287,30 @@ class Hall:
             res = (None, False, None)
         else:
             res = (got[3], done, got[:3])
-        self._cache = (g,) + res
+        self._archive = (g,) + res
         return res
 
     def _next(self):
-        """What to publish next, from the send cursor (_sg, _sp: the game and the
-        actions of it handed to the client; _srec: the record handed over last):
+        """What to publish next, from the send cursor (_send_game, _send_pos: the game
+        and the actions of it handed to the client; _send_record: the record handed over last):
         (topic suffix, payload, qos, retain, kind, game, n, names' fingerprint, part) or
         None; kind "a" action n of the game, "g" its finished record of n actions (the
         whole, or its last part), "p" a part of it before the last, "s" the state."""
         while True:
-            g = self._sg
+            g = self._send_game
             cur = self.current_game()
             if g < cur:
                 ops, done, header = self._archived_game(g)
-                if ops is not None and self._sp < len(ops):
-                    return self._action(g, self._sp + 1, ops[self._sp])
+                if ops is not None and self._send_pos < len(ops):
+                    return self._action(g, self._send_pos + 1, ops[self._send_pos])
                 names = None if header is None else \
                     playernames.archived(self.root, journal.GAMES, g, header[0])
                 if ops is not None and done and header is not None \
-                        and self._srec != (g, len(ops), playernames.fingerprint(names)):
+                        and self._send_record != (g, len(ops), playernames.fingerprint(names)):
                     return self._record_item(g, len(ops), names, header, ops)
-                self._sg = g + 1            # this game is done with (or gone)
-                self._sp = 0
-                self._cache = None
+                self._send_game = g + 1            # this game is done with (or gone)
+                self._send_pos = 0
+                self._archive = None
                 self._record = None
                 continue
             if self._state_due or self._state_sent is None:
@@ -314,12 +318,13 @@ class Hall:
                 self._state_due = False
                 if text != self._state_sent:
                     return ("state", text, 0, True, "s", g, 0, 0, 0)
-            if self._sp < self.journal.records:
-                return self._action(g, self._sp + 1, self._current_op(self._sp))
+            if self._send_pos < self.journal.records:
+                return self._action(g, self._send_pos + 1, self._current_op(self._send_pos))
             n = self.journal.records
             # (the names only for a finished game: this runs at every quiet step)
             names = self._game_names() if self.game.winner >= 0 else None
-            if self.game.winner >= 0 and self._srec != (g, n, playernames.fingerprint(names)):
+            if self.game.winner >= 0 and \
+                    self._send_record != (g, n, playernames.fingerprint(names)):
                 # the header as the journal wrote it: game.opener names the taker
                 # after a "take", who did not play the opening stroke
                 head = self.journal.header()
@@ -374,7 +379,7 @@ class Hall:
         acknowledged position follows: everything before the oldest message still
         in flight (the send cursor when none is)."""
         f = self._flight
-        c = self._c
+        c = self._client
         moved = record = False
         while f and (f[0][0] == 0 or c.acked(f[0][0])):
             pid, kind, g, n, t, fp, k = f.pop(0)
@@ -396,7 +401,7 @@ class Hall:
             pid, kind, g, n, t, fp, k = f[0]
             pos = n - 1 if kind == "a" else n
         else:
-            g, pos = self._sg, self._sp
+            g, pos = self._send_game, self._send_pos
         new_game = g != self.ack_game
         self.ack_game, self.ack_pos = g, pos
         if new_game or record:
@@ -449,7 +454,7 @@ class Hall:
             wait = min(wait * 2, RETRY_MAX_MS)
 
     async def _drop(self):
-        self._c.close()
+        self._client.close()
 
     async def _session(self):
         """One connection: publish until it fails. True if it had connected.
@@ -459,7 +464,7 @@ class Hall:
         catching up after an outage never holds the loop for longer than that."""
         prefix = self.prefix                        # the names of this connection
         self._flight = []
-        c = self._c
+        c = self._client
         c.client_id = self._client_id()                     # (the names may be new)
         c.will = (prefix + "status", "offline", 1, True)
         if not await c.connect(timeout_sec=3):
@@ -468,8 +473,8 @@ class Hall:
         self.connects += 1
         self._state_sent = None                     # the state again on every connect
         self._state_due = True
-        self._sg, self._sp = self.ack_game, self.ack_pos      # resend what is not
-        self._srec = (self.record_game, self.record_n, self.record_names)  # acknowledged
+        self._send_game, self._send_pos = self.ack_game, self.ack_pos   # resend what is
+        self._send_record = (self.record_game, self.record_n, self.record_names)    # not acked
         self._record = None         # a long record: from the part after the acknowledged
         if not await self._publish("status", "online", 1, True, prefix):
             return True
@@ -520,9 +525,9 @@ class Hall:
             else:
                 f.append([pid, kind, g, n, ticks_ms(), fp, k])
                 if kind == "a":
-                    self._sp = n
+                    self._send_pos = n
                 elif kind == "g":           # the record whole, or its last part
-                    self._srec = (g, n, fp)
+                    self._send_record = (g, n, fp)
             await mqtt.yield_now()                  # one message per client step
         return True
 
@@ -535,7 +540,7 @@ class Hall:
         """A message outside the flight (a status): handed over and its PUBACK
         awaited; False when the connection went first."""
         self.published += 1
-        c = self._c
+        c = self._client
         pid = await c.publish((prefix or self.prefix) + topic, payload, qos, retain)
         t0 = ticks_ms()
         while not c.acked(pid):
@@ -556,7 +561,7 @@ class Hall:
             if p in self._old:
                 self._old.remove(p)
         if self.prefix != prefix:
-            await self._c.disconnect()
+            await self._client.disconnect()
             return False
         return True
 
