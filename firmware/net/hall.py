@@ -23,6 +23,8 @@ from ticks import ticks_add, ticks_diff, ticks_ms
 from version import VERSION
 from views import hallui
 
+from micropython import const
+
 ACK_FILE = "hall.ack"
 ACK_SAVE_MS = 30000
 POLL_MS = 1             # at most one client step per this many ms of loop time,
@@ -36,6 +38,13 @@ ACK_TIMEOUT_MS = 5000   # the oldest message in flight unacknowledged this long:
 GC_EVERY = 16384        # bytes of the client's garbage between two collections (_collect)
 
 _MPY = sys.implementation.name == "micropython"
+
+# The kinds of message _next() hands over: what a PUBACK moves on (_take_acks)
+_KIND_STATE = const(0)          # the state (QoS 0: never in the flight)
+_KIND_ACTION = const(1)         # an action of the game
+_KIND_RECORD = const(2)         # a finished game's record whole, on `game`
+_KIND_PART = const(3)           # a part of a long record before its last, on `part`
+_KIND_LAST_PART = const(4)      # its last part: with it the record is handed over whole
 
 
 class Hall:
@@ -294,8 +303,9 @@ class Hall:
         """What to publish next, from the send cursor (_send_game, _send_pos: the game
         and the actions of it handed to the client; _send_record: the record handed over last):
         (topic suffix, payload, qos, retain, kind, game, n, names' fingerprint, part) or
-        None; kind "a" action n of the game, "g" its finished record of n actions (the
-        whole, or its last part), "p" a part of it before the last, "s" the state."""
+        None; kind _KIND_ACTION: action n of the game, _KIND_RECORD, _KIND_PART,
+        _KIND_LAST_PART: its finished record of n actions, or a part of it, _KIND_STATE:
+        the state."""
         while True:
             g = self._send_game
             cur = self.current_game()
@@ -317,7 +327,7 @@ class Hall:
                 text = recordtext.state_json(self.game, self._game_names(), VERSION)
                 self._state_due = False
                 if text != self._state_sent:
-                    return ("state", text, 0, True, "s", g, 0, 0, 0)
+                    return ("state", text, 0, True, _KIND_STATE, g, 0, 0, 0)
             if self._send_pos < self.journal.records:
                 return self._action(g, self._send_pos + 1, self._current_op(self._send_pos))
             n = self.journal.records
@@ -366,13 +376,14 @@ class Hall:
         if payload is None:
             return None
         if r.count == 1:
-            return ("game", payload, 1, True, "g", g, n, fp, 0)
-        return ("part", payload, 1, False, "g" if k == r.count else "p", g, n, fp, k)
+            return ("game", payload, 1, True, _KIND_RECORD, g, n, fp, 0)
+        return ("part", payload, 1, False, _KIND_LAST_PART if k == r.count else _KIND_PART,
+                g, n, fp, k)
 
     def _action(self, g, pos, op):
         return ("action",
                 '{"game": %d, "pos": %d, "action": %s}' % (g, pos, recordtext.op_json(op)),
-                1, False, "a", g, pos, 0, 0)
+                1, False, _KIND_ACTION, g, pos, 0, 0)
 
     def _take_acks(self):
         """Acknowledged messages off the front of the flight, in order; the
@@ -384,13 +395,13 @@ class Hall:
         while f and (f[0][0] == 0 or c.acked(f[0][0])):
             pid, kind, g, n, t, fp, k = f.pop(0)
             moved = True
-            if kind == "a":
+            if kind == _KIND_ACTION:
                 self.sent += 1
                 continue
             record = True               # (hall.ack written at once: a long record
             if k:                       # resumes after its last acknowledged part)
                 self.parts += 1
-            if kind == "p":
+            if kind == _KIND_PART:
                 self.part_game, self.part_n, self.part_names, self.part_k = g, n, fp, k
             else:
                 self.record_game, self.record_n, self.record_names = g, n, fp
@@ -399,7 +410,7 @@ class Hall:
             return
         if f:
             pid, kind, g, n, t, fp, k = f[0]
-            pos = n - 1 if kind == "a" else n
+            pos = n - 1 if kind == _KIND_ACTION else n
         else:
             g, pos = self._send_game, self._send_pos
         new_game = g != self.ack_game
@@ -517,16 +528,16 @@ class Hall:
             try:
                 pid = await c.publish(prefix + topic, payload, qos, retain)
             except Exception:
-                if kind == "s":
+                if kind == _KIND_STATE:
                     self._state_due = True
                 raise
-            if kind == "s":
+            if kind == _KIND_STATE:
                 self._state_sent = payload
             else:
                 f.append([pid, kind, g, n, ticks_ms(), fp, k])
-                if kind == "a":
+                if kind == _KIND_ACTION:
                     self._send_pos = n
-                elif kind == "g":           # the record whole, or its last part
+                elif kind != _KIND_PART:    # the record whole, or its last part
                     self._send_record = (g, n, fp)
             await mqtt.yield_now()                  # one message per client step
         return True
