@@ -39,12 +39,22 @@ GC_EVERY = 16384        # bytes of the client's garbage between two collections 
 
 _MPY = sys.implementation.name == "micropython"
 
-# The kinds of message _next() hands over: what a PUBACK moves on (_take_acks)
+# A message _next() hands over, then in the flight until its PUBACK: a list of these
+# fields, indexed by constants: one list a message, from _next() to its PUBACK.
+_MSG_KIND = const(0)            # _KIND_*: its topic (_TOPICS), and what its PUBACK moves on
+_MSG_PAYLOAD = const(1)         # (None once handed to the client)
+_MSG_GAME = const(2)            # the game's number
+_MSG_POS = const(3)             # the action's position (1-based), or the record's actions
+_MSG_NAMES = const(4)           # the fingerprint of the record's names (0: not a record)
+_MSG_PART = const(5)            # the part's number (0: not a part)
+_MSG_PID = const(6)             # its packet id, once handed to the client
+_MSG_SENT_AT = const(7)         # ticks_ms() then
 _KIND_STATE = const(0)          # the state (QoS 0: never in the flight)
 _KIND_ACTION = const(1)         # an action of the game
-_KIND_RECORD = const(2)         # a finished game's record whole, on `game`
-_KIND_PART = const(3)           # a part of a long record before its last, on `part`
+_KIND_RECORD = const(2)         # a finished game's record whole
+_KIND_PART = const(3)           # a part of a long record before its last
 _KIND_LAST_PART = const(4)      # its last part: with it the record is handed over whole
+_TOPICS = ("state", "action", "game", "part", "part")   # by kind
 
 
 class Hall:
@@ -80,7 +90,7 @@ class Hall:
         self._archive = None        # (game, ops, finished, header) of an archived game
         self._record = None         # records.Record: the finished game's record being sent
         self._busy = False          # its lines are being measured: step again soon
-        self._flight = []           # [packet id, kind, game, n, sent at, names, part] in order
+        self._flight = []           # messages (_MSG_*) handed to the client, in order
         # the send cursor (_next), from the acknowledged position at each connect: the
         # game and the actions of it handed to the client, and the record handed over
         # last (game, actions, names' fingerprint)
@@ -295,17 +305,15 @@ class Hall:
         if got is None:
             res = (None, False, None)
         else:
-            res = (got[3], done, got[:3])
+            players, opener, rules, ops = got
+            res = (ops, done, (players, opener, rules))
         self._archive = (g,) + res
         return res
 
     def _next(self):
         """What to publish next, from the send cursor (_send_game, _send_pos: the game
         and the actions of it handed to the client; _send_record: the record handed over last):
-        (topic suffix, payload, qos, retain, kind, game, n, names' fingerprint, part) or
-        None; kind _KIND_ACTION: action n of the game, _KIND_RECORD, _KIND_PART,
-        _KIND_LAST_PART: its finished record of n actions, or a part of it, _KIND_STATE:
-        the state."""
+        a message (_message()) or None."""
         while True:
             g = self._send_game
             cur = self.current_game()
@@ -314,10 +322,10 @@ class Hall:
                 if ops is not None and self._send_pos < len(ops):
                     return self._action(g, self._send_pos + 1, ops[self._send_pos])
                 names = None if header is None else \
-                    playernames.archived(self.root, journal.GAMES, g, header[0])
+                    playernames.archived(self.root, journal.GAMES, g, header[0])   # players
                 if ops is not None and done and header is not None \
                         and self._send_record != (g, len(ops), playernames.fingerprint(names)):
-                    return self._record_item(g, len(ops), names, header, ops)
+                    return self._record_message(g, len(ops), names, header, ops)
                 self._send_game = g + 1            # this game is done with (or gone)
                 self._send_pos = 0
                 self._archive = None
@@ -327,7 +335,7 @@ class Hall:
                 text = recordtext.state_json(self.game, self._game_names(), VERSION)
                 self._state_due = False
                 if text != self._state_sent:
-                    return ("state", text, 0, True, _KIND_STATE, g, 0, 0, 0)
+                    return _message(_KIND_STATE, text, g, 0)
             if self._send_pos < self.journal.records:
                 return self._action(g, self._send_pos + 1, self._current_op(self._send_pos))
             n = self.journal.records
@@ -341,12 +349,12 @@ class Hall:
                 h = journalformat.read_header(head, journalformat.HEADER_SIZE)
                 if h < 0:
                     h = self.game.players << 4 | self.game.opener
-                return self._record_item(g, n, names,
-                                         (h >> 4, h & 15, journalformat.header_rules(head)))
+                return self._record_message(g, n, names,
+                                            (h >> 4, h & 15, journalformat.header_rules(head)))
             self._record = None
             return None
 
-    def _record_item(self, g, n, names, header, ops=None):
+    def _record_message(self, g, n, names, header, ops=None):
         """The next message of finished game g's record (n actions, the header's
         `names`, header (players, opener, rules), `ops` the list of an archived game's
         record values; None: the current game's, read from the journal as needed):
@@ -363,8 +371,8 @@ class Hall:
                 ops = records.CurrentOps(self.journal, n)
             skip = self.part_k if (self.part_game, self.part_n, self.part_names) == (g, n, fp) \
                 else 0
-            r = self._record = records.Record(g, header[0], header[1], header[2], ops, names,
-                                              fp, skip)
+            players, opener, rules = header
+            r = self._record = records.Record(g, players, opener, rules, ops, names, fp, skip)
         if not r.measured:
             r.measure()
             self._busy = True
@@ -376,14 +384,12 @@ class Hall:
         if payload is None:
             return None
         if r.count == 1:
-            return ("game", payload, 1, True, _KIND_RECORD, g, n, fp, 0)
-        return ("part", payload, 1, False, _KIND_LAST_PART if k == r.count else _KIND_PART,
-                g, n, fp, k)
+            return _message(_KIND_RECORD, payload, g, n, fp)
+        return _message(_KIND_LAST_PART if k == r.count else _KIND_PART, payload, g, n, fp, k)
 
     def _action(self, g, pos, op):
-        return ("action",
-                '{"game": %d, "pos": %d, "action": %s}' % (g, pos, recordtext.op_json(op)),
-                1, False, _KIND_ACTION, g, pos, 0, 0)
+        return _message(_KIND_ACTION, '{"game": %d, "pos": %d, "action": %s}'
+                        % (g, pos, recordtext.op_json(op)), g, pos)
 
     def _take_acks(self):
         """Acknowledged messages off the front of the flight, in order; the
@@ -392,15 +398,18 @@ class Hall:
         f = self._flight
         c = self._client
         moved = record = False
-        while f and (f[0][0] == 0 or c.acked(f[0][0])):
-            pid, kind, g, n, t, fp, k = f.pop(0)
+        while f and (f[0][_MSG_PID] == 0 or c.acked(f[0][_MSG_PID])):
+            m = f.pop(0)
             moved = True
+            kind = m[_MSG_KIND]
             if kind == _KIND_ACTION:
                 self.sent += 1
                 continue
             record = True               # (hall.ack written at once: a long record
-            if k:                       # resumes after its last acknowledged part)
+            k = m[_MSG_PART]            # resumes after its last acknowledged part)
+            if k:
                 self.parts += 1
+            g, n, fp = m[_MSG_GAME], m[_MSG_POS], m[_MSG_NAMES]
             if kind == _KIND_PART:
                 self.part_game, self.part_n, self.part_names, self.part_k = g, n, fp, k
             else:
@@ -409,8 +418,10 @@ class Hall:
         if not moved and f:
             return
         if f:
-            pid, kind, g, n, t, fp, k = f[0]
-            pos = n - 1 if kind == _KIND_ACTION else n
+            m = f[0]
+            g, pos = m[_MSG_GAME], m[_MSG_POS]
+            if m[_MSG_KIND] == _KIND_ACTION:
+                pos -= 1
         else:
             g, pos = self._send_game, self._send_pos
         new_game = g != self.ack_game
@@ -502,7 +513,7 @@ class Hall:
                 self.published += 1
                 await desk.send(c, prefix + "answer")
                 continue
-            if f and ticks_diff(ticks_ms(), f[0][4]) > ACK_TIMEOUT_MS:
+            if f and ticks_diff(ticks_ms(), f[0][_MSG_SENT_AT]) > ACK_TIMEOUT_MS:
                 return True                 # no PUBACK: a new connection resends
             if self._old or self.prefix != prefix:
                 if f:
@@ -514,8 +525,8 @@ class Hall:
             if len(f) >= WINDOW:
                 await mqtt.yield_now()
                 continue
-            item = self._next()
-            if item is None:
+            m = self._next()
+            if m is None:
                 self._save_ack()
                 # nothing to send or to await: steps further apart
                 self._quiet = not f and not self._busy
@@ -523,10 +534,13 @@ class Hall:
                 await mqtt.yield_now()
                 continue
             self._quiet = False
-            topic, payload, qos, retain, kind, g, n, fp, k = item
+            kind = m[_MSG_KIND]
+            payload = m[_MSG_PAYLOAD]
             self.published += 1
             try:
-                pid = await c.publish(prefix + topic, payload, qos, retain)
+                pid = await c.publish(prefix + _TOPICS[kind], payload,
+                                      0 if kind == _KIND_STATE else 1,
+                                      kind == _KIND_STATE or kind == _KIND_RECORD)
             except Exception:
                 if kind == _KIND_STATE:
                     self._state_due = True
@@ -534,11 +548,14 @@ class Hall:
             if kind == _KIND_STATE:
                 self._state_sent = payload
             else:
-                f.append([pid, kind, g, n, ticks_ms(), fp, k])
+                m[_MSG_PAYLOAD] = None
+                m[_MSG_PID] = pid
+                m[_MSG_SENT_AT] = ticks_ms()
+                f.append(m)
                 if kind == _KIND_ACTION:
-                    self._send_pos = n
+                    self._send_pos = m[_MSG_POS]
                 elif kind != _KIND_PART:    # the record whole, or its last part
-                    self._send_record = (g, n, fp)
+                    self._send_record = (m[_MSG_GAME], m[_MSG_POS], m[_MSG_NAMES])
             await mqtt.yield_now()                  # one message per client step
         return True
 
@@ -575,6 +592,11 @@ class Hall:
             await self._client.disconnect()
             return False
         return True
+
+
+def _message(kind, payload, game, pos, names=0, part=0):
+    """A message to publish (_MSG_*), not yet handed to the client."""
+    return [kind, payload, game, pos, names, part, 0, 0]
 
 
 def attach(app, root="/", client=None):
