@@ -189,7 +189,7 @@ def table(tmp_path, broker, hall, name, *commands, record=None, ack=None, port=N
     `again`: the table's folder as it is, switched on again (after a power cut).
     Returns the process."""
     import json
-    from mpy import FAKES, FIRMWARE, MICROPYTHON
+    from mpy import FAKES, FIRMWARE, MICROPYTHON, MODELS
     root = tmp_path / name
     if not again:
         root.mkdir()
@@ -202,7 +202,7 @@ def table(tmp_path, broker, hall, name, *commands, record=None, ack=None, port=N
             "broker": "127.0.0.1", "port": port or broker.port, "hall": hall, "table": name,
             "user": name, "password": PASSWORD}))
     env = dict(os.environ)
-    env["MICROPYPATH"] = ":".join([TOOLS, FAKES, FIRMWARE, ".frozen"])
+    env["MICROPYPATH"] = ":".join([TOOLS, FAKES, MODELS, FIRMWARE, ".frozen"])
     return subprocess.Popen([MICROPYTHON, os.path.join(ROOT, "host_tests", "hall_table.py"),
                              str(root)] + list(commands),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)

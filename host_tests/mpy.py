@@ -15,6 +15,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 FAKES = os.path.join(ROOT, "host_tests", "fakes")
 TOOLS = os.path.join(ROOT, "tools")
+MODELS = os.path.join(TOOLS, "models")      # the device models the simulator runs on
 HERE_MPY = os.path.join(ROOT, "host_tests", "mpy")     # scripts that run under micropython
 MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
 PICO_HEAP = "192K"
@@ -83,12 +84,13 @@ class Result:
         return self.out.splitlines()
 
 
-def run(script=None, code=None, args=(), heapsize=None, path=(FAKES, FIRMWARE),
+def run(script=None, code=None, args=(), heapsize=None, path=(FAKES, MODELS, FIRMWARE),
         stdin=None, timeout=300, cwd=None):
     """Run `script` (a file) or `code` (a string) under micropython.
 
     `path` becomes MICROPYPATH, so `machine.py` and other fakes in host_tests/fakes
-    replace the built-in modules and the firmware imports as it does on the board.
+    (over the pins, buses and system of tools/models/) replace the built-in modules and
+    the firmware imports as it does on the board.
     """
     if not have_micropython():
         pytest.skip(NO_MICROPYTHON)

@@ -25,7 +25,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 TOOLS = os.path.join(ROOT, "tools")
-for p in (TOOLS, os.path.join(HERE, "fakes")):
+for p in (TOOLS, os.path.join(TOOLS, "models")):
     if p not in sys.path:
         sys.path.insert(0, p)
 import bench_pico  # noqa: E402  (plans, wiring and decoding of the bench)

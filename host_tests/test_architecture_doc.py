@@ -178,7 +178,8 @@ def test_every_path_it_names_exists():
             where = [os.path.join(FIRMWARE, name), os.path.join(FIRMWARE, folder, name),
                      os.path.join(ROOT, name), os.path.join(ROOT, "tools", name),
                      os.path.join(ROOT, "host_tests", name),
-                     os.path.join(ROOT, "host_tests", "fakes", name)]
+                     os.path.join(ROOT, "host_tests", "fakes", name),
+                     os.path.join(ROOT, "tools", "models", name)]
             if not any(os.path.exists(w) for w in where):
                 missing.append(name)
     assert not missing, missing

@@ -19,7 +19,8 @@ from cowboy import recordtext
 from views import ui
 from views import hallui
 from fakedisplays import read_oled
-from mpy import FAKES, FIRMWARE, MICROPYTHON, check, needs_micropython, needs_mpy_cross
+from mpy import (FAKES, FIRMWARE, MICROPYTHON, MODELS, check, needs_micropython,
+                 needs_mpy_cross)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOLS = os.path.join(os.path.dirname(HERE), "tools")
@@ -65,7 +66,7 @@ def run_lfs(what):
     if not os.path.exists(MICROPYTHON):
         pytest.skip("needs the host micropython")
     out = check(script=os.path.join(HERE, "lfs_names.py"), args=(what,), heapsize="4M",
-                path=(FAKES, FIRMWARE, HERE)).lines()
+                path=(FAKES, MODELS, FIRMWARE, HERE)).lines()
     assert not any(ln.startswith("BAD") for ln in out), out
     return [int(x) for x in out[-1].split()[1:]]
 

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from mpy import FAKES, ROOT, TOOLS, check, needs_mpy_cross
+from mpy import FAKES, MODELS, ROOT, TOOLS, check, needs_mpy_cross
 from app import journal
 from board import config
 from display import hello
@@ -102,7 +102,7 @@ def test_built_tree_runs_under_micropython(tmp_path):
                           capture_output=True).returncode == 0
     code = ("from cowboy.game import Game\nimport app.journal as J\n"
             "print(J.__file__)\ng = Game()\ng.new_game(3, 0)\nprint(g.shot(1), g.total(0))\n")
-    out = check(code=code, path=(FAKES, str(tmp_path / "device" / "lib"))).lines()
+    out = check(code=code, path=(FAKES, MODELS, str(tmp_path / "device" / "lib"))).lines()
     assert out[0].endswith("app/journal.mpy") and out[1] == "0 1"
 
 

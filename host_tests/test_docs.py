@@ -126,7 +126,7 @@ def test_web_page_lists_what_the_bundle_leaves_out_and_takes():
                    for n in named), name
     for name in web_build.TOOLS:
         assert "tools/" + name in part, name
-    for name in web_build.FAKES:
+    for name in web_build.MODELS:
         assert name in part, name
 
 

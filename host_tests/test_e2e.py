@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from mpy import FAKES, ROOT, TOOLS, check, needs_mpy_cross, run
+from mpy import FAKES, MODELS, ROOT, TOOLS, check, needs_mpy_cross, run
 
 DATA = os.path.join(ROOT, "host_tests", "data")
 
@@ -125,7 +125,7 @@ def test_loop_pass_allocates_nothing(build, journal, tmp_path):
     with open(path, "w") as f:
         f.write(LOOP_CODE)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(    # TOOLS: micropython.const
-        (FAKES, os.path.join(ROOT, "firmware"), TOOLS)))
+        (FAKES, MODELS, os.path.join(ROOT, "firmware"), TOOLS)))
     ref = subprocess.run([sys.executable, path, build] + folders[1], capture_output=True,
                          text=True, env=env, check=True).stdout.splitlines()
     assert lines[-2] == ref[-2]
@@ -198,7 +198,7 @@ def test_eight_players_in_a_pico_heap(build, tmp_path):
     os.mkdir(fakes)
     for name in ("fakepins", "fakebuses"):
         subprocess.run(deploy.mpy_cross() + ["-o", os.path.join(fakes, name + ".mpy"),
-                                             os.path.join(FAKES, name + ".py")], check=True)
+                                             os.path.join(MODELS, name + ".py")], check=True)
     code = 'BUILD = "%s"\n' % build + PICO_CODE
     # Run from the tree itself, so that modules are found by their short paths as
     # on the board ("app/loop.mpy"): each module keeps its path in the heap, and

@@ -89,7 +89,7 @@ def test_the_fake_buzzer_keeps_only_its_latest_tones():
     """A long game under the host MicroPython: the fake PWM's log of tones stays
     small (it kept every tone, and a table of the hall tests ran out of heap after
     some hundred actions)."""
-    from mpy import FAKES, MICROPYTHON, run
+    from mpy import MICROPYTHON, MODELS, run
     if not os.path.exists(MICROPYTHON):
         pytest.skip("needs the host micropython")
     res = run(code="""
@@ -102,6 +102,6 @@ for i in range(200000):
     pwm.freq(2000 + i % 7)
     pwm.duty_u16(i & 1)
 print(len(b.tones), b.tones[-1])
-""", heapsize="256K", path=(FAKES,))
+""", heapsize="256K", path=(MODELS,))
     assert res.status == 0, res.out + res.err
     assert res.out.split() == ["64", "(199999,", "28,", "2002,", "1)"]

@@ -334,10 +334,10 @@ print("OK", ops, old, new)
 
 
 def test_power_cut_during_the_save_keeps_old_or_new_names():
-    from mpy import FAKES, FIRMWARE, MICROPYTHON, check
+    from mpy import FAKES, FIRMWARE, MICROPYTHON, MODELS, check
     if not os.path.exists(MICROPYTHON):
         pytest.skip("needs the host micropython")
-    out = check(code=LFS, heapsize="4M", path=(FAKES, FIRMWARE)).lines()
+    out = check(code=LFS, heapsize="4M", path=(FAKES, MODELS, FIRMWARE)).lines()
     ok, ops, old, new = out[-1].split()
     assert not any(ln.startswith("BAD") for ln in out), out
     assert ok == "OK" and int(ops) > 0 and int(old) >= 1 and int(new) >= 1

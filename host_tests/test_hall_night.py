@@ -24,7 +24,7 @@ import pytest
 
 import hallbroker
 import test_hall_page
-from mpy import FAKES, FIRMWARE, MICROPYTHON, ROOT, TOOLS
+from mpy import FAKES, FIRMWARE, MICROPYTHON, MODELS, ROOT, TOOLS
 from test_deploy import FAKE
 from test_hall_club import game_keys
 from test_hall_desk import READ_DESK, READ_HALL, Probe
@@ -197,7 +197,8 @@ def test_a_club_night_from_the_commands_of_the_docs(tmp_path):
         assert "Hall mode: table t01 of hall club, broker 127.0.0.1:%d, Wi-Fi club-wifi" % port \
             in res.stdout
         assert (tmp_path / "pico" / "hall.json").read_text() == t01.read_text()
-        env = dict(os.environ, MICROPYPATH=":".join([TOOLS, FAKES, FIRMWARE, ".frozen"]))
+        env = dict(os.environ,
+                   MICROPYPATH=":".join([TOOLS, FAKES, MODELS, FIRMWARE, ".frozen"]))
         board = test_hall_page.Lines(subprocess.Popen(
             [MICROPYTHON, os.path.join(ROOT, "host_tests", "hall_table.py"), str(tmp_path / "pico"),
              "setup", "2", "1", "0", "wait-offer", "60000", "key", "OK", *game_keys(1),

@@ -4,7 +4,7 @@ import os
 import pytest
 
 import input_scenarios
-from mpy import FAKES, FIRMWARE, check
+from mpy import FAKES, FIRMWARE, MODELS, check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -15,7 +15,7 @@ def test_scenario_cpython_and_micropython(sc):
     got, want = sc()
     assert got == want
     res = check(code="import input_scenarios as S\nprint(S.line(S.%s))\n" % sc.__name__,
-                path=(FAKES, FIRMWARE, HERE))
+                path=(FAKES, MODELS, FIRMWARE, HERE))
     assert res.lines() == ["%s ok %r" % (sc.__name__, got)]
 
 

@@ -3,14 +3,14 @@ import os
 
 import pytest
 
-from mpy import FAKES, FIRMWARE, check, needs_mpy_cross
+from mpy import FAKES, FIRMWARE, MODELS, check, needs_mpy_cross
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "lfs_journal.py")
 
 
 def run(*args, heapsize="8M", firmware=FIRMWARE):
-    res = check(script=SCRIPT, args=args, heapsize=heapsize, path=(FAKES, firmware, HERE))
+    res = check(script=SCRIPT, args=args, heapsize=heapsize, path=(FAKES, MODELS, firmware, HERE))
     return res.lines()
 
 

@@ -2,7 +2,9 @@
 import, at the top of a module or inside a function, points to the module's own layer
 or one below; no import circle; the rules core imports nothing of the project; no room
 holds more than about a third of the firmware; a module past 500 lines is one of LONG's,
-each with its reason."""
+each with its reason. Outside firmware/: no tool but the benches, no make target but the
+test runs and not the web page takes anything from host_tests/; the device models of
+tools/models/ import only the firmware and each other."""
 import ast
 import os
 
@@ -207,3 +209,114 @@ def test_the_check_finds_a_reach_into_the_journal(tmp_path):
     bad.write_text("def f(hall, j):\n    return hall.journal._tail, j._ck_crc, x._seq\n")
     got = [e for _, _, e in journal_reaches([JOURNAL, str(bad)])]
     assert got == ["hall.journal._tail", "j._ck_crc", "x._seq"], got
+
+
+# ---- outside firmware/: the product takes nothing from the tests -----------------------
+
+HOST_TESTS = os.path.join(ROOT, "host_tests")
+MODELS = os.path.join(TOOLS, "models")
+WEB = os.path.join(ROOT, "web")
+# The board's own modules: host_tests/fakes stands in for them, tools/boards/ runs on the board.
+BOARD = {"machine", "rp2"}
+# The benches measure through the tests' harness, and only they may reach into host_tests/.
+BENCHES = {
+    "bench.py": "random games (gamegen), the journal on littlefs (lfs_journal.py)",
+    "bench_mpy.py": "the journal's harness (journal_harness)",
+    "busbytes.py": "the displays on the rules core (displayrig)",
+    "bench_hall.py": "the tests' broker (hallbroker)",
+    "bench_pico.py": "records by hand (recordkit)",
+    "bench_pico_offline.py": "the emulated Pico W and its link (picoboard, uartlink, hallbroker)",
+}
+
+
+def harness_names():
+    """The names the tests' modules are imported by (host_tests/ and host_tests/fakes/)."""
+    names = set()
+    for folder in (HOST_TESTS, os.path.join(HOST_TESTS, "fakes")):
+        names |= {f[:-3] for f in os.listdir(folder) if f.endswith(".py")}
+    return names - BOARD
+
+
+def _docstrings(tree):
+    return {id(n.body[0].value) for n in ast.walk(tree)
+            if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and n.body and isinstance(n.body[0], ast.Expr)
+            and isinstance(n.body[0].value, ast.Constant)}
+
+
+def reaches(source, tests):
+    """What a source takes from host_tests/: the test modules it imports (`tests`: their
+    names) and each string, docstrings aside, that names the folder (a path put on sys.path,
+    a file run)."""
+    tree = ast.parse(source)
+    found = set()
+    for names in import_names(tree):
+        found |= {n for n in names if n.split(".")[0] in tests}
+    docs = _docstrings(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and "host_tests" in node.value and id(node) not in docs:
+            found.add(repr(node.value))
+    return found
+
+
+def _sources(top):
+    """{path relative to the project: source} of every module under `top`."""
+    out = {}
+    for path in modules(top).values():
+        with open(path) as f:
+            out[os.path.relpath(path, ROOT)] = f.read()
+    return out
+
+
+def test_no_tool_and_not_the_page_takes_from_the_tests():
+    """make sim, make table, make pictures, make hardware, the deploy and the site builders
+    run without host_tests/: its modules are not imported, its folders not put on a path."""
+    tests = harness_names()
+    found = {}
+    for rel, source in list(_sources(TOOLS).items()) + list(_sources(WEB).items()):
+        got = reaches(source, tests)
+        if got:
+            found[os.path.relpath(rel, "tools")] = sorted(got)
+    assert sorted(set(found) - set(BENCHES)) == [], found
+    assert sorted(set(BENCHES) - set(found)) == []       # a bench that no longer reaches
+
+
+def test_the_web_bundle_holds_nothing_of_the_tests(monkeypatch):
+    import web_build
+    read = []
+    real = web_build._read
+    monkeypatch.setattr(web_build, "_read", lambda path: read.append(path) or real(path))
+    files = web_build.sources()
+    assert len(read) == len(files)
+    assert [p for p in read if os.path.abspath(p).startswith(HOST_TESTS + os.sep)] == []
+    assert [p for p in web_build.PATH if "host_tests" in p] == []
+
+
+def test_make_runs_the_tests_folder_only_under_pytest():
+    with open(os.path.join(ROOT, "Makefile")) as f:
+        lines = [line for line in f if "host_tests" in line and not line.startswith("#")]
+    assert [line for line in lines if "pytest" not in line] == []
+
+
+def test_the_models_import_the_firmware_and_each_other_only():
+    """tools/models/ stands under the simulator: a model imports no other tool and no test."""
+    tools = {f[:-3] for f in os.listdir(TOOLS) if f.endswith(".py")}
+    outside = (tools - {"micropython"}) | harness_names() | BOARD   # (its const() is built in)
+    sources = _sources(MODELS)
+    assert sources
+    found = {}
+    for rel, source in sources.items():
+        names = {n.split(".")[0] for ns in import_names(ast.parse(source)) for n in ns}
+        if names & outside:
+            found[rel] = sorted(names & outside)
+    assert found == {}
+
+
+def test_the_check_finds_an_import_and_a_path_of_the_tests():
+    src = ('"""Run as host_tests/x.py does."""\nimport sys\n'
+           'sys.path.insert(0, "../host_tests/fakes")\n'
+           'def f():\n    """host_tests/y.py"""\n    import gamegen\n    from fakemqtt import C\n'
+           '    import machine\n')
+    assert reaches(src, harness_names()) == {"gamegen", "fakemqtt", "fakemqtt.C",
+                                             "'../host_tests/fakes'"}

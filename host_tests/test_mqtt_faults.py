@@ -16,7 +16,7 @@ import pytest
 
 import mqttbroker
 import simboard
-from mpy import FAKES, FIRMWARE, MICROPYTHON, ROOT, TOOLS
+from mpy import FAKES, FIRMWARE, MICROPYTHON, MODELS, ROOT, TOOLS
 from mqttbroker import Closed, publish, serve, subscribed
 from net import hallsettings, mqtt, offers
 
@@ -306,7 +306,7 @@ def test_a_table_under_micropython_plays_through_every_fault(tmp_path):
     root = tmp_path / "t1"
     hall_json(root, broker.port)
     (tmp_path / "keys").write_text("\n".join(KEYS) + "\n")
-    env = dict(os.environ, MICROPYPATH=":".join([TOOLS, FAKES, FIRMWARE, ".frozen"]))
+    env = dict(os.environ, MICROPYPATH=":".join([TOOLS, FAKES, MODELS, FIRMWARE, ".frozen"]))
     proc = subprocess.Popen([MICROPYTHON, os.path.join(ROOT, "host_tests", "hall_table.py"),
                              str(root), "setup", "2", "1", "0", "idle", "2500",
                              "pace", "300", "play", str(tmp_path / "keys"),

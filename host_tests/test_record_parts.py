@@ -7,7 +7,7 @@ import io
 import os
 import runpy
 
-from mpy import FAKES, FIRMWARE, HERE_MPY, TOOLS, check
+from mpy import FAKES, FIRMWARE, HERE_MPY, MODELS, TOOLS, check
 
 SCRIPT = os.path.join(HERE_MPY, "record_parts.py")
 
@@ -29,7 +29,7 @@ def test_parts_of_a_long_record_under_both_interpreters():
     assert cases["misses-4000"][:2] == ["14", str(52106 + more)]
     assert int(cases["long-lines"][0]) > 40
     # (the checks keep every message and the whole record: a larger heap than a board)
-    res = check(SCRIPT, path=(TOOLS, FAKES, FIRMWARE), heapsize="8M")
+    res = check(SCRIPT, path=(TOOLS, FAKES, MODELS, FIRMWARE), heapsize="8M")
     assert res.lines() == mine
 
 
@@ -40,7 +40,7 @@ def test_a_long_record_is_built_in_a_heap_a_third_its_size():
     in less than half its size, none longer than PART_MAX
     (host_tests/mpy/record_parts_heap.py)."""
     from net.records import PART_MAX
-    res = check(os.path.join(HERE_MPY, "record_parts_heap.py"), path=(FAKES, FIRMWARE),
+    res = check(os.path.join(HERE_MPY, "record_parts_heap.py"), path=(FAKES, MODELS, FIRMWARE),
                 heapsize="128K")
     free, (count, size, total, longest) = int(res.lines()[0]), map(int, res.lines()[1].split())
     assert free * 2 < size and count >= size // PART_MAX and longest <= PART_MAX

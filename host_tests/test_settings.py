@@ -3,7 +3,7 @@ import os
 
 from app.settings import Settings, FILE, TMP, MAX_BRIGHTNESS
 from chips.sevenseg import SevenSegment
-from mpy import FAKES, FIRMWARE, check
+from mpy import FAKES, FIRMWARE, MODELS, check
 
 
 def test_defaults_without_a_file(tmp_path):
@@ -94,7 +94,7 @@ print("OK", ops, old, new)
 
 
 def test_power_cut_during_save_keeps_old_or_new():
-    out = check(code=LFS, heapsize="4M", path=(FAKES, FIRMWARE)).lines()
+    out = check(code=LFS, heapsize="4M", path=(FAKES, MODELS, FIRMWARE)).lines()
     ok, ops, old, new = out[-1].split()
     assert ok == "OK" and int(ops) > 0 and int(old) == int(ops)
     assert not any(ln.startswith("BAD") for ln in out)

@@ -9,7 +9,7 @@ from chips.tm1637 import TM1637
 from fakebuses import I2C, SPI, Net
 from fakedisplays import (KEEP, HT16K33Device, MAX7219Device, OLEDDevice, TCA9548ADevice,
                           TM1637Device, fake_board)
-from mpy import FAKES, FIRMWARE, TOOLS, check
+from mpy import FAKES, FIRMWARE, MODELS, TOOLS, check
 
 
 def test_every_history_keeps_the_latest_entries_only():
@@ -73,6 +73,6 @@ def test_an_idle_board_keeps_a_flat_heap_under_micropython(build):
     """A simulated minute idle, the heap sampled every 20 s after a collection:
     the last sample within 5 % of the first (while the models kept every
     transaction, each sample was larger than the last, until the heap ran out)."""
-    res = check(code=IDLE % (build, 3, 20000), path=(TOOLS, FAKES, FIRMWARE), timeout=600)
+    res = check(code=IDLE % (build, 3, 20000), path=(TOOLS, FAKES, MODELS, FIRMWARE), timeout=600)
     seen = ast.literal_eval(res.out.strip().splitlines()[-1])
     assert abs(seen[-1] - seen[0]) <= seen[0] * 0.05, seen

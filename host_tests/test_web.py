@@ -39,7 +39,7 @@ CHECK_MS = 100          # drive.mjs reads the displays 100 ms after each key lin
 PY = sys.executable
 
 sys.path.insert(0, TOOLS)
-sys.path.insert(0, os.path.join(HERE, "fakes"))
+sys.path.insert(0, os.path.join(TOOLS, "models"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 import debian  # noqa: E402
 import npm_ci  # noqa: E402

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from mpy import FAKES, FIRMWARE, ROOT, TOOLS, check
+from mpy import FIRMWARE, MODELS, ROOT, TOOLS, check
 
 WEB = os.path.join(ROOT, "web")
 DATA = os.path.join(ROOT, "host_tests", "data")
@@ -117,7 +117,7 @@ play(b, "%s")
 print(b.state())
 print(b.export_record())
 ''' % (tmp_path, os.path.join(DATA, "game1.keys"))
-    res = check(code=code, path=(WEB, FAKES, FIRMWARE, TOOLS))
+    res = check(code=code, path=(WEB, MODELS, FIRMWARE, TOOLS))
     lines = res.lines()
     assert lines[0] == replay(os.path.join(DATA, "game1.jsonl"))
     assert lines[1] == '{"players": 2, "opener": 1}'

@@ -24,8 +24,9 @@ ROOT = os.path.dirname(os.path.abspath(os.path.dirname(os.path.abspath(__file__)
 TOOLS = os.path.join(ROOT, "tools")
 HOST_TESTS = os.path.join(ROOT, "host_tests")
 FAKES = os.path.join(HOST_TESTS, "fakes")
+MODELS = os.path.join(TOOLS, "models")
 FIRMWARE = os.path.join(ROOT, "firmware")
-for p in (HOST_TESTS, FAKES, FIRMWARE, TOOLS):
+for p in (HOST_TESTS, FAKES, MODELS, FIRMWARE, TOOLS):
     if p not in sys.path:
         sys.path.insert(0, p)
 
@@ -36,7 +37,7 @@ import record                                   # noqa: E402
 from mpy import MICROPYTHON, PICO_HEAP          # noqa: E402
 
 SCRIPT = os.path.join(TOOLS, "bench_mpy.py")
-PATH = (FAKES, FIRMWARE, HOST_TESTS)
+PATH = (FAKES, MODELS, FIRMWARE, HOST_TESTS)
 BUILDS = ("tm1637", "max7219", "ht16k33", "oled4", "oled8", "ssd1306")
 KIND = {record.SHOT: 0, record.CHOICE: 1, "undo": 2, "redo": 3}
 
@@ -111,7 +112,7 @@ def mpy_tree(work):
             mpy += n
     fakes = os.path.join(work, "fakes")
     os.makedirs(fakes, exist_ok=True)
-    for src in (os.path.join(FAKES, "fakepins.py"), os.path.join(FAKES, "fakebuses.py"),
+    for src in (os.path.join(MODELS, "fakepins.py"), os.path.join(MODELS, "fakebuses.py"),
                 os.path.join(TOOLS, "bench_boot.py")):
         name = os.path.basename(src)[:-3]
         subprocess.run(deploy.mpy_cross() + ["-o", os.path.join(fakes, name + ".mpy"), src],

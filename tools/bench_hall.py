@@ -158,11 +158,12 @@ def main(argv):
         cpu_n = int(argv[argv.index("--cpu-strokes") + 1])
     sys.path[:0] = [os.path.join(ROOT, "host_tests"), os.path.join(ROOT, "tools")]
     import hallbroker
-    from mpy import FAKES, FIRMWARE, MICROPYTHON
+    from mpy import FAKES, FIRMWARE, MICROPYTHON, MODELS
     tmp = tempfile.mkdtemp(prefix="bench-hall-")
     broker = hallbroker.Broker(os.path.join(tmp, "broker"), "club", ["b1"]).start()
     env = dict(os.environ)
-    env["MICROPYPATH"] = ":".join([os.path.join(ROOT, "tools"), FAKES, FIRMWARE, ".frozen"])
+    env["MICROPYPATH"] = ":".join([os.path.join(ROOT, "tools"), FAKES, MODELS, FIRMWARE,
+                                   ".frozen"])
     results = []
     held = []
     try:

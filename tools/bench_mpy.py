@@ -1,6 +1,7 @@
 """The measuring side of tools/bench.py: runs under micropython (and CPython).
 
-    micropython tools/bench_mpy.py MODE ARGS...     (MICROPYPATH: fakes, firmware, host_tests)
+    micropython tools/bench_mpy.py MODE ARGS...
+    (MICROPYPATH: host_tests/fakes, tools/models, firmware, host_tests)
 
 Each mode prints one line `BENCH {json}` as its last line:
   stroke GAMES [ROUNDS]     rules core: time and heap per applied stroke

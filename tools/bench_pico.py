@@ -44,7 +44,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path[:0] = [HERE, os.path.join(ROOT, "host_tests"), os.path.join(ROOT, "host_tests", "fakes")]
+sys.path[:0] = [HERE, os.path.join(ROOT, "host_tests"), os.path.join(HERE, "models")]
 
 BUILD = os.path.join(ROOT, "build")
 OUT = os.path.join(BUILD, "bench-pico")
@@ -157,7 +157,7 @@ def panel_pins():
 
 def decoder(build):
     """The pico-emulator's decoder of the build's displays' protocol: "tm1637", "max7219",
-    "ht16k33" or "sh1106" (host_tests/fakes/fakedisplays.py DEVICES)."""
+    "ht16k33" or "sh1106" (tools/models/fakedisplays.py DEVICES)."""
     from fakedisplays import DEVICES
     return DEVICES[firmware_config().BUILDS[build]["displays"][0][0]]["decoder"]
 

@@ -18,7 +18,7 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for p in ("host_tests", os.path.join("host_tests", "fakes"), "firmware"):
+for p in ("host_tests", os.path.join("tools", "models"), "firmware"):
     sys.path.insert(0, os.path.join(ROOT, p))
 
 from board import config                       # noqa: E402

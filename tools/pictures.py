@@ -12,7 +12,7 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for p in ("tools", "host_tests", os.path.join("host_tests", "fakes"), "firmware"):
+for p in ("tools", os.path.join("tools", "models"), "firmware"):
     sys.path.insert(0, os.path.join(ROOT, p))
 
 from views.ui import PAGE_MS                     # noqa: E402

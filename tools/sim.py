@@ -24,7 +24,7 @@ import sys
 
 import toolpaths
 
-TOOLS = toolpaths.add("../host_tests/fakes", "../firmware")
+TOOLS = toolpaths.add("models", "../firmware")
 
 from board import config  # noqa: E402
 from cowboy import houserules  # noqa: E402

@@ -1,7 +1,7 @@
 """The simulated board: the firmware's application on fake hardware, in simulated time.
 
 `Sim` builds a build of board.config on the fake pins, buses and displays of
-host_tests/fakes, drives the panel's pins one key line at a time (through the real
+tools/models/, drives the panel's pins one key line at a time (through the real
 debounce and encoder decoding) and reads what the device models decoded from the
 wires; `parse_script` reads the key script format (docs/SIMULATOR.md). The terminal
 front end (tools/sim.py), tools/pictures.py and the host tests drive it; it holds
@@ -11,7 +11,7 @@ import time
 
 import toolpaths
 
-toolpaths.add("../host_tests/fakes", "../firmware")
+toolpaths.add("models", "../firmware")
 
 from board import config  # noqa: E402
 from fakepins import Pin, apply_due  # noqa: E402

@@ -1,5 +1,5 @@
-"""Put the firmware (and, for the simulator, the fakes) on sys.path for a host tool;
-say in words why a file cannot be read (`why`).
+"""Put the firmware (and, for the simulator, the device models of tools/models/) on
+sys.path for a host tool; say in words why a file cannot be read (`why`).
 
 A tool runs as a script under CPython or micropython, and both put the script's
 folder (tools/) first on sys.path, so `import toolpaths` works before any other

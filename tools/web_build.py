@@ -9,8 +9,9 @@
                                                 @micropython/micropython-webassembly-pyscript,
                                                 installed by `npm ci` from package-lock.json)
   cowboy.json                                   the Python sources the page runs: firmware/
-                                                (without the device-only modules), the display,
-                                                bus and pin fakes, the record tools, the codes'
+                                                (without the device-only modules), the device
+                                                models of tools/models/ (displays, buses,
+                                                pins), the record tools, the codes'
                                                 legend, web/webboard.py
 Nothing is fetched from anywhere else at run time. Missing input: a message and
 exit status 2.
@@ -32,11 +33,11 @@ DEVICE_ONLY = ("boot.py", "main.py", "factory.py", "input/pio_quadrature.py",
                "watchdog.py", "draw/blit_viper.py", "chips/tm1637_sio.py",
                "chips/max7219_viper.py", "chips/i2c_viper.py",
                "draw/segments_viper.py", "fastimport.py")
-FAKES = ("fakepins.py", "fakebuses.py", "fakedisplays.py")
+MODELS = ("fakepins.py", "fakebuses.py", "fakedisplays.py")
 TOOLS = ("record.py", "journal.py", "toolpaths.py", "displaylegend.py", "gamewords.py")
 # Where the sources go in the page's filesystem, and the import path.
 FS = "/cowboy"
-PATH = [FS + "/web", FS + "/fakes", FS + "/firmware", FS + "/tools"]
+PATH = [FS + "/web", FS + "/models", FS + "/firmware", FS + "/tools"]
 
 
 class BuildError(Exception):
@@ -64,8 +65,8 @@ def sources():
             if rel in DEVICE_ONLY:
                 continue
             files[FS + "/firmware/" + rel] = _read(os.path.join(top, name))
-    for name in FAKES:
-        files[FS + "/fakes/" + name] = _read(os.path.join(ROOT, "host_tests", "fakes", name))
+    for name in MODELS:
+        files[FS + "/models/" + name] = _read(os.path.join(ROOT, "tools", "models", name))
     for name in TOOLS:
         files[FS + "/tools/" + name] = _read(os.path.join(ROOT, "tools", name))
     files[FS + "/web/webboard.py"] = _read(os.path.join(ROOT, "web", "webboard.py"))

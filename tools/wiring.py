@@ -18,7 +18,7 @@ import pinout  # noqa: E402
 from pinout import config  # noqa: E402
 from hwsvg import Svg  # noqa: E402
 
-sys.path.insert(0, os.path.join(pinout.ROOT, "host_tests", "fakes"))
+sys.path.insert(0, os.path.join(pinout.ROOT, "tools", "models"))
 from fakedisplays import DEVICES  # noqa: E402  (the display chips as devices)
 
 PITCH = 30
@@ -30,7 +30,7 @@ COL_W, COL_GAP = 380, 20
 
 
 def rail_of(chip):
-    """The supply rail a display chip is wired to (host_tests/fakes/fakedisplays.py DEVICES;
+    """The supply rail a display chip is wired to (tools/models/fakedisplays.py DEVICES;
     ELECTRICAL.md explains the choice)."""
     return DEVICES[chip]["rail"]
 

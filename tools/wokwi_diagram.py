@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pinout  # noqa: E402
 from pinout import config  # noqa: E402
 
-sys.path.insert(0, os.path.join(pinout.ROOT, "host_tests", "fakes"))
+sys.path.insert(0, os.path.join(pinout.ROOT, "tools", "models"))
 from fakedisplays import DEVICES  # noqa: E402  (the display chips as devices: Wokwi parts)
 
 GND_PINS = ["GND.%d" % i for i in range(1, 9)]

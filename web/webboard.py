@@ -4,9 +4,9 @@ Runs under MicroPython compiled to WebAssembly (and under CPython, for tests).
 The page's JavaScript calls a `Board`: keys pressed and released, encoder
 detents, time advanced in 1 ms passes of the main loop, and what the display
 chips show, read from the device models that decode the drivers' bytes
-(host_tests/fakes/fakedisplays.py), never from the game state.
+(tools/models/fakedisplays.py), never from the game state.
 
-Only the public surface of the firmware and the fakes is used:
+Only the public surface of the firmware and the models is used:
 `app.loop.make()`, `App.start()`, `App.step()`, `fakedisplays.fake_board()`.
 `root` is a directory of the page's in-memory filesystem that plays the board's
 flash; the page mirrors it into the browser's storage (web/app.js).

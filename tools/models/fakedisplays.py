@@ -584,12 +584,12 @@ def _oled(chip):
     return lambda addr: OLEDDevice(addr, chip)
 
 
-# The display chips as devices (board/config.py CHIPS names them), for the fakes and the
-# tools: the model that decodes the chip's wire protocol (made as its entry's wiring says:
-# (clk, dio) wires, (cs wire, chain length) or an I2C address), the supply rail it is wired to
-# (tools/wiring.py; docs/ELECTRICAL.md), its Wokwi part (tools/wokwi_diagram.py; None: Wokwi
-# has none) and the pico-emulator's decoder of its protocol (tools/bench_pico.py,
-# host_tests/picoboard.py).
+# The display chips as devices (board/config.py CHIPS names them), for the simulator, the
+# tests and the tools: the model that decodes the chip's wire protocol (made as its entry's
+# wiring says: (clk, dio) wires, (cs wire, chain length) or an I2C address), the supply rail
+# it is wired to (tools/wiring.py; docs/ELECTRICAL.md), its Wokwi part
+# (tools/wokwi_diagram.py; None: Wokwi has none) and the pico-emulator's decoder of its
+# protocol (tools/bench_pico.py, host_tests/picoboard.py).
 DEVICES = {
     "tm1637": {"model": lambda clk, dio: TM1637Device(clk, dio), "rail": "+3V3D",
                "wokwi": "wokwi-tm1637-7segment", "decoder": "tm1637"},
