@@ -17,7 +17,7 @@ from views import hallui
 from version import VERSION
 from fakedisplays import read_oled
 from net.hall import Hall, attach
-from net import hallsettings
+from net import hall, hallsettings
 
 
 class Client(fakemqtt.Client):
@@ -362,3 +362,44 @@ def test_names_and_state_without_a_loop():
                                                               hallui.NET_NO_BROKER, 5)
     h.wlan = Wlan(False)
     assert h.state() == hallui.NET_NO_WIFI
+
+
+class Collector:
+    """Stands in for MicroPython's gc in net/hall.py: what the publisher asks of it."""
+
+    def __init__(self):
+        self.calls = []
+
+    def threshold(self, amount):
+        self.calls.append(("threshold", amount))
+
+    def collect(self):
+        self.calls.append("collect")
+
+    def mem_free(self):
+        self.calls.append("mem_free")
+        return 1 << 20
+
+    def mem_alloc(self):
+        self.calls.append("mem_alloc")
+        return 0
+
+
+def test_client_steps_never_count_the_heap_and_an_action_is_collected_after(
+        tmp_path, monkeypatch):
+    """gc.mem_free() walks the whole heap (some 7 ms on the emulated Pico W), so a
+    client step that asks it delays a key pressed meanwhile: the publisher leaves the
+    count to gc.threshold() and collects once after each action, its key's answer out."""
+    collector = Collector()
+    monkeypatch.setattr(hall, "gc", collector)
+    monkeypatch.setattr(hall, "_SWEEP", True, raising=False)
+    s = board(tmp_path)
+    assert collector.calls == [("threshold", hall.GC_EVERY)]
+    until(s, lambda: s.hall.connected)
+    keys(s, "3", "OK", "MISS", "MISS", "UNDO")
+    until(s, lambda: s.hall.pending() == 0)
+    actions = s.app.journal.records
+    assert actions >= 3
+    s.run_to(s.now + 2000)                  # quiet steps too
+    assert "mem_free" not in collector.calls and "mem_alloc" not in collector.calls
+    assert collector.calls.count("collect") == actions

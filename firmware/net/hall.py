@@ -35,9 +35,10 @@ RETRY_MAX_MS = 4000
 KEEPALIVE_S = 10
 WINDOW = 8              # QoS 1 messages in flight (sent, PUBACK not yet in)
 ACK_TIMEOUT_MS = 5000   # the oldest message in flight unacknowledged this long: reconnect
-GC_EVERY = 16384        # bytes of the client's garbage between two collections (_collect)
+GC_EVERY = 16384        # bytes allocated between two collections at most (gc.threshold)
 
 _MPY = sys.implementation.name == "micropython"
+_SWEEP = _MPY          # collect after each action (CPython's collector needs no help)
 
 # A message _next() hands over, then in the flight until its PUBACK: a list of these
 # fields, indexed by constants: one list a message, from _next() to its PUBACK.
@@ -81,7 +82,7 @@ class Hall:
         self.parts = 0              # parts of long records acknowledged by the broker
         self.latest = 0             # the last position after_action() reported
         self._next_poll = 0
-        self._gc_floor = 0          # free heap below which _collect() collects (0: not set)
+        self._sweep = False         # an action was answered: collect at the next poll
         self._quiet = False         # the client waits for the network: poll less often
         self._now = False           # poll at the next chance (_wake)
         self._retry_at = None       # ticks_ms() of the next connection attempt, while resting
@@ -112,12 +113,19 @@ class Hall:
         self._task = None
         self._loop = None if _MPY else asyncio.new_event_loop()
         self._client = self._make_client(client)
+        if _SWEEP:
+            # Garbage collected every GC_EVERY bytes at most, not once the heap is full:
+            # objects made later fill the gaps at its bottom and its largest free block
+            # stays whole (docs/PERFORMANCE.md, "Hall mode on the Pico W"). MicroPython
+            # keeps the count: gc.mem_free() walks the whole heap, some 7 ms on the chip.
+            gc.threshold(GC_EVERY)
 
     # ---- called by the scoreboard loop (ints only, nothing allocated) ---------
     def after_action(self, pos, op):
         """The journal has stored action `pos` (record value `op`)."""
         self.latest = pos
         self._state_due = True
+        self._sweep = True
         self._wake()
 
     def names_changed(self):
@@ -135,10 +143,17 @@ class Hall:
         while connected and something is to be sent or acknowledged, every QUIET_POLL_MS
         while caught up, every CONNECT_POLL_MS while a connection is being opened, and
         none while resting before the next attempt (docs/HALL.md, "When the broker
-        cannot be reached")."""
-        if not self._now and ticks_diff(now, self._next_poll) < 0:
-            return
-        self._now = False
+        cannot be reached"). After an action, its garbage and the client's collected
+        (_sweep)."""
+        if self._now or ticks_diff(now, self._next_poll) >= 0:
+            self._now = False
+            self._turn(now)
+        if self._sweep:
+            self._sweep = False
+            if _SWEEP:
+                gc.collect()
+
+    def _turn(self, now):           # poll()'s step, when one is due
         if self._retry_at is not None:  # resting: the clock looked at, at least every
             left = ticks_diff(self._retry_at, ticks_ms())   # QUIET_POLL_MS (a host table's
             if left > 0:                # loop runs in simulated time, tools/simboard.py)
@@ -151,23 +166,6 @@ class Hall:
         quiet = self._quiet and not self._client.reading
         self._next_poll = ticks_add(now, (QUIET_POLL_MS if quiet else POLL_MS)
                                     if self.connected else CONNECT_POLL_MS)
-        if _MPY:
-            self._collect()
-
-    def _collect(self):
-        """Collect the client's garbage once it reaches GC_EVERY bytes, after a step
-        (the loop is idle then and no key is down). Objects made later then fill the
-        gaps at the bottom of the heap and its largest free block stays whole; left
-        to MicroPython, the collection came when the heap was full, after long-lived
-        objects had been made all over the free part (docs/PERFORMANCE.md, "Hall mode
-        on the Pico W")."""
-        free = gc.mem_free()
-        if self._gc_floor and free >= self._gc_floor:
-            return
-        if self._gc_floor:
-            gc.collect()
-            free = gc.mem_free()
-        self._gc_floor = free - GC_EVERY
 
     def close(self):
         """Stop publishing and drop the connection (as a power cut would)."""
