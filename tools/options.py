@@ -1,0 +1,91 @@
+"""The command line of every tool, one way (docs/TOOLS.md, "Options"): `-h` or `--help`
+prints the tool's usage on standard output and exits 0 doing nothing else; a bad
+option or argument is one line on standard error, `TOOL: what is wrong`, and exit
+status 2.
+
+`parse` reads the options of the tools that also run under the host MicroPython,
+which has no argparse: sim.py, replay.py, journal.py, bench_mpy.py, bench_hall.py and
+bench_calls.py. `argparser` is argparse for the tools that run only under CPython,
+answering the same way: the usage printed is the tool's own text (its docstring),
+an error is one line. Both return an int, the exit status, when the tool is to stop.
+"""
+import sys
+
+
+def fail(tool, message, short=None):
+    """Say what is wrong with the command line, with the tool's `short` usage (one line)
+    when it has one; the exit status (2)."""
+    sys.stderr.write("%s: %s%s\n" % (tool, message, " (usage: %s)" % short if short else ""))
+    return 2
+
+
+def usage_of(path):
+    """The docstring at the top of the file `path` (a tool's __file__): its usage, read
+    from the source because MicroPython keeps no docstrings."""
+    with open(path) as f:
+        text = f.read()
+    start = text.find('"""') + 3
+    return text[start:text.find('"""', start)].rstrip()
+
+
+def parse(argv, tool, usage, flags=(), values=(), short=None):
+    """(options, arguments) of the command line `argv`, or the exit status once the usage
+    (`usage`: text, or a function giving it) is printed for -h/--help, or the error
+    said. `flags` are options alone (True when given), `values` options taking a
+    value (`--name VALUE`, or `--name=VALUE` for a value starting with "-"; the last
+    given counts); "-" is an argument (standard input), "--" ends the options. An
+    error ends with the `short` usage."""
+    opts = {}
+    args = []
+    error = None
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        i += 1
+        if a == "--":
+            args.extend(argv[i:])
+            break
+        if a in ("-h", "--help"):
+            print(usage() if callable(usage) else usage)
+            return 0
+        if len(a) < 2 or a[0] != "-":
+            args.append(a)
+        elif a in flags:
+            opts[a] = True
+        elif a.split("=", 1)[0] in values:
+            name = a.split("=", 1)[0]
+            if name != a:
+                opts[name] = a[len(name) + 1:]
+            elif i < len(argv) and (len(argv[i]) < 2 or argv[i][0] != "-"):
+                opts[name] = argv[i]
+                i += 1
+            elif error is None:
+                error = "%s needs a value" % a
+        elif error is None:
+            error = "unknown option %s" % a
+    if error is not None:
+        return fail(tool, error, short)
+    return opts, args
+
+
+def argparser(tool, usage, short=None, **kw):
+    """An argparse.ArgumentParser for a CPython tool: -h/--help prints `usage` (the
+    tool's docstring) on standard output; an error is `TOOL: message` on standard
+    error (with `short`, the usage in one line, after it). Read the command line with its `read(argv)`: the namespace, or the exit
+    status (0 after the help, 2 after an error)."""
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def format_help(self):
+            return usage.strip("\n") + "\n"
+
+        def error(self, message):
+            raise SystemExit(fail(tool, message, short))
+
+        def read(self, argv):
+            try:
+                return self.parse_args(argv)
+            except SystemExit as e:
+                return e.code if isinstance(e.code, int) else 2
+
+    return Parser(prog=tool, allow_abbrev=False, **kw)
