@@ -82,8 +82,24 @@ def argparser(tool, usage, short=None, **kw):
         def error(self, message):
             raise SystemExit(fail(tool, message, short))
 
+        def known(self):
+            """The option strings of this parser and of its subcommands'."""
+            names = set(self._option_string_actions)
+            for a in self._actions:
+                if isinstance(a, argparse._SubParsersAction):
+                    for sub in a.choices.values():
+                        names |= sub.known()
+            return names
+
         def read(self, argv):
             try:
+                known = self.known()
+                for a in argv:          # named first, before any missing argument
+                    if a == "--":
+                        break
+                    if a.startswith("-") and a.split("=", 1)[0] not in known and \
+                            len(a) > 1 and not a[1:2].isdigit():
+                        self.error("unknown option %s" % a)
                 return self.parse_args(argv)
             except SystemExit as e:
                 return e.code if isinstance(e.code, int) else 2
