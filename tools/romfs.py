@@ -16,8 +16,6 @@ import struct
 import sys
 import zlib
 
-import options
-
 HEADER = b"\xd2\xcd\x31"        # the filesystem record's kind, 0x14a6b1, encoded
 PADDING, DATA, DIRECTORY, FILE = 1, 2, 4, 5
 CHECK_MAGIC = b"CWR1"
@@ -187,6 +185,7 @@ def with_image(firmware, rom, base, room):
 
 
 def main(argv):
+    import options      # (the command line only: mpimage.py's checkout copies this module)
     p = options.argparser("romfs.py", __doc__, short="romfs.py list IMAGE")
     p.add_argument("command", choices=["list"])
     p.add_argument("image")
