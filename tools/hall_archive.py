@@ -886,7 +886,7 @@ def listen(archive, opts, out):
     return state["status"]
 
 
-USAGE = __doc__.split("\n\n")[0] + "\n"
+USAGE = "\n\n".join(__doc__.split("\n\n")[:2]) + "\n"     # what it is, its command lines
 HELP = USAGE + """
   --db FILE           the archive (SQLite); listening makes it when it is missing,
                       the reports only read it
