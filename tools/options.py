@@ -1,7 +1,7 @@
-"""The command line of every tool, one way (docs/TOOLS.md, "Options"): `-h` or `--help`
-prints the tool's usage on standard output and exits 0 doing nothing else; a bad
-option or argument is one line on standard error, `TOOL: what is wrong`, and exit
-status 2.
+"""The command line of every tool, one way (docs/ARCHITECTURE.md, "The tools' command
+lines"): `-h` or `--help` prints the tool's usage on standard output and exits 0 doing
+nothing else; a bad option or argument is one line on standard error, `TOOL: what is
+wrong`, and exit status 2.
 
 `parse` reads the options of the tools that also run under the host MicroPython,
 which has no argparse: sim.py, replay.py, journal.py, bench_mpy.py, bench_hall.py and
@@ -71,8 +71,9 @@ def parse(argv, tool, usage, flags=(), values=(), short=None):
 def argparser(tool, usage, short=None, **kw):
     """An argparse.ArgumentParser for a CPython tool: -h/--help prints `usage` (the
     tool's docstring) on standard output; an error is `TOOL: message` on standard
-    error (with `short`, the usage in one line, after it). Read the command line with its `read(argv)`: the namespace, or the exit
-    status (0 after the help, 2 after an error)."""
+    error (with `short`, the usage in one line, after it). Read the command line with
+    its `read(argv)`: the namespace, or the exit status (0 after the help, 2 after an
+    error)."""
     import argparse
 
     class Parser(argparse.ArgumentParser):
@@ -93,13 +94,11 @@ def argparser(tool, usage, short=None, **kw):
 
         def read(self, argv):
             try:
-                known = self.known()
-                for a in argv:          # named first, before any missing argument
-                    if a == "--":
-                        break
-                    if a.startswith("-") and a.split("=", 1)[0] not in known and \
-                            len(a) > 1 and not a[1:2].isdigit():
-                        self.error("unknown option %s" % a)
+                given = argv[:argv.index("--")] if "--" in argv else argv
+                unknown = [a for a in given if a.startswith("-") and len(a) > 1 and
+                           not a[1:2].isdigit() and a.split("=", 1)[0] not in self.known()]
+                if unknown and "-h" not in given and "--help" not in given:
+                    self.error("unknown option %s" % unknown[0])    # before a missing one
                 return self.parse_args(argv)
             except SystemExit as e:
                 return e.code if isinstance(e.code, int) else 2
