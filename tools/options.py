@@ -32,7 +32,7 @@ def parse(argv, tool, usage, flags=(), values=(), short=None):
     """(options, arguments) of the command line `argv`, or the exit status once the usage
     (`usage`: text, or a function giving it) is printed for -h/--help, or the error
     said. `flags` are options alone (True when given), `values` options taking a
-    value (`--name VALUE`, or `--name=VALUE` for a value starting with "-"; the last
+    value (`--name VALUE`, whatever VALUE starts with, or `--name=VALUE`; the last
     given counts); "-" is an argument (standard input), "--" ends the options. An
     error ends with the `short` usage."""
     opts = {}
@@ -56,7 +56,7 @@ def parse(argv, tool, usage, flags=(), values=(), short=None):
             name = a.split("=", 1)[0]
             if name != a:
                 opts[name] = a[len(name) + 1:]
-            elif i < len(argv) and (len(argv[i]) < 2 or argv[i][0] != "-"):
+            elif i < len(argv):
                 opts[name] = argv[i]
                 i += 1
             elif error is None:
@@ -84,22 +84,33 @@ def argparser(tool, usage, short=None, **kw):
             raise SystemExit(fail(tool, message, short))
 
         def known(self):
-            """The option strings of this parser and of its subcommands'."""
-            names = set(self._option_string_actions)
+            """{option string: whether it takes a value} of this parser and of its
+            subcommands'."""
+            names = {k: a.nargs is None for k, a in self._option_string_actions.items()}
             for a in self._actions:
                 if isinstance(a, argparse._SubParsersAction):
                     for sub in a.choices.values():
-                        names |= sub.known()
+                        names.update(sub.known())
             return names
 
         def read(self, argv):
             try:
-                given = argv[:argv.index("--")] if "--" in argv else argv
+                known = self.known()
+                end = argv.index("--") if "--" in argv else len(argv)
+                given = []
+                i = 0
+                while i < end:      # an option's value, even one starting with "-"
+                    if known.get(argv[i]) and i + 1 < end:
+                        given.append(argv[i] + "=" + argv[i + 1])
+                        i += 2
+                    else:
+                        given.append(argv[i])
+                        i += 1
                 unknown = [a for a in given if a.startswith("-") and len(a) > 1 and
-                           not a[1:2].isdigit() and a.split("=", 1)[0] not in self.known()]
+                           not a[1:2].isdigit() and a.split("=", 1)[0] not in known]
                 if unknown and "-h" not in given and "--help" not in given:
                     self.error("unknown option %s" % unknown[0])    # before a missing one
-                return self.parse_args(argv)
+                return self.parse_args(given + argv[end:])
             except SystemExit as e:
                 return e.code if isinstance(e.code, int) else 2
 

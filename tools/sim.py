@@ -589,8 +589,6 @@ def main(argv):
     if type(got) is int:
         return got
     opts, args = got
-    if args:
-        return _fail("unknown argument %r" % args[0])
     players = opts.get("--players")
     if players is not None:
         if not players.isdigit() or len(players) > 2 or not 2 <= int(players) <= 8:
@@ -612,6 +610,8 @@ def main(argv):
     if players is not None and players > top:
         return _fail("--players %d: the build %s has %d displays (players 2 to %d)"
                      % (players, build, top, top))
+    if args:                            # (after the values: --build --script names --build)
+        return _fail("unknown argument %r" % args[0])
     if names is not None:
         given = len(names.split(",")) if names.strip(" ") else 0
         if players is None and given > top:
