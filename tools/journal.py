@@ -34,7 +34,6 @@ import toolpaths
 
 toolpaths.add("../firmware")
 
-import options  # noqa: E402
 import record  # noqa: E402
 from app import journalformat  # noqa: E402
 from cowboy import codes  # noqa: E402
@@ -335,6 +334,7 @@ def _output(argv, binary):
 
 
 def main(argv):
+    import options      # (here only: the web page bundles this module, not options.py)
     got = options.parse(argv, "journal", USAGE, values=("--names", "--firmware"))
     if type(got) is int:
         return got
