@@ -7,7 +7,13 @@ wrong`, and exit status 2.
 which has no argparse: sim.py, replay.py, journal.py, bench_mpy.py, bench_hall.py and
 bench_calls.py. `argparser` is argparse for the tools that run only under CPython,
 answering the same way: the usage printed is the tool's own text (its docstring),
-an error is one line. Both return an int, the exit status, when the tool is to stop.
+an error is one line. Its users: bench.py, bench_pico.py, bench_pico_offline.py,
+busbytes.py, deploy.py, glyphgen.py, hall_archive.py, hall_broker.py, hellorec.py,
+legend.py, mpimage.py, npm_ci.py, pictures.py, release.py, romfs.py, web_build.py
+(and hall_build.py through it), pinout.py (and wiring.py, panel_svg.py,
+wokwi_diagram.py through pinout.run). Both return an int, the exit status, when the
+tool is to stop. host_tests/test_tool_options.py runs every tool with -h, --help and
+a bad option.
 """
 import sys
 
