@@ -33,6 +33,7 @@ for p in (HOST_TESTS, FAKES, MODELS, FIRMWARE, TOOLS):
 import busbytes                                 # noqa: E402
 import deploy                                   # noqa: E402
 import gamegen                                  # noqa: E402
+import options                                  # noqa: E402
 import record                                   # noqa: E402
 from mpy import MICROPYTHON, PICO_HEAP          # noqa: E402
 
@@ -297,22 +298,25 @@ def table(res):
 
 
 def main(argv):
-    quick = "--quick" in argv
-    out = os.path.join(ROOT, "build", "bench.json")
-    if "--out" in argv:
-        out = argv[argv.index("--out") + 1]
-    work = os.path.join(ROOT, "build", "bench")
-    if "--work" in argv:
-        work = argv[argv.index("--work") + 1]
+    p = options.argparser("bench.py", __doc__,
+                          short="bench.py [--quick] [--out FILE] [--work DIR]")
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--out", default=os.path.join(ROOT, "build", "bench.json"))
+    p.add_argument("--work", default=os.path.join(ROOT, "build", "bench"))
+    args = p.read(argv)
+    if type(args) is int:
+        return args
+    out = args.out
     t0 = time.time()
-    res = measure(quick, work)
+    res = measure(args.quick, args.work)
     res["seconds"] = round(time.time() - t0, 1)
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     with open(out, "w") as f:
         json.dump(res, f, indent=1, sort_keys=True)
     print(table(res))
     print("\n%s written in %.0f s" % (os.path.relpath(out), res["seconds"]))
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))

@@ -8,12 +8,32 @@ Each case is a loop of N calls timed against the same loop with the call's body
 written out; the difference over N is the call. Every case runs with the heap
 free and with micropython.heap_lock() held, as app/loop.py holds it on a stroke's
 path. Then two loops on their own: the time of a turn. Prints one line per
-case and `CALLS done`.
+case and `CALLS done`. Takes no options but -h/--help (tools/options.py, on the host).
 """
-import gc
-import micropython
-from array import array
-from time import ticks_diff, ticks_us
+import sys
+
+
+def _command_line():
+    """On the host, -h/--help or a bad option stops here (the board passes no argv)."""
+    argv = getattr(sys, "argv", None) or []
+    if len(argv) > 1 or sys.implementation.name != "micropython":
+        import options
+        got = options.parse(argv[1:], "bench_calls", lambda: options.usage_of(__file__))
+        if type(got) is int:
+            sys.exit(got)
+        if got[1]:
+            sys.exit(options.fail("bench_calls", "takes no arguments, not %r" % got[1][0]))
+        if sys.implementation.name != "micropython":
+            sys.exit(options.fail("bench_calls", "runs under MicroPython: "
+                                  "micropython tools/bench_calls.py"))
+
+
+_command_line()
+
+import gc  # noqa: E402
+import micropython  # noqa: E402
+from array import array  # noqa: E402
+from time import ticks_diff, ticks_us  # noqa: E402
 
 N = 2000
 

@@ -26,6 +26,8 @@ import os
 import sys
 import time
 
+import options
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) if hasattr(os, "path") \
     else None                       # (the measuring side needs no paths)
 
@@ -147,15 +149,28 @@ def _figures(res):
 
 
 def main(argv):
+    """The command line: the benchmark (CPython), or a measuring side (micropython)."""
+    got = options.parse(argv, "bench_hall", lambda: options.usage_of(__file__),
+                        values=("--strokes", "--cpu-strokes"))
+    if type(got) is int:
+        return got
+    opts, args = got
+    for k in opts:
+        if not opts[k].isdigit():
+            return options.fail("bench_hall", "%s takes a number, not %r" % (k, opts[k]))
+    if args and args[0] in ("measure", "cpu") and len(args) == 4 and args[3].isdigit():
+        (measure if args[0] == "measure" else measure_cpu)(args[1], args[2], int(args[3]))
+        return 0
+    if args:
+        return options.fail("bench_hall", "unknown argument %r" % args[0])
+    return bench(int(opts.get("--strokes", 200)), int(opts.get("--cpu-strokes", 30)))
+
+
+def bench(n, cpu_n):
+    """The benchmark: `n` strokes timed in each mode, `cpu_n` strokes' processor time."""
     import subprocess
     import tempfile
     import threading
-    n = 200
-    if "--strokes" in argv:
-        n = int(argv[argv.index("--strokes") + 1])
-    cpu_n = 30
-    if "--cpu-strokes" in argv:
-        cpu_n = int(argv[argv.index("--cpu-strokes") + 1])
     sys.path[:0] = [os.path.join(ROOT, "host_tests"), os.path.join(ROOT, "tools")]
     import hallbroker
     from mpy import FAKES, FIRMWARE, MICROPYTHON, MODELS
@@ -234,9 +249,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] == "measure":
-        measure(sys.argv[2], sys.argv[3], int(sys.argv[4]))
-    elif len(sys.argv) > 1 and sys.argv[1] == "cpu":
-        measure_cpu(sys.argv[2], sys.argv[3], int(sys.argv[4]))
-    else:
-        sys.exit(main(sys.argv))
+    sys.exit(main(sys.argv[1:]))

@@ -22,7 +22,12 @@ import sys
 import time
 from array import array
 
-from app.journalformat import WORD_MASK   # an action in `acts`: kind << 20 | word
+import toolpaths
+
+toolpaths.add("../firmware")    # run alone (--help), not by bench.py with MICROPYPATH
+
+import options  # noqa: E402
+from app.journalformat import WORD_MASK  # noqa: E402   # an action in `acts`: kind << 20 | word
 
 MPY = sys.implementation.name == "micropython"
 if MPY:
@@ -443,19 +448,34 @@ def mode_naive():
     emit(out)
 
 
+MODES = {"stroke": (1, 2), "undo": (0, 1), "event": (2, 3), "naive": (0, 0)}
+
+
 def main(argv):
-    mode = argv[1]
+    got = options.parse(argv[1:], "bench_mpy", lambda: options.usage_of(__file__))
+    if type(got) is int:
+        return got
+    args = got[1]
+    if not args or args[0] not in MODES:
+        return options.fail("bench_mpy", "give a mode: %s" % ", ".join(sorted(MODES)))
+    mode = args[0]
+    least, most = MODES[mode]
+    if not least <= len(args) - 1 <= most:
+        return options.fail("bench_mpy", "%s takes %d to %d arguments" % (mode, least, most))
+    for a in args[2 if mode == "stroke" else 3 if mode == "event" else 1:]:
+        if not a.isdigit():
+            return options.fail("bench_mpy", "%s: %r is not a number" % (mode, a))
+    argv = [argv[0]] + args
     if mode == "stroke":
         mode_stroke(argv[2], int(argv[3]) if len(argv) > 3 else 3)
     elif mode == "undo":
         mode_undo(int(argv[2]) if len(argv) > 2 else 2000)
     elif mode == "event":
         mode_event(argv[2], argv[3], int(argv[4]) if len(argv) > 4 else 0)
-    elif mode == "naive":
-        mode_naive()
     else:
-        raise SystemExit("unknown mode " + mode)
+        mode_naive()
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    sys.exit(main(sys.argv))

@@ -1314,53 +1314,37 @@ DEFINITIONS = {
 
 def main(argv):
     global CHECKPOINT, NAMES
-    builds, scenarios, jobs, quick, only_analyse = [], [], 2, False, False
-    targets = []
+    import options
+    p = options.argparser("bench_pico", __doc__, short=" ".join(
+        __doc__.split("\n\n")[1].split()[1:]))
+    for name in ("--build", "--scenario", "--target"):
+        p.add_argument(name, action="append", default=[])
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--out")
+    p.add_argument("--emulator", default=os.path.join(BUILD, "pico-emulator"))
+    for name in ("--quick", "--no-checkpoint", "--names", "--analyse"):
+        p.add_argument(name, action="store_true")
+    args = p.read(argv)
+    if type(args) is int:
+        return args
+    for given, known, what in ((args.build, BUILDS, "build"),
+                               (args.scenario, SCENARIOS, "scenario"),
+                               (args.target, TARGETS, "target")):
+        for v in given:
+            if v not in known:
+                return options.fail("bench_pico", "unknown %s %s (%ss: %s)"
+                                    % (what, v, what, " ".join(known)))
+    builds, scenarios, targets = args.build, args.scenario, args.target
+    jobs, quick, only_analyse = args.jobs, args.quick, args.analyse
     out, result_path = OUT, RESULT
-    emu = os.path.join(BUILD, "pico-emulator")
-    i = 0
-    try:
-        while i < len(argv):
-            a = argv[i]
-            if a == "--build":
-                i += 1
-                if argv[i] not in BUILDS:
-                    raise ValueError("unknown build %s (builds: %s)" % (argv[i], " ".join(BUILDS)))
-                builds.append(argv[i])
-            elif a == "--scenario":
-                i += 1
-                if argv[i] not in SCENARIOS:
-                    raise ValueError("unknown scenario %s (%s)" % (argv[i], " ".join(SCENARIOS)))
-                scenarios.append(argv[i])
-            elif a == "--target":
-                i += 1
-                if argv[i] not in TARGETS:
-                    raise ValueError("unknown target %s (%s)" % (argv[i], " ".join(TARGETS)))
-                targets.append(argv[i])
-            elif a == "--jobs":
-                i += 1
-                jobs = int(argv[i])
-            elif a == "--out":
-                i += 1
-                out = os.path.abspath(argv[i])
-                result_path = os.path.join(out, "bench-pico.json")
-            elif a == "--emulator":
-                i += 1
-                emu = os.path.abspath(argv[i])
-            elif a == "--quick":
-                quick = True
-            elif a == "--no-checkpoint":
-                CHECKPOINT = False
-            elif a == "--names":
-                NAMES = BENCH_NAMES
-            elif a == "--analyse":
-                only_analyse = True
-            else:
-                raise ValueError("unknown option %s" % a)
-            i += 1
-    except (IndexError, ValueError) as e:
-        print("bench_pico: %s\n%s" % (e, __doc__.split("\n\n")[1]), file=sys.stderr)
-        return 2
+    if args.out is not None:
+        out = os.path.abspath(args.out)
+        result_path = os.path.join(out, "bench-pico.json")
+    emu = os.path.abspath(args.emulator)
+    if args.no_checkpoint:
+        CHECKPOINT = False
+    if args.names:
+        NAMES = BENCH_NAMES
     builds = builds or list(BUILDS)
     scenarios = scenarios or (["short"] if quick else list(SCENARIOS))
     targets = targets or list(BENCHED)

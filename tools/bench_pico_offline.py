@@ -98,23 +98,22 @@ def measure(build, mode, strokes, tmp, broker):
 
 
 def main(argv):
+    import options
+    p = options.argparser("bench_pico_offline.py", __doc__)
+    p.add_argument("--build", default="tm1637")
+    p.add_argument("--strokes", type=int, default=STROKES)
+    p.add_argument("--modes", default=",".join(MODES))
+    args = p.read(argv)
+    if type(args) is int:
+        return args
+    build, strokes, modes = args.build, args.strokes, tuple(args.modes.split(","))
+    if strokes < 0 or not set(modes) <= set(MODES):
+        return options.fail("bench_pico_offline.py", "--strokes takes a count, --modes some "
+                            "of %s" % ",".join(MODES))
     import tempfile
     import hallbroker
     import picoboard
     import uartlink
-    build, strokes, modes = "tm1637", STROKES, MODES
-    args = list(argv)
-    while args:
-        a = args.pop(0)
-        if a == "--build" and args:
-            build = args.pop(0)
-        elif a == "--strokes" and args and args[0].isdigit():
-            strokes = int(args.pop(0))
-        elif a == "--modes" and args and set(args[0].split(",")) <= set(MODES):
-            modes = tuple(args.pop(0).split(","))
-        else:
-            print("bench_pico_offline.py: bad argument %r" % a, file=sys.stderr)
-            return 2
     why = picoboard.ready()
     if why is not None:
         print("bench_pico_offline.py: " + why, file=sys.stderr)

@@ -17,6 +17,8 @@ plus start/stop, at the 5 us clock of the Pico's SIO transport (chips/tm1637_sio
 import os
 import sys
 
+import options
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 for p in ("host_tests", os.path.join("tools", "models"), "firmware"):
     sys.path.insert(0, os.path.join(ROOT, p))
@@ -103,7 +105,10 @@ def measure(cfg):
     return out
 
 
-def main():
+def main(argv):
+    args = options.argparser("busbytes.py", __doc__).read(argv)
+    if type(args) is int:
+        return args
     naive = 6 * 3 + 1 + 1 + 1024             # 6 x [addr 0x80 cmd] + [addr 0x40 data...]
     rows = []
     for name, cfg in TYPES:
@@ -124,4 +129,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv[1:]))

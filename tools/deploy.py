@@ -55,6 +55,7 @@ DATA = ("journal.bin", "journal.tail", "journal.tmp", "ckpt", GAMES, "settings.j
         "settings.tmp", "nowdt")
 import constfold  # noqa: E402
 import hellorec  # noqa: E402
+import options  # noqa: E402
 import releases  # noqa: E402
 import romfs  # noqa: E402
 
@@ -784,36 +785,33 @@ def export(port="auto", dest="export", out=sys.stdout):
 
 
 def main(argv):
-    args = list(argv)
-    if not args or args[0] not in ("build", "deploy", "export"):
-        print("usage: deploy.py build | deploy [--port P] [--build NAME] "
-              "[--hall FILE] [--dry-run] | export [--port P] [--out DIR]", file=sys.stderr)
+    p = options.argparser("deploy.py", __doc__, short="deploy.py build | deploy [--port P] "
+                          "[--build NAME] [--hall FILE] [--dry-run] | export [--port P] "
+                          "[--out DIR]")
+    sub = p.add_subparsers(dest="command", required=True)
+    sub.add_parser("build")
+    on_board = sub.add_parser("deploy")
+    on_board.add_argument("--port", default="auto")
+    on_board.add_argument("--build", dest="build_name")
+    on_board.add_argument("--hall")
+    on_board.add_argument("--dry-run", action="store_true")
+    fetch = sub.add_parser("export")
+    fetch.add_argument("--port", default="auto")
+    fetch.add_argument("--out", default="export")
+    args = p.read(argv)
+    if type(args) is int:
+        return args
+    cmd = args.command
+    build_name, hall = getattr(args, "build_name", None), getattr(args, "hall", None)
+    if build_name is not None and build_name not in config.BUILDS:
+        print("deploy.py: no build %r; the builds are %s (firmware/board/config.py)"
+              % (build_name, ", ".join(sorted(config.BUILDS))), file=sys.stderr)
         return 2
-    cmd = args.pop(0)
-    port, dest, dry, build_name, hall = "auto", "export", False, None, None
-    while args:
-        a = args.pop(0)
-        if a == "--port" and args:
-            port = args.pop(0)
-        elif a == "--out" and args:
-            dest = args.pop(0)
-        elif a == "--build" and args and cmd == "deploy":
-            build_name = args.pop(0)
-            if build_name not in config.BUILDS:
-                print("deploy.py: no build %r; the builds are %s (firmware/board/config.py)"
-                      % (build_name, ", ".join(sorted(config.BUILDS))), file=sys.stderr)
-                return 2
-        elif a == "--hall" and args and cmd == "deploy":
-            hall = args.pop(0)
-            try:
-                hall_settings(hall)
-            except DeployError as e:
-                print("deploy.py: %s" % e, file=sys.stderr)
-                return 2
-        elif a == "--dry-run":
-            dry = True
-        else:
-            print("deploy.py: unknown argument %r" % a, file=sys.stderr)
+    if hall is not None:
+        try:
+            hall_settings(hall)
+        except DeployError as e:
+            print("deploy.py: %s" % e, file=sys.stderr)
             return 2
     try:
         if cmd == "build":
@@ -822,8 +820,8 @@ def main(argv):
                 len(made), os.path.relpath(rom_path(), ROOT), os.path.getsize(rom_path())))
             return 0
         if cmd == "deploy":
-            return deploy(port, dry, build_name=build_name, hall=hall)
-        return export(port, dest)
+            return deploy(args.port, args.dry_run, build_name=build_name, hall=hall)
+        return export(args.port, args.out)
     except DeployError as e:
         print("%s: %s" % (cmd, e), file=sys.stderr)
         return 1

@@ -13,6 +13,8 @@ it differs from what this tool writes.
 import os
 import sys
 
+import options
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
@@ -197,16 +199,18 @@ def render():
 
 
 def main(argv):
+    p = options.argparser("glyphgen.py", __doc__, short="python tools/glyphgen.py [--check]")
+    p.add_argument("--check", action="store_true")
+    args = p.read(argv[1:])
+    if type(args) is int:
+        return args
     text = render()
-    if argv[1:] == ["--check"]:
+    if args.check:
         with open(OUT) as f:
             if f.read() != text:
                 print("firmware/draw/glyphs.py is out of date: run python tools/glyphgen.py")
                 return 1
         return 0
-    if argv[1:]:
-        print("usage: python tools/glyphgen.py [--check]")
-        return 2
     with open(OUT, "w") as f:
         f.write(text)
     return 0

@@ -67,6 +67,7 @@ import toolpaths
 
 toolpaths.add("../firmware")
 
+import options  # noqa: E402
 import record  # noqa: E402
 from app.playernames import fingerprint  # noqa: E402
 from app.stats import Stats  # noqa: E402
@@ -885,7 +886,7 @@ def listen(archive, opts, out):
     return state["status"]
 
 
-USAGE = __doc__.split("\n\n")[0] + "\n"
+USAGE = "\n\n".join(__doc__.split("\n\n")[:2]) + "\n"     # what it is, its command lines
 HELP = USAGE + """
   --db FILE           the archive (SQLite); listening makes it when it is missing,
                       the reports only read it
@@ -909,10 +910,6 @@ exit status: 0 done; 1 a record could not be stored (not acknowledged: the broke
 keeps it for the next start); 2 a bad option or a --db, --export or --out that
 cannot be used (one line says which); 130 stopped with Ctrl-C.
 """
-MODES = ("--export", "--results", "--standings", "--night-games")
-FLAGS = ("--results", "--standings", "--night-games")
-
-
 def _number(a, v, lo, hi):
     try:
         n = int(v)
@@ -923,41 +920,32 @@ def _number(a, v, lo, hi):
     return n
 
 
-def options(argv):
-    """The options of the command line as a dict, or None for --help;
-    ArchiveError (one line) names what is wrong."""
-    opts = {"db": None, "broker": "127.0.0.1", "port": 1883, "user": None, "password": None,
-            "hall": "+", "client_id": "cowboy-archive", "seconds": 0, "games": 0,
-            "export": None, "results": False, "standings": False, "night_games": False,
-            "format": None, "night": None, "out": None}
-    modes = []
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        if a in ("-h", "--help"):
-            return None
-        key = a[2:].replace("-", "_")
-        if a in MODES:
-            modes.append(a)
-        if a in FLAGS:
-            opts[key] = True
-            i += 1
-            continue
-        if not a.startswith("--") or key not in opts:
-            raise ArchiveError("unknown option %r (--help lists them)" % a)
-        if i + 1 >= len(argv):
-            raise ArchiveError("%s needs a value (--help lists the options)" % a)
-        v = argv[i + 1]
-        if key == "port":
-            v = _number(a, v, 1, 65535)
-        elif key in ("seconds", "games"):
-            v = _number(a, v, 0, MAX_NUMBER)
-        opts[key] = v
-        i += 2
+def command_line(argv):
+    """The options of the command line as a dict, or the exit status after --help or a
+    bad option (argparse, tools/options.py); ArchiveError (one line) names what else is
+    wrong."""
+    p = options.argparser("hall_archive", HELP)
+    for key in ("db", "broker", "port", "user", "password", "hall", "client_id", "seconds",
+                "games", "format", "night", "out"):
+        p.add_argument("--" + key.replace("_", "-"), dest=key)
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--export")
+    for key in ("results", "standings", "night_games"):
+        mode.add_argument("--" + key.replace("_", "-"), dest=key, action="store_true")
+    args = p.read(argv)
+    if type(args) is int:
+        return args
+    opts = vars(args)
+    for key, default in (("broker", "127.0.0.1"), ("hall", "+"),
+                         ("client_id", "cowboy-archive"), ("port", "1883"), ("seconds", "0"),
+                         ("games", "0")):
+        if opts[key] is None:
+            opts[key] = default
+    opts["port"] = _number("--port", opts["port"], 1, 65535)
+    for key in ("seconds", "games"):
+        opts[key] = _number("--" + key, opts[key], 0, MAX_NUMBER)
     if not opts["db"]:
         raise ArchiveError("--db FILE is needed (--help lists the options)")
-    if len(modes) > 1:
-        raise ArchiveError("%s or %s, not both" % (modes[0], modes[1]))
     if opts["hall"] != "+" and not NAME.match(opts["hall"]):
         raise ArchiveError("--hall takes a hall's name (1 to 12 of a-z but w and x, 0-9, -), "
                            "not %r" % opts["hall"])
@@ -1026,12 +1014,11 @@ def _bad(text):
 
 def run(argv):
     try:
-        opts = options(argv)
+        opts = command_line(argv)
     except ArchiveError as e:
         return _bad(e)
-    if opts is None:
-        sys.stdout.write(HELP)
-        return 0
+    if type(opts) is int:
+        return opts
     listening = not (opts["export"] or opts["results"] or opts["standings"]
                      or opts["night_games"])
     if listening:

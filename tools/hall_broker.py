@@ -30,6 +30,8 @@ import socket
 import stat
 import sys
 
+import options
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TEMPLATE = os.path.join(ROOT, "hall", "broker", "mosquitto.conf")
 NAME = re.compile(r"[a-vyz0-9-]{1,12}\Z")       # app/nameedit.py CHARS, views/hallui.py MAX_NAME
@@ -288,32 +290,19 @@ def report(folder, logins, hall, tables, pages, address, port, ws_port, wifi, ro
     return lines
 
 
-USAGE = __doc__
-
-
 def main(argv):
-    opts = {"hall": "club", "tables": "4", "pages": ",".join(PAGES), "address": None,
-            "listen": "0.0.0.0", "port": "1883", "ws_port": "9001", "ssid": None,
-            "wifi_password": None}
-    folder = None
+    p = options.argparser("hall_broker", __doc__)
+    p.add_argument("folder", nargs="?")
+    for key, default in (("hall", "club"), ("tables", "4"), ("pages", ",".join(PAGES)),
+                         ("address", None), ("listen", "0.0.0.0"), ("port", "1883"),
+                         ("ws_port", "9001"), ("ssid", None), ("wifi_password", None)):
+        p.add_argument("--" + key.replace("_", "-"), dest=key, default=default)
+    args = p.read(argv)
+    if type(args) is int:
+        return args
+    opts = vars(args)
+    folder = opts.pop("folder")
     try:
-        i = 0
-        while i < len(argv):
-            a = argv[i]
-            if a in ("-h", "--help"):
-                sys.stdout.write(USAGE)
-                return 0
-            key = a[2:].replace("-", "_")
-            if a.startswith("--") and key in opts:
-                if i + 1 >= len(argv):
-                    raise BrokerError("%s needs a value" % a)
-                opts[key] = argv[i + 1]
-                i += 2
-                continue
-            if a.startswith("-") or folder is not None:
-                raise BrokerError("unknown argument %r (--help lists the options)" % a)
-            folder = a
-            i += 1
         folder = folder or os.path.join(ROOT, "broker")
         if os.path.exists(folder) and not os.path.isdir(folder):
             raise BrokerError("%s is not a folder" % folder)

@@ -57,7 +57,7 @@ HINT = ("\nthe hall: http://127.0.0.1:PORT/?broker=ws://BROKER:9001/&user=hall-t
 
 
 def main(argv):
-    return web_build.site_main(argv, "hall_build.py", build, len(PAGE) + 1,
+    return web_build.site_main(argv, "hall_build.py", __doc__, build, len(PAGE) + 1,
                                os.path.join(ROOT, "build", "hall"), 8001, "hall", HINT)
 
 

@@ -12,6 +12,8 @@ build` packs the recordings with the modules.
 import os
 import sys
 
+import options
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
@@ -137,7 +139,12 @@ def write(out):
 
 
 def main(argv):
-    for name in argv or sorted(config.BUILDS):
+    p = options.argparser("hellorec", __doc__)
+    p.add_argument("builds", nargs="*")
+    args = p.read(argv)
+    if type(args) is int:
+        return args
+    for name in args.builds or sorted(config.BUILDS):
         if name not in config.BUILDS:
             print("hellorec: unknown build %r (builds: %s)" % (name, ", ".join(config.BUILDS)),
                   file=sys.stderr)

@@ -334,28 +334,25 @@ def _output(argv, binary):
 
 
 def main(argv):
-    if argv and argv[0] in ("-h", "--help"):
-        print(USAGE)
-        return 0
-    names_file = None
-    if "--names" in argv:
-        i = argv.index("--names")
-        if i + 1 < len(argv):
-            names_file = argv[i + 1]
-            argv = argv[:i] + argv[i + 2:]
-    firmware = None
-    if "--firmware" in argv:
-        i = argv.index("--firmware")
-        if i + 1 >= len(argv) or not record.is_version(argv[i + 1]):
-            print("journal: --firmware needs a version such as 1.0.0", file=sys.stderr)
-            return 2
-        firmware = argv[i + 1]
-        argv = argv[:i] + argv[i + 2:]
-    if len(argv) not in (2, 3) or argv[0] not in ("to-json", "to-binary") or \
-            "--names" in argv or names_file == "" or \
-            firmware is not None and argv[0] != "to-json":
-        print(USAGE, file=sys.stderr)
+    import options      # (here only: the web page bundles this module, not options.py)
+    got = options.parse(argv, "journal", USAGE, values=("--names", "--firmware"))
+    if type(got) is int:
+        return got
+    opts, argv = got
+    names_file = opts.get("--names")
+    firmware = opts.get("--firmware")
+    if firmware is not None and not record.is_version(firmware):
+        print("journal: --firmware needs a version such as 1.0.0", file=sys.stderr)
         return 2
+    if not argv or argv[0] not in ("to-json", "to-binary"):
+        return options.fail("journal", "give to-json or to-binary, not %s"
+                            % (repr(argv[0]) if argv else "nothing"))
+    if len(argv) not in (2, 3):
+        return options.fail("journal", "%s takes a FILE and an OUT at most" % argv[0])
+    if names_file == "":
+        return options.fail("journal", "--names needs a file")
+    if firmware is not None and argv[0] != "to-json":
+        return options.fail("journal", "--firmware goes with to-json")
     binary = argv[0] == "to-binary"
     if names_file is not None and names_file in argv[1:]:
         print("journal: the names file must be a file of its own", file=sys.stderr)

@@ -15,6 +15,8 @@ import os
 import re
 import sys
 
+import options
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -71,10 +73,14 @@ def docs_with_legend(text):
 
 
 def main(argv):
-    if len(argv) > 1 or (argv and argv[0] not in ("--write", "--check")):
-        sys.stderr.write("usage: legend.py [--write | --check]\n")
-        return 2
-    if not argv:
+    p = options.argparser("legend.py", __doc__, short="legend.py [--write | --check]")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--write", action="store_true")
+    how.add_argument("--check", action="store_true")
+    args = p.read(argv)
+    if type(args) is int:
+        return args
+    if not (args.write or args.check):
         sys.stdout.write(markdown())
         return 0
     with open(DOC) as f:
@@ -83,7 +89,7 @@ def main(argv):
     if new is None:
         sys.stderr.write("legend.py: %s: no legend markers (%s ... %s)\n" % (DOC, BEGIN, END))
         return 2
-    if argv[0] == "--check":
+    if args.check:
         if new != text:
             sys.stderr.write("legend.py: the legend in docs/DISPLAYS.md is out of date: "
                              "run python tools/legend.py --write\n")

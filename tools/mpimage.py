@@ -254,33 +254,25 @@ def build(boards=BOARDS, tarball=None, jobs=2, out=sys.stdout):
 
 
 def main(argv):
-    args = list(argv)
-    if not args or args[0] not in ("build", "path"):
-        print(__doc__.split("\n\n")[1], file=sys.stderr)
-        return 2
-    cmd = args.pop(0)
-    if cmd == "path":
-        if len(args) != 1 or args[0] not in BOARDS:
-            print("mpimage.py path: one of %s" % ", ".join(BOARDS), file=sys.stderr)
-            return 2
-        print(image_path(args[0]))
+    import options      # (the command line only: the tests' checkouts copy this module)
+    p = options.argparser("mpimage.py", __doc__, short="mpimage.py build [--board NAME]... "
+                          "[--source TARBALL] [--jobs N] | path NAME")
+    sub = p.add_subparsers(dest="command", required=True)
+    making = sub.add_parser("build")
+    making.add_argument("--board", action="append", choices=BOARDS, default=[])
+    making.add_argument("--source")
+    making.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    sub.add_parser("path").add_argument("name", choices=BOARDS)
+    args = p.read(argv)
+    if type(args) is int:
+        return args
+    if args.command == "path":
+        print(image_path(args.name))
         return 0
-    boards, tarball, jobs = [], None, os.cpu_count() or 2
-    while args:
-        a = args.pop(0)
-        if a == "--board" and args and args[0] in BOARDS:
-            boards.append(args.pop(0))
-        elif a == "--source" and args:
-            tarball = args.pop(0)
-            if not os.path.exists(tarball):
-                print("mpimage.py: no file %s" % tarball, file=sys.stderr)
-                return 2
-        elif a == "--jobs" and args and args[0].isdigit():
-            jobs = int(args.pop(0))
-        else:
-            print("mpimage.py: bad argument %r (boards: %s)" % (a, ", ".join(BOARDS)),
-                  file=sys.stderr)
-            return 2
+    boards, tarball, jobs = args.board, args.source, args.jobs
+    if tarball is not None and not os.path.exists(tarball):
+        print("mpimage.py: no file %s" % tarball, file=sys.stderr)
+        return 2
     try:
         build(tuple(boards) or BOARDS, tarball, jobs)
     except ImageError as e:

@@ -21,6 +21,8 @@ import os
 import subprocess
 import sys
 
+import options
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LOCK = ".npm-ci.lock"
 STAMP = ".npm-ci-done"        # in node_modules/
@@ -113,11 +115,13 @@ def _show(path):
 
 
 def main(argv):
-    if any(a.startswith("-") for a in argv):
-        print("usage: npm_ci.py [FOLDER ...]", file=sys.stderr)
-        return 2
+    p = options.argparser("npm_ci", __doc__, short="npm_ci.py [FOLDER ...]")
+    p.add_argument("folders", nargs="*")
+    args = p.read(argv)
+    if type(args) is int:
+        return args
     try:
-        for folder in argv or [ROOT]:
+        for folder in args.folders or [ROOT]:
             if not os.path.isfile(os.path.join(folder, "package-lock.json")):
                 raise NpmError("%s has no package-lock.json" % folder)
             ensure(folder)

@@ -95,7 +95,7 @@ def render():
 
 
 def main(argv):
-    return pinout.write_or_check({"panel.svg": render}, argv, "panel_svg.py")
+    return pinout.run(lambda: {"panel.svg": render}, argv, "panel_svg.py", __doc__)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ each; where a display shows several pages in turn, the pages stand side by side.
 import os
 import sys
 
+import options
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 for p in ("tools", os.path.join("tools", "models"), "firmware"):
     sys.path.insert(0, os.path.join(ROOT, p))
@@ -173,7 +175,16 @@ def render(outdir, only=None):
     return made
 
 
+def main(argv):
+    p = options.argparser("pictures.py", __doc__, short="pictures.py [outdir]")
+    p.add_argument("outdir", nargs="?", default=os.path.join(ROOT, "docs", "pictures"))
+    args = p.read(argv)
+    if type(args) is int:
+        return args
+    for path in render(args.outdir):
+        print(os.path.relpath(path, ROOT))
+    return 0
+
+
 if __name__ == "__main__":
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "docs", "pictures")
-    for p in render(out):
-        print(os.path.relpath(p, ROOT))
+    sys.exit(main(sys.argv[1:]))

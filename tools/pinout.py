@@ -19,6 +19,7 @@ if FIRMWARE not in sys.path:
     sys.path.insert(0, FIRMWARE)
 
 from board import config  # noqa: E402
+import options  # noqa: E402
 
 # GPIO that the Raspberry Pi Pico brings out to its header (GP23-25 and GP29 are
 # used on the board: regulator mode, VBUS sense, LED, VSYS/3 ADC).
@@ -419,15 +420,29 @@ OUTPUTS = {
 }
 
 
-def write_or_check(outputs, argv, tool):
+def command_line(argv, tool, usage):
+    """The options of a hardware tool (`usage`: its docstring): the namespace, or the
+    exit status after --help or a bad option."""
+    p = options.argparser(tool, usage, short="%s [--check]" % tool)
+    p.add_argument("--check", action="store_true")
+    return p.read(argv)
+
+
+def run(outputs, argv, tool, usage):
+    """main() of a hardware tool: write_or_check(outputs()) once the options are read."""
+    args = command_line(argv, tool, usage)
+    return args if type(args) is int else write_or_check(outputs(), args.check, tool)
+
+
+def write_or_check(outputs, check, tool):
     """Write the generated files (name under hardware/ -> function giving the text);
-    with --check in argv compare them with the committed ones instead and return 1
-    when any is out of date. Shared by the hardware tools."""
+    with `check` compare them with the committed ones instead and return 1 when any
+    is out of date. Shared by the hardware tools."""
     stale = []
     for name, render in outputs.items():
         path = os.path.join(HARDWARE, name)
         text = render()
-        if "--check" in argv:
+        if check:
             try:
                 with open(path) as f:
                     if f.read() != text:
@@ -447,7 +462,10 @@ def write_or_check(outputs, argv, tool):
 
 
 def main(argv):
-    status = write_or_check(OUTPUTS, argv, "pinout.py")
+    args = command_line(argv, "pinout.py", __doc__)
+    if type(args) is int:
+        return args
+    status = write_or_check(OUTPUTS, args.check, "pinout.py")
     for name in builds():
         for p in check(name):
             print("build %s: %s" % (name, p), file=sys.stderr)

@@ -28,6 +28,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 import deploy  # noqa: E402
 import mpimage  # noqa: E402
+import options  # noqa: E402
 import romfs  # noqa: E402
 from board import config  # noqa: E402
 from version import VERSION  # noqa: E402
@@ -112,21 +113,15 @@ def release(out=OUT, boards=mpimage.BOARDS, builds=None, log=sys.stdout):
 
 
 def main(argv):
-    args = list(argv)
-    out, boards, builds = OUT, [], []
-    while args:
-        a = args.pop(0)
-        if a == "--out" and args:
-            out = args.pop(0)
-        elif a == "--board" and args and args[0] in mpimage.BOARDS:
-            boards.append(args.pop(0))
-        elif a == "--build" and args and args[0] in config.BUILDS:
-            builds.append(args.pop(0))
-        else:
-            print("release.py: bad argument %r (boards: %s; builds: %s)" % (
-                a, ", ".join(mpimage.BOARDS), ", ".join(sorted(config.BUILDS))),
-                file=sys.stderr)
-            return 2
+    p = options.argparser("release.py", __doc__,
+                          short="release.py [--out DIR] [--board NAME]... [--build NAME]...")
+    p.add_argument("--out", default=OUT)
+    p.add_argument("--board", action="append", choices=mpimage.BOARDS, default=[])
+    p.add_argument("--build", action="append", choices=sorted(config.BUILDS), default=[])
+    args = p.read(argv)
+    if type(args) is int:
+        return args
+    out, boards, builds = args.out, args.board, args.build
     try:
         release(out, tuple(boards) or mpimage.BOARDS, builds)
     except (mpimage.ImageError, deploy.DeployError, romfs.RomfsError, OSError) as e:

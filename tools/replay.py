@@ -15,8 +15,10 @@ import toolpaths
 
 toolpaths.add("../firmware")
 
+import options  # noqa: E402
 import record  # noqa: E402
 
+SHORT = "replay.py [--trace] FILE"
 USAGE = """usage: replay.py [--trace] FILE   (FILE may be - for standard input)
   Prints the scoreboard state after the last action of a game record (GAME-RECORD
   JSON Lines) as one JSON line; with --trace, one line after every action.
@@ -29,13 +31,13 @@ USAGE = """usage: replay.py [--trace] FILE   (FILE may be - for standard input)
 
 
 def main(argv):
-    if "-h" in argv or "--help" in argv:
-        print(USAGE)
-        return 0
-    args = [a for a in argv if a != "--trace"]
-    if len(args) != 1 or (args[0].startswith("-") and args[0] != "-"):
-        print(USAGE, file=sys.stderr)
-        return 2
+    got = options.parse(argv, "replay", USAGE, flags=("--trace",), short=SHORT)
+    if type(got) is int:
+        return got
+    opts, args = got
+    if len(args) != 1:
+        return options.fail("replay", "one FILE (- for standard input), not %d" % len(args),
+                            SHORT)
     try:
         lines = record.open_lines(args[0])
     except OSError as e:
@@ -47,7 +49,7 @@ def main(argv):
         out.write((line + "\n").encode())
 
     try:
-        record.run(lines, write, trace="--trace" in argv)
+        record.run(lines, write, trace="--trace" in opts)
     except record.RecordError as e:
         print("replay: %s" % e, file=sys.stderr)
         return 2

@@ -185,16 +185,20 @@ def with_image(firmware, rom, base, room):
 
 
 def main(argv):
-    if len(argv) != 2 or argv[0] != "list":
-        print("usage: romfs.py list IMAGE", file=sys.stderr)
-        return 2
+    import options      # (the command line only: mpimage.py's checkout copies this module)
+    p = options.argparser("romfs.py", __doc__, short="romfs.py list IMAGE")
+    p.add_argument("command", choices=["list"])
+    p.add_argument("image")
+    args = p.read(argv)
+    if type(args) is int:
+        return args
     try:
-        with open(argv[1], "rb") as f:
+        with open(args.image, "rb") as f:
             data = f.read()
         for path, body in files(data):
             print("%8d  %s" % (len(body), path))
     except (OSError, RomfsError) as e:
-        print("romfs.py: %s: %s" % (argv[1], e), file=sys.stderr)
+        print("romfs.py: %s: %s" % (args.image, e), file=sys.stderr)
         return 2
     why = check(data)
     print("check: " + ("holds" if why is None else why))

@@ -28,6 +28,7 @@ TOOLS = toolpaths.add("models", "../firmware")
 
 from board import config  # noqa: E402
 from cowboy import houserules  # noqa: E402
+import options  # noqa: E402
 import record  # noqa: E402
 from simboard import Sim, ScriptError, parse_script, real_clock  # noqa: E402
 from simscreen import RED, OFF, frame, pad, report, wrap  # noqa: E402
@@ -574,64 +575,43 @@ def _unlock(root):
 
 
 def _fail(message):
-    sys.stderr.write("sim: %s\n%s\n" % (message, USAGE))
-    return 2
+    return options.fail("sim", message)
+
+
+def _help():
+    return USAGE + "\n" + "\n".join(help_keys(79))
 
 
 def main(argv):
-    players = None
-    root = None
-    build = "tm1637"
-    script = None
-    state = False
-    status = False
+    got = options.parse(argv, "sim", _help, flags=("--state", "--status"),
+                        values=("--players", "--build", "--root", "--script", "--rules",
+                                "--names", "--hall"))
+    if type(got) is int:
+        return got
+    opts, args = got
+    players = opts.get("--players")
+    if players is not None:
+        if not players.isdigit() or len(players) > 2 or not 2 <= int(players) <= 8:
+            return _fail("--players takes 2 to 8, not %r" % players)
+        players = int(players)
+    build = opts.get("--build", "tm1637")
     rules = 0
-    names = None
-    hall = None
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        if a in ("--players", "--build", "--root", "--script", "--rules", "--names", "--hall"):
-            if i + 1 >= len(argv):
-                return _fail("%s needs a value" % a)
-            i += 1
-            v = argv[i]
-            if a == "--players":
-                if not v.isdigit() or len(v) > 2 or not 2 <= int(v) <= 8:
-                    return _fail("--players takes 2 to 8, not %r" % v)
-                players = int(v)
-            elif a == "--build":
-                build = v
-            elif a == "--rules":
-                try:
-                    rules = parse_rules(v)
-                except ArgumentError as e:
-                    return _fail(str(e))
-            elif a == "--names":
-                names = v
-            elif a == "--hall":
-                hall = v
-            elif a == "--root":
-                root = v
-            else:
-                script = v
-        elif a == "--state":
-            state = True
-        elif a == "--status":
-            status = True
-        elif a in ("-h", "--help"):
-            print(USAGE)
-            print("\n".join(help_keys(79)))
-            return 0
-        else:
-            return _fail("unknown argument %r" % a)
-        i += 1
+    if "--rules" in opts:
+        try:
+            rules = parse_rules(opts["--rules"])
+        except ArgumentError as e:
+            return _fail(str(e))
+    root, script, names, hall = (opts.get(k) for k in ("--root", "--script", "--names",
+                                                         "--hall"))
+    state, status = "--state" in opts, "--status" in opts
     if build not in config.BUILDS:
         return _fail("--build %s: no such build" % build)
     top = len(config.BUILDS[build]["displays"])
     if players is not None and players > top:
         return _fail("--players %d: the build %s has %d displays (players 2 to %d)"
                      % (players, build, top, top))
+    if args:                            # (after the values: --build --script names --build)
+        return _fail("unknown argument %r" % args[0])
     if names is not None:
         given = len(names.split(",")) if names.strip(" ") else 0
         if players is None and given > top:

@@ -21,6 +21,8 @@ import os
 import shutil
 import sys
 
+import options
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGE = os.path.join(ROOT, "node_modules", "@micropython",
                        "micropython-webassembly-pyscript")
@@ -171,21 +173,25 @@ def serve_in_thread(directory):
     return "http://127.0.0.1:%d/" % box["port"]
 
 
-def site_main(argv, tool, build_fn, files, default_out, default_port, target, hint=""):
+def site_main(argv, tool, doc, build_fn, files, default_out, default_port, target, hint=""):
     """The `build [OUT]` / `serve [--port N] [--dir OUT]` command line of a static
-    site (this page, and the hall view: tools/hall_build.py). `build_fn(out)` writes
-    the site and returns its size; `files` is how many it writes; `target` is the
-    make target that builds it; `hint` is printed under the address when serving."""
-    usage = "usage: %s build [OUT] | serve [--port N] [--dir OUT]" % tool
-    if not argv or argv[0] not in ("build", "serve"):
-        print(usage, file=sys.stderr)
-        return 2
+    site (this page, and the hall view: tools/hall_build.py; `doc`: the tool's usage).
+    `build_fn(out)` writes the site and returns its size; `files` is how many it
+    writes; `target` is the make target that builds it; `hint` is printed under the
+    address when serving."""
+    p = options.argparser(tool, doc, short="%s build [OUT] | serve [--port N] [--dir OUT]"
+                          % tool)
+    sub = p.add_subparsers(dest="command", required=True)
+    sub.add_parser("build").add_argument("out", nargs="?", default=default_out)
+    serving = sub.add_parser("serve")
+    serving.add_argument("--port", type=int, default=default_port)
+    serving.add_argument("--dir", default=default_out)
+    args = p.read(argv)
+    if type(args) is int:
+        return args
     name = tool[:-3] if tool.endswith(".py") else tool
-    if argv[0] == "build":
-        if len(argv) > 2:
-            print(usage, file=sys.stderr)
-            return 2
-        out = argv[1] if len(argv) == 2 else default_out
+    if args.command == "build":
+        out = args.out
         try:
             total = build_fn(out)
         except BuildError as e:
@@ -194,21 +200,7 @@ def site_main(argv, tool, build_fn, files, default_out, default_port, target, hi
         print("%s: %s, %d files, %s bytes" % (name, os.path.relpath(out), files,
                                              "{:,}".format(total)))
         return 0
-    port = default_port
-    directory = default_out
-    args = argv[1:]
-    try:
-        while args:
-            if args[0] == "--port":
-                port = int(args[1])
-            elif args[0] == "--dir":
-                directory = args[1]
-            else:
-                raise ValueError(args[0])
-            args = args[2:]
-    except (IndexError, ValueError):
-        print(usage, file=sys.stderr)
-        return 2
+    port, directory = args.port, args.dir
     if not os.path.isfile(os.path.join(directory, "index.html")):
         print("%s: %s has no index.html: run `make %s` first" % (name, directory, target),
               file=sys.stderr)
@@ -223,7 +215,7 @@ def site_main(argv, tool, build_fn, files, default_out, default_port, target, hi
 
 
 def main(argv):
-    return site_main(argv, "web_build.py", build_and_report, len(PAGE) + 3,
+    return site_main(argv, "web_build.py", __doc__, build_and_report, len(PAGE) + 3,
                      os.path.join(ROOT, "build", "web"), 8000, "web")
 
 

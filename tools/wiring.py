@@ -296,7 +296,7 @@ def outputs():
 
 
 def main(argv):
-    return pinout.write_or_check(outputs(), argv, "wiring.py")
+    return pinout.run(outputs, argv, "wiring.py", __doc__)
 
 
 if __name__ == "__main__":

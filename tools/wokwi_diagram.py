@@ -103,7 +103,8 @@ def render(name=None):
 
 
 def main(argv):
-    return pinout.write_or_check({"wokwi/diagram.json": render}, argv, "wokwi_diagram.py")
+    return pinout.run(lambda: {"wokwi/diagram.json": render}, argv, "wokwi_diagram.py",
+                      __doc__)
 
 
 if __name__ == "__main__":
