@@ -403,3 +403,38 @@ def test_client_steps_never_count_the_heap_and_an_action_is_collected_after(
     s.run_to(s.now + 2000)                  # quiet steps too
     assert "mem_free" not in collector.calls and "mem_alloc" not in collector.calls
     assert collector.calls.count("collect") == actions
+
+
+def test_hall_ack_is_written_after_an_action_never_in_a_client_step(tmp_path, monkeypatch):
+    """A flash write stalls the chip for 45-400 ms: hall.ack's save (at most every
+    ACK_SAVE_MS, here at every chance) comes right after an action's answer, when no
+    key waits, never in a client step, where a key pressed meanwhile would wait."""
+    monkeypatch.setattr(hall, "ACK_SAVE_MS", 0)
+    stepping = []
+    writes = []                 # per write of hall.ack: made inside a client step
+    step = Hall._step
+
+    def watched(self):
+        stepping.append(True)
+        try:
+            step(self)
+        finally:
+            stepping.pop()
+    write = hallsettings.replace
+
+    def replace(path, tmp, text):
+        if path.endswith(hall.ACK_FILE):
+            writes.append(bool(stepping))
+        write(path, tmp, text)
+    monkeypatch.setattr(Hall, "_step", watched)
+    monkeypatch.setattr(hallsettings, "replace", replace)
+    s = board(tmp_path)
+    until(s, lambda: s.hall.connected)
+    keys(s, "MISS", "MISS")
+    until(s, lambda: s.hall.caught_up())
+    s.run_to(s.now + 3000)                  # quiet steps, the acknowledgements in
+    keys(s, "MISS")
+    until(s, lambda: s.hall.caught_up())
+    assert writes and True not in writes, writes
+    game, pos = open(s.root + hall.ACK_FILE).read().split()[:2]
+    assert int(game) == s.hall.current_game() and 2 <= int(pos) <= s.hall.ack_pos

@@ -143,13 +143,16 @@ class Hall:
         while connected and something is to be sent or acknowledged, every QUIET_POLL_MS
         while caught up, every CONNECT_POLL_MS while a connection is being opened, and
         none while resting before the next attempt (docs/HALL.md, "When the broker
-        cannot be reached"). After an action, its garbage and the client's collected
-        (_sweep)."""
+        cannot be reached"). After an action, hall.ack and the garbage (_sweep)."""
         if self._now or ticks_diff(now, self._next_poll) >= 0:
             self._now = False
             self._turn(now)
         if self._sweep:
+            # right after an action's answer, when no key waits: the acknowledged
+            # position saved (at most every ACK_SAVE_MS: a flash write stalls the
+            # chip for 45-400 ms), the garbage collected
             self._sweep = False
+            self._save_ack()
             if _SWEEP:
                 gc.collect()
 
@@ -525,7 +528,6 @@ class Hall:
                 continue
             m = self._next()
             if m is None:
-                self._save_ack()
                 # nothing to send or to await: steps further apart
                 self._quiet = not f and not self._busy
                 self._busy = False
