@@ -35,7 +35,7 @@ RETRY_MAX_MS = 4000
 KEEPALIVE_S = 10
 WINDOW = 8              # QoS 1 messages in flight (sent, PUBACK not yet in)
 ACK_TIMEOUT_MS = 5000   # the oldest message in flight unacknowledged this long: reconnect
-GC_EVERY = 16384        # bytes allocated between two collections at most (gc.threshold)
+SWEEP_MS = 20000        # without an action, hall.ack and the garbage at least this often
 
 _MPY = sys.implementation.name == "micropython"
 _SWEEP = _MPY          # collect after each action (CPython's collector needs no help)
@@ -83,6 +83,7 @@ class Hall:
         self.latest = 0             # the last position after_action() reported
         self._next_poll = 0
         self._sweep = False         # an action was answered: collect at the next poll
+        self._swept_at = 0          # the loop's time of the last (_sweep)
         self._quiet = False         # the client waits for the network: poll less often
         self._now = False           # poll at the next chance (_wake)
         self._retry_at = None       # ticks_ms() of the next connection attempt, while resting
@@ -113,12 +114,6 @@ class Hall:
         self._task = None
         self._loop = None if _MPY else asyncio.new_event_loop()
         self._client = self._make_client(client)
-        if _SWEEP:
-            # Garbage collected every GC_EVERY bytes at most, not once the heap is full:
-            # objects made later fill the gaps at its bottom and its largest free block
-            # stays whole (docs/PERFORMANCE.md, "Hall mode on the Pico W"). MicroPython
-            # keeps the count: gc.mem_free() walks the whole heap, some 7 ms on the chip.
-            gc.threshold(GC_EVERY)
 
     # ---- called by the scoreboard loop (ints only, nothing allocated) ---------
     def after_action(self, pos, op):
@@ -143,15 +138,21 @@ class Hall:
         while connected and something is to be sent or acknowledged, every QUIET_POLL_MS
         while caught up, every CONNECT_POLL_MS while a connection is being opened, and
         none while resting before the next attempt (docs/HALL.md, "When the broker
-        cannot be reached"). After an action, hall.ack and the garbage (_sweep)."""
+        cannot be reached"). After an action, hall.ack and the garbage."""
         if self._now or ticks_diff(now, self._next_poll) >= 0:
             self._now = False
             self._turn(now)
-        if self._sweep:
-            # right after an action's answer, when no key waits: the acknowledged
-            # position saved (at most every ACK_SAVE_MS: a flash write stalls the
-            # chip for 45-400 ms), the garbage collected
+        if self._sweep or ticks_diff(now, self._swept_at) >= SWEEP_MS:
+            # Right after an action's answer, when no key waits (or after SWEEP_MS
+            # without one): the acknowledged position saved (at most every
+            # ACK_SAVE_MS: a flash write stalls the chip for 45-400 ms) and the
+            # garbage collected (some 30 ms on the chip). Collected before the heap is
+            # full, the garbage leaves its bottom free and its largest block whole
+            # (docs/PERFORMANCE.md, "Hall mode on the Pico W"). Never in a client step:
+            # gc.mem_free() walks the heap (7 ms), a collection there (gc.threshold)
+            # delayed a key pressed meanwhile by some 20 ms.
             self._sweep = False
+            self._swept_at = now
             self._save_ack()
             if _SWEEP:
                 gc.collect()
