@@ -137,26 +137,27 @@ def test_code_blocks_call_what_the_code_has():
         check_call(src, fn, call)
     checked = {fn.__module__ + "." + fn.__qualname__ for _, fn, _ in calls}
     # what the blocks are there for: not silently left unchecked
-    assert {"app.loop.make", "cowboy.game.Game.new_game", "cowboy.game.Game.shot",
+    assert {"app.assemble", "cowboy.game.Game.new_game", "cowboy.game.Game.shot",
             "display.screens.build"} <= checked, checked
 
 
-def test_the_main_loops_make_shows_every_parameter_and_default():
-    """loop.make is shown with its defaults, so it is held to its whole signature."""
-    made = [(src, call) for src, fn, call in block_calls()
-            if getattr(fn, "__qualname__", "") == "make" and fn.__module__ == "app.loop"]
+def test_the_builder_is_shown_with_every_parameter_and_default():
+    """app.assemble is shown with its defaults, so it is held to its whole signature."""
+    import app
+    made = [(src, call) for src, fn, call in block_calls() if fn is app.assemble]
     assert made and all(shown_as_signature(call) for _, call in made), made
 
 
 def test_a_signature_that_differs_from_the_code_fails():
-    """The check itself: the block's signature of loop.make with one default changed,
-    and with a parameter left out."""
-    from app import loop
-    src = [s for s, fn, _ in block_calls() if fn is loop.make][0]
-    for wrong in (src.replace("pwm=None", "pwm=0"), src.replace("game=None", "")):
+    """The check itself: the block's signature of app.assemble with one default
+    changed, and with a parameter left out."""
+    import app
+    src = [s for s, fn, _ in block_calls() if fn is app.assemble][0]
+    for wrong in (src.replace("pwm=None", "pwm=0"), src.replace(", hello_first=False", "")):
+        assert wrong != src
         call = ast.parse(wrong.replace(", )", ")")).body[0].value
         try:
-            check_call(wrong, loop.make, call)
+            check_call(wrong, app.assemble, call)
         except AssertionError:
             continue
         raise AssertionError("not caught: " + wrong)

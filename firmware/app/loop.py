@@ -1,7 +1,7 @@
 """The main loop: input poll -> panel -> game (through the journal) -> displays.
 
-`make()` assembles the application from ready parts (real ones from
-factory.py on the Pico, fakes in the simulator and the tests); `App.step(now)`
+`app.assemble()` (app/__init__.py) makes the application from its parts (real
+ones from factory.py on the Pico, fakes in the simulator and the tests); `App.step(now)`
 is one pass of the loop with the time passed in, so the simulator and the tests
 drive it in simulated time. A pass allocates nothing, except the rare idle pass
 that writes a journal checkpoint when the players pause (docs/ARCHITECTURE.md,
@@ -10,9 +10,7 @@ that writes a journal checkpoint when the players pause (docs/ARCHITECTURE.md,
 import gc
 
 from board import config
-from cowboy.game import Game
 from views import ui
-from app.panel import Panel
 
 from ticks import ticks_diff
 
@@ -30,16 +28,40 @@ except ImportError:                     # CPython (the simulator, the tools; its
 
 
 class App:
-    """One scoreboard: `game`, `panel`, `inputs` (input.build.Input), `screens`
-    (display.screens.Screens), optional `buzzer`, `journal`, `watchdog`."""
+    """One scoreboard: `game`, `panel` (app.panel.Panel), `inputs`
+    (input.build.Input), `screens` (display.screens.Screens), optional `buzzer`
+    (app.buzzer.Buzzer), `journal` (app.journal.Journal), `watchdog`."""
 
     UPDATE_MS = 20         # the loop calls screens.update() at least this often
     SETTLE_WAIT_MS = 60    # ... and no later than this while a key settles
     AWAIT_MS = 4           # a key's confirmation this close is awaited without passes
     QUIET_MS = 1500        # no key for this long: a due journal checkpoint is written
 
-    def __init__(self, game, panel, inputs, screens, buzzer=None, journal=None,
-                 watchdog=None):
+    def __init__(self, game, inputs, screens, root=None, settings=None, pwm=None,
+                 watchdog=None, board=None, shown_at=None):
+        """The application around the parts app.assemble() made (`game`, `inputs`,
+        `screens`), with its own: the settings (`settings`, else those saved under
+        `root`), the journal under `root` (None: nothing kept), the buzzer on `pwm`,
+        the panel, told the display build's name `board` (board.config.BUILDS) if known;
+        `shown_at`: when the board began to show the wiring check (ms clock), if it
+        did before start()."""
+        from app.panel import Panel
+        from app.settings import Settings
+        from app.buzzer import Buzzer
+        if settings is None:
+            settings = Settings("/" if root is None else root)
+            if root is not None:
+                settings.load()
+        journal = None
+        if root is not None:
+            from app.journal import Journal
+            journal = Journal(game, root)
+        buzzer = Buzzer(pwm) if pwm is not None else None
+        panel = Panel(game, settings, buzzer=buzzer, journal=journal)
+        panel.bind(inputs.names)
+        if board is not None:
+            panel.board(board)      # its name at start-up and in the menu, its seats
+        screens.hold = inputs.buttons.settling    # a key being confirmed: no refresh slice
         self.game = game
         self.panel = panel
         self.inputs = inputs
@@ -55,9 +77,9 @@ class App:
         self.worst_us = 0          # longest pass without a flash write (run() with ticks_us)
         self.worst_write_us = 0    # longest pass with one
         self.save_errors = 0
-        self.persist = True        # save settings changed in the menu
+        self.persist = root is not None    # save settings changed in the menu
         self.net = None            # hall publisher (net/hall.py, Pico W): after_action, poll
-        self.shown_at = None       # when the wiring check was drawn, if before start()
+        self.shown_at = shown_at   # when the wiring check was drawn, if before start()
         self.resumed_at = None     # run(): when the journal was read back (ms clock)
         # Under MicroPython the keys' work and the display passes run with the heap
         # locked (docs/PERFORMANCE.md, "Frames on the heap"): a function's frame then
@@ -345,66 +367,3 @@ class App:
 
 
 encoders = config.encoders      # (the tools' and the page's name for it)
-
-
-def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadrature=None,
-         watchdog=None, settings=None, clock=None, inputs=None, screens=None, shown_at=None,
-         game=None):
-    """The application from ready parts.
-
-    key_pin: GPIO -> input pin with pull-up (buttons, encoder lines).
-    buses, display_pin: what display.screens.build() takes.
-    build: a board.config.BUILDS entry (default: the selected one).
-    pwm: a PWM object on the buzzer pin, or None.
-    root: filesystem directory ("/" on the Pico) for the journal and the
-        settings; None keeps nothing (the simulator's default).
-    quadrature: optional (index, pin_a, pin_b) -> decoder (PIO on the Pico).
-    clock: ms clock (time.ticks_ms on the Pico): key edges are then captured by
-        pin interrupts from this moment on, so a key pressed while the journal
-        is resumed or the displays start is applied once the loop runs.
-    inputs, screens: already made (factory.py makes them first, so that the
-        keys are live and the displays show the wiring check before the rest of
-        the firmware is even imported); then key_pin, buses, display_pin,
-        quadrature and clock are not used.
-    shown_at: when `screens` began to show the wiring check (ms clock): a resumed
-        game's short start-up counts from then (panel.Panel.start).
-    game: a cowboy.game.Game made before (factory.py makes it early, while
-        the heap still has room for its history in one piece), or None.
-    """
-    if root is not None:
-        from app.fsready import prepare
-        prepare(root)       # littlefs consistent before settings or journal are read
-    from input.build import build as build_input
-    if build is None:
-        build = config.selected(root if root is not None else "/")
-    from display.screens import build as build_screens
-    from app.settings import Settings
-    from app.buzzer import Buzzer
-    if game is None:
-        game = Game()
-    if settings is None:
-        settings = Settings(root if root is not None else "/")
-        if root is not None:
-            settings.load()
-    journal = None
-    if root is not None:
-        from app.journal import Journal
-        journal = Journal(game, root)
-    # keys before the displays start and before start() resumes the journal
-    if inputs is None:
-        inputs = build_input(config.PANEL, config.encoders(build), key_pin, quadrature,
-                             clock=clock)
-    if screens is None:
-        gc.collect()        # the imports' garbage, before the displays' many small buffers
-        screens = build_screens(build, buses, display_pin)
-    buzzer = Buzzer(pwm) if pwm is not None else None
-    panel = Panel(game, settings, buzzer=buzzer, journal=journal)
-    panel.bind(inputs.names)
-    for name in config.BUILDS:
-        if config.BUILDS[name] is build:
-            panel.board(name)       # its name at start-up and in the menu, its seats
-    app = App(game, panel, inputs, screens, buzzer, journal, watchdog)
-    screens.hold = inputs.buttons.settling    # a key being confirmed: no refresh slice
-    app.persist = root is not None
-    app.shown_at = shown_at
-    return app
