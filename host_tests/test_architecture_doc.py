@@ -228,18 +228,37 @@ def test_imported_by_is_what_the_importer_imports():
 
 # ---- one pass of the main loop ------------------------------------------------------------
 
-def test_every_step_of_a_pass_is_in_the_main_loop_section():
-    """What App.step calls for its effect on a part (`part.method(...)`) is named
-    in the pass's description, as `part.method`."""
+def pass_methods():
+    """{name: syntax tree} of App.step and of the App methods it calls
+    (`self._x(...)`): the phases of a pass written as methods."""
     from app import loop
-    tree = ast.parse(textwrap.dedent(inspect.getsource(loop.App.step)))
+
+    def tree(name):
+        return ast.parse(textwrap.dedent(inspect.getsource(getattr(loop.App, name))))
+
+    found = {"step": tree("step")}
+    for node in ast.walk(found["step"]):
+        if isinstance(node, ast.Call):
+            parts = dotted(node.func)
+            if parts and len(parts) == 2 and parts[0] == "self" and parts[1] not in found:
+                found[parts[1]] = tree(parts[1])
+    return found
+
+
+def test_every_step_of_a_pass_is_in_the_main_loop_section():
+    """What App.step, or a phase of it written as a method, calls for its effect
+    on a part (`part.method(...)`) is named in the pass's description, as
+    `part.method`."""
+    trees = pass_methods()
+    assert {"_store_action", "_draw_unlocked"} <= set(trees), sorted(trees)
     steps = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-            parts = dotted(node.value.func)
-            if parts and len(parts) >= 2 and not parts[-1].startswith("_"):
-                steps.add(".".join(parts[-2:]))
-    assert "net.poll" in steps and "screens.update" in steps, steps
+    for tree in trees.values():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+                parts = dotted(node.value.func)
+                if parts and len(parts) >= 2 and not parts[-1].startswith("_"):
+                    steps.add(".".join(parts[-2:]))
+    assert {"net.poll", "screens.update", "journal.sync", "net.after_action"} <= steps, steps
     t = section("Main loop")
     unsaid = sorted(s for s in steps if "`%s(" % s not in t and ".%s(" % s not in t)
     assert not unsaid, "App.step does, the main loop section does not say: %s" % unsaid

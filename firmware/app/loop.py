@@ -109,19 +109,22 @@ class App:
             self.screens.update(self.game, self.panel, now)
 
     def step(self, now):
-        """One pass: events in, state out, a slice of display work, then flash.
+        """One pass: take the events, draw, store, then the encoders, the watchdog
+        and the network (docs/ARCHITECTURE.md, "Main loop").
 
-        Work per pass is bounded: the displays do one slice (see
-        display/screens.py), and an action's record goes to flash only once the
-        displays show it (journal.pending -> sync). Until then further events wait
-        in the ring, so at most one action is ever shown but not yet stored.
+        Work per pass is bounded: the displays do one slice (display/screens.py),
+        and an action's record goes to flash only once the displays show it
+        (journal.pending -> sync); until then further events wait in the ring, so
+        at most one action is ever shown but not yet stored. While an action's
+        answer goes out (its record held, the displays busy) a pass is the
+        displays' alone: the keys' edges wait in the interrupts' ring (with their
+        times), the encoders' counts in PIO, the time-driven panel work for the
+        next full pass; the answer's second display goes out a pass sooner.
 
-        While an action's answer is on its way to the displays (its record held,
-        the displays busy) a pass is theirs alone: no event could be taken before
-        the record is stored, the keys' edges wait in the interrupts' ring (with
-        their times) and the encoders in PIO, so the input steps and the
-        time-driven panel work wait for the next full pass; the answer's second
-        display goes out a pass's overhead sooner."""
+        The phases run on every pass or on a key's way to the displays are written
+        out, not methods: this method runs unlocked, where a method's frame past
+        11 words comes from the heap (docs/PERFORMANCE.md, "Calls written out").
+        What runs now and then is a method: a flash write, a redraw unlocked."""
         inputs = self.inputs
         panel = self.panel
         journal = self.journal
@@ -130,6 +133,7 @@ class App:
         answering = journal is not None and journal.pending and \
             screens is not None and screens.busy
         locked = self.locked
+        # ---- take the events (written out: on a key's way to the displays) ----
         if not answering:
             # (each finally unlocks at its first instruction: a Ctrl-C is raised at
             # the next jump, and one before heap_unlock() would leave the heap locked)
@@ -166,6 +170,7 @@ class App:
                 # (after an action its answer first: the time-driven work waits
                 # for the next pass, as in the passes that send the answer)
                 panel.tick(now)
+        # ---- draw (written out: on a key's way to the displays) ----
         busy = False
         self.wrote = False
         if screens is not None:
@@ -190,52 +195,26 @@ class App:
                     finally:
                         heap_unlock()
                     if failed:
-                        # a display path allocated after all: the lock is off from
-                        # now on (slower passes, not a lost game) and the displays
-                        # are drawn again without it
-                        self.locked = False
-                        self.lock_errors += 1
-                        screens.wake(now)
-                        screens.update(self.game, panel, now)
+                        self._draw_unlocked(now)
                 else:
                     screens.update(self.game, panel, now, answering)
             busy = screens.busy
         if self.buzzer is not None:
             self.buzzer.update(now)       # after the displays: a beep can wait 1 ms
+        # ---- store (once the displays show it; each write a method: it takes ms) ----
         if not busy:
             self.game.keep()              # the last action's undo snapshot
             if journal is not None and journal.pending:
-                self.wrote = True
-                journal.sync()
-                if journal.failed:
-                    panel.note = ui.NOTE_STORAGE
-                    panel.version += 1
-                elif self.net is not None:
-                    self.net.after_action(journal.records, journal.last_record())
+                self._store_action(journal)
             elif panel.settings_dirty and panel.mode != ui.MODE_MENU:
-                panel.settings_dirty = False
-                if self.persist:
-                    self.wrote = True
-                    self._save()
+                self._store_settings()
             elif panel.names_dirty and panel.mode != ui.MODE_MENU:
-                # the names beside the journal (app/playernames.py), then the hall's copy
-                panel.names_dirty = False
-                if journal is not None and not journal.failed:
-                    self.wrote = True
-                    self._save_names(journal.root)
-                if self.net is not None:
-                    self.net.names_changed()
+                self._store_names(journal)
             elif (journal is not None and journal.checkpoint_due()
                   and ticks_diff(now, self.event_at) >= self.QUIET_MS
                   and not self.inputs.buttons.settling()):
-                # The game's image on flash, so that a reset replays only the
-                # records after it (docs/JOURNAL.md, "Checkpoint"): when the
-                # players have paused, as it reads the journal, allocates and
-                # erases some blocks; its garbage is collected at once.
-                self.wrote = True
-                if journal.checkpoint():
-                    self.checkpoints += 1
-                gc.collect()
+                self._store_checkpoint(journal)
+        # ---- the encoders, the watchdog, the network (written out: every pass) ----
         # The encoders last: reading them (every few ms) does not delay a key's
         # answer in the pass that accepts it; their turns are taken next pass.
         # Nor while the answer of an action taken in this pass still goes out
@@ -249,6 +228,53 @@ class App:
             # client step takes some 5 ms on the RP2040 and cannot be cut short
             self.net.poll(now)
         self.passes += 1
+
+    def _draw_unlocked(self, now):
+        """A display pass allocated under the heap lock after all: the lock is off
+        from now on (slower passes, not a lost game) and the displays are drawn
+        again without it."""
+        self.locked = False
+        self.lock_errors += 1
+        self.screens.wake(now)
+        self.screens.update(self.game, self.panel, now)
+
+    def _store_action(self, journal):
+        """The held record of the action the displays show, to flash; in hall mode
+        the publisher told of it."""
+        self.wrote = True
+        journal.sync()
+        if journal.failed:
+            self.panel.note = ui.NOTE_STORAGE
+            self.panel.version += 1
+        elif self.net is not None:
+            self.net.after_action(journal.records, journal.last_record())
+
+    def _store_settings(self):
+        """The settings changed in the menu, once it is left."""
+        self.panel.settings_dirty = False
+        if self.persist:
+            self.wrote = True
+            self._save()
+
+    def _store_names(self, journal):
+        """The names beside the journal (app/playernames.py), once the menu is
+        left; then the hall's copy."""
+        self.panel.names_dirty = False
+        if journal is not None and not journal.failed:
+            self.wrote = True
+            self._save_names(journal.root)
+        if self.net is not None:
+            self.net.names_changed()
+
+    def _store_checkpoint(self, journal):
+        """The game's image on flash, so that a reset replays only the records
+        after it (docs/JOURNAL.md, "Checkpoint"): when the players have paused, as
+        it reads the journal, allocates and erases some blocks; its garbage is
+        collected at once."""
+        self.wrote = True
+        if journal.checkpoint():
+            self.checkpoints += 1
+        gc.collect()
 
     def idle(self):
         """True when nothing waits: no display work, no record to store, no key
