@@ -21,7 +21,7 @@ def main(name, root):
     from board import config
     from app import assemble
     from app.settings import Settings
-    from app import loop, panel, journal, buzzer   # noqa: F401 (loaded by make())
+    from app import loop, panel, journal, buzzer   # noqa: F401 (loaded by assemble())
     from display import screens                     # noqa: F401
     from input import build as inputbuild          # noqa: F401
     gc.collect()

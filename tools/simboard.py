@@ -118,7 +118,7 @@ class Sim:
         self.app = assemble(key_pin, buses, dpin, build=self.build, pwm=pwm,
                             root=self.root, settings=settings)
         self.game = self.app.game
-        self.panel = self.app.panel         # (make() names the build for the panel)
+        self.panel = self.app.panel         # (assemble() names the build for the panel)
         self.long_ms = self.app.inputs.buttons.long_ms
         self.timeline = []
         self.busy = self.now
