@@ -1,10 +1,10 @@
 """The selected build of board/config.py as machine/rp2 objects (device only).
 
 With boot.py the one module that uses `machine` (fastimport.py only keeps it
-loaded): everything else receives the objects made here. `make()` returns the assembled application
-(app.loop.App) ready to `run()`; `start()` and `run()` are main.py's work.
+loaded): everything else receives the objects made here. `make()` returns the application
+(app.loop.App) assembled from them by app.assemble(), ready to `run()`; `start()` and
+`run()` are main.py's work.
 """
-import sys
 import time
 
 import machine
@@ -49,81 +49,21 @@ def buzzer():
     return pwm
 
 
-def make(watchdog=None, root="/"):
-    """The scoreboard application on this board (app.loop.App).
+def quadrature(index, pin_a, pin_b):
+    """An encoder's PIO decoder (input/pio_quadrature.py, imported at the first
+    call: after the wiring check shows)."""
+    from input.pio_quadrature import factory
+    return factory(index, pin_a, pin_b)
 
-    The keys (pin interrupts) come first, then the displays show the wiring
-    check before the rest of the firmware is imported (importing a module costs
-    some 5-40 ms on the RP2040, about 0.3 s for all of them): on OLED builds
-    played from its recording before any display module, on seven-segment builds
-    drawn by the drivers before the screens and the views; then the game's
-    storage, the screens, and the encoders' PIO programs."""
-    from app.fsready import prepare
-    prepare(root)           # before any file is read (docs/JOURNAL.md, start-up)
-    name = config.chosen(root)
-    build = config.BUILDS[name]
-    # the keys first: a press from here on is kept (pin interrupts), whatever follows
-    from input.build import build as build_input
-    inputs = build_input(config.PANEL, config.encoders(build), key_pin, False,
-                         clock=time.ticks_ms)
-    bus = buses(build)
-    oled = config.CHIPS[build["displays"][0][0]][1] == "oled"
-    rp2 = sys.platform == "rp2"
-    fifo = None
-    if oled and rp2:
-        # an OLED's writes as streams into the I2C controller's FIFO (the
-        # recording's too: on oled4 into both controllers at once)
-        from chips.i2c_viper import Burst as fifo
-    shown = None
-    ds = None
-    if oled:
-        # an OLED build's wiring check played from its recording, before the
-        # display modules are imported (display/hello.py); without one (or if a
-        # write fails) it is drawn live below, as on the other builds
-        from display import hello
-        data = hello.read(name)
-        if data is not None and hello.play(data, {build["buses"][b]["id"]: bus[b]
-                                                  for b in bus}, fifo):
-            shown = time.ticks_ms()
-        data = None
-    else:
-        # a seven-segment build's wiring check drawn by its drivers alone, before
-        # the screens and the views are imported (chips/build.py)
-        from chips import build as chipbuild
-        # on the Pico, TM1637 frames by direct SIO register writes (native code)
-        ds = chipbuild.drivers(build, bus, display_pin, {"tm1637": "tm1637_sio"} if rp2 else None)
-        if rp2:
-            # MAX7219 chains: a flush's frames in one native call (chips/max7219_viper.py)
-            for i in range(len(build["displays"])):
-                e = build["displays"][i]
-                if e[0] == "max7219":
-                    from chips import max7219_viper
-                    b = build["buses"][e[1]]
-                    ds[i].chain.use(max7219_viper, b["id"], b["cs"])
-        shown = time.ticks_ms()
-        chipbuild.hello(ds)
-    # the game's storage (its 8 KB undo history in one piece) while the heap is
-    # still young: made after the display modules it could find no room there
-    from cowboy.game import Game
-    game = Game()
-    from display.screens import Screens, build as build_screens
-    if ds is not None:
-        screens = Screens(ds)
-        screens.settle(None, None, shown)   # the same texts: nothing more is sent
-    else:
-        screens = build_screens(build, bus, display_pin, burst=fifo)
-        if shown is not None:
-            screens.assume(shown)           # the drivers take the recorded picture
-        else:
-            shown = time.ticks_ms()
-            screens.settle(None, None, shown)   # no game, no panel yet: the wiring check
-    # the encoders' PIO programs after it (assembling them takes a while)
-    from input.pio_quadrature import factory as pio_quadrature
-    inputs.start_encoders(config.encoders(build), key_pin, pio_quadrature)
-    from app import loop
-    return loop.make(key_pin, None, display_pin, build=build, pwm=buzzer(), root=root,
-                     watchdog=watchdog, inputs=inputs, screens=screens, shown_at=shown,
-                     game=game)
+
+def make(watchdog=None, root="/"):
+    """The scoreboard application on this board (app.loop.App): app.assemble()
+    given the Pico's pins, buses, buzzer, PIO encoders and clock, the wiring check
+    shown first (the start-up order: docs/ARCHITECTURE.md)."""
+    from app import assemble
+    return assemble(key_pin, buses, display_pin, root=root, pwm=buzzer(),
+                    quadrature=quadrature, clock=time.ticks_ms, watchdog=watchdog,
+                    hello_first=True)
 
 
 def start(root="/"):

@@ -137,26 +137,27 @@ def test_code_blocks_call_what_the_code_has():
         check_call(src, fn, call)
     checked = {fn.__module__ + "." + fn.__qualname__ for _, fn, _ in calls}
     # what the blocks are there for: not silently left unchecked
-    assert {"app.loop.make", "cowboy.game.Game.new_game", "cowboy.game.Game.shot",
+    assert {"app.assemble", "cowboy.game.Game.new_game", "cowboy.game.Game.shot",
             "display.screens.build"} <= checked, checked
 
 
-def test_the_main_loops_make_shows_every_parameter_and_default():
-    """loop.make is shown with its defaults, so it is held to its whole signature."""
-    made = [(src, call) for src, fn, call in block_calls()
-            if getattr(fn, "__qualname__", "") == "make" and fn.__module__ == "app.loop"]
+def test_the_builder_is_shown_with_every_parameter_and_default():
+    """app.assemble is shown with its defaults, so it is held to its whole signature."""
+    import app
+    made = [(src, call) for src, fn, call in block_calls() if fn is app.assemble]
     assert made and all(shown_as_signature(call) for _, call in made), made
 
 
 def test_a_signature_that_differs_from_the_code_fails():
-    """The check itself: the block's signature of loop.make with one default changed,
-    and with a parameter left out."""
-    from app import loop
-    src = [s for s, fn, _ in block_calls() if fn is loop.make][0]
-    for wrong in (src.replace("pwm=None", "pwm=0"), src.replace("game=None", "")):
+    """The check itself: the block's signature of app.assemble with one default
+    changed, and with a parameter left out."""
+    import app
+    src = [s for s, fn, _ in block_calls() if fn is app.assemble][0]
+    for wrong in (src.replace("pwm=None", "pwm=0"), src.replace(", hello_first=False", "")):
+        assert wrong != src
         call = ast.parse(wrong.replace(", )", ")")).body[0].value
         try:
-            check_call(wrong, loop.make, call)
+            check_call(wrong, app.assemble, call)
         except AssertionError:
             continue
         raise AssertionError("not caught: " + wrong)
@@ -228,18 +229,37 @@ def test_imported_by_is_what_the_importer_imports():
 
 # ---- one pass of the main loop ------------------------------------------------------------
 
-def test_every_step_of_a_pass_is_in_the_main_loop_section():
-    """What App.step calls for its effect on a part (`part.method(...)`) is named
-    in the pass's description, as `part.method`."""
+def pass_methods():
+    """{name: syntax tree} of App.step and of the App methods it calls
+    (`self._x(...)`): the phases of a pass written as methods."""
     from app import loop
-    tree = ast.parse(textwrap.dedent(inspect.getsource(loop.App.step)))
+
+    def tree(name):
+        return ast.parse(textwrap.dedent(inspect.getsource(getattr(loop.App, name))))
+
+    found = {"step": tree("step")}
+    for node in ast.walk(found["step"]):
+        if isinstance(node, ast.Call):
+            parts = dotted(node.func)
+            if parts and len(parts) == 2 and parts[0] == "self" and parts[1] not in found:
+                found[parts[1]] = tree(parts[1])
+    return found
+
+
+def test_every_step_of_a_pass_is_in_the_main_loop_section():
+    """What App.step, or a phase of it written as a method, calls for its effect
+    on a part (`part.method(...)`) is named in the pass's description, as
+    `part.method`."""
+    trees = pass_methods()
+    assert {"_store_action", "_draw_unlocked"} <= set(trees), sorted(trees)
     steps = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-            parts = dotted(node.value.func)
-            if parts and len(parts) >= 2 and not parts[-1].startswith("_"):
-                steps.add(".".join(parts[-2:]))
-    assert "net.poll" in steps and "screens.update" in steps, steps
+    for tree in trees.values():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+                parts = dotted(node.value.func)
+                if parts and len(parts) >= 2 and not parts[-1].startswith("_"):
+                    steps.add(".".join(parts[-2:]))
+    assert {"net.poll", "screens.update", "journal.sync", "net.after_action"} <= steps, steps
     t = section("Main loop")
     unsaid = sorted(s for s in steps if "`%s(" % s not in t and ".%s(" % s not in t)
     assert not unsaid, "App.step does, the main loop section does not say: %s" % unsaid

@@ -40,7 +40,7 @@ else:                            # CPython: the same run without the heap lock
 from fakepins import Pin
 from fakebuses import CountingI2C, CountingSPI, CountingPin
 from board import config
-from app import loop
+from app import assemble
 from app.settings import Settings
 from cowboy import codes as C
 
@@ -52,8 +52,8 @@ s = Settings("/nonexistent/")
 s.players = 8
 # with a folder: the journal there (each action's answer is sent before its record)
 root = sys.argv[2] + "/" if len(sys.argv) > 2 else None
-app = loop.make(lambda n: Pin(n, Pin.IN, Pin.PULL_UP), buses, lambda n: CountingPin(),
-                build=build, settings=s, root=root)
+app = assemble(lambda n: Pin(n, Pin.IN, Pin.PULL_UP), buses, lambda n: CountingPin(),
+               build=build, settings=s, root=root)
 app.start(0)
 # Key lines (gpio, ms held): a score, OK, a foul, a long SCRATCH, UNDO, an encoder turn
 P = config.PANEL
@@ -140,15 +140,15 @@ import gc, sys
 from fakepins import Pin
 from fakebuses import CountingPin, CountingI2C, CountingSPI
 from board import config
-from app import loop
+from app import assemble
 from app.settings import Settings
 
 build = config.BUILDS[BUILD]
 s = Settings("/nonexistent/")
 s.players = 8
 buses = {"i2c0": CountingI2C(), "i2c1": CountingI2C(), "spi0": CountingSPI()}
-app = loop.make(lambda n: Pin(n, Pin.IN, Pin.PULL_UP), buses, lambda n: CountingPin(),
-                build=build, settings=s)
+app = assemble(lambda n: Pin(n, Pin.IN, Pin.PULL_UP), buses, lambda n: CountingPin(),
+               build=build, settings=s)
 app.start(0)
 now = 0
 

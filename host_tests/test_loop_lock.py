@@ -14,14 +14,14 @@ pytestmark = pytest.mark.skipif(not os.path.exists(MICROPYTHON), reason="needs m
 SETUP = r"""
 from fakepins import Pin
 from fakebuses import CountingPin
-from app import loop
+from app import assemble
 from app.settings import Settings
 from board import config
 
 now = [0]
 s = Settings("/nonexistent/")
-app = loop.make(lambda n: Pin(n, Pin.IN, Pin.PULL_UP), {}, lambda n: CountingPin(),
-                build=config.BUILDS["tm1637"], settings=s, clock=lambda: now[0])
+app = assemble(lambda n: Pin(n, Pin.IN, Pin.PULL_UP), {}, lambda n: CountingPin(),
+               build=config.BUILDS["tm1637"], settings=s, clock=lambda: now[0])
 app.start(0)
 for _ in range(5000):
     now[0] += 1

@@ -2,7 +2,7 @@
 from fakebuses import CountingPin
 from fakepins import Pin
 
-from app import loop
+from app import assemble
 from app.settings import Settings
 from board import config
 
@@ -10,8 +10,8 @@ from board import config
 def make_app(now):
     Pin.reset_all()
     s = Settings("/nonexistent/")
-    app = loop.make(lambda n: Pin(n, Pin.IN, Pin.PULL_UP), {}, lambda n: CountingPin(),
-                    build=config.BUILDS["tm1637"], settings=s, clock=lambda: now[0])
+    app = assemble(lambda n: Pin(n, Pin.IN, Pin.PULL_UP), {}, lambda n: CountingPin(),
+                   build=config.BUILDS["tm1637"], settings=s, clock=lambda: now[0])
     app.start(now[0])
     for _ in range(5000):             # the start-up pages pass, the displays settle
         now[0] += 1
@@ -98,8 +98,8 @@ def _oled4_started(tmp_path):
     build = config.BUILDS["oled4"]
     buses, pin, seats = fake_board(build)
     now = [0]
-    app = loop.make(lambda n: Pin(n, Pin.IN, Pin.PULL_UP), buses, pin, build=build,
-                    root=str(tmp_path) + "/", clock=lambda: now[0])
+    app = assemble(lambda n: Pin(n, Pin.IN, Pin.PULL_UP), buses, pin, build=build,
+                   root=str(tmp_path) + "/", clock=lambda: now[0])
     app.start(now[0])
     for _ in range(5000):
         now[0] += 1
@@ -189,8 +189,8 @@ def test_run_collects_the_start_up_garbage_once_nothing_waits(tmp_path):
     Pin.reset_all()
     now = [0]
     s = Settings("/nonexistent/")
-    app = loop.make(lambda n: Pin(n, Pin.IN, Pin.PULL_UP), {}, lambda n: CountingPin(),
-                    build=config.BUILDS["tm1637"], settings=s, clock=lambda: now[0])
+    app = assemble(lambda n: Pin(n, Pin.IN, Pin.PULL_UP), {}, lambda n: CountingPin(),
+                   build=config.BUILDS["tm1637"], settings=s, clock=lambda: now[0])
     calls = []
 
     class Done(Exception):

@@ -19,9 +19,9 @@ def main(name, root):
     from fakepins import Pin
     from fakebuses import CountingI2C, CountingSPI, CountingPin
     from board import config
-    from app import loop
+    from app import assemble
     from app.settings import Settings
-    from app import journal, buzzer                # noqa: F401 (loaded by make())
+    from app import loop, panel, journal, buzzer   # noqa: F401 (loaded by assemble())
     from display import screens                     # noqa: F401
     from input import build as inputbuild          # noqa: F401
     gc.collect()
@@ -37,8 +37,8 @@ def main(name, root):
         buses[k] = CountingI2C() if build["buses"][k]["kind"] == "i2c" else CountingSPI()
     s = Settings(root)
     s.players = 8
-    app = loop.make(lambda n: Pin(n, Pin.IN, Pin.PULL_UP), buses, lambda n: CountingPin(),
-                    build=build, settings=s, root=root)
+    app = assemble(lambda n: Pin(n, Pin.IN, Pin.PULL_UP), buses, lambda n: CountingPin(),
+                   build=build, settings=s, root=root)
     gc.collect()
     made = gc.mem_alloc()
     app.start(0)

@@ -219,7 +219,7 @@ def bench_builds():
 def make_app(name, players=8):
     from fakepins import Pin
     from fakebuses import CountingI2C, CountingSPI, CountingPin
-    from app import loop
+    from app import assemble
     from app.settings import Settings
     build = bench_builds()[name]
     buses = {}
@@ -227,8 +227,8 @@ def make_app(name, players=8):
         buses[k] = CountingI2C() if build["buses"][k]["kind"] == "i2c" else CountingSPI()
     s = Settings("/nonexistent/")
     s.players = players
-    app = loop.make(lambda n: Pin(n, Pin.IN, Pin.PULL_UP), buses, lambda n: CountingPin(),
-                    build=build, settings=s)
+    app = assemble(lambda n: Pin(n, Pin.IN, Pin.PULL_UP), buses, lambda n: CountingPin(),
+                   build=build, settings=s)
     return app, buses
 
 

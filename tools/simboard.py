@@ -16,7 +16,7 @@ toolpaths.add("models", "../firmware")
 from board import config  # noqa: E402
 from fakepins import Pin, apply_due  # noqa: E402
 from fakedisplays import fake_board  # noqa: E402
-from app import loop  # noqa: E402
+from app import assemble, loop  # noqa: E402
 from app.settings import Settings  # noqa: E402
 import record  # noqa: E402
 
@@ -115,10 +115,10 @@ class Sim:
         def key_pin(n):
             return Pin(n, Pin.IN, Pin.PULL_UP)
 
-        self.app = loop.make(key_pin, buses, dpin, build=self.build, pwm=pwm,
-                             root=self.root, settings=settings)
+        self.app = assemble(key_pin, buses, dpin, build=self.build, pwm=pwm,
+                            root=self.root, settings=settings)
         self.game = self.app.game
-        self.panel = self.app.panel         # (make() names the build for the panel)
+        self.panel = self.app.panel         # (assemble() names the build for the panel)
         self.long_ms = self.app.inputs.buttons.long_ms
         self.timeline = []
         self.busy = self.now

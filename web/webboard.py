@@ -7,7 +7,7 @@ chips show, read from the device models that decode the drivers' bytes
 (tools/models/fakedisplays.py), never from the game state.
 
 Only the public surface of the firmware and the models is used:
-`app.loop.make()`, `App.start()`, `App.step()`, `fakedisplays.fake_board()`.
+`app.assemble()`, `App.start()`, `App.step()`, `fakedisplays.fake_board()`.
 `root` is a directory of the page's in-memory filesystem that plays the board's
 flash; the page mirrors it into the browser's storage (web/app.js).
 """
@@ -16,7 +16,7 @@ import os
 from board import config
 from fakepins import Pin, apply_due
 from fakedisplays import fake_board
-from app import loop
+from app import assemble, loop
 from app.settings import Settings
 
 PRESS_MS = 60          # shortest press: a click or a typed key lasts this long
@@ -124,8 +124,8 @@ class Board:
             return Pin(n, Pin.IN, Pin.PULL_UP)
 
         pwm = self.tones if config.BUZZER is not None else None
-        self.app = loop.make(key_pin, buses, dpin, build=self.build, pwm=pwm,
-                             root=root, settings=settings)
+        self.app = assemble(key_pin, buses, dpin, build=self.build, pwm=pwm,
+                            root=root, settings=settings)
         # the page's buzzer and displays are JavaScript objects, whose calls
         # allocate: no heap lock here (app/loop.py)
         self.app.locked = False

@@ -1,7 +1,7 @@
 """The main loop: input poll -> panel -> game (through the journal) -> displays.
 
-`make()` assembles the application from ready parts (real ones from
-factory.py on the Pico, fakes in the simulator and the tests); `App.step(now)`
+`app.assemble()` (app/__init__.py) makes the application from its parts (real
+ones from factory.py on the Pico, fakes in the simulator and the tests); `App.step(now)`
 is one pass of the loop with the time passed in, so the simulator and the tests
 drive it in simulated time. A pass allocates nothing, except the rare idle pass
 that writes a journal checkpoint when the players pause (docs/ARCHITECTURE.md,
@@ -10,9 +10,7 @@ that writes a journal checkpoint when the players pause (docs/ARCHITECTURE.md,
 import gc
 
 from board import config
-from cowboy.game import Game
 from views import ui
-from app.panel import Panel
 
 from ticks import ticks_diff
 
@@ -30,16 +28,40 @@ except ImportError:                     # CPython (the simulator, the tools; its
 
 
 class App:
-    """One scoreboard: `game`, `panel`, `inputs` (input.build.Input), `screens`
-    (display.screens.Screens), optional `buzzer`, `journal`, `watchdog`."""
+    """One scoreboard: `game`, `panel` (app.panel.Panel), `inputs`
+    (input.build.Input), `screens` (display.screens.Screens), optional `buzzer`
+    (app.buzzer.Buzzer), `journal` (app.journal.Journal), `watchdog`."""
 
     UPDATE_MS = 20         # the loop calls screens.update() at least this often
     SETTLE_WAIT_MS = 60    # ... and no later than this while a key settles
     AWAIT_MS = 4           # a key's confirmation this close is awaited without passes
     QUIET_MS = 1500        # no key for this long: a due journal checkpoint is written
 
-    def __init__(self, game, panel, inputs, screens, buzzer=None, journal=None,
-                 watchdog=None):
+    def __init__(self, game, inputs, screens, root=None, settings=None, pwm=None,
+                 watchdog=None, board=None, shown_at=None):
+        """The application around the parts app.assemble() made (`game`, `inputs`,
+        `screens`), with its own: the settings (`settings`, else those saved under
+        `root`), the journal under `root` (None: nothing kept), the buzzer on `pwm`,
+        the panel, told the display build's name `board` (board.config.BUILDS) if known;
+        `shown_at`: when the board began to show the wiring check (ms clock), if it
+        did before start()."""
+        from app.panel import Panel
+        from app.settings import Settings
+        from app.buzzer import Buzzer
+        if settings is None:
+            settings = Settings("/" if root is None else root)
+            if root is not None:
+                settings.load()
+        journal = None
+        if root is not None:
+            from app.journal import Journal
+            journal = Journal(game, root)
+        buzzer = Buzzer(pwm) if pwm is not None else None
+        panel = Panel(game, settings, buzzer=buzzer, journal=journal)
+        panel.bind(inputs.names)
+        if board is not None:
+            panel.board(board)      # its name at start-up and in the menu, its seats
+        screens.hold = inputs.buttons.settling    # a key being confirmed: no refresh slice
         self.game = game
         self.panel = panel
         self.inputs = inputs
@@ -55,9 +77,9 @@ class App:
         self.worst_us = 0          # longest pass without a flash write (run() with ticks_us)
         self.worst_write_us = 0    # longest pass with one
         self.save_errors = 0
-        self.persist = True        # save settings changed in the menu
+        self.persist = root is not None    # save settings changed in the menu
         self.net = None            # hall publisher (net/hall.py, Pico W): after_action, poll
-        self.shown_at = None       # when the wiring check was drawn, if before start()
+        self.shown_at = shown_at   # when the wiring check was drawn, if before start()
         self.resumed_at = None     # run(): when the journal was read back (ms clock)
         # Under MicroPython the keys' work and the display passes run with the heap
         # locked (docs/PERFORMANCE.md, "Frames on the heap"): a function's frame then
@@ -87,19 +109,22 @@ class App:
             self.screens.update(self.game, self.panel, now)
 
     def step(self, now):
-        """One pass: events in, state out, a slice of display work, then flash.
+        """One pass: take the events, draw, store, then the encoders, the watchdog
+        and the network (docs/ARCHITECTURE.md, "Main loop").
 
-        Work per pass is bounded: the displays do one slice (see
-        display/screens.py), and an action's record goes to flash only once the
-        displays show it (journal.pending -> sync). Until then further events wait
-        in the ring, so at most one action is ever shown but not yet stored.
+        Work per pass is bounded: the displays do one slice (display/screens.py),
+        and an action's record goes to flash only once the displays show it
+        (journal.pending -> sync); until then further events wait in the ring, so
+        at most one action is ever shown but not yet stored. While an action's
+        answer goes out (its record held, the displays busy) a pass is the
+        displays' alone: the keys' edges wait in the interrupts' ring (with their
+        times), the encoders' counts in PIO, the time-driven panel work for the
+        next full pass; the answer's second display goes out a pass sooner.
 
-        While an action's answer is on its way to the displays (its record held,
-        the displays busy) a pass is theirs alone: no event could be taken before
-        the record is stored, the keys' edges wait in the interrupts' ring (with
-        their times) and the encoders in PIO, so the input steps and the
-        time-driven panel work wait for the next full pass; the answer's second
-        display goes out a pass's overhead sooner."""
+        The phases run on every pass or on a key's way to the displays are written
+        out, not methods: this method runs unlocked, where a method's frame past
+        11 words comes from the heap (docs/PERFORMANCE.md, "Calls written out").
+        What runs now and then is a method: a flash write, a redraw unlocked."""
         inputs = self.inputs
         panel = self.panel
         journal = self.journal
@@ -108,6 +133,7 @@ class App:
         answering = journal is not None and journal.pending and \
             screens is not None and screens.busy
         locked = self.locked
+        # ---- take the events (written out: on a key's way to the displays) ----
         if not answering:
             # (each finally unlocks at its first instruction: a Ctrl-C is raised at
             # the next jump, and one before heap_unlock() would leave the heap locked)
@@ -144,6 +170,7 @@ class App:
                 # (after an action its answer first: the time-driven work waits
                 # for the next pass, as in the passes that send the answer)
                 panel.tick(now)
+        # ---- draw (written out: on a key's way to the displays) ----
         busy = False
         self.wrote = False
         if screens is not None:
@@ -168,52 +195,26 @@ class App:
                     finally:
                         heap_unlock()
                     if failed:
-                        # a display path allocated after all: the lock is off from
-                        # now on (slower passes, not a lost game) and the displays
-                        # are drawn again without it
-                        self.locked = False
-                        self.lock_errors += 1
-                        screens.wake(now)
-                        screens.update(self.game, panel, now)
+                        self._draw_unlocked(now)
                 else:
                     screens.update(self.game, panel, now, answering)
             busy = screens.busy
         if self.buzzer is not None:
             self.buzzer.update(now)       # after the displays: a beep can wait 1 ms
+        # ---- store (once the displays show it; each write a method: it takes ms) ----
         if not busy:
             self.game.keep()              # the last action's undo snapshot
             if journal is not None and journal.pending:
-                self.wrote = True
-                journal.sync()
-                if journal.failed:
-                    panel.note = ui.NOTE_STORAGE
-                    panel.version += 1
-                elif self.net is not None:
-                    self.net.after_action(journal.records, journal.last_record())
+                self._store_action(journal)
             elif panel.settings_dirty and panel.mode != ui.MODE_MENU:
-                panel.settings_dirty = False
-                if self.persist:
-                    self.wrote = True
-                    self._save()
+                self._store_settings()
             elif panel.names_dirty and panel.mode != ui.MODE_MENU:
-                # the names beside the journal (app/playernames.py), then the hall's copy
-                panel.names_dirty = False
-                if journal is not None and not journal.failed:
-                    self.wrote = True
-                    self._save_names(journal.root)
-                if self.net is not None:
-                    self.net.names_changed()
+                self._store_names(journal)
             elif (journal is not None and journal.checkpoint_due()
                   and ticks_diff(now, self.event_at) >= self.QUIET_MS
                   and not self.inputs.buttons.settling()):
-                # The game's image on flash, so that a reset replays only the
-                # records after it (docs/JOURNAL.md, "Checkpoint"): when the
-                # players have paused, as it reads the journal, allocates and
-                # erases some blocks; its garbage is collected at once.
-                self.wrote = True
-                if journal.checkpoint():
-                    self.checkpoints += 1
-                gc.collect()
+                self._store_checkpoint(journal)
+        # ---- the encoders, the watchdog, the network (written out: every pass) ----
         # The encoders last: reading them (every few ms) does not delay a key's
         # answer in the pass that accepts it; their turns are taken next pass.
         # Nor while the answer of an action taken in this pass still goes out
@@ -227,6 +228,53 @@ class App:
             # client step takes some 5 ms on the RP2040 and cannot be cut short
             self.net.poll(now)
         self.passes += 1
+
+    def _draw_unlocked(self, now):
+        """A display pass allocated under the heap lock after all: the lock is off
+        from now on (slower passes, not a lost game) and the displays are drawn
+        again without it."""
+        self.locked = False
+        self.lock_errors += 1
+        self.screens.wake(now)
+        self.screens.update(self.game, self.panel, now)
+
+    def _store_action(self, journal):
+        """The held record of the action the displays show, to flash; in hall mode
+        the publisher told of it."""
+        self.wrote = True
+        journal.sync()
+        if journal.failed:
+            self.panel.note = ui.NOTE_STORAGE
+            self.panel.version += 1
+        elif self.net is not None:
+            self.net.after_action(journal.records, journal.last_record())
+
+    def _store_settings(self):
+        """The settings changed in the menu, once it is left."""
+        self.panel.settings_dirty = False
+        if self.persist:
+            self.wrote = True
+            self._save()
+
+    def _store_names(self, journal):
+        """The names beside the journal (app/playernames.py), once the menu is
+        left; then the hall's copy."""
+        self.panel.names_dirty = False
+        if journal is not None and not journal.failed:
+            self.wrote = True
+            self._save_names(journal.root)
+        if self.net is not None:
+            self.net.names_changed()
+
+    def _store_checkpoint(self, journal):
+        """The game's image on flash, so that a reset replays only the records
+        after it (docs/JOURNAL.md, "Checkpoint"): when the players have paused, as
+        it reads the journal, allocates and erases some blocks; its garbage is
+        collected at once."""
+        self.wrote = True
+        if journal.checkpoint():
+            self.checkpoints += 1
+        gc.collect()
 
     def idle(self):
         """True when nothing waits: no display work, no record to store, no key
@@ -345,66 +393,3 @@ class App:
 
 
 encoders = config.encoders      # (the tools' and the page's name for it)
-
-
-def make(key_pin, buses, display_pin, build=None, pwm=None, root=None, quadrature=None,
-         watchdog=None, settings=None, clock=None, inputs=None, screens=None, shown_at=None,
-         game=None):
-    """The application from ready parts.
-
-    key_pin: GPIO -> input pin with pull-up (buttons, encoder lines).
-    buses, display_pin: what display.screens.build() takes.
-    build: a board.config.BUILDS entry (default: the selected one).
-    pwm: a PWM object on the buzzer pin, or None.
-    root: filesystem directory ("/" on the Pico) for the journal and the
-        settings; None keeps nothing (the simulator's default).
-    quadrature: optional (index, pin_a, pin_b) -> decoder (PIO on the Pico).
-    clock: ms clock (time.ticks_ms on the Pico): key edges are then captured by
-        pin interrupts from this moment on, so a key pressed while the journal
-        is resumed or the displays start is applied once the loop runs.
-    inputs, screens: already made (factory.py makes them first, so that the
-        keys are live and the displays show the wiring check before the rest of
-        the firmware is even imported); then key_pin, buses, display_pin,
-        quadrature and clock are not used.
-    shown_at: when `screens` began to show the wiring check (ms clock): a resumed
-        game's short start-up counts from then (panel.Panel.start).
-    game: a cowboy.game.Game made before (factory.py makes it early, while
-        the heap still has room for its history in one piece), or None.
-    """
-    if root is not None:
-        from app.fsready import prepare
-        prepare(root)       # littlefs consistent before settings or journal are read
-    from input.build import build as build_input
-    if build is None:
-        build = config.selected(root if root is not None else "/")
-    from display.screens import build as build_screens
-    from app.settings import Settings
-    from app.buzzer import Buzzer
-    if game is None:
-        game = Game()
-    if settings is None:
-        settings = Settings(root if root is not None else "/")
-        if root is not None:
-            settings.load()
-    journal = None
-    if root is not None:
-        from app.journal import Journal
-        journal = Journal(game, root)
-    # keys before the displays start and before start() resumes the journal
-    if inputs is None:
-        inputs = build_input(config.PANEL, config.encoders(build), key_pin, quadrature,
-                             clock=clock)
-    if screens is None:
-        gc.collect()        # the imports' garbage, before the displays' many small buffers
-        screens = build_screens(build, buses, display_pin)
-    buzzer = Buzzer(pwm) if pwm is not None else None
-    panel = Panel(game, settings, buzzer=buzzer, journal=journal)
-    panel.bind(inputs.names)
-    for name in config.BUILDS:
-        if config.BUILDS[name] is build:
-            panel.board(name)       # its name at start-up and in the menu, its seats
-    app = App(game, panel, inputs, screens, buzzer, journal, watchdog)
-    screens.hold = inputs.buttons.settling    # a key being confirmed: no refresh slice
-    app.persist = root is not None
-    app.shown_at = shown_at
-    return app
