@@ -35,7 +35,7 @@ RETRY_MAX_MS = 4000
 KEEPALIVE_S = 10
 WINDOW = 8              # QoS 1 messages in flight (sent, PUBACK not yet in)
 ACK_TIMEOUT_MS = 5000   # the oldest message in flight unacknowledged this long: reconnect
-SWEEP_MS = 20000        # without an action, hall.ack and the garbage at least this often
+SWEEP_MS = 20000        # without an action, the garbage collected at least this often
 
 _MPY = sys.implementation.name == "micropython"
 _SWEEP = _MPY          # collect after each action (CPython's collector needs no help)
@@ -143,17 +143,18 @@ class Hall:
             self._now = False
             self._turn(now)
         if self._sweep or ticks_diff(now, self._swept_at) >= SWEEP_MS:
-            # Right after an action's answer, when no key waits (or after SWEEP_MS
-            # without one): the acknowledged position saved (at most every
-            # ACK_SAVE_MS: a flash write stalls the chip for 45-400 ms) and the
-            # garbage collected (some 30 ms on the chip). Collected before the heap is
-            # full, the garbage leaves its bottom free and its largest block whole
-            # (docs/PERFORMANCE.md, "Hall mode on the Pico W"). Never in a client step:
-            # gc.mem_free() walks the heap (7 ms), a collection there (gc.threshold)
-            # delayed a key pressed meanwhile by some 20 ms.
-            self._sweep = False
+            # Right after an action's answer, when no key waits: the acknowledged
+            # position saved (at most every ACK_SAVE_MS: a flash write stalls the
+            # chip for 45-400 ms) and the garbage collected (20-30 ms on the chip);
+            # after SWEEP_MS without an action, the collection only. Collected before
+            # the heap is full, the garbage leaves its bottom free and its largest
+            # block whole (docs/PERFORMANCE.md, "Hall mode on the Pico W"). Never in a
+            # client step: gc.mem_free() walks the heap (7 ms), and a collection there
+            # (gc.threshold) delayed a key pressed meanwhile by some 20 ms.
+            if self._sweep:
+                self._sweep = False
+                self._save_ack()
             self._swept_at = now
-            self._save_ack()
             if _SWEEP:
                 gc.collect()
 
