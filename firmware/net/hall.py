@@ -29,7 +29,8 @@ ACK_FILE = "hall.ack"
 ACK_SAVE_MS = 30000
 POLL_MS = 1             # at most one client step per this many ms of loop time,
 QUIET_POLL_MS = 200     # or this many while nothing is to be sent, acknowledged or read,
-CONNECT_POLL_MS = 50    # or this many while a connection is being opened
+CONNECT_POLL_MS = 50    # or this many while a connection is being opened,
+READ_POLL_MS = 20       # or this many while a packet is coming in
 RETRY_MIN_MS = 250      # reconnect back-off: first wait, then doubled; no step meanwhile
 RETRY_MAX_MS = 4000
 KEEPALIVE_S = 10
@@ -136,7 +137,8 @@ class Hall:
     def poll(self, now):
         """One step of the network, when the loop has nothing else to do: every pass
         while connected and something is to be sent or acknowledged, every QUIET_POLL_MS
-        while caught up, every CONNECT_POLL_MS while a connection is being opened, and
+        while caught up, every READ_POLL_MS while a packet comes in, every
+        CONNECT_POLL_MS while a connection is being opened, and
         none while resting before the next attempt (docs/HALL.md, "When the broker
         cannot be reached"). After an action, hall.ack and the garbage."""
         if self._now or ticks_diff(now, self._next_poll) >= 0:
@@ -167,10 +169,16 @@ class Hall:
         if self._task is None:
             self._task = self._create(self._run())
         self._step()
-        # (a packet coming in is read at the busy pace: a 60 KB message is dozens of reads)
-        quiet = self._quiet and not self._client.reading
-        self._next_poll = ticks_add(now, (QUIET_POLL_MS if quiet else POLL_MS)
-                                    if self.connected else CONNECT_POLL_MS)
+        # (a packet coming in: what came meanwhile read in pieces of the client's
+        # buffer; a step every pass read a 60 KB message a few hundred bytes at a time
+        # on the emulated W, each step with its garbage, some 460 bytes)
+        if not self.connected:
+            pace = CONNECT_POLL_MS
+        elif self._client.reading:
+            pace = READ_POLL_MS
+        else:
+            pace = QUIET_POLL_MS if self._quiet else POLL_MS
+        self._next_poll = ticks_add(now, pace)
 
     def close(self):
         """Stop publishing and drop the connection (as a power cut would)."""
