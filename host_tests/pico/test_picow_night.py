@@ -8,6 +8,8 @@ event a minute. Keys are measured as in the hall test (their answers estimated f
 a real board, each within its bound): as hall mode starts and the client first
 connects, while the broker is away, as it connects again and catches up with the
 strokes played meanwhile, while it reads past the 60 KB message, and in plain play.
+With PICO_STEPS=1 the client's polls over 3 ms go to serial too (pico/stepwatch.py;
+its printing takes time, so those runs' keys are not the figures).
 The heap is sampled every emulated minute (pico/heapwatch.py: a collection, the
 free bytes, the largest free block): free bytes and largest block flat, the last
 sample within 5 % of the first after the client connected; the hot path never lost
@@ -138,7 +140,9 @@ def test_a_night_of_hall_mode_on_the_pico_w(tmp_path):
     _, tm, i2c = bench_pico.displays(BUILD)
     broker = hallbroker.Broker(tmp_path / "broker", HALL, [TABLE]).start()
     app = uartlink.hall_app(str(tmp_path / "device"), BUILD, broker.port)
-    uartlink.board_boot(app, "heapwatch")           # the bench's heap samples
+    # the bench's heap samples; PICO_STEPS=1: the client's long polls too
+    uartlink.board_boot(app, "heapwatch", *(["stepwatch"] if os.environ.get("PICO_STEPS")
+                                            else []))
     folder = str(tmp_path / ("%s-night" % BUILD))
     os.makedirs(folder)
     with open(os.path.join(folder, "keys.json"), "w") as f:
