@@ -11,8 +11,6 @@ picture anyway, and a module more made that picture 1.2 ms later on the emulated
 import gc
 import sys
 
-from board import config
-
 
 def assemble(key_pin, buses, display_pin, build=None, root=None, settings=None, pwm=None,
              quadrature=None, clock=None, watchdog=None, hello_first=False):
@@ -39,6 +37,7 @@ def assemble(key_pin, buses, display_pin, build=None, root=None, settings=None, 
         display transports. Else the screens are made here and show the check
         once start() is called.
     """
+    from board import config    # (here: a module of app/ imported alone does not load it)
     if root is not None:
         from app.fsready import prepare
         prepare(root)       # littlefs consistent before any file is read (docs/JOURNAL.md)
@@ -91,6 +90,7 @@ def _hello(name, build, buses, display_pin, clock):
     views (seven segments) are imported: (when it began to show, or None when
     an OLED build's is still to be drawn live; a seven-segment build's drivers,
     else None; the OLEDs' I2C stream transport, or None)."""
+    from board import config
     oled = config.CHIPS[build["displays"][0][0]][1] == "oled"
     rp2 = sys.platform == "rp2"
     if oled:
