@@ -137,7 +137,7 @@ class Hall:
     def poll(self, now):
         """One step of the network, when the loop has nothing else to do: every pass
         while connected and something is to be sent or acknowledged, every QUIET_POLL_MS
-        while caught up, every READ_POLL_MS while a packet comes in, every
+        while caught up, every READ_POLL_MS while a packet comes in then, every
         CONNECT_POLL_MS while a connection is being opened, and
         none while resting before the next attempt (docs/HALL.md, "When the broker
         cannot be reached"). After an action, hall.ack and the garbage."""
@@ -174,10 +174,12 @@ class Hall:
         # on the emulated W, each step with its garbage, some 460 bytes)
         if not self.connected:
             pace = CONNECT_POLL_MS
+        elif not self._quiet:
+            pace = POLL_MS
         elif self._client.reading:
             pace = READ_POLL_MS
         else:
-            pace = QUIET_POLL_MS if self._quiet else POLL_MS
+            pace = QUIET_POLL_MS
         self._next_poll = ticks_add(now, pace)
 
     def close(self):
