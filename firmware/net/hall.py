@@ -84,7 +84,7 @@ class Hall:
         self.latest = 0             # the last position after_action() reported
         self._next_poll = 0
         self._sweep = False         # an action was answered: collect at the next poll
-        self._swept_at = 0          # the loop's time of the last (_sweep)
+        self._swept_at = 0          # the loop's time of the last collection (poll)
         self._quiet = False         # the client waits for the network: poll less often
         self._now = False           # poll at the next chance (_wake)
         self._retry_at = None       # ticks_ms() of the next connection attempt, while resting
