@@ -11,6 +11,8 @@ picture anyway, and a module more made that picture 1.2 ms later on the emulated
 import gc
 import sys
 
+_MPY = sys.implementation.name == "micropython"     # (CPython's heap needs no tidying)
+
 
 def assemble(key_pin, buses, display_pin, build=None, root=None, settings=None, pwm=None,
              quadrature=None, clock=None, watchdog=None, hello_first=False):
@@ -65,7 +67,8 @@ def assemble(key_pin, buses, display_pin, build=None, root=None, settings=None, 
     game = Game()
     from display.screens import Screens, build as build_screens
     if not hello_first:
-        gc.collect()        # the imports' garbage, before the displays' many small buffers
+        if _MPY:
+            gc.collect()    # the imports' garbage, before the displays' many small buffers
         screens = build_screens(build, buses, display_pin)
     elif drivers is not None:
         screens = Screens(drivers)
@@ -79,7 +82,7 @@ def assemble(key_pin, buses, display_pin, build=None, root=None, settings=None, 
             screens.settle(None, None, shown)   # no game, no panel yet: the wiring check
     # the encoders after the displays (on the Pico assembling PIO programs takes a while)
     inputs.start_encoders(encoders, key_pin, quadrature)
-    if not hello_first:
+    if not hello_first and _MPY:
         gc.collect()        # the display modules' garbage, before the application's modules
     from app.loop import App
     return App(game, inputs, screens, root, settings, pwm, watchdog, name, shown)
