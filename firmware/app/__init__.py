@@ -58,7 +58,7 @@ def assemble(key_pin, buses, display_pin, build=None, root=None, settings=None, 
     inputs = build_input(config.PANEL, encoders, key_pin, False, clock=clock)
     if callable(buses):
         buses = buses(build)
-    shown = None
+    shown = drivers = burst = None
     if hello_first:
         shown, drivers, burst = _hello(name, build, buses, display_pin, clock)
     # the game's storage (its 8 KB undo history in one piece) while the heap is
@@ -77,7 +77,7 @@ def assemble(key_pin, buses, display_pin, build=None, root=None, settings=None, 
         screens = build_screens(build, buses, display_pin, burst=burst)
         if shown is not None:
             screens.assume(shown)           # the drivers take the recorded picture
-        else:
+        elif clock is not None:             # (always, with hello_first)
             shown = clock()
             screens.settle(None, None, shown)   # no game, no panel yet: the wiring check
     # the encoders after the displays (on the Pico assembling PIO programs takes a while)
