@@ -385,32 +385,43 @@ class Collector:
         return 0
 
 
-def test_client_steps_never_count_the_heap_and_an_action_is_collected_after(
+def test_client_steps_never_count_the_heap_and_the_players_pauses_are_collected(
         tmp_path, monkeypatch):
     """gc.mem_free() walks the whole heap (some 7 ms on the emulated Pico W) and a
-    collection takes 20-30 ms, so a client step that asks or collects delays a key
-    pressed meanwhile: the publisher collects once after each action, its key's
-    answer out, and after SWEEP_MS without one."""
+    collection takes 20-30 ms: a key pressed meanwhile waits. The publisher never
+    counts the heap; it collects once the players have paused (app/loop.py QUIET_MS
+    without a key), every SWEEP_PAUSE_MS then, and only every SWEEP_MS while they
+    play on."""
     collector = Collector()
     monkeypatch.setattr(hall, "gc", collector)
     monkeypatch.setattr(hall, "_SWEEP", True, raising=False)
     s = board(tmp_path)
-    assert collector.calls == []
+    at = []                                 # the simulated time of each collection
+    collector.collect = lambda: at.append(s.now)
     until(s, lambda: s.hall.connected)
-    keys(s, "3", "OK", "MISS", "MISS", "UNDO")
-    until(s, lambda: s.hall.pending() == 0)
-    actions = s.app.journal.records
-    assert actions >= 3
-    s.run_to(s.now + 2000)                  # quiet steps too
-    assert collector.calls == ["collect"] * actions
-    s.run_to(s.now + hall.SWEEP_MS)         # and a long pause
-    assert collector.calls == ["collect"] * (actions + 1)
+    quiet = s.app.QUIET_MS
+    # 30 strokes, one every 0.5 s (15 s): no pause
+    start = s.now
+    keys(s, *["MISS\nWAIT 400"] * 30)
+    end = s.app.event_at
+    during = [t for t in at if start + quiet < t <= end]
+    assert len(during) <= (end - start) // hall.SWEEP_MS, (during, start, end)
+    assert all(b - a >= hall.SWEEP_MS for a, b in zip(during, during[1:])), during
+    # then a pause of 10 s: from QUIET_MS after the last key, one every SWEEP_PAUSE_MS
+    s.run_to(end + 10000)
+    after = [t for t in at if t > end]
+    assert after and after[0] >= end + quiet, (after, end)
+    assert len(after) >= (10000 - quiet) // hall.SWEEP_PAUSE_MS - 1, after
+    assert all(b - a >= hall.SWEEP_PAUSE_MS for a, b in zip(after, after[1:])), after
+    assert "mem_free" not in collector.calls and "mem_alloc" not in collector.calls
+    assert not [c for c in collector.calls if c[0] == "threshold"], collector.calls
 
 
-def test_hall_ack_is_written_after_an_action_never_in_a_client_step(tmp_path, monkeypatch):
+def test_hall_ack_is_written_when_the_players_pause_never_in_a_client_step(
+        tmp_path, monkeypatch):
     """A flash write stalls the chip for 45-400 ms: hall.ack's save (at most every
-    ACK_SAVE_MS, here at every chance) comes right after an action's answer, when no
-    key waits, never in a client step, where a key pressed meanwhile would wait."""
+    ACK_SAVE_MS, here at every chance) comes once the players have paused, never in
+    a client step, where a key pressed meanwhile would wait."""
     monkeypatch.setattr(hall, "ACK_SAVE_MS", 0)
     stepping = []
     writes = []                 # per write of hall.ack: made inside a client step

@@ -36,10 +36,11 @@ RETRY_MAX_MS = 4000
 KEEPALIVE_S = 10
 WINDOW = 8              # QoS 1 messages in flight (sent, PUBACK not yet in)
 ACK_TIMEOUT_MS = 5000   # the oldest message in flight unacknowledged this long: reconnect
-SWEEP_MS = 20000        # without an action, the garbage collected at least this often
+SWEEP_PAUSE_MS = 2000   # while the players pause, the garbage collected this often,
+SWEEP_MS = 10000        # and at least this often while they play on
 
 _MPY = sys.implementation.name == "micropython"
-_SWEEP = _MPY          # collect after each action (CPython's collector needs no help)
+_SWEEP = _MPY          # collect in poll() (CPython's collector needs no help)
 
 # A message _next() hands over, then in the flight until its PUBACK: a list of these
 # fields, indexed by constants: one list a message, from _next() to its PUBACK.
@@ -83,7 +84,6 @@ class Hall:
         self.parts = 0              # parts of long records acknowledged by the broker
         self.latest = 0             # the last position after_action() reported
         self._next_poll = 0
-        self._sweep = False         # an action was answered: collect at the next poll
         self._swept_at = 0          # the loop's time of the last collection (poll)
         self._quiet = False         # the client waits for the network: poll less often
         self._now = False           # poll at the next chance (_wake)
@@ -121,7 +121,6 @@ class Hall:
         """The journal has stored action `pos` (record value `op`)."""
         self.latest = pos
         self._state_due = True
-        self._sweep = True
         self._wake()
 
     def names_changed(self):
@@ -140,21 +139,22 @@ class Hall:
         while caught up, every READ_POLL_MS while a packet comes in then, every
         CONNECT_POLL_MS while a connection is being opened, and
         none while resting before the next attempt (docs/HALL.md, "When the broker
-        cannot be reached"). After an action, hall.ack and the garbage."""
+        cannot be reached"). When the players pause, hall.ack and the garbage."""
         if self._now or ticks_diff(now, self._next_poll) >= 0:
             self._now = False
             self._turn(now)
-        if self._sweep or ticks_diff(now, self._swept_at) >= SWEEP_MS:
-            # Right after an action's answer, when no key waits: the acknowledged
-            # position saved (at most every ACK_SAVE_MS: a flash write stalls the
-            # chip for 45-400 ms) and the garbage collected (20-30 ms on the chip);
-            # after SWEEP_MS without an action, the collection only. Collected before
-            # the heap is full, the garbage leaves its bottom free and its largest
-            # block whole (docs/PERFORMANCE.md, "Hall mode on the Pico W"). Never in a
-            # client step: gc.mem_free() walks the heap (7 ms), and a collection there
+        paused = ticks_diff(now, self.app.event_at) >= self.app.QUIET_MS
+        if ticks_diff(now, self._swept_at) >= (SWEEP_PAUSE_MS if paused else SWEEP_MS):
+            # The garbage collected (20-30 ms on the chip) and hall.ack saved (at most
+            # every ACK_SAVE_MS: a flash write stalls the chip for 45-400 ms) when the
+            # players have paused, as the journal's checkpoint is (app/loop.py
+            # QUIET_MS): a key pressed meanwhile waits for them. While they play on,
+            # the collection only, every SWEEP_MS. Collected before the heap is full,
+            # the garbage leaves its bottom free and its largest block whole
+            # (docs/PERFORMANCE.md, "Hall mode on the Pico W"). Never in a client
+            # step: gc.mem_free() walks the heap (7 ms), and a collection there
             # (gc.threshold) delayed a key pressed meanwhile by some 20 ms.
-            if self._sweep:
-                self._sweep = False
+            if paused:
                 self._save_ack()
             self._swept_at = now
             if _SWEEP:
