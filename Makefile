@@ -46,7 +46,8 @@ table: $(STAMP)
 	@test -n "$(HALL)" || { echo "make table needs HALL=FILE, a table's hall.json (make broker writes them)"; exit 2; }
 	$(BIN)/python tools/sim.py --hall $(HALL) $(SIM_ARGS)
 
-## Every test, under CPython and under the real MicroPython interpreter.
+## Every test, under CPython and under the real MicroPython interpreter; the 15 slowest
+## named at the end (the whole run is kept under 10 minutes).
 test: $(STAMP)
 	@test -x $(MPY) || { \
 	  echo "make test: $(MPY) is missing: the host MicroPython interpreter"; \
@@ -54,7 +55,7 @@ test: $(STAMP)
 	  echo "and half of the tests run under it. They pass on Linux x86_64 and macOS arm64;"; \
 	  echo "or build MicroPython's unix port and copy its micropython binary to $(MPY)."; \
 	  echo "make sim works here (under CPython)."; exit 1; }
-	$(BIN)/python -m pytest -n 2 -q host_tests --ignore=host_tests/pico
+	$(BIN)/python -m pytest -n 2 -q --durations=15 host_tests --ignore=host_tests/pico
 
 ## The firmware's static type check (pyright, docs/CHECK.md). pyrightconfig.json names
 ## the venv (.venv) for the MicroPython stubs; they replace CPython's standard library.
