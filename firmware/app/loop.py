@@ -211,8 +211,7 @@ class App:
             elif panel.names_dirty and panel.mode != ui.MODE_MENU:
                 self._store_names(journal)
             elif (journal is not None and journal.checkpoint_due()
-                  and ticks_diff(now, self.event_at) >= self.QUIET_MS
-                  and not self.inputs.buttons.settling()):
+                  and self.paused(now) and not self.inputs.buttons.settling()):
                 self._store_checkpoint(journal)
         # ---- the encoders, the watchdog, the network (written out: every pass) ----
         # The encoders last: reading them (every few ms) does not delay a key's
@@ -275,6 +274,12 @@ class App:
         if journal.checkpoint():
             self.checkpoints += 1
         gc.collect()
+
+    def paused(self, now):
+        """True once the players have paused (no input event for QUIET_MS): the
+        moment for the work that stalls the chip and can wait, the journal's
+        checkpoint here, the hall's collection and hall.ack (net/hall.py)."""
+        return ticks_diff(now, self.event_at) >= self.QUIET_MS
 
     def idle(self):
         """True when nothing waits: no display work, no record to store, no key

@@ -143,12 +143,12 @@ class Hall:
         if self._now or ticks_diff(now, self._next_poll) >= 0:
             self._now = False
             self._turn(now)
-        paused = ticks_diff(now, self.app.event_at) >= self.app.QUIET_MS
+        paused = self.app.paused(now)
         if ticks_diff(now, self._swept_at) >= (SWEEP_PAUSE_MS if paused else SWEEP_MS):
             # The garbage collected (20-30 ms on the chip) and hall.ack saved (at most
             # every ACK_SAVE_MS: a flash write stalls the chip for 45-400 ms) when the
             # players have paused, as the journal's checkpoint is (app/loop.py
-            # QUIET_MS): a key pressed meanwhile waits for them. While they play on,
+            # App.paused): a key pressed meanwhile waits for them. While they play on,
             # the collection only, every SWEEP_MS. Collected before the heap is full,
             # the garbage leaves its bottom free and its largest block whole
             # (docs/PERFORMANCE.md, "Hall mode on the Pico W"). Never in a client
