@@ -727,3 +727,50 @@ def test_the_archive_refuses_what_no_board_sends_and_stays_connected(tmp_path):
     assert len([x for x in refused if "line 1: not '# game G'" in x]) == 9, aout
     assert not [x for x in aout.splitlines() if "/m5/" in x], aout
     assert [(g["table"], g["game"]) for g in archived(db)] == [("m1", 4)], aout
+
+
+START = r"""
+import sys
+import simboard
+from net import board
+
+class WLAN:
+    def __init__(self, *a): pass
+    def active(self, *a): return True
+    def connect(self, *a, **kw): pass
+    def isconnected(self): return True
+
+class network:
+    STA_IF = 0
+    WLAN = WLAN
+
+root = sys.argv[1]
+t = simboard.Sim(2, "tm1637", root=root)
+h = board.start(t.app, network, root)
+loaded = set(sys.modules)
+print("ONLINE", t.run_real(5000, h.caught_up))
+t.play_real([("key", "MISS", False), ("wait", 500, False)])
+print("SETTLED", t.run_real(5000, h.caught_up), h.sent)
+print("LOADED", " ".join(sorted(set(sys.modules) - loaded)) or "-")
+"""
+
+
+def test_hall_mode_loads_what_its_connection_needs_when_it_starts(tmp_path):
+    """net/board.py starts hall mode once the game is shown (factory.started): what
+    the client's first connection and its first messages use is loaded then, not in a
+    client step of the game (an import there takes milliseconds, and lands in the
+    middle of the free heap, docs/PERFORMANCE.md)."""
+    from mpy import FAKES, FIRMWARE, MODELS, check
+    broker = start_broker(tmp_path, ["t1"])
+    root = tmp_path / "t1"
+    root.mkdir()
+    (root / "hall.json").write_text(json.dumps({
+        "ssid": "club", "broker": "127.0.0.1", "port": broker.port, "hall": HALL,
+        "table": "t1", "user": "t1", "password": hallbroker.PASSWORD}))
+    try:
+        out = check(code=START, args=[str(root) + "/"], heapsize="4M",
+                    path=(TOOLS, FAKES, MODELS, FIRMWARE)).lines()
+    finally:
+        broker.stop()
+    assert "ONLINE True" in out and "SETTLED True 1" in out, out
+    assert "LOADED -" in out, out

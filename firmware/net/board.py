@@ -27,11 +27,14 @@ def start(app, network, root="/"):
 def _load_now():
     """What hall mode would load later, loaded now beside the rest: the offer's and
     the hall items' views (a display pass runs with the heap locked, app/loop.py),
-    the names' folding and asyncio's wait_for (a module loaded mid-game lands in
-    the middle of the free heap and splits its largest block, docs/PERFORMANCE.md)."""
+    the names' folding, asyncio's wait_for and its streams (MicroPython loads their
+    modules on first use: in the first connection's client step, where an import
+    holds a key for milliseconds, and a module loaded mid-game lands in the middle of
+    the free heap and splits its largest block, docs/PERFORMANCE.md)."""
     import asyncio
     from draw import fold
     from views import seat as seatview
     seatview.hall()
     fold.prepare()
-    _ = asyncio.wait_for        # (MicroPython loads asyncio/funcs.py on first use)
+    _ = asyncio.wait_for        # (asyncio/funcs.py)
+    _ = asyncio.open_connection     # (asyncio/stream.py)
