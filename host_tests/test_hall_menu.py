@@ -385,34 +385,50 @@ class Collector:
         return 0
 
 
-def test_client_steps_never_count_the_heap_and_the_players_pauses_are_collected(
+def test_client_steps_never_count_the_heap_and_their_garbage_goes_at_the_players_pause(
         tmp_path, monkeypatch):
     """gc.mem_free() walks the whole heap (some 7 ms on the emulated Pico W) and a
-    collection takes 20-30 ms: a key pressed meanwhile waits. The publisher never
-    counts the heap; it collects once the players have paused (app/loop.py QUIET_MS
-    without a key), every SWEEP_PAUSE_MS then, and only every SWEEP_MS while they
-    play on."""
+    collection takes 20 ms: a key pressed meanwhile waits. The publisher never
+    counts the heap; it collects the garbage of its client's steps once the players
+    have paused (app/loop.py QUIET_MS without a key) after SWEEP_STEPS steps, and
+    while they play on only after SWEEP_BUSY_STEPS. No steps, no collection."""
     collector = Collector()
     monkeypatch.setattr(hall, "gc", collector)
     monkeypatch.setattr(hall, "_SWEEP", True, raising=False)
     s = board(tmp_path)
-    at = []                                 # the simulated time of each collection
-    collector.collect = lambda: at.append(s.now)
+    events = []                         # ("step" | "collect", simulated time)
+    collector.collect = lambda: events.append(("collect", s.now))
+    step = Hall._step
+
+    def counted(self):
+        events.append(("step", s.now))
+        step(self)
+    monkeypatch.setattr(Hall, "_step", counted)
     until(s, lambda: s.hall.connected)
     quiet = s.app.QUIET_MS
-    # 30 strokes, one every 0.5 s (15 s): no pause
+    # 60 strokes, one every 0.5 s (30 s): no pause; then 20 s without a key
     start = s.now
-    keys(s, *["MISS\nWAIT 400"] * 30)
+    keys(s, *["MISS\nWAIT 400"] * 60)
     end = s.app.event_at
-    during = [t for t in at if start + quiet < t <= end]
-    assert len(during) <= (end - start) // hall.SWEEP_MS, (during, start, end)
-    assert all(b - a >= hall.SWEEP_MS for a, b in zip(during, during[1:])), during
-    # then a pause of 10 s: from QUIET_MS after the last key, one every SWEEP_PAUSE_MS
-    s.run_to(end + 10000)
-    after = [t for t in at if t > end]
-    assert after and after[0] >= end + quiet, (after, end)
-    assert len(after) >= (10000 - quiet) // hall.SWEEP_PAUSE_MS - 1, after
-    assert all(b - a >= hall.SWEEP_PAUSE_MS for a, b in zip(after, after[1:])), after
+    s.run_to(end + 20000)
+    steps = 0
+    during = after = 0
+    for kind, t in events:
+        if kind == "step":
+            steps += 1
+            continue
+        assert steps >= hall.SWEEP_STEPS, (t, steps, events)
+        if start + quiet < t <= end:            # (keys every 0.5 s: never a pause)
+            assert steps >= hall.SWEEP_BUSY_STEPS, (t, steps, events)
+            during += 1
+        elif t > end:
+            assert t >= end + quiet, (t, end)
+            after += 1
+        steps = 0
+    made = len([e for e in events if e[0] == "step" and start < e[1] <= end])
+    assert made >= 2 * hall.SWEEP_BUSY_STEPS, made      # (the test has steps to count)
+    assert during >= made // hall.SWEEP_BUSY_STEPS - 1, (during, made)
+    assert after >= 1, events[-20:]
     assert "mem_free" not in collector.calls and "mem_alloc" not in collector.calls
     assert not [c for c in collector.calls if c[0] == "threshold"], collector.calls
 

@@ -28,16 +28,20 @@ from micropython import const
 ACK_FILE = "hall.ack"
 ACK_SAVE_MS = 30000
 POLL_MS = 1             # at most one client step per this many ms of loop time,
-QUIET_POLL_MS = 200     # or this many while nothing is to be sent, acknowledged or read,
+QUIET_POLL_MS = 200     # or this many while nothing is to be sent or read,
 CONNECT_POLL_MS = 50    # or this many while a connection is being opened,
-READ_POLL_MS = 20       # or this many while a packet is coming in
+READ_POLL_MS = 20       # or this many while a packet is coming in; and while nothing is
+                        # to be sent, the line looked at this often (Client.idle: a step
+                        # only when it has something to read, write or ping)
 RETRY_MIN_MS = 250      # reconnect back-off: first wait, then doubled; no step meanwhile
 RETRY_MAX_MS = 4000
 KEEPALIVE_S = 10
 WINDOW = 8              # QoS 1 messages in flight (sent, PUBACK not yet in)
 ACK_TIMEOUT_MS = 5000   # the oldest message in flight unacknowledged this long: reconnect
-SWEEP_PAUSE_MS = 2000   # while the players pause, the garbage collected this often,
-SWEEP_MS = 10000        # and at least this often while they play on
+SWEEP_STEPS = 24        # the garbage collected when the players pause after this many
+SWEEP_BUSY_STEPS = 64   # client steps (some 0.5-1 KB of it each), or after this many
+                        # while they play on
+PAUSE_CHECK_MS = 2000   # while they pause, hall.ack looked at this often
 
 _MPY = sys.implementation.name == "micropython"
 _SWEEP = _MPY          # collect in poll() (CPython's collector needs no help)
@@ -84,7 +88,8 @@ class Hall:
         self.parts = 0              # parts of long records acknowledged by the broker
         self.latest = 0             # the last position after_action() reported
         self._next_poll = 0
-        self._swept_at = 0          # the loop's time of the last collection (poll)
+        self._steps = 0             # client steps since the last collection (poll)
+        self._checked_at = 0        # the loop's time hall.ack was last looked at
         self._quiet = False         # the client waits for the network: poll less often
         self._now = False           # poll at the next chance (_wake)
         self._retry_at = None       # ticks_ms() of the next connection attempt, while resting
@@ -139,26 +144,31 @@ class Hall:
         while caught up, every READ_POLL_MS while a packet comes in then, every
         CONNECT_POLL_MS while a connection is being opened, and
         none while resting before the next attempt (docs/HALL.md, "When the broker
-        cannot be reached"). When the players pause, hall.ack and the garbage."""
+        cannot be reached"); connected and with nothing to send, a step only when
+        the line has something (_waiting). When the players pause, hall.ack and the
+        garbage."""
         if self._now or ticks_diff(now, self._next_poll) >= 0:
             self._now = False
             self._turn(now)
-        paused = self.app.paused(now)
-        if ticks_diff(now, self._swept_at) >= (SWEEP_PAUSE_MS if paused else SWEEP_MS):
-            # The garbage collected (20-30 ms on the chip) and hall.ack saved (at most
-            # every ACK_SAVE_MS: a flash write stalls the chip for 45-400 ms) when the
-            # players have paused, as the journal's checkpoint is (app/loop.py
-            # App.paused): a key pressed meanwhile waits for them. While they play on,
-            # the collection only, every SWEEP_MS. Collected before the heap is full,
-            # the garbage leaves its bottom free and its largest block whole
-            # (docs/PERFORMANCE.md, "Hall mode on the Pico W"). Never in a client
-            # step: gc.mem_free() walks the heap (7 ms), and a collection there
-            # (gc.threshold) delayed a key pressed meanwhile by some 20 ms.
-            if paused:
+        # hall.ack saved (at most every ACK_SAVE_MS: a flash write stalls the chip
+        # for 45-400 ms) and the client's garbage collected (20 ms on the chip) when
+        # the players have paused, as the journal's checkpoint is (app/loop.py
+        # App.paused): a key pressed meanwhile waits for them. The garbage after
+        # SWEEP_STEPS client steps, or SWEEP_BUSY_STEPS while they play on, before
+        # the heap is full: collected early, it leaves the heap's bottom free and
+        # its largest block whole (docs/PERFORMANCE.md, "Hall mode on the Pico W").
+        # Never in a client step: gc.mem_free() walks the heap (7 ms), and a
+        # collection there (gc.threshold) delayed a key pressed meanwhile by 20 ms.
+        n = self._steps
+        if n >= SWEEP_STEPS or ticks_diff(now, self._checked_at) >= PAUSE_CHECK_MS:
+            paused = self.app.paused(now)
+            if paused and ticks_diff(now, self._checked_at) >= PAUSE_CHECK_MS:
+                self._checked_at = now
                 self._save_ack()
-            self._swept_at = now
-            if _SWEEP:
-                gc.collect()
+            if n >= SWEEP_BUSY_STEPS or n >= SWEEP_STEPS and paused:
+                self._steps = 0
+                if _SWEEP:
+                    gc.collect()
 
     def _turn(self, now):           # poll()'s step, when one is due
         if self._retry_at is not None:  # resting: the clock looked at, at least every
@@ -168,6 +178,10 @@ class Hall:
                 return
         if self._task is None:
             self._task = self._create(self._run())
+        elif self._waiting():
+            self._next_poll = ticks_add(now, READ_POLL_MS)
+            return
+        self._steps += 1
         self._step()
         # (a packet coming in: what came meanwhile read in pieces of the client's
         # buffer; a step every pass read a 60 KB message a few hundred bytes at a time
@@ -176,11 +190,25 @@ class Hall:
             pace = CONNECT_POLL_MS
         elif not self._quiet:
             pace = POLL_MS
-        elif self._client.reading:
+        elif self._client.reading or self._client.watching:
             pace = READ_POLL_MS
         else:
             pace = QUIET_POLL_MS
         self._next_poll = ticks_add(now, pace)
+
+    def _waiting(self):
+        """True when a client step would find nothing to do: connected, nothing to
+        send (_quiet) and the client idle (net/mqtt.py Client.idle: nothing to read,
+        write or ping), the oldest message in flight not yet overdue. A step costs
+        3-5 ms on the RP2040 and leaves some 460 bytes of garbage; a table that
+        waits for the broker makes none (docs/HALL.md, "How the network stays out
+        of the way")."""
+        if not (self._quiet and self.connected):
+            return False
+        f = self._flight
+        if f and ticks_diff(ticks_ms(), f[0][_MSG_SENT_AT]) > ACK_TIMEOUT_MS:
+            return False
+        return self._client.idle()
 
     def close(self):
         """Stop publishing and drop the connection (as a power cut would)."""
@@ -193,7 +221,9 @@ class Hall:
     def offer_taken(self, offer):
         """The panel's OK started the game of the desk's `offer`: the desk keeps
         it with the game's number (app/hallmenu.py NoNet)."""
-        return self.desk.taken(offer, self.current_game())
+        taken = self.desk.taken(offer, self.current_game())
+        self._wake()                    # (the answer says so)
+        return taken
 
     # ---- the set-up menu's questions (app/hallmenu.py NoNet) --------------------
     def state(self):
@@ -246,6 +276,7 @@ class Hall:
             self._old.remove(self.prefix)   # back to names used before
         self._state_sent = None
         self._state_due = True
+        self._wake()
         return True
 
     # ---- positions -------------------------------------------------------------
@@ -506,6 +537,7 @@ class Hall:
             return False
         self.connected = True
         self.connects += 1
+        self._quiet = False                         # (a step every pass to the SUBACK)
         self._state_sent = None                     # the state again on every connect
         self._state_due = True
         self._send_game, self._send_pos = self.ack_game, self.ack_pos   # resend what is
@@ -536,12 +568,13 @@ class Hall:
                     return True         # left: the next connection has the new names
                 continue
             if len(f) >= WINDOW:
+                self._quiet = True          # (their PUBACKs: steps as the line has them)
                 await mqtt.yield_now()
                 continue
             m = self._next()
             if m is None:
-                # nothing to send or to await: steps further apart
-                self._quiet = not f and not self._busy
+                # nothing to send (PUBACKs perhaps to await): steps further apart
+                self._quiet = not self._busy
                 self._busy = False
                 await mqtt.yield_now()
                 continue

@@ -10,6 +10,7 @@ read in pieces and dropped (its length handed on instead of its payload). A pack
 whose lengths do not add up ends the connection (MQTT 3.1.1, 4.8). Runs on
 MicroPython's asyncio and on CPython's (the host tests).
 """
+import select
 import sys
 
 import asyncio
@@ -67,6 +68,8 @@ class Client:
         self._granted = -1          # code (-1: none yet; 0x80: refused)
         self.refused = 0            # subscriptions the broker refused
         self.reading = False        # a packet's header is in, its body still coming
+        self.watching = False       # idle() can tell (a poller on the line's socket)
+        self._poll = None
         self._reader = None
         self._writer = None
         self._into = True           # the reader has readinto (MicroPython's; not CPython's)
@@ -81,6 +84,11 @@ class Client:
                                       timeout_sec)
         self._reader, self._writer = r, w
         self._into = hasattr(r, "readinto")
+        sock = getattr(r, "s", None)    # (MicroPython's Stream: its socket)
+        if _MPY and sock is not None:
+            self._poll = select.poll()
+            self._poll.register(sock, select.POLLIN)
+            self.watching = True
         for i in range(_SLOTS):
             self._flight[i] = 0
         self._ack_n = 0
@@ -104,6 +112,8 @@ class Client:
         """Drop the line at once (no DISCONNECT: the broker sends the last will)."""
         self.connected = False
         self.reading = False
+        self.watching = False
+        self._poll = None
         t = self._task
         self._task = None
         if t is not None:
@@ -150,6 +160,27 @@ class Client:
             self._head[0] = _PINGREQ
             self._head[1] = 0
             await self._write(memoryview(self._head)[:2])
+
+    def idle(self):
+        """True when a step of the client's tasks would find nothing to do: no byte
+        waiting on the line (nor its end), nothing left to write, no PUBACK owed,
+        no ping due and the silence not yet too long (keep()). False when it cannot
+        tell (not `watching`: CPython's streams): a step then finds out. Allocates
+        nothing."""
+        p = self._poll
+        if p is None or self._ack_n or self.reading:
+            return False
+        w = self._writer
+        # (MicroPython's Stream: out_buf holds a write waiting for room, drain())
+        if w is None or w.out_buf:  # pyright: ignore[reportAttributeAccessIssue]
+            return False
+        now = ticks_ms()
+        if ticks_diff(now, self._last_out) >= self.keepalive * 500 or \
+                ticks_diff(now, self._last_in) > self.keepalive * 1500:
+            return False
+        for _ in p.ipoll(0):
+            return False
+        return True
 
     # ---- sending --------------------------------------------------------------
     async def publish(self, topic, payload, qos=0, retain=False):

@@ -6,6 +6,7 @@ each message acknowledged at once; subclasses record what a board sends
 class Client:
     up = True               # whether connect() succeeds
     reading = False         # (never in the middle of a packet)
+    watching = False        # (idle() cannot tell: the publisher steps to find out)
 
     def __init__(self, **kw):
         self.kw = kw
@@ -31,6 +32,9 @@ class Client:
 
     def sent(self, topic, payload, retain):
         pass
+
+    def idle(self):
+        return False
 
     def acked(self, pid):
         return True
