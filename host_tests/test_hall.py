@@ -791,10 +791,10 @@ def counted():
     n[0] += 1
     step()
 h._step = counted
-t.run_real(6000)                    # caught up, nothing comes: a ping after 5 s
+t.run_real(3000)                    # caught up, nothing comes: a ping after 2 s
 print("IDLE", n[0], h.connected)
 n[0] = 0
-t.play_real([("key", "MISS", False), ("wait", 1000, False)] * 5)
+t.play_real([("key", "MISS", False), ("wait", 500, False)] * 3)
 print("STROKES", n[0], t.run_real(5000, h.caught_up), h.sent)
 """
 
@@ -804,15 +804,15 @@ def test_a_table_with_nothing_to_send_makes_no_client_step_until_the_line_has_so
     """A client step costs the RP2040 3-5 ms and leaves some 460 bytes of garbage (a
     key pressed meanwhile waits for it, and the garbage for a collection). Caught up,
     the publisher looks at the line (net/mqtt.py Client.idle) and steps only when it
-    has something to read, write or ping: 6 s without a stroke, the ping of the
-    keep-alive and its answer; a stroke, its messages and their PUBACKs."""
+    has something to read, write or ping: 3 s without a stroke, the ping of the
+    keep-alive (4 s) and its answer; a stroke, its messages and their PUBACKs."""
     from mpy import FAKES, FIRMWARE, MODELS, check
     broker = start_broker(tmp_path, ["t1"])
     root = tmp_path / "t1"
     root.mkdir()
     (root / "hall.json").write_text(json.dumps({
         "broker": "127.0.0.1", "port": broker.port, "hall": HALL, "table": "t1",
-        "user": "t1", "password": hallbroker.PASSWORD}))
+        "user": "t1", "password": hallbroker.PASSWORD, "keepalive": 4}))
     try:
         out = check(code=QUIET, args=[str(root) + "/"], heapsize="4M",
                     path=(TOOLS, FAKES, MODELS, FIRMWARE)).lines()
@@ -822,4 +822,4 @@ def test_a_table_with_nothing_to_send_makes_no_client_step_until_the_line_has_so
     idle = [ln.split() for ln in out if ln.startswith("IDLE")][0]
     assert idle[2] == "True" and int(idle[1]) <= 4, out
     strokes = [ln.split() for ln in out if ln.startswith("STROKES")][0]
-    assert strokes[2:] == ["True", "5"] and int(strokes[1]) <= 5 * 8, out
+    assert strokes[2:] == ["True", "3"] and int(strokes[1]) <= 3 * 8, out
