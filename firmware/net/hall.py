@@ -38,7 +38,7 @@ RETRY_MAX_MS = 4000
 KEEPALIVE_S = 10
 WINDOW = 8              # QoS 1 messages in flight (sent, PUBACK not yet in)
 ACK_TIMEOUT_MS = 5000   # the oldest message in flight unacknowledged this long: reconnect
-SWEEP_STEPS = 24        # the garbage collected when the players pause after this many
+SWEEP_STEPS = 8         # the garbage collected when the players pause after this many
 SWEEP_BUSY_STEPS = 64   # client steps (some 0.5-1 KB of it each), or after this many
                         # while they play on
 PAUSE_CHECK_MS = 2000   # while they pause, hall.ack looked at this often
