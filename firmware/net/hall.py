@@ -140,12 +140,12 @@ class Hall:
 
     def poll(self, now):
         """One step of the network, when the loop has nothing else to do: every pass
-        while connected and something is to be sent or acknowledged, every QUIET_POLL_MS
-        while caught up, every READ_POLL_MS while a packet comes in then, every
-        CONNECT_POLL_MS while a connection is being opened, and
-        none while resting before the next attempt (docs/HALL.md, "When the broker
-        cannot be reached"); connected and with nothing to send, a step only when
-        the line has something (_waiting). When the players pause, hall.ack and the
+        while connected and something is to be sent; with nothing to send, the line
+        looked at every READ_POLL_MS and a step only when it has something (_waiting;
+        where the client cannot tell, a step every QUIET_POLL_MS, or READ_POLL_MS
+        while a packet comes in); every CONNECT_POLL_MS while a connection is being
+        opened, and none while resting before the next attempt (docs/HALL.md, "When
+        the broker cannot be reached"). When the players pause, hall.ack and the
         garbage."""
         if self._now or ticks_diff(now, self._next_poll) >= 0:
             self._now = False
