@@ -755,23 +755,30 @@ print("LOADED", " ".join(sorted(set(sys.modules) - loaded)) or "-")
 """
 
 
+def one_table_script(tmp_path, code, **settings):
+    """`code` run under the host MicroPython with one argument, the flash folder of
+    table t1 (its hall.json for a Mosquitto started here, with `settings` added);
+    the lines it printed."""
+    from mpy import FAKES, FIRMWARE, MODELS, check
+    broker = start_broker(tmp_path, ["t1"])
+    root = tmp_path / "t1"
+    root.mkdir()
+    (root / "hall.json").write_text(json.dumps(dict({
+        "broker": "127.0.0.1", "port": broker.port, "hall": HALL, "table": "t1",
+        "user": "t1", "password": hallbroker.PASSWORD}, **settings)))
+    try:
+        return check(code=code, args=[str(root) + "/"], heapsize="4M",
+                     path=(TOOLS, FAKES, MODELS, FIRMWARE)).lines()
+    finally:
+        broker.stop()
+
+
 def test_hall_mode_loads_what_its_connection_needs_when_it_starts(tmp_path):
     """net/board.py starts hall mode once the game is shown (factory.started): what
     the client's first connection and its first messages use is loaded then, not in a
     client step of the game (an import there takes milliseconds, and lands in the
     middle of the free heap, docs/PERFORMANCE.md)."""
-    from mpy import FAKES, FIRMWARE, MODELS, check
-    broker = start_broker(tmp_path, ["t1"])
-    root = tmp_path / "t1"
-    root.mkdir()
-    (root / "hall.json").write_text(json.dumps({
-        "ssid": "club", "broker": "127.0.0.1", "port": broker.port, "hall": HALL,
-        "table": "t1", "user": "t1", "password": hallbroker.PASSWORD}))
-    try:
-        out = check(code=START, args=[str(root) + "/"], heapsize="4M",
-                    path=(TOOLS, FAKES, MODELS, FIRMWARE)).lines()
-    finally:
-        broker.stop()
+    out = one_table_script(tmp_path, START, ssid="club")
     assert "ONLINE True" in out and "SETTLED True 1" in out, out
     assert "LOADED -" in out, out
 
@@ -806,18 +813,7 @@ def test_a_table_with_nothing_to_send_makes_no_client_step_until_the_line_has_so
     the publisher looks at the line (net/mqtt.py Client.idle) and steps only when it
     has something to read, write or ping: 3 s without a stroke, the ping of the
     keep-alive (4 s) and its answer; a stroke, its messages and their PUBACKs."""
-    from mpy import FAKES, FIRMWARE, MODELS, check
-    broker = start_broker(tmp_path, ["t1"])
-    root = tmp_path / "t1"
-    root.mkdir()
-    (root / "hall.json").write_text(json.dumps({
-        "broker": "127.0.0.1", "port": broker.port, "hall": HALL, "table": "t1",
-        "user": "t1", "password": hallbroker.PASSWORD, "keepalive": 4}))
-    try:
-        out = check(code=QUIET, args=[str(root) + "/"], heapsize="4M",
-                    path=(TOOLS, FAKES, MODELS, FIRMWARE)).lines()
-    finally:
-        broker.stop()
+    out = one_table_script(tmp_path, QUIET, keepalive=4)
     assert "ONLINE True" in out, out
     idle = [ln.split() for ln in out if ln.startswith("IDLE")][0]
     assert idle[2] == "True" and int(idle[1]) <= 4, out
