@@ -467,3 +467,68 @@ def test_hall_ack_is_written_when_the_players_pause_never_in_a_client_step(
     assert writes and True not in writes, writes
     game, pos = open(s.root + hall.ACK_FILE).read().split()[:2]
     assert int(game) == s.hall.current_game() and 2 <= int(pos) <= s.hall.ack_pos
+
+
+@pytest.mark.parametrize("when", ["sent", "made", "acks"])
+def test_a_key_that_comes_during_a_client_step_has_the_rest_of_it_wait(
+        tmp_path, monkeypatch, when):
+    """A client step cannot be cut short, and a key that comes during one waits for
+    its end (6-9 ms on the emulated Pico W while a backlog goes out). So the
+    publisher looks at the keys between the pieces of its work: once a key has
+    come, the next message is made only in the next step (which waits for the key:
+    app/loop.py). Here the key comes as each message is handed to the client
+    (`sent`), as it is made (`made`: it still goes out), or in every other step
+    as the acknowledgements are looked at (`acks`); the backlog still goes out
+    whole, in order, once."""
+    Client.up = False
+    s = board(tmp_path)
+    keys(s, *["MISS"] * 6)                  # a backlog while the broker is away
+    key = [False]
+    events = []                             # "step" | "made" | "sent"
+    buttons = s.app.inputs.buttons
+    active = buttons.active
+    monkeypatch.setattr(buttons, "active", lambda: key[0] or active())
+    step, make, take = Hall._step, Hall._next, Hall._take_acks
+
+    def stepped(self):
+        events.append("step")
+        step(self)
+        key[0] = False                      # (the key answered before the next step)
+
+    def made(self):
+        m = make(self)
+        if m is not None:
+            events.append("made")
+            key[0] = key[0] or when == "made"
+        return m
+
+    def sent(self, topic, payload, retain):
+        Client.log.append((self.client_id, topic, payload, retain))
+        events.append("sent")
+        key[0] = key[0] or when == "sent"
+
+    def acks(self):
+        take(self)
+        if when == "acks" and events.count("step") % 2 and "acks" not in \
+                events[len(events) - events[::-1].index("step"):]:
+            events.append("acks")
+            key[0] = True
+    monkeypatch.setattr(Hall, "_step", stepped)
+    monkeypatch.setattr(Hall, "_next", made)
+    monkeypatch.setattr(Hall, "_take_acks", acks)
+    monkeypatch.setattr(Client, "sent", sent)
+    Client.up = True
+    until(s, lambda: s.hall.caught_up())
+    # after the key in a step: nothing made, and sent only the message made before it
+    after = None
+    for e in events:
+        if e == "step":
+            after = None
+        elif after is not None:
+            after.append(e)
+            assert "made" not in after and after.count("sent") <= (when == "made"), events
+        elif e == when:
+            after = []
+    assert events.count("made") >= 7, events        # the state and six actions at least
+    actions = [json.loads(p)["pos"] for _, t, p, _ in Client.log if t.endswith("/action")]
+    assert actions == [1, 2, 3, 4, 5, 6], actions

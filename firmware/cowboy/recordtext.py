@@ -126,25 +126,34 @@ def state_json(game, names=None, firmware=None):
     """The state object of GAME-RECORD.md as one line of JSON; with `names` (the
     header's list), the key "names"; with `firmware` (a board's version, the hall
     state: docs/HALL.md), the key "firmware" last."""
-    text = _state_json(game)
+    return state_text(game, state_tail(names, firmware))
+
+
+def state_tail(names=None, firmware=None):
+    """What closes a state object after its game keys: "names" and "firmware" when
+    given, then "}". Made once while they stay the same (net/hall.py): quoting the
+    names character by character is most of a state's formatting on the chip."""
+    text = ""
     if names is not None:
-        text = text[:-1] + ', "names": %s}' % dumps(names)
+        text = ', "names": %s' % dumps(names)
     if firmware is not None:
-        text = text[:-1] + ', "firmware": %s}' % dumps(firmware)
-    return text
+        text += ', "firmware": %s' % dumps(firmware)
+    return text + "}"
 
 
-def _state_json(game):
+def state_text(game, tail):
+    """The state object of `game` closed by `tail` (state_tail)."""
     n = game.players
     out = game.out
     outs = ", ".join(["%d" % (i + 1) for i in range(8) if out & (1 << i)]) if out else ""
     return ('{"players": %d, "scores": [%s], "inning": %d, "shooter": %s, "phase": "%s", '
-            '"fouls": [%s], "out": [%s], "winner": %s, "cue_in_hand": %s, "off_table": [%s]}'
+            '"fouls": [%s], "out": [%s], "winner": %s, "cue_in_hand": %s, "off_table": [%s]%s'
             % (n, _bytes_list(game.scores, n), game.inning,
                "null" if game.phase == codes.PHASE_OVER else "%d" % (game.shooter + 1),
                codes.PHASE_NAME[game.phase], _bytes_list(game.fouls, n), outs,
                "null" if game.winner < 0 else "%d" % (game.winner + 1),
-               "true" if game.cue_in_hand else "false", _BALL_LISTS[game.off_table & 7]))
+               "true" if game.cue_in_hand else "false", _BALL_LISTS[game.off_table & 7],
+               tail))
 
 
 def op_json(op):

@@ -42,6 +42,8 @@ SWEEP_STEPS = 8         # the garbage collected when the players pause after thi
 SWEEP_BUSY_STEPS = 64   # client steps (some 0.5-1 KB of it each), or after this many
                         # while they play on
 PAUSE_CHECK_MS = 2000   # while they pause, hall.ack looked at this often
+KEY_REST_MS = 10        # a key came during a client step: the session rests this long
+                        # (the step ends; the next waits for the key, 33 ms and more)
 
 _MPY = sys.implementation.name == "micropython"
 _SWEEP = _MPY          # collect in poll() (CPython's collector needs no help)
@@ -94,6 +96,8 @@ class Hall:
         self._now = False           # poll at the next chance (_wake)
         self._retry_at = None       # ticks_ms() of the next connection attempt, while resting
         self._state_sent = None     # the state text last published
+        self._tail = self._tail_names = None    # its closing keys (_state_text), and
+                                                # the names they were made of
         self._state_due = True
         self._archive = None        # (game, ops, finished, header) of an archived game
         self._record = None         # records.Record: the finished game's record being sent
@@ -118,6 +122,7 @@ class Hall:
         if self.desk.settled_game == self.current_game():
             app.panel.offered = True    # resumed: the game the desk's offer started
         self._task = None
+        self._keys = None           # the app's buttons (input/buttons.py), for _pause
         self._loop = None if _MPY else asyncio.new_event_loop()
         self._client = self._make_client(client)
 
@@ -289,12 +294,22 @@ class Hall:
         return (self.connected and not self._old and self.ack_game == self.current_game()
                 and self.ack_pos == self.journal.records and not self._state_due
                 and not self.desk.due
-                and self._state_sent == recordtext.state_json(self.game, names, VERSION)
+                and self._state_sent == self._state_text(names)
                 and (self.game.winner < 0 or (self.record_game, self.record_n, self.record_names)
                      == (self.ack_game, self.journal.records, playernames.fingerprint(names))))
 
     def _game_names(self):        # the header's names of the game in progress, or None
         return playernames.header_names(self.app.panel.names, self.game.players)
+
+    def _state_text(self, names):
+        """The state to publish (recordtext.state_json with the header's `names` and
+        the firmware's version), its closing keys made again only when the names
+        change: 3.3 ms of a client step on the emulated W made every time, 1.2 ms
+        without them (docs/PERFORMANCE.md, "Hall mode on the Pico W")."""
+        if self._tail is None or names != self._tail_names:
+            self._tail = recordtext.state_tail(names, VERSION)
+            self._tail_names = names
+        return recordtext.state_text(self.game, self._tail)
 
     def _load_ack(self):
         """hall.ack's numbers: 4 (older firmware: no names' fingerprint), 5, or 9
@@ -376,7 +391,7 @@ class Hall:
                 self._record = None
                 continue
             if self._state_due or self._state_sent is None:
-                text = recordtext.state_json(self.game, self._game_names(), VERSION)
+                text = self._state_text(self._game_names())
                 self._state_due = False
                 if text != self._state_sent:
                     return _message(_KIND_STATE, text, g, 0)
@@ -533,6 +548,7 @@ class Hall:
         c = self._client
         c.client_id = self._client_id()                     # (the names may be new)
         c.will = (prefix + "status", "offline", 1, True)
+        self._keys = self.app.inputs.buttons
         if not await c.connect(timeout_sec=3):
             return False
         self.connected = True
@@ -562,21 +578,24 @@ class Hall:
                 return True                 # no PUBACK: a new connection resends
             if self._old or self.prefix != prefix:
                 if f:
-                    await mqtt.yield_now()
+                    await self._pause()
                     continue
                 if not await self._moved(prefix):
                     return True         # left: the next connection has the new names
                 continue
             if len(f) >= WINDOW:
                 self._quiet = True          # (their PUBACKs: steps as the line has them)
-                await mqtt.yield_now()
+                await self._pause()
+                continue
+            if self._keys.active():         # a key came: the next message later
+                await mqtt.sleep_ms(KEY_REST_MS)
                 continue
             m = self._next()
             if m is None:
                 # nothing to send (PUBACKs perhaps to await): steps further apart
                 self._quiet = not self._busy
                 self._busy = False
-                await mqtt.yield_now()
+                await self._pause()
                 continue
             self._quiet = False
             kind = m[_MSG_KIND]
@@ -601,8 +620,19 @@ class Hall:
                     self._send_pos = m[_MSG_POS]
                 elif kind != _KIND_PART:    # the record whole, or its last part
                     self._send_record = (m[_MSG_GAME], m[_MSG_POS], m[_MSG_NAMES])
-            await mqtt.yield_now()                  # one message per client step
+            await self._pause()                  # one message per client step
         return True
+
+    async def _pause(self):
+        """The end of a piece of the session's work. A client step runs the session
+        more than once (net/mqtt.py tick); once a key has come, the session rests
+        for KEY_REST_MS, past the end of this step (the next waits for the key:
+        app/loop.py), and looks again: the key's answer goes out after the piece
+        running when it came (docs/HALL.md, "How the network stays out of the
+        way")."""
+        await mqtt.yield_now()
+        if self._keys.active():
+            await mqtt.sleep_ms(KEY_REST_MS)
 
     def _message(self, topic, payload, retain):
         """A message from the broker (the client's receive task): the desk's."""

@@ -423,6 +423,10 @@ async def yield_now():
     await (asyncio.sleep_ms(0) if _MPY else asyncio.sleep(0))
 
 
+async def sleep_ms(ms):
+    await (asyncio.sleep_ms(ms) if _MPY else asyncio.sleep(ms / 1000))
+
+
 async def tick():
     await (asyncio.sleep_ms(0) if _MPY else asyncio.sleep(0))
 
