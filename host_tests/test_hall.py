@@ -819,3 +819,36 @@ def test_a_table_with_nothing_to_send_makes_no_client_step_until_the_line_has_so
     assert idle[2] == "True" and int(idle[1]) <= 4, out
     strokes = [ln.split() for ln in out if ln.startswith("STROKES")][0]
     assert strokes[2:] == ["True", "3"] and int(strokes[1]) <= 3 * 8, out
+
+
+AGAIN = r"""
+import sys
+import simboard
+
+root = sys.argv[1]
+t = simboard.Sim(2, "tm1637", root=root)
+h = t.join_hall()
+print("ONLINE", t.run_real(5000, h.caught_up))
+c = h._client
+t.play_real([("key", "MISS", False), ("wait", 300, False)])
+print("SENT", t.run_real(5000, h.caught_up), h.sent)
+poller, flight = c._poll, h._flight
+c.close()                           # the line lost: the next connection sends the backlog
+t.play_real([("key", "MISS", False), ("wait", 300, False)] * 9)
+print("AGAIN", t.run_real(10000, h.caught_up), h.sent, h.connects)
+print("SAME", c._poll is poller and poller is not None, h._flight is flight)
+"""
+
+
+def test_a_connection_again_makes_no_new_poller_or_flight_list(tmp_path):
+    """What lives as long as a connection is made where the heap's free end is when it
+    is made; made in the middle of a catch-up's garbage, it splits the largest free
+    block once that garbage is collected (docs/PERFORMANCE.md, "A night of hall mode
+    on the Pico W"). The client keeps one poller (and the tuple its ipoll() returns)
+    for all its connections, and the publisher one list of the messages in flight,
+    with room for WINDOW from the start: a backlog of nine sent after the line came
+    back uses both."""
+    out = one_table_script(tmp_path, AGAIN)
+    assert "ONLINE True" in out and "SENT True 1" in out, out
+    assert "AGAIN True 10 2" in out, out
+    assert "SAME True True" in out, out

@@ -102,7 +102,11 @@ class Hall:
         self._archive = None        # (game, ops, finished, header) of an archived game
         self._record = None         # records.Record: the finished game's record being sent
         self._busy = False          # its lines are being measured: step again soon
-        self._flight = []           # messages (_MSG_*) handed to the client, in order
+        # messages (_MSG_*) handed to the client, in order: one list, with room for
+        # WINDOW from the start and never given back (_take_acks: del f[:1], not pop(0)),
+        # so a backlog sent never takes new room where the garbage has pushed it
+        self._flight = [None] * WINDOW     # type: list
+        del self._flight[:]
         # the send cursor (_next), from the acknowledged position at each connect: the
         # game and the actions of it handed to the client, and the record handed over
         # last (game, actions, names' fingerprint)
@@ -125,6 +129,7 @@ class Hall:
         self._keys = None           # the app's buttons (input/buttons.py), for _pause
         self._loop = None if _MPY else asyncio.new_event_loop()
         self._client = self._make_client(client)
+        self._client.on_message = self._message     # (once: a bound method is an object)
 
     # ---- called by the scoreboard loop (ints only, nothing allocated) ---------
     def after_action(self, pos, op):
@@ -304,8 +309,8 @@ class Hall:
     def _state_text(self, names):
         """The state to publish (recordtext.state_json with the header's `names` and
         the firmware's version), its closing keys made again only when the names
-        change: 3.3 ms of a client step on the emulated W made every time, 1.2 ms
-        without them (docs/PERFORMANCE.md, "Hall mode on the Pico W")."""
+        change: made every time, a state took 3.1-3.4 ms of a client step on the
+        emulated W (docs/PERFORMANCE.md, "A night of hall mode on the Pico W")."""
         if self._tail is None or names != self._tail_names:
             self._tail = recordtext.state_tail(names, VERSION)
             self._tail_names = names
@@ -458,7 +463,8 @@ class Hall:
         c = self._client
         moved = record = False
         while f and (f[0][_MSG_PID] == 0 or c.acked(f[0][_MSG_PID])):
-            m = f.pop(0)
+            m = f[0]
+            del f[:1]
             moved = True
             kind = m[_MSG_KIND]
             if kind == _KIND_ACTION:
@@ -544,7 +550,7 @@ class Hall:
         PUBACK not yet in); each client step hands over at most one message, so
         catching up after an outage never holds the loop for longer than that."""
         prefix = self.prefix                        # the names of this connection
-        self._flight = []
+        del self._flight[:]
         c = self._client
         c.client_id = self._client_id()                     # (the names may be new)
         c.will = (prefix + "status", "offline", 1, True)
@@ -563,7 +569,6 @@ class Hall:
             return True
         desk = self.desk
         desk.listen(offers.topic(self.settings["hall"], self.settings["table"]))
-        c.on_message = self._message
         await c.subscribe(desk.topic, 1)
         while c.alive():
             await c.keep()              # an offer's PUBACK; a ping on a quiet line
@@ -631,7 +636,8 @@ class Hall:
         running when it came (docs/HALL.md, "How the network stays out of the
         way")."""
         await mqtt.yield_now()
-        if self._keys.active():
+        k = self._keys
+        if k is not None and k.active():
             await mqtt.sleep_ms(KEY_REST_MS)
 
     def _message(self, topic, payload, retain):

@@ -69,7 +69,8 @@ class Client:
         self.refused = 0            # subscriptions the broker refused
         self.reading = False        # a packet's header is in, its body still coming
         self.watching = False       # idle() can tell (a poller on the line's socket)
-        self._poll = None
+        self._poll = None           # that poller, made once (and its result with it: a
+        self._polled = None         # new one per connection split the heap); its socket
         self._reader = None
         self._writer = None
         self._into = True           # the reader has readinto (MicroPython's; not CPython's)
@@ -86,8 +87,10 @@ class Client:
         self._into = hasattr(r, "readinto")
         sock = getattr(r, "s", None)    # (MicroPython's Stream: its socket)
         if _MPY and sock is not None:
-            self._poll = select.poll()
+            if self._poll is None:
+                self._poll = select.poll()
             self._poll.register(sock, select.POLLIN)
+            self._polled = sock
             self.watching = True
         for i in range(_SLOTS):
             self._flight[i] = 0
@@ -113,7 +116,10 @@ class Client:
         self.connected = False
         self.reading = False
         self.watching = False
-        self._poll = None
+        sock = self._polled
+        self._polled = None
+        if sock is not None:
+            self._poll.unregister(sock)     # pyright: ignore[reportOptionalMemberAccess]
         t = self._task
         self._task = None
         if t is not None:
@@ -168,7 +174,7 @@ class Client:
         tell (not `watching`: CPython's streams): a step then finds out. Allocates
         nothing."""
         p = self._poll
-        if p is None or self._ack_n or self.reading:
+        if p is None or not self.watching or self._ack_n or self.reading:
             return False
         w = self._writer
         # (MicroPython's Stream: out_buf holds a write waiting for room, drain())
