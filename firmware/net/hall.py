@@ -604,6 +604,12 @@ class Hall:
                 continue
             self._quiet = False
             kind = m[_MSG_KIND]
+            if kind <= _KIND_ACTION and self._keys.active():
+                # a key came as it was made: made again after the rest (a state or an
+                # action moves nothing until it is handed over; a record's part does)
+                self._state_due = self._state_due or kind == _KIND_STATE
+                await mqtt.sleep_ms(KEY_REST_MS)
+                continue
             payload = m[_MSG_PAYLOAD]
             self.published += 1
             try:
