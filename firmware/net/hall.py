@@ -126,7 +126,7 @@ class Hall:
         if self.desk.settled_game == self.current_game():
             app.panel.offered = True    # resumed: the game the desk's offer started
         self._task = None
-        self._keys = None           # the app's buttons (input/buttons.py), for _pause
+        self._keys = None           # the app's buttons (input/buttons.py): _key_came
         self._loop = None if _MPY else asyncio.new_event_loop()
         self._client = self._make_client(client)
         self._client.on_message = self._message     # (once: a bound method is an object)
@@ -592,7 +592,7 @@ class Hall:
                 self._quiet = True          # (their PUBACKs: steps as the line has them)
                 await self._pause()
                 continue
-            if self._keys.active():         # a key came: the next message later
+            if self._key_came():            # the next message after the rest
                 await mqtt.sleep_ms(KEY_REST_MS)
                 continue
             m = self._next()
@@ -604,7 +604,7 @@ class Hall:
                 continue
             self._quiet = False
             kind = m[_MSG_KIND]
-            if kind <= _KIND_ACTION and self._keys.active():
+            if kind <= _KIND_ACTION and self._key_came():
                 # a key came as it was made: made again after the rest (a state or an
                 # action moves nothing until it is handed over; a record's part does)
                 self._state_due = self._state_due or kind == _KIND_STATE
@@ -642,9 +642,15 @@ class Hall:
         running when it came (docs/HALL.md, "How the network stays out of the
         way")."""
         await mqtt.yield_now()
-        k = self._keys
-        if k is not None and k.active():
+        if self._key_came():
             await mqtt.sleep_ms(KEY_REST_MS)
+
+    def _key_came(self):
+        """A key has come that the scoreboard loop has not yet taken (an edge in the
+        buttons' interrupt ring, input/buttons.py): the session rests KEY_REST_MS
+        before its next piece of work."""
+        k = self._keys
+        return k is not None and k.active()
 
     def _message(self, topic, payload, retain):
         """A message from the broker (the client's receive task): the desk's."""
