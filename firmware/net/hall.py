@@ -504,9 +504,17 @@ class Hall:
     def _step(self):
         loop = self._loop
         if loop is None:
-            asyncio.run(mqtt.tick())
+            asyncio.run(self._round())
         else:
-            loop.run_until_complete(mqtt.tick())
+            loop.run_until_complete(self._round())
+
+    async def _round(self):
+        """A client step's main task. The tasks ready as the step starts run a piece
+        each before it; then, unless a key has come meanwhile, it yields once and
+        they run another. A key pressed during a step waits for the round under
+        way, not for two (docs/HALL.md, "How the network stays out of the way")."""
+        if not self._key_came():
+            await mqtt.yield_now()
 
     def _make_client(self, client):
         """The connection's client, made once (net/mqtt.py; `client`: a stand-in class
@@ -636,8 +644,8 @@ class Hall:
 
     async def _pause(self):
         """The end of a piece of the session's work. A client step runs the session
-        more than once (net/mqtt.py tick); once a key has come, the session rests
-        for KEY_REST_MS, past the end of this step (the next waits for the key:
+        up to twice (_round); once a key has come, the session rests for
+        KEY_REST_MS, past the end of this step (the next waits for the key:
         app/loop.py), and looks again: the key's answer goes out after the piece
         running when it came (docs/HALL.md, "How the network stays out of the
         way")."""

@@ -431,8 +431,3 @@ async def yield_now():
 
 async def sleep_ms(ms):
     await (asyncio.sleep_ms(ms) if _MPY else asyncio.sleep(ms / 1000))
-
-
-async def tick():
-    await (asyncio.sleep_ms(0) if _MPY else asyncio.sleep(0))
-
