@@ -16,6 +16,7 @@ from views import ui
 from views import hallui
 from version import VERSION
 from fakedisplays import read_oled
+from mpy import FIRMWARE, check
 from net.hall import Hall, attach
 from net import hall, hallsettings
 
@@ -575,7 +576,6 @@ def test_a_key_that_comes_in_a_client_steps_first_round_ends_the_step_after_it()
     device's asyncio) runs each task ready as it starts for two rounds, one piece of
     work each; a key that comes during the first round leaves out the second, so it
     waits for one piece of each (on the emulated Pico W a step of a catch-up took
-    4-5 ms, and a key pressed as one began waited up to 1.5 ms past its debounce)."""
-    from mpy import FIRMWARE, check
+    3-6 ms, and a key pressed as one began waited up to 1.5 ms past its debounce)."""
     out = check(code=ROUNDS, path=(FIRMWARE,)).out.split()
     assert out == ["STEP", "abab", "STEP", "ab", "STEP", "abab"], out
