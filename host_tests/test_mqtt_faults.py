@@ -16,7 +16,7 @@ import pytest
 
 import mqttbroker
 import simboard
-from mpy import FAKES, FIRMWARE, MICROPYTHON, MODELS, ROOT, TOOLS
+from mpy import FAKES, FIRMWARE, MICROPYTHON, MODELS, ROOT, TOOLS, check
 from mqttbroker import Closed, publish, serve, subscribed
 from net import hallsettings, mqtt, offers
 
@@ -81,6 +81,56 @@ def test_two_messages_before_keep_get_two_pubacks():
     assert [p for t, p, r in got] == [b'{"id": "a"}', b'{"id": "b"}']
     assert acked, broker.conns[0].log
     assert [b for k, b in broker.conns[0].log if k == 0x40] == [b"\x00\x07", b"\x00\x08"]
+
+
+BURST = """
+import asyncio
+from net import mqtt
+
+
+class Line:                     # a socket's stream: what has come, a round per read
+    def __init__(self, data):
+        self.data = data
+        self.reads = 0
+
+    async def readinto(self, buf):
+        self.reads += 1
+        await asyncio.sleep(0)
+        n = min(len(buf), len(self.data))
+        buf[:n] = self.data[:n]
+        self.data = self.data[n:]
+        return n
+
+
+c = mqtt.Client("t1", "127.0.0.1", limit=%(limit)d)
+got = []
+c.on_message = lambda topic, payload, retain: got.append((topic, payload, retain))
+for i in range(9):
+    c._flight[i] = i + 1
+c._reader = line = Line(%(burst)r)
+c._into = c.connected = True
+asyncio.run(c._receive())
+print("READS", line.reads, "FLIGHT", sum(1 for p in c._flight if p), "GOT", len(got),
+      got[0][1] == b"z" * 100 if got else None, "OWED", c._ack_n, c._acks[0])
+"""
+
+
+def test_packets_that_came_together_are_read_together():
+    """Eight PUBACKs, a message longer than the read-ahead and a ninth PUBACK, all
+    on the line at once (a catch-up's acknowledgements after an outage): four reads,
+    not three a packet (each read is a round of asyncio, on the Pico W a piece of a
+    client step that a key pressed meanwhile waits for). Every PUBACK is taken, the
+    message handed on whole and its own PUBACK owed. Under CPython and under the
+    host MicroPython (the device's asyncio)."""
+    acks = b"".join(mqttbroker.packet(0x40, bytes((0, i + 1))) for i in range(8))
+    burst = acks + publish(DESK, b"z" * 100, 1, pid=77) + mqttbroker.packet(0x40, b"\x00\x09")
+    code = BURST % {"limit": LIMIT, "burst": burst}
+    expect = ["READS", "4", "FLIGHT", "0", "GOT", "1", "True", "OWED", "1", "77"]
+    out = []
+    exec(code, {"print": lambda *a: out.extend(str(x) for x in a)})
+    assert out == expect, out
+    out = check(code=code, path=(FIRMWARE,)).out.split()
+    assert out == expect, out
 
 
 def test_more_pubacks_due_than_slots_drop_the_line():

@@ -36,6 +36,7 @@ _DISCONNECT = const(0xE0)
 _SLOTS = const(16)              # QoS 1 messages in flight at most, each way
 _HEAD = const(160)              # a PUBLISH's fixed header, topic and packet id
 _TOPIC_MAX = const(150)         # the longest topic that fits it (SUBSCRIBE: 10 more bytes)
+_AHEAD = const(64)              # a short read takes what has come, up to this many bytes
 
 
 class Client:
@@ -59,6 +60,8 @@ class Client:
         self._buf = bytearray(limit)
         self._mv = memoryview(self._buf)
         self._head = bytearray(_HEAD)
+        self._in = memoryview(bytearray(_AHEAD))    # read ahead: _in_n bytes from _in_at
+        self._in_at = self._in_n = 0
         self._ack = bytearray(b"\x40\x02\x00\x00")    # a PUBACK of a message the broker sent
         self._acks = [0] * _SLOTS   # their packet ids, in order from _ack_at, _ack_n of them
         self._ack_at = self._ack_n = 0      # (sent by the publisher's task: one writer)
@@ -95,6 +98,7 @@ class Client:
         for i in range(_SLOTS):
             self._flight[i] = 0
         self._ack_n = 0
+        self._in_n = 0
         self._granted = -1
         self.reading = False
         await self._write(_connect_packet(self.client_id, self.user, self.password,
@@ -174,7 +178,7 @@ class Client:
         tell (not `watching`: CPython's streams): a step then finds out. Allocates
         nothing."""
         p = self._poll
-        if p is None or not self.watching or self._ack_n or self.reading:
+        if p is None or not self.watching or self._ack_n or self.reading or self._in_n:
             return False
         w = self._writer
         # (MicroPython's Stream: out_buf holds a write waiting for room, drain())
@@ -276,23 +280,43 @@ class Client:
 
     # ---- receiving ------------------------------------------------------------
     async def _fill(self, start, end):
-        """Read bytes start..end of the buffer from the line. Every piece read is
-        the broker talking: a long packet coming in slowly is no silence (keep)."""
+        """Bytes start..end of the buffer: first those read ahead, then from the line.
+        A want shorter than _AHEAD reads what has come, up to _AHEAD bytes: the
+        packets behind it come with it (each read is a round of asyncio, and a burst
+        of PUBACKs took three a packet). A longer one is read straight into the
+        buffer. Every piece read is the broker talking: a long packet coming in
+        slowly is no silence (keep)."""
         mv = self._mv
+        ahead = self._in
         r = self._reader
         while start < end:
+            k = self._in_n
+            if k:
+                if k > end - start:
+                    k = end - start
+                at = self._in_at
+                mv[start:start + k] = ahead[at:at + k]
+                self._in_at = at + k
+                self._in_n -= k
+                start += k
+                continue
+            into = ahead if end - start < _AHEAD else mv[start:end]
             if self._into:
-                n = await r.readinto(mv[start:end])   # pyright: ignore[reportOptionalMemberAccess]
+                n = await r.readinto(into)   # pyright: ignore[reportOptionalMemberAccess]
             else:                                   # (CPython's StreamReader)
-                b = await r.read(end - start)       # pyright: ignore[reportOptionalMemberAccess]
+                b = await r.read(len(into))         # pyright: ignore[reportOptionalMemberAccess]
                 n = len(b)
-                mv[start:start + n] = b
+                into[:n] = b
             if n is None:
                 continue
             if not n:
                 raise OSError("closed")
             self._last_in = ticks_ms()
-            start += n
+            if into is ahead:
+                self._in_at = 0
+                self._in_n = n
+            else:
+                start += n
 
     async def _packet(self):
         """The next packet: (its first byte, the length of its body); the body is in
