@@ -5,10 +5,11 @@ One connection at a time over an asyncio stream (asyncio.open_connection): CONNE
 a last will, PUBLISH at QoS 0 or 1 without waiting for its PUBACK (acked() says when it
 came), SUBSCRIBE and its SUBACK awaited, incoming PUBLISH handed to on_message(topic, payload,
 retain), PINGREQ when the line was quiet for half the keep-alive. A receive task per
-connection reads every packet into one buffer made once; a packet longer than it is
-read in pieces and dropped (its length handed on instead of its payload). A packet
-whose lengths do not add up ends the connection (MQTT 3.1.1, 4.8). Runs on
-MicroPython's asyncio and on CPython's (the host tests).
+connection reads every packet into one buffer made once (the short ones with what came
+behind them, in one read); a packet longer than it is read in pieces and dropped (its
+length handed on instead of its payload). A packet whose lengths do not add up ends the
+connection (MQTT 3.1.1, 4.8). Runs on MicroPython's asyncio and on CPython's (the host
+tests).
 """
 import select
 import sys
