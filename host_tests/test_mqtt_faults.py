@@ -1,12 +1,12 @@
 """net/mqtt.py against a broker that misbehaves (host_tests/mqttbroker.py, a scripted
 broker on a socket): malformed and truncated packets, a huge remaining length, a line
 closed mid-packet, no PINGRESP, a refused CONNACK, a refused subscription, two
-messages to acknowledge at once, a long message read slowly. The client takes
-nothing past a packet's end for part of it (what came behind it is the next packet's)
-and acknowledges nothing it did not get; each fault
-costs the connection at most, and the table (the real application under CPython and
-under the host MicroPython) keeps playing through all of them: its keys answer, its
-displays show the game, and every action reaches the broker once it behaves."""
+messages to acknowledge at once, a long message read slowly. The client takes no
+byte past a packet's end as part of it (what came behind it is the next packet's) and
+acknowledges nothing it did not get; each fault costs the connection at most, and the
+table (the real application under CPython and under the host MicroPython) keeps
+playing through all of them: its keys answer, its displays show the game, and every
+action reaches the broker once it behaves."""
 import asyncio
 import json
 import os
