@@ -452,6 +452,22 @@ def test_a_refused_offer_changes_nothing(tmp_path):
     assert s.game.position() == 2
 
 
+def test_the_same_answer_again_keeps_the_one_kept(tmp_path):
+    """A second oversized message gets the same refusal, sent again, and the desk
+    keeps the answer it had (a new string each time landed somewhere new in the
+    Pico W's free heap and split its largest block); another answer replaces it."""
+    s = board(tmp_path)
+    desk = s.hall.desk
+    offer(s, 60000)
+    kept = desk.answer
+    assert json.loads(kept)["why"] == "too long: 60000 bytes, at most 2048"
+    Client.log = []
+    offer(s, 60000)
+    assert desk.answer is kept and answers() == [json.loads(kept)]
+    offer(s, 70000)
+    assert desk.answer is not kept and "70000" in desk.answer
+
+
 def test_the_desk_withdraws_an_offer(tmp_path):
     s = board(tmp_path)
     offer(s, GOOD)
