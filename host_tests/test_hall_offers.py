@@ -12,6 +12,8 @@ import os
 import pytest
 
 import fakemqtt
+from fakestream import Stream
+from mqttbroker import publish
 
 import simboard
 from cowboy import codes
@@ -516,45 +518,17 @@ def test_an_offer_on_another_topic_is_not_looked_at(tmp_path):
 
 # ---- the client keeps no giant message ---------------------------------------------
 
-class Stream:
-    """A stream of bytes as asyncio's Stream hands them out to readinto(); records
-    the largest read asked for."""
-
-    def __init__(self, data):
-        self.data = data
-        self.most = 0
-
-    async def readinto(self, buf):
-        n = min(len(buf), len(self.data))
-        self.most = max(self.most, len(buf))
-        buf[:n] = self.data[:n]
-        self.data = self.data[n:]
-        return n
-
-
-def publish_packet(topic, payload, qos=1, pid=7):
-    t = topic.encode()
-    body = len(t).to_bytes(2, "big") + t + (pid.to_bytes(2, "big") if qos else b"") + payload
-    n, rl = len(body), bytearray()
-    while True:
-        b, n = n & 127, n >> 7
-        rl.append(b | 128 if n else b)
-        if not n:
-            break
-    return bytes([0x30 | qos << 1 | 1]) + bytes(rl) + body
-
-
 def test_the_client_drops_a_long_message_as_it_comes():
     """net/mqtt.py keeps no packet longer than its buffer: a 60 KB message is read
     in pieces of the buffer's size and dropped, its topic and packet id kept."""
     from net import mqtt
     c = mqtt.Client("t01", "127.0.0.1", limit=offers.OFFER_MAX + 256)
-    big = publish_packet(TOPIC, b"x" * 60000)            # 4 bytes of fixed header
-    small = publish_packet(TOPIC, b'{"id": "a"}')
+    big = publish(TOPIC, b"x" * 60000, 1, pid=7, retain=True)  # 4 bytes of fixed header
+    small = publish(TOPIC, b'{"id": "a"}', 1, pid=7, retain=True)
     c._reader = Stream(big + small)
     kind, n = asyncio.run(c._packet())
     assert kind == 0x33 and n == -(len(big) - 4)
-    head = publish_packet(TOPIC, b"")[2:]                   # topic, packet id
+    head = publish(TOPIC, b"", 1, pid=7)[2:]                # topic, packet id
     assert bytes(c._buf[:len(head)]) == head
     assert c._reader.most <= offers.OFFER_MAX + 256
     got = []

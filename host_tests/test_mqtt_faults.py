@@ -86,21 +86,8 @@ def test_two_messages_before_keep_get_two_pubacks():
 
 BURST = """
 import asyncio
+from fakestream import Stream
 from net import mqtt
-
-
-class Line:                     # a socket's stream: what has come, a round per read
-    def __init__(self, data):
-        self.data = data
-        self.reads = 0
-
-    async def readinto(self, buf):
-        self.reads += 1
-        await asyncio.sleep(0)
-        n = min(len(buf), len(self.data))
-        buf[:n] = self.data[:n]
-        self.data = self.data[n:]
-        return n
 
 
 c = mqtt.Client("t1", "127.0.0.1", limit=%(limit)d)
@@ -108,7 +95,7 @@ got = []
 c.on_message = lambda topic, payload, retain: got.append((topic, payload, retain))
 for i in range(9):
     c._flight[i] = i + 1
-c._reader = line = Line(%(burst)r)
+c._reader = line = Stream(%(burst)r)
 c._into = c.connected = True
 asyncio.run(c._receive())
 print("READS", line.reads, "FLIGHT", sum(1 for p in c._flight if p), "GOT", len(got),
@@ -130,7 +117,7 @@ def test_packets_that_came_together_are_read_together():
     out = []
     exec(code, {"print": lambda *a: out.extend(str(x) for x in a)})
     assert out == expect, out
-    out = check(code=code, path=(FIRMWARE,)).out.split()
+    out = check(code=code).out.split()
     assert out == expect, out
 
 
